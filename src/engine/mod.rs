@@ -1,0 +1,28 @@
+//! The rules engine: no I/O, no async, no chat, storage or image types.
+//!
+//! Vocabulary (`types`, `board`, `moves`), the variant plug (`variant`), shared mechanics
+//! (`placement`, `patterns`, `notation`, `perft`), the game record (`game`), and one
+//! module per variant under `variants`.
+
+pub mod board;
+pub mod errors;
+pub mod game;
+pub mod moves;
+pub mod notation;
+pub mod options;
+pub mod outcome;
+pub mod patterns;
+pub mod perft;
+pub mod placement;
+pub mod types;
+pub mod variant;
+pub mod variants;
+
+pub use board::{Cell, CellSet, Dir, Shape};
+pub use errors::{IllegalMove, OptionError, PositionError};
+pub use game::{Action, Game, GameError};
+pub use moves::{Effects, Move, MoveList, Removal};
+pub use options::{OptionSpec, OptionValues, Options};
+pub use outcome::{GameResult, Outcome, Points, Reason};
+pub use types::{ByColor, Color, Hand, Piece, Role};
+pub use variant::{variant, variants, History, HistoryEntry, Position, Variant};

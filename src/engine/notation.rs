@@ -1,0 +1,642 @@
+//! Text shared by the variants: the BOARD field of position text, and SAN-like move text
+//! (canonical printing with disambiguation, and the lenient parser of the rules README).
+
+use super::board::{Cell, Shape};
+use super::errors::{IllegalMove, PositionError};
+use super::moves::Move;
+use super::types::{Color, Piece};
+
+// ---------------------------------------------------------------------------------------
+// Position text: the BOARD field.
+
+/// Reads the BOARD field: ranks from the highest down, `/` between them, digits for runs of
+/// empty cells (two digits allowed), `*` for holes (exactly where the shape has them).
+/// `token` reads one piece: it gets the text from the piece's first character on and
+/// returns the piece and how many characters it used, or `None` for an unknown piece.
+pub fn parse_board(
+    shape: &Shape,
+    field: &str,
+    token: impl Fn(&str) -> Option<(Piece, usize)>,
+) -> Result<Vec<(Cell, Piece)>, PositionError> {
+    let rows: Vec<&str> = field.split('/').collect();
+    if rows.len() != shape.ranks() as usize {
+        return Err(PositionError::new(format!(
+            "the board has {} ranks separated by '/', but the text has {}",
+            shape.ranks(),
+            rows.len()
+        )));
+    }
+    let mut pieces = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let rank = shape.ranks() - 1 - i as u8;
+        let rank_name = rank + 1;
+        let mut file: u16 = 0;
+        let mut rest = *row;
+        while let Some(ch) = rest.chars().next() {
+            if ch.is_ascii_digit() {
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                let run: u16 = digits.parse().unwrap_or(u16::MAX);
+                if run == 0 || digits.len() > 2 {
+                    return Err(PositionError::new(format!(
+                        "rank {rank_name}: '{digits}' is not a run of empty cells (1 to {})",
+                        shape.files()
+                    )));
+                }
+                for _ in 0..run {
+                    if file < shape.files() as u16 && shape.cell(file as u8, rank).is_none() {
+                        return Err(hole_error(file as u8, rank));
+                    }
+                    file += 1;
+                }
+                rest = &rest[digits.len()..];
+                if file > shape.files() as u16 {
+                    break;
+                }
+                continue;
+            }
+            if ch == '*' {
+                if file < shape.files() as u16 && shape.cell(file as u8, rank).is_some() {
+                    return Err(PositionError::new(format!(
+                        "rank {rank_name}: '*' marks a hole, but {}{rank_name} is a cell of this board",
+                        (b'a' + file as u8) as char
+                    )));
+                }
+                file += 1;
+                rest = &rest[1..];
+                continue;
+            }
+            let Some((piece, used)) = token(rest) else {
+                let bad: String = rest.chars().take(2).collect();
+                return Err(PositionError::new(format!(
+                    "rank {rank_name}: '{}' is not a piece of this variant",
+                    bad.trim_end_matches(|c: char| c.is_ascii_digit() || c == '*' || c == '/')
+                )));
+            };
+            if file >= shape.files() as u16 {
+                file += 1;
+                break;
+            }
+            match shape.cell(file as u8, rank) {
+                Some(c) => pieces.push((c, piece)),
+                None => return Err(hole_error(file as u8, rank)),
+            }
+            file += 1;
+            rest = &rest[used..];
+        }
+        if file != shape.files() as u16 {
+            return Err(PositionError::new(format!(
+                "rank {rank_name} describes {} cells; it must describe exactly {}",
+                if file > shape.files() as u16 {
+                    "more than".to_string() + &format!(" {}", shape.files())
+                } else {
+                    file.to_string()
+                },
+                shape.files()
+            )));
+        }
+    }
+    Ok(pieces)
+}
+
+fn hole_error(file: u8, rank: u8) -> PositionError {
+    PositionError::new(format!(
+        "{}{} is a hole: write '*' there",
+        (b'a' + file) as char,
+        rank + 1
+    ))
+}
+
+/// Writes the BOARD field; `token` gives a piece's text.
+pub fn write_board(
+    shape: &Shape,
+    piece_at: impl Fn(Cell) -> Option<Piece>,
+    token: impl Fn(Piece) -> String,
+) -> String {
+    let mut out = String::new();
+    for rank in (0..shape.ranks()).rev() {
+        let mut empty = 0;
+        for file in 0..shape.files() {
+            match shape.cell(file, rank) {
+                None => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push('*');
+                }
+                Some(c) => match piece_at(c) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push_str(&token(p));
+                    }
+                },
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out
+}
+
+/// Splits `BOARD[HAND]` into the board and the hand text (without brackets).
+pub fn split_hand(field: &str) -> Result<(&str, Option<&str>), PositionError> {
+    match field.find('[') {
+        None => Ok((field, None)),
+        Some(open) => {
+            if !field.ends_with(']') || field[open + 1..field.len() - 1].contains(['[', ']']) {
+                return Err(PositionError::new(
+                    "the hand must be written once, in brackets right after the board: [PPCCppcc]",
+                ));
+            }
+            Ok((&field[..open], Some(&field[open + 1..field.len() - 1])))
+        }
+    }
+}
+
+/// Reads the side-to-move field.
+pub fn parse_side(field: Option<&str>) -> Result<Color, PositionError> {
+    match field {
+        None => Err(PositionError::new(
+            "the side to move is missing: add 'w' or 'b' after the board",
+        )),
+        Some(s) if s.len() == 1 => Color::from_letter(s.chars().next().unwrap_or(' '))
+            .ok_or_else(|| PositionError::new(format!("side to move '{s}' must be 'w' or 'b'"))),
+        Some(s) => Err(PositionError::new(format!(
+            "side to move '{s}' must be 'w' or 'b'"
+        ))),
+    }
+}
+
+/// Reads a move-number field: a whole number from `min` up to `max`.
+pub fn parse_number(field: &str, what: &str, min: u32, max: u32) -> Result<u32, PositionError> {
+    field
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (min..=max).contains(n) && field.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| {
+            PositionError::new(format!(
+                "{what} '{field}' must be a whole number from {min} to {max}"
+            ))
+        })
+}
+
+/// Position text fields after the board, with a check that nothing is left over.
+pub struct Fields<'a> {
+    parts: std::str::SplitWhitespace<'a>,
+    names: &'static str,
+}
+
+impl<'a> Fields<'a> {
+    /// `names` lists the fields for error messages, e.g. "BOARD[HAND] SIDE COUNT FULLMOVE".
+    pub fn new(text: &'a str, names: &'static str) -> Fields<'a> {
+        Fields {
+            parts: text.split_whitespace(),
+            names,
+        }
+    }
+    /// The next field, if the text has one.
+    pub fn field(&mut self) -> Option<&'a str> {
+        self.parts.next()
+    }
+    pub fn board(&mut self) -> Result<&'a str, PositionError> {
+        self.parts.next().ok_or_else(|| {
+            PositionError::new(format!(
+                "the position text is empty; expected {}",
+                self.names
+            ))
+        })
+    }
+    pub fn finish(&mut self) -> Result<(), PositionError> {
+        match self.parts.next() {
+            None => Ok(()),
+            Some(extra) => Err(PositionError::new(format!(
+                "unexpected '{extra}' after the last field; expected {}",
+                self.names
+            ))),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Move text.
+
+/// How a variant spells one legal move in SAN-like text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SanMove {
+    pub mv: Move,
+    /// The piece letter as printed (`""` for a pawn-like piece written by square alone).
+    pub letter: &'static str,
+    pub from: Option<Cell>,
+    pub to: Cell,
+    pub capture: bool,
+    /// A drop from hand.
+    pub drop: bool,
+    /// A suffix letter printed after `=` (Continental's `=S`).
+    pub promotion: Option<&'static str>,
+}
+
+/// A variant's letters and the leniencies of its parser.
+pub struct SanStyle {
+    /// Every canonical letter, for reading.
+    pub letters: &'static [&'static str],
+    /// Letters a player may type for another when nothing matches the typed one exactly:
+    /// (typed, meant). `("P", "")` lets `Pe4` name a pawn move.
+    pub fallbacks: &'static [(&'static str, &'static str)],
+    /// Promotion suffixes accepted for the canonical one: (typed, meant).
+    pub promotion_aliases: &'static [(&'static str, &'static str)],
+    /// The drop letter meant by a drop written without one, when several kinds fit.
+    pub default_drop: Option<&'static str>,
+    /// Shown when a player writes castling in a variant without it.
+    pub no_castling: &'static str,
+}
+
+/// Prints a move: `Nbd2`, `exd5`, `b6=S`, `C@f1`. `all` is every legal move of the position
+/// (for disambiguation), `shape` names cells.
+pub fn san_text(shape: &Shape, m: &SanMove, all: &[SanMove]) -> String {
+    let mut s = String::with_capacity(8);
+    if m.drop {
+        s.push_str(m.letter);
+        s.push('@');
+        shape.write_name(m.to, &mut s);
+        return s;
+    }
+    s.push_str(m.letter);
+    if let Some(from) = m.from {
+        if m.letter.is_empty() {
+            if m.capture {
+                s.push((b'a' + shape.file(from)) as char);
+            }
+        } else {
+            let rivals: Vec<Cell> = all
+                .iter()
+                .filter(|o| !o.drop && o.letter == m.letter && o.to == m.to)
+                .filter_map(|o| o.from)
+                .filter(|&f| f != from)
+                .collect();
+            if !rivals.is_empty() {
+                if rivals.iter().all(|&f| shape.file(f) != shape.file(from)) {
+                    s.push((b'a' + shape.file(from)) as char);
+                } else if rivals.iter().all(|&f| shape.rank(f) != shape.rank(from)) {
+                    s.push_str(&(shape.rank(from) + 1).to_string());
+                } else {
+                    shape.write_name(from, &mut s);
+                }
+            }
+        }
+    }
+    if m.capture {
+        s.push('x');
+    }
+    shape.write_name(m.to, &mut s);
+    if let Some(p) = m.promotion {
+        s.push('=');
+        s.push_str(p);
+    }
+    s
+}
+
+/// What a move text was read as.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    /// Typed letter; `None` when the text started with a square or file.
+    pub letter: Option<String>,
+    pub from_file: Option<u8>,
+    pub from_rank: Option<u8>,
+    /// The long form's start cell.
+    pub from: Option<Cell>,
+    pub to: Cell,
+    pub drop: bool,
+    pub promotion: Option<String>,
+}
+
+/// Strips white space and trailing `+ # ! ?` marks.
+pub fn clean_move_text(text: &str) -> &str {
+    text.trim()
+        .trim_end_matches(['+', '#', '!', '?'])
+        .trim_end()
+}
+
+fn is_castling(text: &str) -> bool {
+    let t = text.to_ascii_uppercase().replace('0', "O");
+    matches!(t.as_str(), "O-O" | "O-O-O" | "OO" | "OOO")
+}
+
+/// Reads `text` with its leading piece letter as written (`swap_case` false) or with the
+/// case of its first character swapped. `None` when the text has no such reading.
+fn read_pattern(shape: &Shape, style: &SanStyle, text: &str, swap_case: bool) -> Option<Pattern> {
+    let mut t: String = text.to_string();
+    if swap_case {
+        let first = t.chars().next()?;
+        let swapped = if first.is_ascii_uppercase() {
+            first.to_ascii_lowercase()
+        } else if first.is_ascii_lowercase() {
+            first.to_ascii_uppercase()
+        } else {
+            return None;
+        };
+        t.replace_range(0..first.len_utf8(), &swapped.to_string());
+    }
+    // Drops: L@sq, @Lsq, @sq.
+    if let Some(at) = t.find('@') {
+        let (before, after) = (&t[..at], &t[at + 1..]);
+        let (letter, square) = if !before.is_empty() {
+            (Some(before.to_ascii_uppercase()), after)
+        } else {
+            match after.chars().next() {
+                Some(c) if c.is_ascii_uppercase() && shape.parse_cell(after).is_none() => {
+                    (Some(c.to_string()), &after[1..])
+                }
+                _ => (None, after),
+            }
+        };
+        let to = shape.parse_cell(square)?;
+        return Some(Pattern {
+            letter,
+            from_file: None,
+            from_rank: None,
+            from: None,
+            to,
+            drop: true,
+            promotion: None,
+        });
+    }
+    // A leading piece letter: uppercase or '+', the longest known letter that fits.
+    let mut letter = None;
+    let mut rest: &str = &t;
+    if t.starts_with('+') || t.starts_with(|c: char| c.is_ascii_uppercase()) {
+        let mut known: Vec<&str> = style
+            .letters
+            .iter()
+            .chain(style.fallbacks.iter().map(|(typed, _)| typed))
+            .copied()
+            .filter(|l| !l.is_empty())
+            .collect();
+        known.sort_by_key(|l| std::cmp::Reverse(l.len()));
+        let l = known.into_iter().find(|l| t.starts_with(l))?;
+        letter = Some(l.to_string());
+        rest = &t[l.len()..];
+    }
+    let rest = rest.to_ascii_lowercase();
+    // Promotion suffix: =X.
+    let (body, promotion) = match rest.split_once('=') {
+        Some((b, p)) if !p.is_empty() && p.chars().all(|c| c.is_ascii_alphabetic()) => {
+            (b.to_string(), Some(p.to_ascii_uppercase()))
+        }
+        Some(_) => return None,
+        None => (rest, None),
+    };
+    // The destination: the last letter and its digits.
+    let digits = body.bytes().rev().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 2 || body.len() < digits + 1 {
+        return None;
+    }
+    let split = body.len() - digits - 1;
+    let to = shape.parse_cell(&body[split..])?;
+    let mut prefix = &body[..split];
+    if let Some(p) = prefix.strip_suffix(['-', 'x']) {
+        prefix = p;
+    }
+    let mut pattern = Pattern {
+        letter,
+        from_file: None,
+        from_rank: None,
+        from: None,
+        to,
+        drop: false,
+        promotion,
+    };
+    if prefix.is_empty() {
+        return Some(pattern);
+    }
+    if let Some(from) = shape.parse_cell(prefix) {
+        pattern.from = Some(from);
+    } else if prefix.len() == 1 && prefix.as_bytes()[0].is_ascii_lowercase() {
+        let f = prefix.as_bytes()[0] - b'a';
+        if f >= shape.files() {
+            return None;
+        }
+        pattern.from_file = Some(f);
+    } else if let Ok(r) = prefix.parse::<u8>() {
+        if r == 0 || r > shape.ranks() || !prefix.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        pattern.from_rank = Some(r - 1);
+    } else {
+        return None;
+    }
+    Some(pattern)
+}
+
+fn matches(
+    shape: &Shape,
+    style: &SanStyle,
+    p: &Pattern,
+    m: &SanMove,
+    letter: Option<&str>,
+) -> bool {
+    if p.drop != m.drop || p.to != m.to {
+        return false;
+    }
+    if p.drop {
+        return letter.is_none_or(|l| l == m.letter);
+    }
+    match (p.from, letter) {
+        // The long form: any piece from that cell, the letter only checked when typed.
+        (Some(from), l) => {
+            if m.from != Some(from) || l.is_some_and(|l| l != m.letter) {
+                return false;
+            }
+        }
+        (None, l) => {
+            if l.unwrap_or("") != m.letter {
+                return false;
+            }
+            let Some(from) = m.from else { return false };
+            if p.from_file.is_some_and(|f| f != shape.file(from))
+                || p.from_rank.is_some_and(|r| r != shape.rank(from))
+            {
+                return false;
+            }
+        }
+    }
+    match (&p.promotion, m.promotion) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(typed), Some(canon)) => {
+            typed == canon
+                || style
+                    .promotion_aliases
+                    .iter()
+                    .any(|(t, c)| t == typed && *c == canon)
+        }
+    }
+}
+
+/// The result of reading a move text against the legal moves.
+pub enum Reading {
+    Found(Move),
+    Ambiguous(Vec<Move>),
+    /// Readable, but no legal move fits: the patterns it was read as (most literal first).
+    NoMatch(Vec<Pattern>),
+}
+
+/// Reads a move text against the legal moves `legal`, leniently (rules README).
+pub fn read_move(
+    shape: &Shape,
+    style: &SanStyle,
+    text: &str,
+    legal: &[SanMove],
+) -> Result<Reading, IllegalMove> {
+    let t = clean_move_text(text);
+    if t.is_empty() {
+        return Err(IllegalMove::Unreadable(
+            "the move is empty: write it like e4, Nf3, exd5 or e2-e4".to_string(),
+        ));
+    }
+    if !t.is_ascii() || t.chars().any(char::is_whitespace) {
+        return Err(IllegalMove::Unreadable(format!(
+            "'{t}' is not a move: write one move like e4, Nf3, exd5 or e2-e4, without spaces"
+        )));
+    }
+    if is_castling(t) {
+        return Err(IllegalMove::Rule(style.no_castling.to_string()));
+    }
+    let mut patterns = Vec::new();
+    for swap in [false, true] {
+        let Some(p) = read_pattern(shape, style, t, swap) else {
+            continue;
+        };
+        // Exact letters first, then the fallbacks, then (for drops) the default letter.
+        let mut tries: Vec<Option<String>> = vec![p.letter.clone()];
+        if let Some(l) = &p.letter {
+            for (typed, meant) in style.fallbacks {
+                if typed == l {
+                    tries.push(Some(meant.to_string()));
+                }
+            }
+        }
+        if p.drop && p.letter.is_none() {
+            if let Some(d) = style.default_drop {
+                tries.push(Some(d.to_string()));
+            }
+        }
+        for letter in tries {
+            let found: Vec<Move> = legal
+                .iter()
+                .filter(|m| matches(shape, style, &p, m, letter.as_deref()))
+                .map(|m| m.mv)
+                .collect();
+            match found.len() {
+                0 => continue,
+                1 => return Ok(Reading::Found(found[0])),
+                _ if p.drop
+                    && p.letter.is_none()
+                    && style.default_drop.is_some()
+                    && letter.is_none() =>
+                {
+                    continue
+                }
+                _ => return Ok(Reading::Ambiguous(found)),
+            }
+        }
+        patterns.push(p);
+    }
+    if patterns.is_empty() {
+        return Err(IllegalMove::Unreadable(format!(
+            "'{t}' is not a move: write it like e4, Nf3, exd5 or e2-e4"
+        )));
+    }
+    Ok(Reading::NoMatch(patterns))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::types::Role;
+
+    fn shape() -> Shape {
+        Shape::new(8, 8, &[])
+    }
+
+    #[test]
+    fn board_field_round_trips_and_refuses_bad_rows() {
+        let s = shape();
+        let token = |t: &str| {
+            let c = t.chars().next()?;
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            (c.to_ascii_uppercase() == 'K').then_some((Piece::new(color, Role::King), 1))
+        };
+        let pieces = parse_board(&s, "4k3/8/8/8/8/8/8/4K3", token).unwrap();
+        assert_eq!(pieces.len(), 2);
+        let text = write_board(
+            &s,
+            |c| pieces.iter().find(|(pc, _)| *pc == c).map(|(_, p)| *p),
+            |p| {
+                if p.color == Color::White {
+                    "K".into()
+                } else {
+                    "k".into()
+                }
+            },
+        );
+        assert_eq!(text, "4k3/8/8/8/8/8/8/4K3");
+        for bad in [
+            "4k3/8/8/8/8/8/8",
+            "4k4/8/8/8/8/8/8/4K3",
+            "4x3/8/8/8/8/8/8/4K3",
+            "0k7/8/8/8/8/8/8/4K3",
+            "*7/8/8/8/8/8/8/8",
+        ] {
+            assert!(parse_board(&s, bad, token).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn holes_must_be_marked() {
+        let s = Shape::new(3, 2, &["a1"]);
+        let none = |_: &str| None;
+        assert!(parse_board(&s, "3/*2", none).is_ok());
+        assert!(parse_board(&s, "3/3", none).is_err());
+        assert!(parse_board(&s, "*2/*2", none).is_err());
+    }
+
+    #[test]
+    fn patterns() {
+        let s = shape();
+        let style = SanStyle {
+            letters: &["K", "N", "+N"],
+            fallbacks: &[("P", "")],
+            promotion_aliases: &[],
+            default_drop: None,
+            no_castling: "no castling",
+        };
+        let p = read_pattern(&s, &style, "Nbd2", false).unwrap();
+        assert_eq!(
+            (p.letter.as_deref(), p.from_file, s.name(p.to)),
+            (Some("N"), Some(1), "d2".into())
+        );
+        let p = read_pattern(&s, &style, "+Ng5-e3", false).unwrap();
+        assert_eq!(
+            (p.letter.as_deref(), p.from.map(|c| s.name(c))),
+            (Some("+N"), Some("g5".into()))
+        );
+        let p = read_pattern(&s, &style, "e2xe4", false).unwrap();
+        assert_eq!(p.from.map(|c| s.name(c)), Some("e2".into()));
+        assert!(read_pattern(&s, &style, "Zz9", false).is_none());
+        assert!(read_pattern(&s, &style, "e9", false).is_none());
+        let p = read_pattern(&s, &style, "@Cf1", false).unwrap();
+        assert!(p.drop && p.letter.as_deref() == Some("C"));
+    }
+}

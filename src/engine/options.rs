@@ -1,0 +1,214 @@
+//! Per-variant options: `key=value` pairs, validated against each variant's list, with
+//! defaults. A variant then reads the checked values into its own typed configuration.
+
+use super::errors::OptionError;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// What values an option takes.
+#[derive(Copy, Clone)]
+pub enum OptionValues {
+    /// One of a fixed list of words.
+    Choice(&'static [&'static str]),
+    /// Free text checked by a function that returns the value in canonical form, or
+    /// says what is wrong. `hint` describes the valid values.
+    Checked {
+        hint: &'static str,
+        check: fn(&str) -> Result<String, String>,
+    },
+}
+
+/// One option of a variant.
+#[derive(Copy, Clone)]
+pub struct OptionSpec {
+    pub key: &'static str,
+    pub values: OptionValues,
+    pub default: &'static str,
+    /// One line for players: what the option changes.
+    pub help: &'static str,
+}
+
+impl OptionSpec {
+    /// The valid values, as listed to players.
+    pub fn values_text(&self) -> String {
+        match self.values {
+            OptionValues::Choice(list) => list.join("|"),
+            OptionValues::Checked { hint, .. } => hint.to_string(),
+        }
+    }
+
+    fn check(&self, raw: &str) -> Result<String, OptionError> {
+        match self.values {
+            OptionValues::Choice(list) => {
+                let lower = raw.trim().to_ascii_lowercase();
+                list.iter()
+                    .find(|v| **v == lower)
+                    .map(|v| v.to_string())
+                    .ok_or_else(|| {
+                        OptionError(format!(
+                            "option {} cannot be '{}': choose one of {}",
+                            self.key,
+                            raw,
+                            list.join(", ")
+                        ))
+                    })
+            }
+            OptionValues::Checked { hint, check } => check(raw.trim()).map_err(|why| {
+                OptionError(format!(
+                    "option {} cannot be '{}': {}; valid values: {}",
+                    self.key, raw, why, hint
+                ))
+            }),
+        }
+    }
+}
+
+impl fmt::Debug for OptionSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "OptionSpec({}={})", self.key, self.default)
+    }
+}
+
+/// A full set of checked option values of one variant (every key present).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Options {
+    values: BTreeMap<&'static str, String>,
+}
+
+impl Options {
+    /// Every option at its default.
+    pub fn defaults(specs: &[OptionSpec]) -> Options {
+        Options {
+            values: specs
+                .iter()
+                .map(|s| (s.key, s.default.to_string()))
+                .collect(),
+        }
+    }
+
+    /// Defaults overridden by `key=value` texts, each checked. Keys are case-insensitive;
+    /// a key given twice takes its last value.
+    pub fn parse<S: AsRef<str>>(specs: &[OptionSpec], pairs: &[S]) -> Result<Options, OptionError> {
+        let mut options = Options::defaults(specs);
+        for pair in pairs {
+            let pair = pair.as_ref();
+            let Some((key, value)) = pair.split_once('=') else {
+                return Err(OptionError(format!(
+                    "option '{}' is not of the form key=value; {}",
+                    pair,
+                    valid_keys(specs)
+                )));
+            };
+            options.set(specs, key, value)?;
+        }
+        Ok(options)
+    }
+
+    /// Sets one option after checking it.
+    pub fn set(&mut self, specs: &[OptionSpec], key: &str, value: &str) -> Result<(), OptionError> {
+        let key_lower = key.trim().to_ascii_lowercase();
+        let spec = specs.iter().find(|s| s.key == key_lower).ok_or_else(|| {
+            OptionError(format!(
+                "unknown option '{}'; {}",
+                key.trim(),
+                valid_keys(specs)
+            ))
+        })?;
+        let value = spec.check(value)?;
+        self.values.insert(spec.key, value);
+        Ok(())
+    }
+
+    /// The value of `key`. Panics on a key the variant does not declare: that is a bug in
+    /// the variant, not bad input.
+    pub fn get(&self, key: &str) -> &str {
+        self.values
+            .get(key)
+            .unwrap_or_else(|| panic!("option {key} is not declared"))
+    }
+
+    /// `key=value` for every option, in key order.
+    pub fn pairs(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        self.values.iter().map(|(k, v)| (*k, v.as_str()))
+    }
+
+    /// Only the options that differ from their defaults, as `key=value` texts.
+    pub fn non_default(&self, specs: &[OptionSpec]) -> Vec<String> {
+        specs
+            .iter()
+            .filter(|s| self.get(s.key) != s.default)
+            .map(|s| format!("{}={}", s.key, self.get(s.key)))
+            .collect()
+    }
+}
+
+fn valid_keys(specs: &[OptionSpec]) -> String {
+    if specs.is_empty() {
+        return "this variant has no options".to_string();
+    }
+    let keys: Vec<String> = specs
+        .iter()
+        .map(|s| format!("{} ({})", s.key, s.values_text()))
+        .collect();
+    format!("valid options: {}", keys.join(", "))
+}
+
+/// Checks a number >= 0 in steps of 0.5 and returns it in half points.
+pub fn parse_halves(text: &str) -> Result<u32, String> {
+    let t = text.trim();
+    let (whole, frac) = match t.split_once('.') {
+        Some((w, f)) => (w, f),
+        None => (t, ""),
+    };
+    let whole_ok =
+        !whole.is_empty() && whole.len() <= 6 && whole.bytes().all(|b| b.is_ascii_digit());
+    if !whole_ok {
+        return Err("not a number >= 0".to_string());
+    }
+    let w: u32 = whole.parse().map_err(|_| "not a number >= 0".to_string())?;
+    let half = match frac.trim_end_matches('0') {
+        "" => 0,
+        "5" => 1,
+        _ => return Err("only steps of 0.5 are allowed".to_string()),
+    };
+    Ok(w * 2 + half)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPECS: &[OptionSpec] = &[OptionSpec {
+        key: "camp",
+        values: OptionValues::Choice(&["off", "on"]),
+        default: "off",
+        help: "",
+    }];
+
+    #[test]
+    fn defaults_overrides_and_refusals() {
+        let o = Options::parse(SPECS, &["CAMP=On"]).unwrap();
+        assert_eq!(o.get("camp"), "on");
+        assert_eq!(o.non_default(SPECS), ["camp=on"]);
+        let e = Options::parse(SPECS, &["camp=maybe"]).unwrap_err();
+        assert!(e.0.contains("choose one of off, on"), "{e}");
+        let e = Options::parse(SPECS, &["tent=on"]).unwrap_err();
+        assert!(
+            e.0.contains("unknown option 'tent'") && e.0.contains("camp (off|on)"),
+            "{e}"
+        );
+        let e = Options::parse(SPECS, &["camp"]).unwrap_err();
+        assert!(e.0.contains("key=value"), "{e}");
+    }
+
+    #[test]
+    fn halves() {
+        assert_eq!(parse_halves("2.5"), Ok(5));
+        assert_eq!(parse_halves("3"), Ok(6));
+        assert_eq!(parse_halves("0.50"), Ok(1));
+        assert!(parse_halves("0.25").is_err());
+        assert!(parse_halves("-1").is_err());
+        assert!(parse_halves("").is_err());
+        assert!(parse_halves("1e9").is_err());
+    }
+}

@@ -1,0 +1,133 @@
+//! How a game ended: a result and a reason.
+
+use super::types::Color;
+use std::fmt;
+
+/// `1-0`, `0-1` or `1/2-1/2`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    Win(Color),
+    Draw,
+}
+
+impl GameResult {
+    pub fn text(self) -> &'static str {
+        match self {
+            GameResult::Win(Color::White) => "1-0",
+            GameResult::Win(Color::Black) => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<GameResult> {
+        match text {
+            "1-0" => Some(GameResult::Win(Color::White)),
+            "0-1" => Some(GameResult::Win(Color::Black)),
+            "1/2-1/2" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+}
+
+/// Why a game ended (README of the rules: "Results").
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    Checkmate,
+    Stalemate,
+    BareGeneral,
+    NoLegalMoves,
+    Repetition,
+    PerpetualCheck,
+    MoveCountRule,
+    CountingRule,
+    InsufficientMaterial,
+    Camp,
+    Agreement,
+    Resignation,
+    Timeout,
+    /// Amalgamated: a draw settled on material.
+    Points,
+}
+
+impl Reason {
+    pub fn text(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::BareGeneral => "bare general",
+            Reason::NoLegalMoves => "no legal moves",
+            Reason::Repetition => "repetition",
+            Reason::PerpetualCheck => "perpetual check",
+            Reason::MoveCountRule => "move-count rule",
+            Reason::CountingRule => "counting rule",
+            Reason::InsufficientMaterial => "insufficient material",
+            Reason::Camp => "camp",
+            Reason::Agreement => "agreement",
+            Reason::Resignation => "resignation",
+            Reason::Timeout => "timeout",
+            Reason::Points => "points",
+        }
+    }
+}
+
+/// Material totals of a draw settled on points, in half points so that they are exact.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Points {
+    /// What drew the game before points settled it.
+    pub cause: Reason,
+    pub white_halves: u32,
+    pub black_halves: u32,
+}
+
+/// A finished game's result with its reason.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    pub result: GameResult,
+    pub reason: Reason,
+    /// Set when `reason` is `Points`.
+    pub points: Option<Points>,
+}
+
+impl Outcome {
+    pub fn win(winner: Color, reason: Reason) -> Outcome {
+        Outcome {
+            result: GameResult::Win(winner),
+            reason,
+            points: None,
+        }
+    }
+
+    pub fn draw(reason: Reason) -> Outcome {
+        Outcome {
+            result: GameResult::Draw,
+            reason,
+            points: None,
+        }
+    }
+}
+
+/// Half points as text: 7, 3.5.
+pub fn halves_text(halves: u32) -> String {
+    if halves % 2 == 0 {
+        (halves / 2).to_string()
+    } else {
+        format!("{}.5", halves / 2)
+    }
+}
+
+impl fmt::Display for Outcome {
+    /// `1-0 checkmate`, `1-0 points (repetition) 6 - 3.5`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.result.text(), self.reason.text())?;
+        if let Some(p) = self.points {
+            write!(
+                f,
+                " ({}) {} - {}",
+                p.cause.text(),
+                halves_text(p.white_halves),
+                halves_text(p.black_halves)
+            )?;
+        }
+        Ok(())
+    }
+}

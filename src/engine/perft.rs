@@ -1,0 +1,49 @@
+//! Perft: counting the leaves of the legal move tree, with one reused move list per ply
+//! and the last ply counted in bulk.
+
+use super::moves::{Move, MoveList};
+
+/// What perft needs of a concrete position type (no boxing, no dynamic dispatch).
+pub trait PerftPosition: Clone {
+    fn legal_moves(&self, out: &mut MoveList);
+    fn play(&mut self, m: &Move);
+}
+
+/// Leaves `depth` plies deep.
+pub fn perft<P: PerftPosition>(pos: &P, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut lists: Vec<MoveList> = (0..depth).map(|_| MoveList::with_capacity(128)).collect();
+    walk(pos, depth, &mut lists)
+}
+
+fn walk<P: PerftPosition>(pos: &P, depth: u32, lists: &mut [MoveList]) -> u64 {
+    let (list, rest) = lists.split_first_mut().expect("one list per ply");
+    list.clear();
+    pos.legal_moves(list);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    let mut nodes = 0;
+    for m in list.iter() {
+        let mut child = pos.clone();
+        child.play(m);
+        nodes += walk(&child, depth - 1, rest);
+    }
+    nodes
+}
+
+/// Leaves below each legal move, `depth` plies deep in all (depth >= 1).
+pub fn divide<P: PerftPosition>(pos: &P, depth: u32) -> Vec<(Move, u64)> {
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|m| {
+            let mut child = pos.clone();
+            child.play(&m);
+            (m, perft(&child, depth.saturating_sub(1)))
+        })
+        .collect()
+}

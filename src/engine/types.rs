@@ -1,0 +1,274 @@
+//! The vocabulary shared by every variant: colours, roles, pieces.
+
+use std::fmt;
+use std::ops::{Index, IndexMut};
+
+/// A side. White starts at the bottom (rank 1, "south") and moves first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    White,
+    Black,
+}
+
+impl Color {
+    pub const ALL: [Color; 2] = [Color::White, Color::Black];
+
+    #[inline]
+    pub fn opposite(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The side letter of position text: `w` or `b`.
+    pub fn letter(self) -> char {
+        match self {
+            Color::White => 'w',
+            Color::Black => 'b',
+        }
+    }
+
+    pub fn from_letter(c: char) -> Option<Color> {
+        match c.to_ascii_lowercase() {
+            'w' => Some(Color::White),
+            'b' => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::White => "White",
+            Color::Black => "Black",
+        }
+    }
+
+    /// +1 for White (towards higher ranks), -1 for Black.
+    #[inline]
+    pub fn forward(self) -> i8 {
+        match self {
+            Color::White => 1,
+            Color::Black => -1,
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One value per side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ByColor<T> {
+    pub white: T,
+    pub black: T,
+}
+
+impl<T> ByColor<T> {
+    pub fn new(white: T, black: T) -> Self {
+        ByColor { white, black }
+    }
+
+    pub fn from_fn(mut f: impl FnMut(Color) -> T) -> Self {
+        ByColor {
+            white: f(Color::White),
+            black: f(Color::Black),
+        }
+    }
+}
+
+impl<T> Index<Color> for ByColor<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, c: Color) -> &T {
+        match c {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+}
+
+impl<T> IndexMut<Color> for ByColor<T> {
+    #[inline]
+    fn index_mut(&mut self, c: Color) -> &mut T {
+        match c {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        }
+    }
+}
+
+/// Every kind of piece of every variant, in one enum. A variant uses a subset and gives
+/// each its own letter (Continental's General is `K`, Amalgamated's is `G`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Role {
+    // Western chess (River Chess, Fluidity, Amalgamated's unpromoted forms).
+    King,
+    Queen,
+    Rook,
+    Bishop,
+    Knight,
+    Pawn,
+    // Continental.
+    General,
+    Guard,
+    Elephant,
+    Horse,
+    Chariot,
+    Cannon,
+    Soldier,
+    GuardSoldier,
+    // Little River.
+    Wazir,
+    // Amalgamated.
+    Pasha,
+    Alibaba,
+    Primate,
+    Acelander,
+    Chatelaine,
+    Man,
+}
+
+impl Role {
+    pub const COUNT: usize = 21;
+
+    pub const ALL: [Role; Role::COUNT] = [
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+        Role::General,
+        Role::Guard,
+        Role::Elephant,
+        Role::Horse,
+        Role::Chariot,
+        Role::Cannon,
+        Role::Soldier,
+        Role::GuardSoldier,
+        Role::Wazir,
+        Role::Pasha,
+        Role::Alibaba,
+        Role::Primate,
+        Role::Acelander,
+        Role::Chatelaine,
+        Role::Man,
+    ];
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The name a player reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::King => "King",
+            Role::Queen => "Queen",
+            Role::Rook => "Rook",
+            Role::Bishop => "Bishop",
+            Role::Knight => "Knight",
+            Role::Pawn => "Pawn",
+            Role::General => "General",
+            Role::Guard => "Guard",
+            Role::Elephant => "Elephant",
+            Role::Horse => "Horse",
+            Role::Chariot => "Chariot",
+            Role::Cannon => "Cannon",
+            Role::Soldier => "Soldier",
+            Role::GuardSoldier => "Guard Soldier",
+            Role::Wazir => "Wazir",
+            Role::Pasha => "Pasha",
+            Role::Alibaba => "Alibaba",
+            Role::Primate => "Primate",
+            Role::Acelander => "Acelander",
+            Role::Chatelaine => "Chatelaine",
+            Role::Man => "Man",
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A coloured piece.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Piece {
+    pub color: Color,
+    pub role: Role,
+}
+
+impl Piece {
+    #[inline]
+    pub const fn new(color: Color, role: Role) -> Piece {
+        Piece { color, role }
+    }
+}
+
+impl fmt::Display for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.color, self.role)
+    }
+}
+
+/// Counts of pieces in hand for one side, by role.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Hand {
+    counts: [u8; Role::COUNT],
+}
+
+impl Hand {
+    pub const EMPTY: Hand = Hand {
+        counts: [0; Role::COUNT],
+    };
+
+    #[inline]
+    pub fn count(&self, role: Role) -> u8 {
+        self.counts[role.index()]
+    }
+
+    #[inline]
+    pub fn add(&mut self, role: Role) {
+        self.counts[role.index()] += 1;
+    }
+
+    /// Takes one piece of `role`; false (and nothing changes) when there is none.
+    #[inline]
+    pub fn take(&mut self, role: Role) -> bool {
+        let c = &mut self.counts[role.index()];
+        if *c == 0 {
+            return false;
+        }
+        *c -= 1;
+        true
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.counts.iter().all(|&c| c == 0)
+    }
+
+    pub fn total(&self) -> u32 {
+        self.counts.iter().map(|&c| u32::from(c)).sum()
+    }
+
+    /// Roles present with their counts, in `Role` order.
+    pub fn iter(&self) -> impl Iterator<Item = (Role, u8)> + '_ {
+        Role::ALL
+            .iter()
+            .map(|&r| (r, self.counts[r.index()]))
+            .filter(|&(_, c)| c > 0)
+    }
+}

@@ -1,0 +1,167 @@
+//! How a variant plugs in: the `Position` trait every variant's position implements, and
+//! the `Variant` descriptor that names it, lists its options and builds positions.
+
+use super::board::{Cell, Shape};
+use super::errors::{IllegalMove, OptionError, PositionError};
+use super::moves::{Effects, Move, MoveList};
+use super::options::{OptionSpec, Options};
+use super::outcome::{Outcome, Reason};
+use super::types::{Color, Piece};
+use std::fmt;
+
+/// The positions a game has passed through, for the rules that read earlier positions
+/// (repetition). The last entry is the current position.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    entries: Vec<HistoryEntry>,
+}
+
+/// One position of a game as the history rules see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryEntry {
+    /// `Position::repetition_key` of the position.
+    pub key: String,
+    /// Whether the move that led here gave check.
+    pub gave_check: bool,
+    /// Whether the move that led here captured (earlier positions cannot recur).
+    pub irreversible: bool,
+}
+
+impl History {
+    pub fn push(&mut self, entry: HistoryEntry) {
+        self.entries.push(entry);
+    }
+    pub fn pop(&mut self) -> Option<HistoryEntry> {
+        self.entries.pop()
+    }
+    pub fn entries(&self) -> &[HistoryEntry] {
+        &self.entries
+    }
+    /// How many times the current position has occurred, itself included.
+    pub fn occurrences_of_last(&self) -> usize {
+        match self.entries.last() {
+            None => 0,
+            Some(last) => self.entries.iter().filter(|e| e.key == last.key).count(),
+        }
+    }
+}
+
+/// A position of one variant. Implementations are plain data (cheap to clone) and never
+/// panic on any input given through these methods.
+pub trait Position: Send + Sync + fmt::Debug {
+    fn variant(&self) -> &'static Variant;
+    fn boxed_clone(&self) -> Box<dyn Position>;
+    fn shape(&self) -> &'static Shape;
+    fn side_to_move(&self) -> Color;
+    fn piece_at(&self, cell: Cell) -> Option<Piece>;
+
+    /// The full position text.
+    fn text(&self) -> String;
+    /// The position text less its counters: two positions are the same for repetition
+    /// exactly when their keys are equal.
+    fn repetition_key(&self) -> String;
+
+    /// Every legal move. None when the game is over by a rule that reads this position
+    /// alone (a counter at its limit, a bare general, ...).
+    fn legal_moves(&self, out: &mut MoveList);
+    /// Checks one move against the rules, independently of the generator, and says why
+    /// it is refused.
+    fn check_move(&self, m: &Move) -> Result<(), IllegalMove>;
+    /// Every move-shaped value worth asking `check_move` about (all from-to pairs of the
+    /// mover's pieces, every drop on every cell, ...): a superset of the legal moves, for
+    /// the conformance tests.
+    fn candidate_moves(&self, out: &mut MoveList);
+    /// Plays a legal move (`check_move` accepted it) and says what it did.
+    fn play(&mut self, m: &Move) -> Effects;
+    /// Whether the side to move is in check.
+    fn in_check(&self) -> bool;
+
+    /// The canonical text of a legal move.
+    fn move_text(&self, m: &Move) -> String;
+    /// Reads any accepted form of a move text, or says why it names no legal move.
+    fn parse_move(&self, text: &str) -> Result<Move, IllegalMove>;
+
+    /// The end of the game, checked after a move, in the variant's order. With `None` the
+    /// rules that read earlier positions are skipped (perft).
+    fn outcome(&self, history: Option<&History>) -> Option<Outcome>;
+    /// The result of a draw for `cause` (Amalgamated settles every draw on points).
+    fn settle_draw(&self, cause: Reason) -> Outcome {
+        Outcome::draw(cause)
+    }
+
+    /// Leaves of the legal move tree `depth` plies deep (rules README, "Perft").
+    fn perft(&self, depth: u32) -> u64;
+    /// `perft` split by first move: (canonical text, leaves).
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
+}
+
+impl Clone for Box<dyn Position> {
+    fn clone(&self) -> Self {
+        self.boxed_clone()
+    }
+}
+
+/// Reads a position text under checked options.
+pub type ParseFn = fn(&str, &Options) -> Result<Box<dyn Position>, PositionError>;
+
+/// A variant: its id, its options and how to make its positions.
+pub struct Variant {
+    /// The id used on the command line and in chat: `continental`.
+    pub id: &'static str,
+    pub name: &'static str,
+    /// One line for the variant list.
+    pub summary: &'static str,
+    pub options: &'static [OptionSpec],
+    /// Checks combinations of options that each key alone cannot (the default: none).
+    pub check_options: fn(&Options) -> Result<(), OptionError>,
+    /// The start position under the given (checked) options.
+    pub start: fn(&Options) -> Box<dyn Position>,
+    /// Reads a position text under the given (checked) options.
+    pub parse: ParseFn,
+}
+
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Variant({})", self.id)
+    }
+}
+
+impl Variant {
+    /// Checked options from `key=value` texts, defaults for the rest.
+    pub fn options<S: AsRef<str>>(&self, pairs: &[S]) -> Result<Options, OptionError> {
+        let options = Options::parse(self.options, pairs)?;
+        (self.check_options)(&options)?;
+        Ok(options)
+    }
+
+    pub fn default_options(&self) -> Options {
+        Options::defaults(self.options)
+    }
+}
+
+/// Accepts every combination (for variants whose options are independent).
+pub fn any_options(_: &Options) -> Result<(), OptionError> {
+    Ok(())
+}
+
+/// Every variant Ferry plays.
+pub fn variants() -> &'static [&'static Variant] {
+    super::variants::ALL
+}
+
+/// The variant with this id (case-insensitive), or a message listing the valid ids.
+pub fn variant(id: &str) -> Result<&'static Variant, String> {
+    let wanted = id.trim().to_ascii_lowercase();
+    variants()
+        .iter()
+        .copied()
+        .find(|v| v.id == wanted)
+        .ok_or_else(|| {
+            let ids: Vec<&str> = variants().iter().map(|v| v.id).collect();
+            format!(
+                "unknown variant '{}'; choose one of {}",
+                id.trim(),
+                ids.join(", ")
+            )
+        })
+}

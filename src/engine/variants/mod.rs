@@ -1,0 +1,5 @@
+//! One module per variant. `ALL` lists them in the order players see.
+
+use super::variant::Variant;
+
+pub static ALL: &[&Variant] = &[];

@@ -1,0 +1,5 @@
+//! Ferry: a correspondence chess-variant service. The engine holds the rules of every
+//! variant; the command line in `cli` exposes it for tools and tests.
+
+pub mod cli;
+pub mod engine;

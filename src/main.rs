@@ -1,0 +1,7 @@
+//! The `ferry` command line: see `ferry help`.
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = ferry::cli::run(&args, &mut std::io::stdout(), &mut std::io::stderr());
+    std::process::exit(code);
+}
