@@ -1,0 +1,134 @@
+//! The command line as other tools use it: output formats, exit statuses, errors.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn ferry(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ferry runs");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[test]
+fn variants_lists_ids_options_values_and_defaults() {
+    let o = ferry(&["variants"], "");
+    assert!(o.status.success());
+    let text = stdout(&o);
+    for needle in ["continental", "amalgamated", "protect=off", "camp=off", "drop=off", "black_general=e8", "black_bonus=2.5", "off|on"] {
+        assert!(text.contains(needle), "missing {needle} in:\n{text}");
+    }
+}
+
+#[test]
+fn moves_prints_sorted_canonical_texts() {
+    let o = ferry(&["moves", "continental"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let expected = "Eb2 Ec2 Ed2 Ee2 Ef2 Eg2 Gd2 Gf2 Hd2 He2 Kc2 Kd2 Ke2 Ra2 Rh2 a4 b4 c4 d4 e4 f4 g4 h4";
+    assert_eq!(stdout(&o).split_whitespace().collect::<Vec<_>>().join(" "), expected);
+
+    let o = ferry(&["moves", "continental", "--fen", "4k3/8/8/8/8/8/8/r2K4[PC] w b30 40"], "");
+    assert_eq!(stdout(&o), "C@b1\nC@c1\nKc2\nKd2\nKe2\n");
+}
+
+#[test]
+fn moves_with_options_and_flag_forms() {
+    let o = ferry(&["moves", "amalgamated", "--set=black_general=d8", "--fen=4g3/8/7p/8/8/7P/2G5/8 w 0 30"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).lines().any(|l| l == "Gc1"));
+}
+
+#[test]
+fn perft_prints_nodes_last_and_divide_lines_before() {
+    let o = ferry(&["perft", "continental", "2"], "");
+    assert_eq!(stdout(&o), "nodes 529\n");
+    assert!(stderr(&o).contains("nodes/s"));
+
+    let o = ferry(&["perft", "amalgamated", "2", "--divide"], "");
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 21);
+    assert_eq!(*lines.last().unwrap(), "nodes 400");
+    assert!(lines[..20].iter().all(|l| l.ends_with(" 20")), "{out}");
+}
+
+#[test]
+fn replay_skips_numbers_and_results_and_reports_the_end() {
+    let record = "1. He2 Hd7 2. Hg1 Hb8 3. He2 Hd7 4. Hg1 Hb8\n5. He2 Hd7 6. Hg1 Hb8 1/2-1/2";
+    let o = ferry(&["replay", "continental"], record);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "position: rhegkehr/8/pppppppp/8/8/PPPPPPPP/8/RHEKGEHR[PPCCppcc] w - 7\nresult: 1/2-1/2 repetition\n"
+    );
+
+    let o = ferry(&["replay", "continental"], "1. e4 e5 2... *");
+    assert_eq!(stdout(&o), "position: rhegkehr/8/pppp1ppp/4p3/4P3/PPPP1PPP/8/RHEKGEHR[PPCCppcc] w - 2\nresult: ongoing\n");
+}
+
+#[test]
+fn replay_from_a_file_with_points() {
+    let dir = std::env::temp_dir().join(format!("ferry-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    std::fs::write(&file, "Ra2").unwrap();
+    let o = ferry(&["replay", "amalgamated", "--fen", "8/8/8/7p/7P/R7/8/2k1G3 w 20 50", file.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).ends_with("result: 1-0 points (stalemate) 6 - 3.5\n"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn replay_stops_at_the_first_illegal_move() {
+    let o = ferry(&["replay", "continental"], "1. e4 e5 2. Kd4");
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.starts_with("illegal move at ply 3: Kd4: "), "{out}");
+    assert_eq!(out.lines().count(), 1);
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_two() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["moves", "chaturanga"], "continental"),
+        (&["moves", "continental", "--set", "camp=maybe"], "off, on"),
+        (&["moves", "continental", "--set", "tent=on"], "protect"),
+        (&["moves", "continental", "--fen", "not a position"], "bad position text"),
+        (&["perft", "continental", "deep"], "DEPTH"),
+        (&["perft", "continental"], "DEPTH"),
+        (&["frobnicate"], "usage"),
+        (&["moves", "continental", "--wat"], "unknown flag"),
+        (&["moves"], "name a variant"),
+        (&["replay", "continental", "/no/such/file"], "cannot read"),
+    ];
+    for (args, needle) in cases {
+        let o = ferry(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn play_at_the_terminal() {
+    let o = ferry(&["play", "continental"], "moves\nKd4\ne4\nundo\nquit\n");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("refused: "), "{out}");
+    assert!(out.contains("played e4"), "{out}");
+    assert!(out.contains("White to move"), "{out}");
+}

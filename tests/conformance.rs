@@ -1,0 +1,177 @@
+//! The conformance harness, run on every variant Ferry has: in many positions reached by
+//! random playouts (under every choice of every option), the generator and the independent
+//! legality check agree, move text and position text round-trip, every legal move plays,
+//! and a finished game refuses moves.
+
+use ferry::engine::{variants, Action, Game, IllegalMove, MoveList, OptionValues, Options, Position, Variant};
+use std::collections::HashSet;
+
+/// A small deterministic generator (SplitMix64), so a failure replays exactly.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The default options, then each choice of each choice-option with the rest at default.
+fn option_sets(v: &Variant) -> Vec<Options> {
+    let mut sets = vec![v.default_options()];
+    for spec in v.options {
+        if let OptionValues::Choice(values) = spec.values {
+            for value in values.iter().filter(|x| **x != spec.default) {
+                sets.push(v.options(&[format!("{}={}", spec.key, value)]).expect("listed value is valid"));
+            }
+        }
+    }
+    sets
+}
+
+/// Checks one position; returns its legal moves.
+fn check_position(v: &Variant, options: &Options, p: &dyn Position) -> MoveList {
+    let context = || format!("{} {:?} at {}", v.id, options.non_default(v.options), p.text());
+
+    let mut legal = MoveList::new();
+    p.legal_moves(&mut legal);
+    let unique: HashSet<_> = legal.iter().collect();
+    assert_eq!(unique.len(), legal.len(), "duplicate moves in {}", context());
+
+    // The generator and the legality check agree over every candidate.
+    let mut candidates = MoveList::new();
+    p.candidate_moves(&mut candidates);
+    let candidate_set: HashSet<_> = candidates.iter().collect();
+    for m in &legal {
+        assert!(candidate_set.contains(m), "legal move {m:?} is not among the candidates in {}", context());
+        if let Err(e) = p.check_move(m) {
+            panic!("generated move {} refused by check_move ({e}) in {}", p.move_text(m), context());
+        }
+    }
+    if p.outcome(None).is_none() {
+        for m in &candidates {
+            match p.check_move(m) {
+                Ok(()) => assert!(unique.contains(m), "check_move accepts {m:?}, which is not generated, in {}", context()),
+                Err(e) => assert!(!e.to_string().trim().is_empty(), "empty refusal for {m:?} in {}", context()),
+            }
+        }
+    }
+
+    // Move text: canonical texts are distinct and read back as the same move.
+    let mut texts = HashSet::new();
+    for m in &legal {
+        let text = p.move_text(m);
+        assert!(text.is_ascii() && !text.is_empty(), "odd move text {text:?} in {}", context());
+        assert!(texts.insert(text.clone()), "two moves print as {text} in {}", context());
+        assert_eq!(p.parse_move(&text), Ok(*m), "{text} does not read back in {}", context());
+    }
+
+    // Position text round-trips.
+    let text = p.text();
+    let reread = (v.parse)(&text, options).unwrap_or_else(|e| panic!("own text refused ({e}): {}", context()));
+    assert_eq!(reread.text(), text, "position text does not round-trip");
+    assert_eq!(reread.repetition_key(), p.repetition_key());
+
+    // Every legal move plays, and the result prints a text that reads back.
+    for m in &legal {
+        let mut next = p.boxed_clone();
+        next.play(m);
+        let t = next.text();
+        assert!((v.parse)(&t, options).is_ok(), "after {} the text {t} is refused, from {}", p.move_text(m), context());
+    }
+    legal
+}
+
+fn playouts(v: &'static Variant, games: usize, max_plies: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    let mut finished = 0;
+    for options in option_sets(v) {
+        for _ in 0..games {
+            let start = (v.start)(&options);
+            let mut game = Game::new(v, options.clone(), start);
+            for _ in 0..max_plies {
+                let legal = check_position(v, &options, game.position());
+                if game.outcome().is_some() {
+                    break;
+                }
+                assert!(!legal.is_empty(), "{}: no legal move but no outcome at {}", v.id, game.position().text());
+                let m = legal[rng.below(legal.len())];
+                let text = game.position().move_text(&m);
+                game.play(&text).unwrap_or_else(|e| panic!("{}: legal {text} refused: {e}", v.id));
+            }
+            if let Some(outcome) = game.outcome() {
+                finished += 1;
+                let refused = game.play("e4").unwrap_err();
+                assert!(
+                    matches!(refused, ferry::engine::GameError::Illegal(IllegalMove::GameOver(_))),
+                    "{}: a finished game ({outcome}) must refuse moves, got {refused}",
+                    v.id
+                );
+                assert!(game.apply(Action::Resign(ferry::engine::Color::White)).is_err());
+            }
+        }
+    }
+    eprintln!("{}: {} random games finished within {max_plies} plies", v.id, finished);
+}
+
+#[test]
+fn every_variant_conforms_over_random_playouts() {
+    assert!(!variants().is_empty(), "no variant is registered");
+    for v in variants() {
+        playouts(v, 6, 120, 0x5EED_0000 + v.id.len() as u64);
+    }
+}
+
+#[test]
+fn long_playouts_reach_the_end_of_the_game() {
+    // Long enough for counters, repetitions and bare kings to end some games.
+    for v in variants() {
+        let mut rng = Rng(7);
+        let options = v.default_options();
+        let mut ended = 0;
+        for _ in 0..8 {
+            let mut game = Game::new(v, options.clone(), (v.start)(&options));
+            let mut legal = MoveList::new();
+            for _ in 0..600 {
+                if game.outcome().is_some() {
+                    break;
+                }
+                legal.clear();
+                game.position().legal_moves(&mut legal);
+                let m = legal[rng.below(legal.len())];
+                let text = game.position().move_text(&m);
+                game.play(&text).unwrap();
+            }
+            ended += usize::from(game.outcome().is_some());
+        }
+        assert!(ended > 0, "{}: no random game of 600 plies ended", v.id);
+    }
+}
+
+#[test]
+fn replaying_a_record_gives_the_same_game() {
+    for v in variants() {
+        let mut rng = Rng(99);
+        let options = v.default_options();
+        let mut game = Game::new(v, options.clone(), (v.start)(&options));
+        let mut legal = MoveList::new();
+        for _ in 0..80 {
+            if game.outcome().is_some() {
+                break;
+            }
+            legal.clear();
+            game.position().legal_moves(&mut legal);
+            let text = game.position().move_text(&legal[rng.below(legal.len())]);
+            game.play(&text).unwrap();
+        }
+        let replayed = Game::replay(v, options.clone(), (v.start)(&options), game.actions()).unwrap();
+        assert_eq!(replayed.position().text(), game.position().text());
+        assert_eq!(replayed.outcome(), game.outcome());
+    }
+}
