@@ -650,3 +650,70 @@ fn options_are_listed_and_checked() {
     assert!(v.options(&["camp=maybe"]).is_err());
     assert!(v.options(&["tent=on"]).is_err());
 }
+
+// ---------------------------------------------------------------------------------------
+// Random play: the independent check agrees with the generator, and nothing panics.
+
+/// A small deterministic generator, so that failures can be replayed.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, below: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % below.max(1)
+    }
+}
+
+#[test]
+fn random_games_check_move_agrees_with_generator() {
+    let v = continental();
+    for (seed, options) in [
+        (1, &[][..]),
+        (2, &["drop=on"][..]),
+        (3, &["drop=on", "camp=on", "protect=on"][..]),
+        (4, &["drop=on"][..]),
+    ] {
+        let mut rng = Lcg(seed);
+        let opts = v.options(options).unwrap();
+        let mut g = Game::new(v, opts.clone(), (v.start)(&opts));
+        for _ in 0..120 {
+            if g.outcome().is_some() {
+                break;
+            }
+            let p = g.position();
+            check_move_agrees(p);
+            // The text of every position reads back as the same position.
+            let again = (v.parse)(&p.text(), &opts).unwrap();
+            assert_eq!(again.text(), p.text());
+            let mut list = MoveList::new();
+            p.legal_moves(&mut list);
+            let m = list[rng.next(list.len())];
+            let text = p.move_text(&m);
+            assert_eq!(p.parse_move(&text), Ok(m), "{text} in {}", p.text());
+            g.play(&text).unwrap();
+        }
+    }
+}
+
+#[test]
+fn random_text_never_panics() {
+    let p = pos(START);
+    let v = continental();
+    let opts = v.options(&["drop=on"]).unwrap();
+    let alphabet: Vec<char> = "KGEHRCPSkgehrcpsabh1238@=x-~+#/[] wO0".chars().collect();
+    let mut rng = Lcg(7);
+    for _ in 0..3000 {
+        let len = rng.next(12);
+        let s: String = (0..len)
+            .map(|_| alphabet[rng.next(alphabet.len())])
+            .collect();
+        let _ = p.parse_move(&s);
+        let _ = (v.parse)(&s, &opts);
+        let mut spliced = START.to_string();
+        spliced.insert_str(rng.next(START.len()), &s);
+        let _ = (v.parse)(&spliced, &opts);
+    }
+}

@@ -778,23 +778,26 @@ impl ContinentalPosition {
     }
 
     /// Why a move text that reads as `patterns` names no legal move. The most literal
-    /// reading is explained first, unless only a later reading finds a piece to talk about.
+    /// reading is explained, unless it finds no piece to talk about and a reading with
+    /// the letter's case swapped names a piece (`hf3` meant as `Hf3`).
     fn explain(&self, text: &str, patterns: &[Pattern]) -> IllegalMove {
-        let reasons: Vec<IllegalMove> = patterns
+        let mut reasons = patterns
             .iter()
-            .filter_map(|p| self.explain_pattern(text, p))
-            .collect();
-        reasons
-            .iter()
-            .find(|e| !matches!(e, IllegalMove::NoPiece(_)))
-            .or(reasons.first())
-            .cloned()
-            .unwrap_or_else(|| {
-                IllegalMove::NoSuchMove(format!(
-                    "no legal move matches '{}'",
-                    notation::clean_move_text(text)
-                ))
-            })
+            .filter_map(|p| Some((p, self.explain_pattern(text, p)?)));
+        let first = reasons.next();
+        match first {
+            Some((_, IllegalMove::NoPiece(_))) => reasons
+                .find(|(p, e)| p.letter.is_some() && !matches!(e, IllegalMove::NoPiece(_)))
+                .or(first),
+            _ => first,
+        }
+        .map(|(_, e)| e)
+        .unwrap_or_else(|| {
+            IllegalMove::NoSuchMove(format!(
+                "no legal move matches '{}'",
+                notation::clean_move_text(text)
+            ))
+        })
     }
 
     fn explain_pattern(&self, text: &str, p: &Pattern) -> Option<IllegalMove> {
@@ -875,8 +878,17 @@ impl ContinentalPosition {
             .filter(|&c| p.from_rank.is_none_or(|r| t.shape.rank(c) == r))
             .collect();
         if mine.is_empty() {
+            let in_hand = if self.check_drop(role, p.to).is_ok() {
+                format!(
+                    " ({}@{} drops one from your hand)",
+                    letter(role),
+                    t.name(p.to)
+                )
+            } else {
+                String::new()
+            };
             return Some(IllegalMove::NoPiece(format!(
-                "you have no {role}{} that could move to {}",
+                "you have no {role}{} that could move to {}{in_hand}",
                 match (p.from_file, p.from_rank) {
                     (Some(f), _) => format!(" on the {} file", (b'a' + f) as char),
                     (_, Some(r)) => format!(" on rank {}", r + 1),
