@@ -2,4 +2,6 @@
 
 use super::variant::Variant;
 
-pub static ALL: &[&Variant] = &[];
+pub mod continental;
+
+pub static ALL: &[&Variant] = &[&continental::VARIANT];
