@@ -2,4 +2,6 @@
 
 use super::variant::Variant;
 
-pub static ALL: &[&Variant] = &[];
+pub mod amalgamated;
+
+pub static ALL: &[&Variant] = &[&amalgamated::VARIANT];
