@@ -576,7 +576,8 @@ mod tests {
             } else {
                 Color::Black
             };
-            c.eq_ignore_ascii_case(&'K').then_some((Piece::new(color, Role::King), 1))
+            c.eq_ignore_ascii_case(&'K')
+                .then_some((Piece::new(color, Role::King), 1))
         };
         let pieces = parse_board(&s, "4k3/8/8/8/8/8/8/4K3", token).unwrap();
         assert_eq!(pieces.len(), 2);
