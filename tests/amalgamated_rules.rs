@@ -114,6 +114,8 @@ fn vector_03_man_steps_home_and_becomes_a_pawn() {
         moves_of(p.as_ref(), "d5"),
         words("+Pc4 +Pc5 +Pc6 +Pd4 +Pd6 +Pe4 +Pe5 +Pe6")
     );
+    assert_eq!(p.parse_move("+pd4"), p.parse_move("+Pd4"));
+    assert_eq!(p.parse_move("d5-d4"), p.parse_move("+Pd4"));
     let game = game_after("4g3/8/7p/3+P4/8/8/8/4G3 w 13 41", &[], "+Pd4");
     assert_eq!(game.position().text(), "4g3/8/7p/8/3P4/8/8/4G3 b 14 41");
 }
@@ -731,6 +733,48 @@ fn position_garbage_is_refused_without_panic() {
                 let _ = p.perft(2);
                 assert_eq!(pos(&p.text()).text(), p.text());
             }
+        }
+    }
+}
+
+/// Random games from both starts: at every position the legality check and the generator
+/// agree, every move text reads back, and the position text round-trips.
+#[test]
+fn random_playouts_stay_consistent() {
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (game_no, start) in [START, START_D8].iter().cycle().take(12).enumerate() {
+        let mut p = pos(start);
+        for ply in 0..120 {
+            let mut generated = legal(p.as_ref());
+            generated.sort();
+            let mut cands = Vec::new();
+            p.candidate_moves(&mut cands);
+            let mut accepted: Vec<Move> = cands
+                .into_iter()
+                .filter(|m| p.check_move(m).is_ok())
+                .collect();
+            accepted.sort();
+            assert_eq!(
+                generated,
+                accepted,
+                "game {game_no} ply {ply}: {}",
+                p.text()
+            );
+            assert_eq!(pos(&p.text()).text(), p.text());
+            if generated.is_empty() || p.outcome(None).is_some() {
+                break;
+            }
+            for m in &generated {
+                assert_eq!(p.parse_move(&p.move_text(m)), Ok(*m));
+            }
+            let m = generated[(next() % generated.len() as u64) as usize];
+            p.play(&m);
         }
     }
 }
