@@ -163,6 +163,8 @@ struct Tables {
     own_half: [CellSet; 2],
     /// Files c-f, where Generals and Kings may stand.
     royal_files: CellSet,
+    /// `lines[cell]`: every cell on a rank, file or diagonal through `cell`.
+    lines: [CellSet; 64],
 }
 
 fn tables() -> &'static Tables {
@@ -209,6 +211,11 @@ fn build_tables() -> Tables {
         pawn_attack: [table(&[(1, 1), (-1, 1)]), table(&[(1, -1), (-1, -1)])],
         own_half: [shape.region("white half"), shape.region("black half")],
         royal_files,
+        lines: std::array::from_fn(|i| {
+            (0..8).fold(CellSet::EMPTY, |acc, slot| {
+                acc.or(shape.ray(Cell(i as u8), slot))
+            })
+        }),
         shape,
     }
 }
@@ -661,13 +668,20 @@ impl Amalgamated {
         if self.over_by_position() {
             return;
         }
+        // Out of check, a piece that does not stand on a line through its royal cannot
+        // expose it: moving only vacates `from`, and a capture only removes attackers.
+        // Such moves skip the attack test.
+        let royal_cell = self.royal[self.side];
+        let safe_unless_on_line = !self.royal_attacked(self.side);
+        let lines = tables().lines[royal_cell.index()];
         for from in self.board.of(self.side) {
             let Some(piece) = self.board.get(from) else {
                 continue;
             };
             let royal = is_royal(piece.role);
+            let unpinned = safe_unless_on_line && !royal && !lines.contains(from);
             for to in self.targets(piece, from) {
-                if self.is_legal(from, to, royal) {
+                if unpinned || self.is_legal(from, to, royal) {
                     out.push(Move::normal(from, to));
                 }
             }
@@ -1176,5 +1190,88 @@ impl Amalgamated {
             self.board.of(c).count() == 1
                 && self.board.get(self.royal[c]).map(|p| p.role) == Some(Role::King)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Check by looking forward from every enemy piece, to test the reversed patterns.
+    fn attacked_forward(p: &Amalgamated, color: Color) -> bool {
+        let t = tables();
+        let by = color.opposite();
+        let occupied = p.board.occupied();
+        p.board.of(by).any_cell(|from| {
+            let Some(piece) = p.board.get(from) else {
+                return false;
+            };
+            let hits = match piece.role {
+                Role::Pawn => t.pawn_attack[by.index()][from.index()],
+                Role::General => t.wazir[from.index()],
+                Role::King => t.king[from.index()],
+                role => Amalgamated::reach(role, from, occupied),
+            };
+            hits.contains(p.royal[color])
+        })
+    }
+
+    /// Legal moves by playing each on a copy and looking forward for attacks.
+    fn slow_legal(p: &Amalgamated) -> MoveList {
+        let mut out = MoveList::new();
+        if p.over_by_position() {
+            return out;
+        }
+        let them = p.side.opposite();
+        for from in p.board.of(p.side) {
+            let piece = p.board.get(from).unwrap();
+            for to in p.targets(piece, from) {
+                let mut next = *p;
+                next.make(from, to);
+                let bares = next.is_bare(them);
+                if bares || !attacked_forward(&next, p.side) {
+                    out.push(Move::normal(from, to));
+                }
+            }
+        }
+        out
+    }
+
+    trait AnyCell {
+        fn any_cell(self, f: impl FnMut(Cell) -> bool) -> bool;
+    }
+    impl AnyCell for CellSet {
+        fn any_cell(mut self, f: impl FnMut(Cell) -> bool) -> bool {
+            Iterator::any(&mut self, f)
+        }
+    }
+
+    #[test]
+    fn reversed_attacks_match_forward_attacks_in_random_games() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for game in 0..40 {
+            let mut p = Amalgamated::start(&VARIANT.default_options());
+            for _ in 0..150 {
+                for color in Color::ALL {
+                    assert_eq!(
+                        p.royal_attacked(color),
+                        attacked_forward(&p, color),
+                        "game {game}: {} ({color})",
+                        Position::text(&p)
+                    );
+                }
+                let mut moves = MoveList::new();
+                p.generate(&mut moves);
+                assert_eq!(moves, slow_legal(&p), "game {game}: {}", Position::text(&p));
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let m = moves[(seed % moves.len() as u64) as usize];
+                PerftPosition::play(&mut p, &m);
+            }
+        }
     }
 }
