@@ -778,3 +778,25 @@ fn random_playouts_stay_consistent() {
         }
     }
 }
+
+#[test]
+fn checkmate_outranks_the_move_count_rule() {
+    let game = game_after("3g4/+R7/7p/8/8/8/8/1R2G3 w 99 30", &[], "Rb8");
+    assert_eq!(game.position().text(), "1+R1g4/+R7/7p/8/8/8/8/4G3 b 100 30");
+    assert_eq!(outcome_text(&game).as_deref(), Some("1-0 checkmate"));
+}
+
+#[test]
+fn a_counter_at_its_limit_ends_the_game_and_perft_counts_nothing() {
+    let text = "rnbagbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBAGBNR w 100 1";
+    let p = pos(text);
+    assert_eq!(p.perft(1), 0);
+    assert!(legal(p.as_ref()).is_empty());
+    let v = amalgamated();
+    let mut game = Game::new(v, v.default_options(), p);
+    assert_eq!(
+        outcome_text(&game).as_deref(),
+        Some("0-1 points (move-count rule) 34 - 36.5")
+    );
+    assert!(game.play("e4").is_err());
+}

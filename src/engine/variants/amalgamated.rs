@@ -664,10 +664,16 @@ impl Amalgamated {
         !self.attacked(royal, them, occupied, enemy_after)
     }
 
+    /// The legal moves, none when the game is over by a rule of this position alone.
     fn generate(&self, out: &mut MoveList) {
-        if self.over_by_position() {
-            return;
+        if !self.over_by_position() {
+            self.generate_moves(out);
         }
+    }
+
+    /// The legal moves by the move rules alone (the end-of-game order needs them even
+    /// when the quiet counter is at its limit: a mate then still wins).
+    fn generate_moves(&self, out: &mut MoveList) {
         // Out of check, a piece that does not stand on a line through its royal cannot
         // expose it: moving only vacates `from`, and a capture only removes attackers.
         // Such moves skip the attack test.
@@ -1140,8 +1146,8 @@ impl Position for Amalgamated {
         }
         // 2. No legal move.
         let mut moves = MoveList::with_capacity(64);
-        self.generate(&mut moves);
-        if moves.is_empty() && self.quiet < 100 && !self.kings_only() {
+        self.generate_moves(&mut moves);
+        if moves.is_empty() {
             if self.in_check() {
                 return Some(Outcome::win(mover, Reason::Checkmate));
             }
