@@ -334,7 +334,10 @@ fn is_castling(text: &str) -> bool {
 fn read_pattern(shape: &Shape, style: &SanStyle, text: &str, swap_case: bool) -> Option<Pattern> {
     let mut t: String = text.to_string();
     if swap_case {
-        let first = t.chars().next()?;
+        // The letter's case is what gets swapped: after a `+` prefix, that is the
+        // second character (`+pd4` read as `+Pd4`).
+        let at = usize::from(t.starts_with('+'));
+        let first = t[at..].chars().next()?;
         let swapped = if first.is_ascii_uppercase() {
             first.to_ascii_lowercase()
         } else if first.is_ascii_lowercase() {
@@ -342,7 +345,7 @@ fn read_pattern(shape: &Shape, style: &SanStyle, text: &str, swap_case: bool) ->
         } else {
             return None;
         };
-        t.replace_range(0..first.len_utf8(), &swapped.to_string());
+        t.replace_range(at..at + first.len_utf8(), &swapped.to_string());
     }
     // Drops: L@sq, @Lsq, @sq.
     if let Some(at) = t.find('@') {

@@ -2,6 +2,7 @@
 
 use super::variant::Variant;
 
+pub mod amalgamated;
 pub mod continental;
 
-pub static ALL: &[&Variant] = &[&continental::VARIANT];
+pub static ALL: &[&Variant] = &[&amalgamated::VARIANT, &continental::VARIANT];
