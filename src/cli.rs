@@ -13,7 +13,8 @@ use crate::engine::{variant, variants, Game, MoveList, Options, Position, Varian
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-const USAGE: &str = "usage: ferry variants | ferry moves VARIANT [--fen TEXT] [--set KEY=VALUE]... | \
+const USAGE: &str =
+    "usage: ferry variants | ferry moves VARIANT [--fen TEXT] [--set KEY=VALUE]... | \
 ferry perft VARIANT DEPTH [--fen TEXT] [--set KEY=VALUE]... [--divide] | \
 ferry replay VARIANT [--fen TEXT] [--set KEY=VALUE]... [FILE] | \
 ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]...";
@@ -28,7 +29,12 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
 }
 
 /// `run` with standard input given, for tests.
-pub fn run_with_input(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+pub fn run_with_input(
+    args: &[String],
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
     let result = match args.first().map(String::as_str) {
         None | Some("help" | "--help" | "-h") => {
             let _ = writeln!(out, "{USAGE}");
@@ -80,7 +86,10 @@ struct Setup {
 fn setup(args: &[String], allow_divide: bool) -> Result<Setup, Failure> {
     let Some(id) = args.first() else {
         let ids: Vec<&str> = variants().iter().map(|v| v.id).collect();
-        return Err(Failure::usage(format!("name a variant: {}", ids.join(", "))));
+        return Err(Failure::usage(format!(
+            "name a variant: {}",
+            ids.join(", ")
+        )));
     };
     let variant = variant(id).map_err(Failure::bad)?;
     let mut fen = None;
@@ -112,11 +121,12 @@ fn setup(args: &[String], allow_divide: bool) -> Result<Setup, Failure> {
         }
         i += 1;
     }
-    let options = variant.options(&sets).map_err(|e| Failure::bad(e.to_string()))?;
+    let options = variant
+        .options(&sets)
+        .map_err(|e| Failure::bad(e.to_string()))?;
     let position = match fen {
-        Some(text) => {
-            (variant.parse)(&text, &options).map_err(|e| Failure::bad(format!("bad position text: {e}")))?
-        }
+        Some(text) => (variant.parse)(&text, &options)
+            .map_err(|e| Failure::bad(format!("bad position text: {e}")))?,
         None => (variant.start)(&options),
     };
     Ok(Setup {
@@ -150,7 +160,15 @@ fn list_variants(args: &[String], out: &mut dyn Write) -> Result<i32, Failure> {
             writeln!(out, "  (no options)").map_err(io)?;
         }
         for o in v.options {
-            writeln!(out, "  {}={}  values: {}  {}", o.key, o.default, o.values_text(), o.help).map_err(io)?;
+            writeln!(
+                out,
+                "  {}={}  values: {}  {}",
+                o.key,
+                o.default,
+                o.values_text(),
+                o.help
+            )
+            .map_err(io)?;
         }
     }
     Ok(0)
@@ -184,7 +202,11 @@ fn perft(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Result<i3
         .parse()
         .ok()
         .filter(|d| *d <= MAX_PERFT_DEPTH)
-        .ok_or_else(|| Failure::bad(format!("DEPTH '{depth_text}' must be a whole number from 0 to {MAX_PERFT_DEPTH}")))?;
+        .ok_or_else(|| {
+            Failure::bad(format!(
+                "DEPTH '{depth_text}' must be a whole number from 0 to {MAX_PERFT_DEPTH}"
+            ))
+        })?;
     let started = Instant::now();
     let nodes = if s.divide && depth > 0 {
         let mut split = s.position.perft_divide(depth);
@@ -228,7 +250,8 @@ fn replay(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
                 .map_err(|e| Failure::bad(format!("cannot read standard input: {e}")))?;
             t
         }
-        [file] => std::fs::read_to_string(file).map_err(|e| Failure::bad(format!("cannot read {file}: {e}")))?,
+        [file] => std::fs::read_to_string(file)
+            .map_err(|e| Failure::bad(format!("cannot read {file}: {e}")))?,
         [_, extra, ..] => return Err(Failure::usage(format!("unexpected argument '{extra}'"))),
     };
     let mut game = Game::new(s.variant, s.options, s.position);
@@ -270,14 +293,20 @@ fn play(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result
     let mut line = String::new();
     loop {
         line.clear();
-        if input.read_line(&mut line).map_err(|e| Failure::bad(e.to_string()))? == 0 {
+        if input
+            .read_line(&mut line)
+            .map_err(|e| Failure::bad(e.to_string()))?
+            == 0
+        {
             return Ok(0);
         }
         match line.trim() {
             "" => {}
             "quit" | "exit" => return Ok(0),
             "board" => show(&game, out)?,
-            "moves" => writeln!(out, "{}", sorted_move_texts(game.position()).join(" ")).map_err(io)?,
+            "moves" => {
+                writeln!(out, "{}", sorted_move_texts(game.position()).join(" ")).map_err(io)?
+            }
             "undo" => {
                 let mover = game.position().side_to_move();
                 let undone = game
@@ -307,7 +336,9 @@ fn show(game: &Game, out: &mut dyn Write) -> Result<(), Failure> {
     for line in board_grid(&text, p.shape().ranks()) {
         writeln!(out, "{line}").map_err(io)?;
     }
-    let files: String = (0..p.shape().files()).map(|f| format!("  {}", (b'a' + f) as char)).collect();
+    let files: String = (0..p.shape().files())
+        .map(|f| format!("  {}", (b'a' + f) as char))
+        .collect();
     writeln!(out, "    {files}").map_err(io)?;
     writeln!(out, "{text}").map_err(io)?;
     match game.outcome() {

@@ -11,7 +11,12 @@ fn ferry(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("ferry runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -27,7 +32,16 @@ fn variants_lists_ids_options_values_and_defaults() {
     let o = ferry(&["variants"], "");
     assert!(o.status.success());
     let text = stdout(&o);
-    for needle in ["continental", "amalgamated", "protect=off", "camp=off", "drop=off", "black_general=e8", "black_bonus=2.5", "off|on"] {
+    for needle in [
+        "continental",
+        "amalgamated",
+        "protect=off",
+        "camp=off",
+        "drop=off",
+        "black_general=e8",
+        "black_bonus=2.5",
+        "off|on",
+    ] {
         assert!(text.contains(needle), "missing {needle} in:\n{text}");
     }
 }
@@ -36,16 +50,36 @@ fn variants_lists_ids_options_values_and_defaults() {
 fn moves_prints_sorted_canonical_texts() {
     let o = ferry(&["moves", "continental"], "");
     assert!(o.status.success(), "{}", stderr(&o));
-    let expected = "Eb2 Ec2 Ed2 Ee2 Ef2 Eg2 Gd2 Gf2 Hd2 He2 Kc2 Kd2 Ke2 Ra2 Rh2 a4 b4 c4 d4 e4 f4 g4 h4";
-    assert_eq!(stdout(&o).split_whitespace().collect::<Vec<_>>().join(" "), expected);
+    let expected =
+        "Eb2 Ec2 Ed2 Ee2 Ef2 Eg2 Gd2 Gf2 Hd2 He2 Kc2 Kd2 Ke2 Ra2 Rh2 a4 b4 c4 d4 e4 f4 g4 h4";
+    assert_eq!(
+        stdout(&o).split_whitespace().collect::<Vec<_>>().join(" "),
+        expected
+    );
 
-    let o = ferry(&["moves", "continental", "--fen", "4k3/8/8/8/8/8/8/r2K4[PC] w b30 40"], "");
+    let o = ferry(
+        &[
+            "moves",
+            "continental",
+            "--fen",
+            "4k3/8/8/8/8/8/8/r2K4[PC] w b30 40",
+        ],
+        "",
+    );
     assert_eq!(stdout(&o), "C@b1\nC@c1\nKc2\nKd2\nKe2\n");
 }
 
 #[test]
 fn moves_with_options_and_flag_forms() {
-    let o = ferry(&["moves", "amalgamated", "--set=black_general=d8", "--fen=4g3/8/7p/8/8/7P/2G5/8 w 0 30"], "");
+    let o = ferry(
+        &[
+            "moves",
+            "amalgamated",
+            "--set=black_general=d8",
+            "--fen=4g3/8/7p/8/8/7P/2G5/8 w 0 30",
+        ],
+        "",
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).lines().any(|l| l == "Gc1"));
 }
@@ -84,9 +118,22 @@ fn replay_from_a_file_with_points() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("game.txt");
     std::fs::write(&file, "Ra2").unwrap();
-    let o = ferry(&["replay", "amalgamated", "--fen", "8/8/8/7p/7P/R7/8/2k1G3 w 20 50", file.to_str().unwrap()], "");
+    let o = ferry(
+        &[
+            "replay",
+            "amalgamated",
+            "--fen",
+            "8/8/8/7p/7P/R7/8/2k1G3 w 20 50",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o).ends_with("result: 1-0 points (stalemate) 6 - 3.5\n"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).ends_with("result: 1-0 points (stalemate) 6 - 3.5\n"),
+        "{}",
+        stdout(&o)
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -105,7 +152,10 @@ fn bad_input_is_one_line_and_exit_two() {
         (&["moves", "chaturanga"], "continental"),
         (&["moves", "continental", "--set", "camp=maybe"], "off, on"),
         (&["moves", "continental", "--set", "tent=on"], "protect"),
-        (&["moves", "continental", "--fen", "not a position"], "bad position text"),
+        (
+            &["moves", "continental", "--fen", "not a position"],
+            "bad position text",
+        ),
         (&["perft", "continental", "deep"], "DEPTH"),
         (&["perft", "continental"], "DEPTH"),
         (&["frobnicate"], "usage"),

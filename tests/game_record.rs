@@ -39,11 +39,18 @@ fn a_draw_by_agreement_in_continental_is_a_draw() {
 #[test]
 fn draw_offers_are_checked_and_lapse_when_the_other_side_moves() {
     let mut g = game("continental", None);
-    assert!(matches!(g.apply(Action::AcceptDraw(Color::Black)), Err(GameError::Refused(_))));
+    assert!(matches!(
+        g.apply(Action::AcceptDraw(Color::Black)),
+        Err(GameError::Refused(_))
+    ));
     g.apply(Action::OfferDraw(Color::White)).unwrap();
     assert!(g.apply(Action::OfferDraw(Color::White)).is_err());
     g.play("e4").unwrap();
-    assert_eq!(g.draw_offer(), Some(Color::White), "the offer stands after the offerer's own move");
+    assert_eq!(
+        g.draw_offer(),
+        Some(Color::White),
+        "the offer stands after the offerer's own move"
+    );
     g.play("e5").unwrap();
     assert_eq!(g.draw_offer(), None, "moving instead of accepting declines");
     g.apply(Action::OfferDraw(Color::White)).unwrap();
@@ -55,18 +62,25 @@ fn draw_offers_are_checked_and_lapse_when_the_other_side_moves() {
 #[test]
 fn takeback_undoes_the_last_move_when_accepted() {
     let mut g = game("continental", None);
-    assert!(g.apply(Action::RequestTakeback(Color::White)).is_err(), "nothing to take back");
+    assert!(
+        g.apply(Action::RequestTakeback(Color::White)).is_err(),
+        "nothing to take back"
+    );
     g.play("e4").unwrap();
     let before = g.position().text();
     g.play("e5").unwrap();
     g.apply(Action::RequestTakeback(Color::Black)).unwrap();
-    assert!(g.apply(Action::AcceptTakeback(Color::Black)).is_err(), "only the opponent accepts");
+    assert!(
+        g.apply(Action::AcceptTakeback(Color::Black)).is_err(),
+        "only the opponent accepts"
+    );
     g.apply(Action::AcceptTakeback(Color::White)).unwrap();
     assert_eq!(g.position().text(), before);
     assert_eq!(g.plies().len(), 1);
     // The record replays to the same game, takeback included.
     let v = g.variant();
-    let replayed = Game::replay(v, g.options().clone(), (v.start)(g.options()), g.actions()).unwrap();
+    let replayed =
+        Game::replay(v, g.options().clone(), (v.start)(g.options()), g.actions()).unwrap();
     assert_eq!(replayed.position().text(), before);
 
     g.play("d5").unwrap();
@@ -84,7 +98,10 @@ fn resignation_and_timeout_end_the_game() {
     g.play("e4").unwrap();
     g.apply(Action::Timeout(Color::Black)).unwrap();
     assert_eq!(g.outcome().unwrap().to_string(), "1-0 timeout");
-    assert!(matches!(g.play("e5"), Err(GameError::Illegal(IllegalMove::GameOver(_)))));
+    assert!(matches!(
+        g.play("e5"),
+        Err(GameError::Illegal(IllegalMove::GameOver(_)))
+    ));
 }
 
 #[test]
@@ -93,7 +110,11 @@ fn a_refused_move_changes_nothing() {
     let before = (g.position().text(), g.actions().len());
     for bad in ["", "Kd4", "e9", "zz", "O-O", "e4 e5", "♞f3", "P@e3"] {
         assert!(g.play(bad).is_err(), "{bad:?} was accepted");
-        assert_eq!((g.position().text(), g.actions().len()), before, "{bad:?} changed the game");
+        assert_eq!(
+            (g.position().text(), g.actions().len()),
+            before,
+            "{bad:?} changed the game"
+        );
     }
 }
 

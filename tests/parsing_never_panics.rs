@@ -16,7 +16,10 @@ fn mutated_start() -> impl Strategy<Value = (usize, String)> {
         .iter()
         .map(|v| (v.start)(&v.default_options()).text())
         .collect();
-    (0..starts.len(), proptest::collection::vec((any::<prop::sample::Index>(), any::<char>()), 1..4))
+    (
+        0..starts.len(),
+        proptest::collection::vec((any::<prop::sample::Index>(), any::<char>()), 1..4),
+    )
         .prop_map(move |(i, edits)| {
             let mut chars: Vec<char> = starts[i].chars().collect();
             for (at, c) in edits {
@@ -81,7 +84,7 @@ proptest! {
     fn any_text_as_option(key in "[a-z_.]{0,12}", value in any::<String>()) {
         for v in variants() {
             let _ = v.options(&[format!("{key}={value}")]);
-            let _ = v.options(&[value.clone()]);
+            let _ = v.options(std::slice::from_ref(&value));
         }
     }
 }

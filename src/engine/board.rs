@@ -347,11 +347,15 @@ impl Shape {
         set
     }
 
-    /// A table of `leaps` for every cell, for pieces whose pattern is a fixed set of leaps.
-    pub fn leap_table(&self, vectors: &[(i8, i8)]) -> Vec<CellSet> {
-        (0..self.files as usize * self.ranks as usize)
-            .map(|i| self.leaps(Cell(i as u8), vectors))
-            .collect()
+    /// `leaps` for every cell, as a fixed array indexed by cell: for pieces whose pattern
+    /// is a set of leaps or steps. `N` must be the rectangle's size (files x ranks).
+    pub fn leap_table<const N: usize>(&self, vectors: &[(i8, i8)]) -> [CellSet; N] {
+        assert_eq!(
+            N,
+            self.files as usize * self.ranks as usize,
+            "table size is the board's"
+        );
+        std::array::from_fn(|i| self.leaps(Cell(i as u8), vectors))
     }
 
     /// The name of a cell: `a1`, `h10`.

@@ -176,13 +176,7 @@ fn build_tables() -> Tables {
     let shape = Shape::new(8, 8, &[])
         .with_rank_region("white half", 1, 4)
         .with_rank_region("black half", 5, 8);
-    let table = |vectors: &[(i8, i8)]| -> [CellSet; 64] {
-        let mut t = [CellSet::EMPTY; 64];
-        for (i, set) in t.iter_mut().enumerate() {
-            *set = shape.leaps(Cell(i as u8), vectors);
-        }
-        t
-    };
+    let table = |vectors: &[(i8, i8)]| shape.leap_table::<64>(vectors);
     let king_steps: Vec<(i8, i8)> = crate::engine::board::Dir::ALL
         .iter()
         .map(|d| (d.df, d.dr))
@@ -566,32 +560,19 @@ impl Amalgamated {
         if has(t.pawn_attack[by.opposite().index()][i], &[Role::Pawn]) {
             return true;
         }
-        let sh = &t.shape;
-        for slot in ORTHOGONAL_SLOTS {
-            if let Some(c) = sh.first_on_ray(target, slot, occupied) {
-                if attackers.contains(c)
-                    && matches!(
-                        self.board.get(c).map(|p| p.role),
-                        Some(Role::Rook | Role::Chatelaine)
-                    )
-                {
-                    return true;
-                }
-            }
-        }
-        for slot in DIAGONAL_SLOTS {
-            if let Some(c) = sh.first_on_ray(target, slot, occupied) {
-                if attackers.contains(c)
-                    && matches!(
-                        self.board.get(c).map(|p| p.role),
-                        Some(Role::Bishop | Role::Primate)
-                    )
-                {
-                    return true;
-                }
-            }
-        }
-        false
+        // Sliders: the first piece on each line from the target.
+        let slider_on = |slots: &[usize], roles: [Role; 2]| {
+            slots.iter().any(|&slot| {
+                t.shape
+                    .first_on_ray(target, slot, occupied)
+                    .is_some_and(|c| {
+                        attackers.contains(c)
+                            && self.board.get(c).is_some_and(|p| roles.contains(&p.role))
+                    })
+            })
+        };
+        slider_on(&ORTHOGONAL_SLOTS, [Role::Rook, Role::Chatelaine])
+            || slider_on(&DIAGONAL_SLOTS, [Role::Bishop, Role::Primate])
     }
 
     // -- Moves --------------------------------------------------------------------------

@@ -78,11 +78,7 @@ pub struct Config {
 
 impl Config {
     pub fn from_options(options: &Options) -> Config {
-        let on = |key: &str| {
-            options
-                .pairs()
-                .any(|(k, v)| k == key && v.eq_ignore_ascii_case("on"))
-        };
+        let on = |key: &str| options.get(key) == "on";
         Config {
             protect: on("protect"),
             camp: on("camp"),
@@ -198,13 +194,7 @@ fn tables() -> &'static Tables {
 impl Tables {
     fn build() -> Tables {
         let shape = Shape::new(8, 8, &[]);
-        let table = |vectors: &[(i8, i8)]| -> [CellSet; 64] {
-            let mut out = [CellSet::EMPTY; 64];
-            for (i, set) in out.iter_mut().enumerate() {
-                *set = shape.leaps(Cell(i as u8), vectors);
-            }
-            out
-        };
+        let table = |vectors: &[(i8, i8)]| shape.leap_table::<64>(vectors);
         let king = table(&[
             (0, 1),
             (0, -1),
