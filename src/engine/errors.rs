@@ -63,8 +63,11 @@ impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             IllegalMove::Ambiguous(list) => {
-                write!(f, "ambiguous between {}", join_or(list))?;
-                f.write_str("; write one of them")
+                write!(
+                    f,
+                    "ambiguous: it could be {}; write one of them",
+                    join_or(list)
+                )
             }
             IllegalMove::Unreadable(s)
             | IllegalMove::GameOver(s)

@@ -560,6 +560,22 @@ pub fn read_move(
     Ok(Reading::NoMatch(patterns))
 }
 
+/// Of the reasons why each piece a move text could mean cannot make the move, the one
+/// to tell the player: a piece that moves like that but is stopped (blocked, own piece
+/// there, check) says more than pieces that do not move like that at all. `None` when no
+/// single reason stands out.
+pub fn most_telling(reasons: &[IllegalMove]) -> Option<IllegalMove> {
+    let telling: Vec<&IllegalMove> = reasons
+        .iter()
+        .filter(|e| !matches!(e, IllegalMove::CannotMoveThere(_)))
+        .collect();
+    match (telling.as_slice(), reasons) {
+        ([one], _) => Some((*one).clone()),
+        (_, [one]) => Some(one.clone()),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -914,17 +914,8 @@ impl Amalgamated {
                 }
             }
         }
-        // A piece that moves like that but is stopped says the most; a single candidate
-        // piece says why it cannot go.
-        let telling: Vec<&IllegalMove> = reasons
-            .iter()
-            .filter(|e| !matches!(e, IllegalMove::CannotMoveThere(_)))
-            .collect();
-        if telling.len() == 1 {
-            return telling[0].clone();
-        }
-        if reasons.len() == 1 {
-            return reasons[0].clone();
+        if let Some(reason) = notation::most_telling(&reasons) {
+            return reason;
         }
         let t = notation::clean_move_text(text);
         match (reasons.is_empty(), wanted) {

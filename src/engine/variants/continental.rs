@@ -895,20 +895,13 @@ impl ContinentalPosition {
             // One of them could go there: the text's promotion is what is wrong.
             return Some(bad_promotion());
         }
-        if errors.len() == 1 {
-            return errors.into_iter().next();
-        }
-        errors
-            .iter()
-            .find(|e| matches!(e, IllegalMove::LeavesInCheck(_)))
-            .cloned()
-            .or_else(|| {
-                Some(IllegalMove::NoSuchMove(format!(
-                    "none of your {}s can move to {}",
-                    role,
-                    t.name(p.to)
-                )))
-            })
+        notation::most_telling(&errors).or_else(|| {
+            Some(IllegalMove::NoSuchMove(format!(
+                "none of your {}s can move to {}",
+                role,
+                t.name(p.to)
+            )))
+        })
     }
 
     // -----------------------------------------------------------------------------------
