@@ -438,6 +438,30 @@ mod tests {
     }
 
     #[test]
+    fn regions_of_the_river_boards() {
+        let little = Shape::new(6, 9, &["a2", "a3", "f2", "f3", "a7", "a8", "f7", "f8"])
+            .with_region("white palace", &["c1", "d1", "c2", "d2"])
+            .with_region("black palace", &["c8", "d8", "c9", "d9"])
+            .with_rank_region("river", 5, 5);
+        assert_eq!(little.region("white palace").count(), 4);
+        assert_eq!(little.region("river").count(), 6);
+        assert!(little
+            .region("river")
+            .contains(little.parse_cell("f5").unwrap()));
+        assert!(little.region("no such region").is_empty());
+        // River Chess with 6 land ranks a side: 112 cells, more than 100.
+        let river = Shape::new(8, 14, &[]).with_rank_region("water", 7, 8);
+        assert_eq!(river.cells().count(), 112);
+        assert_eq!(river.region("water").count(), 16);
+        let h14 = river.parse_cell("h14").unwrap();
+        assert_eq!(river.name(h14), "h14");
+        assert_eq!(
+            river.first_on_ray(river.parse_cell("h1").unwrap(), 0, CellSet::single(h14)),
+            Some(h14)
+        );
+    }
+
+    #[test]
     fn between_is_exclusive_and_only_on_lines() {
         let s = Shape::new(8, 8, &[]);
         let a1 = s.parse_cell("a1").unwrap();
