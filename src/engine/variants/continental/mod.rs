@@ -1,0 +1,345 @@
+//! Continental Chess (rules/continental.md): an 8x8 game with Makruk, Xiangqi and Shogi
+//! ideas. Drops from a fixed hand, a Xiangqi cannon, stalemate wins, a 64+16 countdown.
+//!
+//! Legality is tested by applying a move to the occupancy sets and looking outwards from
+//! the General with reverse patterns (rays for Chariots and Cannons, leap tables for the
+//! rest), never by generating the opponent's moves.
+
+mod legality;
+mod move_text;
+mod rules;
+mod tables;
+mod text;
+
+use crate::engine::board::{Cell, CellSet, Shape};
+use crate::engine::errors::{IllegalMove, PositionError};
+use crate::engine::moves::{Effects, Move, MoveList, Removal};
+use crate::engine::notation::{self, Reading};
+use crate::engine::options::{OptionSpec, OptionValues, Options};
+use crate::engine::outcome::{Outcome, Reason};
+use crate::engine::perft::{self, PerftPosition};
+use crate::engine::placement::Placement;
+use crate::engine::types::{ByColor, Color, Hand, Piece, Role};
+use crate::engine::variant::{any_options, History, Position, Variant};
+use move_text::STYLE;
+use tables::{kind, tables, GENERAL, KINDS};
+
+// ---------------------------------------------------------------------------------------
+// The variant descriptor.
+
+const ON_OFF: OptionValues = OptionValues::Choice(&["off", "on"]);
+
+static OPTIONS: [OptionSpec; 3] = [
+    OptionSpec {
+        key: "protect",
+        values: ON_OFF,
+        default: "off",
+        help: "a side in check whose only ways out are General moves loses",
+    },
+    OptionSpec {
+        key: "camp",
+        values: ON_OFF,
+        default: "off",
+        help: "a General reaching its owner's rank 8 wins, or draws if the opponent can do the same at once",
+    },
+    OptionSpec {
+        key: "drop",
+        values: ON_OFF,
+        default: "off",
+        help: "captured pieces go to the captor's hand and may be dropped on its ranks 1-5",
+    },
+];
+
+pub static VARIANT: Variant = Variant {
+    id: "continental",
+    name: "Continental Chess",
+    summary:
+        "8x8 with drops from a fixed hand, a Xiangqi cannon, stalemate wins and a 64+16 countdown",
+    options: &OPTIONS,
+    check_options: any_options,
+    start: start_position,
+    parse: parse_position,
+};
+
+const START: &str = "rhegkehr/8/pppppppp/8/8/PPPPPPPP/8/RHEKGEHR[PPCCppcc] w - 1";
+
+fn start_position(options: &Options) -> Box<dyn Position> {
+    let pos = ContinentalPosition::from_text(START, Config::from_options(options))
+        .expect("the start position is valid");
+    Box::new(pos)
+}
+
+fn parse_position(text: &str, options: &Options) -> Result<Box<dyn Position>, PositionError> {
+    let pos = ContinentalPosition::from_text(text, Config::from_options(options))?;
+    Ok(Box::new(pos))
+}
+
+/// The three options, read once when a game starts.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Config {
+    pub protect: bool,
+    pub camp: bool,
+    pub drop: bool,
+}
+
+impl Config {
+    pub fn from_options(options: &Options) -> Config {
+        let on = |key: &str| options.get(key) == "on";
+        Config {
+            protect: on("protect"),
+            camp: on("camp"),
+            drop: on("drop"),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The position.
+
+/// One side's pieces in hand: the original stock (Soldiers and Cannons, dropped on fixed
+/// ranks) and, with `drop=on`, captured pieces (dropped on ranks 1-5).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct Stock {
+    original: Hand,
+    captured: Hand,
+}
+
+impl Stock {
+    fn count(&self, role: Role) -> u8 {
+        self.original.count(role) + self.captured.count(role)
+    }
+}
+
+/// A Continental Chess position. Plain data, copied for every move tried in perft.
+#[derive(Copy, Clone, Debug)]
+pub struct ContinentalPosition {
+    placement: Placement,
+    /// Cells of each kind of piece, both colours together (indexed by `kind`).
+    roles: [CellSet; 8],
+    hands: ByColor<Stock>,
+    side: Color,
+    /// The countdown: whose moves count and how many are left; `None` while a Soldier is
+    /// on the board.
+    count: Option<(Color, u32)>,
+    fullmove: u32,
+    config: Config,
+}
+
+/// What `apply` did, for `Effects`.
+#[derive(Default)]
+struct Applied {
+    captured: Option<(Cell, Piece)>,
+    promoted: Option<(Cell, Piece, Piece)>,
+    to_hand: Option<Piece>,
+    cells: [Option<Cell>; 2],
+}
+
+impl ContinentalPosition {
+    fn empty(config: Config) -> ContinentalPosition {
+        ContinentalPosition {
+            placement: Placement::default(),
+            roles: [CellSet::EMPTY; 8],
+            hands: ByColor::default(),
+            side: Color::White,
+            count: None,
+            fullmove: 1,
+            config,
+        }
+    }
+
+    fn put(&mut self, c: Cell, p: Piece) {
+        if let Some(old) = self.placement.put(c, p) {
+            self.roles[kind(old.role)].remove(c);
+        }
+        self.roles[kind(p.role)].insert(c);
+    }
+
+    fn take(&mut self, c: Cell) -> Option<Piece> {
+        let p = self.placement.take(c)?;
+        self.roles[kind(p.role)].remove(c);
+        Some(p)
+    }
+
+    fn general(&self, color: Color) -> Option<Cell> {
+        self.roles[GENERAL].and(self.placement.of(color)).first()
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The plug.
+
+impl PerftPosition for ContinentalPosition {
+    fn legal_moves(&self, out: &mut MoveList) {
+        Position::legal_moves(self, out);
+    }
+    fn play(&mut self, m: &Move) {
+        self.apply(m);
+    }
+}
+
+impl Position for ContinentalPosition {
+    fn variant(&self) -> &'static Variant {
+        &VARIANT
+    }
+    fn boxed_clone(&self) -> Box<dyn Position> {
+        Box::new(*self)
+    }
+    fn shape(&self) -> &'static Shape {
+        &tables().shape
+    }
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+    fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        (cell.0 < 64).then(|| self.placement.get(cell)).flatten()
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "{} {} {}",
+            self.key_text(),
+            self.count_text(),
+            self.fullmove
+        )
+    }
+
+    fn repetition_key(&self) -> String {
+        self.key_text()
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        if !self.over_by_position() {
+            self.generate(out);
+        }
+    }
+
+    fn check_move(&self, m: &Move) -> Result<(), IllegalMove> {
+        if self.over_by_position() {
+            return Err(IllegalMove::GameOver(
+                "the game is over: no more moves can be played".to_string(),
+            ));
+        }
+        let on_board = |c: Option<Cell>| c.is_none_or(|c| c.0 < 64);
+        if !on_board(m.from()) || !on_board(m.to()) {
+            return Err(IllegalMove::NoSuchMove(
+                "that cell is not on the board (a1 to h8)".to_string(),
+            ));
+        }
+        match *m {
+            Move::Normal { from, to, .. } if from == to => Err(IllegalMove::CannotMoveThere(
+                "a move must go to another cell".to_string(),
+            )),
+            Move::Normal {
+                from,
+                to,
+                promotion,
+            } => self.check_normal(from, to, promotion),
+            Move::Drop { role, to } => self.check_drop(role, to),
+            Move::Castle { .. } => Err(IllegalMove::Rule(STYLE.no_castling.to_string())),
+            Move::Path { .. } | Move::Bridge { .. } => Err(IllegalMove::Rule(
+                "Continental Chess has only ordinary moves and drops".to_string(),
+            )),
+        }
+    }
+
+    fn candidate_moves(&self, out: &mut MoveList) {
+        let cells = tables().shape.cells();
+        for from in self.placement.of(self.side) {
+            for to in cells {
+                out.push(Move::normal(from, to));
+            }
+        }
+        for role in KINDS {
+            for to in cells {
+                out.push(Move::Drop { role, to });
+            }
+        }
+    }
+
+    fn play(&mut self, m: &Move) -> Effects {
+        let done = self.apply(m);
+        let mut effects = Effects::default();
+        if let Some((c, p)) = done.captured {
+            effects.removed.push((c, p, Removal::Captured));
+        }
+        if let Some(tr) = done.promoted {
+            effects.transformed.push(tr);
+        }
+        for c in done.cells.into_iter().flatten() {
+            effects.cells.push(c);
+        }
+        effects.to_hand = done.to_hand;
+        effects
+    }
+
+    fn in_check(&self) -> bool {
+        self.general_attacked(self.side)
+    }
+
+    fn move_text(&self, m: &Move) -> String {
+        self.text_among(m, &self.san_moves())
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
+        if self.over_by_position() {
+            return Err(IllegalMove::GameOver(
+                "the game is over: no more moves can be played".to_string(),
+            ));
+        }
+        let all = self.san_moves();
+        match notation::read_move(&tables().shape, &STYLE, text, &all)? {
+            Reading::Found(m) => Ok(m),
+            Reading::Ambiguous(ms) => Err(IllegalMove::Ambiguous(
+                ms.iter().map(|m| self.text_among(m, &all)).collect(),
+            )),
+            Reading::NoMatch(patterns) => Err(self.explain(text, &patterns)),
+        }
+    }
+
+    fn outcome(&self, history: Option<&History>) -> Option<Outcome> {
+        let mover = self.side.opposite();
+        if self.camp_reached() {
+            return Some(if self.can_answer_camp() {
+                Outcome::draw(Reason::Camp)
+            } else {
+                Outcome::win(mover, Reason::Camp)
+            });
+        }
+        let mut moves = MoveList::new();
+        self.generate(&mut moves);
+        let checked = self.in_check();
+        if moves.is_empty() {
+            let reason = if checked {
+                Reason::Checkmate
+            } else {
+                Reason::Stalemate
+            };
+            return Some(Outcome::win(mover, reason));
+        }
+        if self.config.protect && checked {
+            let g = self.general(self.side);
+            if moves.iter().all(|m| m.from().is_some() && m.from() == g) {
+                return Some(Outcome::win(mover, Reason::Checkmate));
+            }
+        }
+        if history.is_some_and(|h| h.occurrences_of_last() >= 4) {
+            return Some(self.settle_draw(Reason::Repetition));
+        }
+        if matches!(self.count, Some((_, 0))) {
+            return Some(self.settle_draw(Reason::CountingRule));
+        }
+        None
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft::perft(self, depth)
+    }
+
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        let all = self.san_moves();
+        perft::divide(self, depth)
+            .into_iter()
+            .map(|(m, n)| (self.text_among(&m, &all), n))
+            .collect()
+    }
+}

@@ -1,0 +1,233 @@
+//! Position text: reading and writing the board, the hand and the countdown.
+
+use super::tables::{
+    letter, role_of_letter, tables, CAPTURED_ORDER, GENERAL, MAX_CAPTURED, SOLDIER,
+};
+use super::{Config, ContinentalPosition, Stock};
+use crate::engine::errors::PositionError;
+use crate::engine::notation::{self, Fields};
+use crate::engine::types::{ByColor, Color, Piece, Role};
+
+impl ContinentalPosition {
+    fn board_text(&self) -> String {
+        notation::write_board(
+            &tables().shape,
+            |c| self.placement.get(c),
+            |p| piece_token(p).to_string(),
+        )
+    }
+
+    fn hand_text(&self) -> String {
+        let mut s = String::from("[");
+        for color in Color::ALL {
+            let stock = &self.hands[color];
+            let mut push = |role: Role, n: u8, suffix: &str| {
+                for _ in 0..n {
+                    let l = letter(role);
+                    match color {
+                        Color::White => s.push_str(l),
+                        Color::Black => s.push_str(&l.to_ascii_lowercase()),
+                    }
+                    s.push_str(suffix);
+                }
+            };
+            push(Role::Soldier, stock.original.count(Role::Soldier), "");
+            push(Role::Cannon, stock.original.count(Role::Cannon), "");
+            for role in CAPTURED_ORDER {
+                push(role, stock.captured.count(role), "~");
+            }
+        }
+        s.push(']');
+        s
+    }
+
+    pub(super) fn key_text(&self) -> String {
+        format!(
+            "{}{} {}",
+            self.board_text(),
+            self.hand_text(),
+            self.side.letter()
+        )
+    }
+
+    pub(super) fn count_text(&self) -> String {
+        match self.count {
+            None => "-".to_string(),
+            Some((y, n)) => format!("{}{}", y.letter(), n),
+        }
+    }
+
+    /// Reads and checks a position text (section 9).
+    ///
+    /// Omitted trailing fields: FULLMOVE is 1; COUNT is `-` when a Soldier is on the
+    /// board, and otherwise a fresh countdown for the side to move at 64, which is what
+    /// the last move would have started (5.3: Y is the mover's opponent).
+    pub fn from_text(text: &str, config: Config) -> Result<ContinentalPosition, PositionError> {
+        let t = tables();
+        let mut fields = Fields::new(text, "BOARD[HAND] SIDE COUNT FULLMOVE");
+        let (board, hand) = notation::split_hand(fields.board()?)?;
+        let hand = hand.ok_or_else(|| {
+            PositionError::new(
+                "the hand is missing: write it in brackets right after the board, [] when empty (start: [PPCCppcc])",
+            )
+        })?;
+        let pieces = notation::parse_board(&t.shape, board, |s| {
+            let c = s.chars().next()?;
+            let role = role_of_letter(c).filter(|_| c.is_ascii_alphabetic())?;
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            Some((Piece::new(color, role), 1))
+        })?;
+        let mut pos = ContinentalPosition::empty(config);
+        for (c, p) in pieces {
+            pos.put(c, p);
+        }
+        pos.hands = parse_hand(hand, config)?;
+        pos.side = notation::parse_side(fields.field())?;
+        let count = fields.field();
+        let fullmove = fields.field();
+        fields.finish()?;
+        pos.check_pieces()?;
+        pos.count = pos.parse_count(count)?;
+        pos.fullmove = match fullmove {
+            None => 1,
+            Some(f) => notation::parse_number(f, "FULLMOVE", 1, 1_000_000)?,
+        };
+        let waiting = pos.side.opposite();
+        if pos.general_attacked(waiting) {
+            return Err(PositionError::new(format!(
+                "{} is to move, but {}'s General is in check: the side not to move may not be in check",
+                pos.side, waiting
+            )));
+        }
+        Ok(pos)
+    }
+
+    /// Generals and Soldiers on the board (section 9).
+    fn check_pieces(&self) -> Result<(), PositionError> {
+        let t = tables();
+        for color in Color::ALL {
+            let generals = self.roles[GENERAL].and(self.placement.of(color)).count();
+            if generals != 1 {
+                let letter = if color == Color::White { 'K' } else { 'k' };
+                return Err(PositionError::new(format!(
+                    "{color} has {generals} Generals on the board; each side needs exactly one ('{letter}')"
+                )));
+            }
+            let soldiers = self.roles[SOLDIER].and(self.placement.of(color));
+            if let Some(c) = soldiers.and(t.own_ranks(color, 6, 8)).first() {
+                return Err(PositionError::new(format!(
+                    "{color}'s Soldier on {} stands on {color}'s rank 6-8: a Soldier promotes on its rank 6 (write a Guard Soldier 'S' there) and never gets further",
+                    t.name(c)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn parse_count(&self, field: Option<&str>) -> Result<Option<(Color, u32)>, PositionError> {
+        let t = tables();
+        let soldier = self.roles[SOLDIER].first();
+        let Some(field) = field else {
+            return Ok(soldier.is_none().then_some((self.side, 64)));
+        };
+        let count = if field == "-" {
+            None
+        } else {
+            let mut chars = field.chars();
+            let side = chars.next().and_then(Color::from_letter).ok_or_else(|| {
+                PositionError::new(format!(
+                    "COUNT '{field}' must be '-' or a side letter and the moves left, like b64"
+                ))
+            })?;
+            let n = notation::parse_number(chars.as_str(), "the number in COUNT", 0, 9999)?;
+            Some((side, n))
+        };
+        match (count, soldier) {
+            (None, None) => Err(PositionError::new(format!(
+                "COUNT is '-', but no Soldier stands on the board, so the countdown runs: write the side whose moves count and the moves left, like {}64",
+                self.side.letter()
+            ))),
+            (Some(_), Some(c)) => Err(PositionError::new(format!(
+                "COUNT is '{field}', but a Soldier stands on {}: the countdown runs only when no Soldier is on the board, so write '-'",
+                t.name(c)
+            ))),
+            _ => Ok(count),
+        }
+    }
+}
+
+fn piece_token(p: Piece) -> &'static str {
+    let l = letter(p.role);
+    match (p.color, l) {
+        (Color::White, _) => l,
+        (Color::Black, "K") => "k",
+        (Color::Black, "G") => "g",
+        (Color::Black, "E") => "e",
+        (Color::Black, "H") => "h",
+        (Color::Black, "R") => "r",
+        (Color::Black, "C") => "c",
+        (Color::Black, "P") => "p",
+        (Color::Black, "S") => "s",
+        _ => "?",
+    }
+}
+
+/// Reads the HAND field (without brackets): letters, a `~` after a captured piece.
+fn parse_hand(text: &str, config: Config) -> Result<ByColor<Stock>, PositionError> {
+    let mut hands: ByColor<Stock> = ByColor::default();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let captured = chars.peek() == Some(&'~');
+        if captured {
+            chars.next();
+        }
+        let role = role_of_letter(c)
+            .filter(|_| c.is_ascii_alphabetic())
+            .ok_or_else(|| {
+                PositionError::new(format!(
+                    "'{c}' in the hand is not a piece: write Soldiers P and Cannons C, like [PPCCppcc]"
+                ))
+            })?;
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let stock = &mut hands[color];
+        if captured {
+            if !config.drop {
+                return Err(PositionError::new(format!(
+                    "the hand holds a captured piece '{c}~', but captured pieces go to hand only with the option drop=on"
+                )));
+            }
+            if !CAPTURED_ORDER.contains(&role) {
+                return Err(PositionError::new(format!(
+                    "'{c}~': a {role} cannot be in hand (a captured Guard Soldier is written P~)"
+                )));
+            }
+            if stock.captured.count(role) >= MAX_CAPTURED {
+                return Err(PositionError::new(format!(
+                    "{color} has more than {MAX_CAPTURED} captured {role}s in hand"
+                )));
+            }
+            stock.captured.add(role);
+        } else {
+            if !matches!(role, Role::Soldier | Role::Cannon) {
+                return Err(PositionError::new(format!(
+                    "'{c}' in the hand: only Soldiers (P) and Cannons (C) start in hand; a captured piece is written with '~', like {c}~"
+                )));
+            }
+            if stock.original.count(role) >= 2 {
+                return Err(PositionError::new(format!(
+                    "{color} has more than 2 original {role}s in hand; each side starts with 2 Soldiers and 2 Cannons"
+                )));
+            }
+            stock.original.add(role);
+        }
+    }
+    Ok(hands)
+}
