@@ -1,0 +1,276 @@
+//! Amalgamated Chess (rules: `shared/rules/amalgamated.md`).
+//!
+//! An 8x8 board cut in two by a river between ranks 4 and 5. A piece takes its promoted
+//! form when a move ends in its enemy half and its unpromoted form when a move ends in its
+//! own half, so a piece's form always follows from its square. The royal piece is a
+//! General (one orthogonal step, files c-f) that becomes a King across the river. A side
+//! left with a lone General loses, and every draw is settled on material points.
+//!
+//! The variant is split by concern: `options` (the option specs and `Config`), `pieces`
+//! (forms, letters and the precomputed tables), `rules` (attacks, move generation, playing
+//! a move, the end of the game and points), `text` (reading and validating position text),
+//! `legality` (the independent check of one move, for refusals) and `move_text` (SAN moves
+//! and why a move text is refused). This module holds the descriptor, the position type and
+//! its plug into `Position` and `PerftPosition`.
+
+mod legality;
+mod move_text;
+mod options;
+mod pieces;
+mod rules;
+mod text;
+
+pub use options::Config;
+
+use crate::engine::board::{Cell, Shape};
+use crate::engine::errors::{IllegalMove, PositionError};
+use crate::engine::moves::{Effects, Move, MoveList};
+use crate::engine::notation::{self, Reading};
+use crate::engine::options::Options;
+use crate::engine::outcome::{Outcome, Reason};
+use crate::engine::perft::{self, PerftPosition};
+use crate::engine::placement::Placement;
+use crate::engine::types::{ByColor, Color, Piece, Role};
+use crate::engine::variant::{any_options, History, Position, Variant};
+
+use move_text::SAN_STYLE;
+use options::OPTIONS;
+use pieces::{shape, write_token};
+
+// ---------------------------------------------------------------------------------------
+// The descriptor.
+
+pub static VARIANT: Variant = Variant {
+    id: "amalgamated",
+    name: "Amalgamated Chess",
+    summary: "8x8 with a river: pieces promote across it and demote coming back; \
+              a bare General loses and every draw is settled on points",
+    options: OPTIONS,
+    check_options: any_options,
+    start: start_position,
+    parse: parse_position,
+};
+
+// ---------------------------------------------------------------------------------------
+// The position.
+
+/// An Amalgamated position: plain data, copied in perft and legality checks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Amalgamated {
+    board: Placement,
+    side: Color,
+    /// Plies since the last capture or General-to-King promotion.
+    quiet: u32,
+    fullmove: u32,
+    /// Where each side's General or King stands, kept in step with `board`.
+    royal: ByColor<Cell>,
+    config: Config,
+}
+
+fn start_position(options: &Options) -> Box<dyn Position> {
+    Box::new(Amalgamated::start(options))
+}
+
+fn parse_position(text: &str, options: &Options) -> Result<Box<dyn Position>, PositionError> {
+    Amalgamated::from_text(text, options).map(|p| Box::new(p) as Box<dyn Position>)
+}
+
+impl Amalgamated {
+    /// The start position under these options.
+    pub fn start(options: &Options) -> Amalgamated {
+        let config = Config::from_options(options);
+        let text = if config.black_general_d8 {
+            "rnbgabnr/8/pppppppp/8/8/PPPPPPPP/8/RNBAGBNR w 0 1"
+        } else {
+            "rnbagbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBAGBNR w 0 1"
+        };
+        Amalgamated::read(text, config).expect("the start position is valid")
+    }
+
+    /// Reads and validates a position text (rules section 9).
+    pub fn from_text(text: &str, options: &Options) -> Result<Amalgamated, PositionError> {
+        Amalgamated::read(text, Config::from_options(options))
+    }
+}
+
+impl PerftPosition for Amalgamated {
+    fn legal_moves(&self, out: &mut MoveList) {
+        self.generate(out);
+    }
+    fn play(&mut self, m: &Move) {
+        if let Move::Normal { from, to, .. } = *m {
+            self.make(from, to);
+        }
+    }
+}
+
+impl Position for Amalgamated {
+    fn variant(&self) -> &'static Variant {
+        &VARIANT
+    }
+    fn boxed_clone(&self) -> Box<dyn Position> {
+        Box::new(*self)
+    }
+    fn shape(&self) -> &'static Shape {
+        shape()
+    }
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+    fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        if cell.index() < 64 {
+            self.board.get(cell)
+        } else {
+            None
+        }
+    }
+
+    fn text(&self) -> String {
+        format!("{} {} {}", self.repetition_key(), self.quiet, self.fullmove)
+    }
+
+    fn repetition_key(&self) -> String {
+        let board = notation::write_board(shape(), |c| self.board.get(c), write_token);
+        format!("{} {}", board, self.side.letter())
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        self.generate(out);
+    }
+
+    fn check_move(&self, m: &Move) -> Result<(), IllegalMove> {
+        if self.over_by_position() {
+            return Err(IllegalMove::GameOver(match self.outcome(None) {
+                Some(o) => format!("the game is over ({o})"),
+                None => "the game is over".to_string(),
+            }));
+        }
+        match *m {
+            Move::Normal {
+                from,
+                to,
+                promotion: None,
+            } if from.index() < 64 && to.index() < 64 => self.check_normal(from, to),
+            Move::Normal {
+                promotion: Some(_), ..
+            } => Err(IllegalMove::Rule(
+                "promotion in Amalgamated follows from the landing cell and is never chosen"
+                    .to_string(),
+            )),
+            Move::Normal { .. } => Err(IllegalMove::NoPiece(
+                "that cell is not on the board".to_string(),
+            )),
+            Move::Castle { .. } => Err(IllegalMove::Rule(SAN_STYLE.no_castling.to_string())),
+            _ => Err(IllegalMove::Rule(
+                "Amalgamated has only ordinary moves from one cell to another".to_string(),
+            )),
+        }
+    }
+
+    fn candidate_moves(&self, out: &mut MoveList) {
+        for from in self.board.of(self.side) {
+            for to in shape().cells() {
+                out.push(Move::normal(from, to));
+            }
+        }
+    }
+
+    fn play(&mut self, m: &Move) -> Effects {
+        match *m {
+            Move::Normal { from, to, .. } => self.make(from, to),
+            _ => Effects::default(),
+        }
+    }
+
+    fn in_check(&self) -> bool {
+        self.royal_attacked(self.side)
+    }
+
+    fn move_text(&self, m: &Move) -> String {
+        let legal = self.legal_list();
+        let san = self.san_moves(&legal);
+        match san.iter().find(|s| s.mv == *m) {
+            Some(s) => notation::san_text(shape(), s, &san),
+            None => match *m {
+                // Not a legal move: the long form still names it.
+                Move::Normal { from, to, .. } => {
+                    format!("{}-{}", shape().name(from), shape().name(to))
+                }
+                _ => format!("{m:?}"),
+            },
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
+        let legal = self.legal_list();
+        if legal.is_empty() {
+            if let Some(o) = self.outcome(None) {
+                return Err(IllegalMove::GameOver(format!("the game is over ({o})")));
+            }
+        }
+        let san = self.san_moves(&legal);
+        match notation::read_move(shape(), &SAN_STYLE, text, &san)? {
+            Reading::Found(m) => Ok(m),
+            Reading::Ambiguous(moves) => {
+                let mut texts: Vec<String> = moves
+                    .iter()
+                    .filter_map(|m| san.iter().find(|s| s.mv == *m))
+                    .map(|s| notation::san_text(shape(), s, &san))
+                    .collect();
+                texts.sort();
+                Err(IllegalMove::Ambiguous(texts))
+            }
+            Reading::NoMatch(patterns) => Err(self.explain_no_match(text, &patterns)),
+        }
+    }
+
+    fn outcome(&self, history: Option<&History>) -> Option<Outcome> {
+        let mover = self.side.opposite();
+        // 1. Bare General.
+        if self.is_bare(self.side) {
+            return Some(Outcome::win(mover, Reason::BareGeneral));
+        }
+        // 2. No legal move.
+        let mut moves = MoveList::with_capacity(64);
+        self.generate_moves(&mut moves);
+        if moves.is_empty() {
+            if self.in_check() {
+                return Some(Outcome::win(mover, Reason::Checkmate));
+            }
+            if self.board.get(self.royal[self.side]).map(|p| p.role) == Some(Role::General) {
+                return Some(Outcome::win(mover, Reason::Stalemate));
+            }
+            return Some(self.points(Reason::Stalemate));
+        }
+        // 3. Repetition (only with the game's history).
+        if history.is_some_and(|h| h.occurrences_of_last() >= 3) {
+            return Some(self.points(Reason::Repetition));
+        }
+        // 4. Move-count rule.
+        if self.quiet >= 100 {
+            return Some(self.points(Reason::MoveCountRule));
+        }
+        // 5. Dead position: King against King.
+        if self.kings_only() {
+            return Some(self.points(Reason::InsufficientMaterial));
+        }
+        None
+    }
+
+    fn settle_draw(&self, cause: Reason) -> Outcome {
+        self.points(cause)
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft::perft(self, depth)
+    }
+
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        let mut out: Vec<(String, u64)> = perft::divide(self, depth)
+            .into_iter()
+            .map(|(m, n)| (self.move_text(&m), n))
+            .collect();
+        out.sort();
+        out
+    }
+}
