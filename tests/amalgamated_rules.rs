@@ -2,6 +2,9 @@
 //! perft, the end-of-game rules, options and position-text refusals, through the public
 //! engine API.
 
+mod common;
+
+use common::{all_moves, moves_of, words};
 use ferry::engine::{
     variant, Action, Game, GameResult, IllegalMove, Move, Options, Position, Reason, Variant,
 };
@@ -11,12 +14,11 @@ fn amalgamated() -> &'static Variant {
 }
 
 fn options(pairs: &[&str]) -> Options {
-    amalgamated().options(pairs).expect("valid options")
+    common::options("amalgamated", pairs)
 }
 
 fn pos_with(text: &str, pairs: &[&str]) -> Box<dyn Position> {
-    (amalgamated().parse)(text, &options(pairs))
-        .unwrap_or_else(|e| panic!("position '{text}' refused: {e}"))
+    common::position("amalgamated", Some(text), pairs)
 }
 
 fn pos(text: &str) -> Box<dyn Position> {
@@ -27,29 +29,6 @@ fn legal(p: &dyn Position) -> Vec<Move> {
     let mut out = Vec::new();
     p.legal_moves(&mut out);
     out
-}
-
-/// Every legal move's canonical text, sorted.
-fn all_moves(p: &dyn Position) -> Vec<String> {
-    let mut v: Vec<String> = legal(p).iter().map(|m| p.move_text(m)).collect();
-    v.sort();
-    v
-}
-
-/// The sorted canonical texts of the legal moves of the piece on `square`.
-fn moves_of(p: &dyn Position, square: &str) -> Vec<String> {
-    let from = p.shape().parse_cell(square).expect("a square");
-    let mut v: Vec<String> = legal(p)
-        .iter()
-        .filter(|m| m.from() == Some(from))
-        .map(|m| p.move_text(m))
-        .collect();
-    v.sort();
-    v
-}
-
-fn words(list: &str) -> Vec<String> {
-    list.split_whitespace().map(str::to_string).collect()
 }
 
 /// A game from `text`, one move played; the game afterwards.

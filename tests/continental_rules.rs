@@ -1,8 +1,11 @@
 //! Continental Chess: the test vectors of rules/continental.md section 12, perft from the
 //! start, each end-of-game rule, and the refusals of position text (section 9).
 
+mod common;
+
+use common::{all_moves, moves_of, words};
 use ferry::engine::{
-    variant, Game, GameResult, IllegalMove, Move, MoveList, Outcome, Position, Reason, Variant,
+    variant, Game, GameResult, IllegalMove, MoveList, Outcome, Position, Reason, Variant,
 };
 use ferry::engine::{Color, Role};
 
@@ -13,9 +16,7 @@ fn continental() -> &'static Variant {
 }
 
 fn pos_with(text: &str, options: &[&str]) -> Box<dyn Position> {
-    let v = continental();
-    let options = v.options(options).expect("valid options");
-    (v.parse)(text, &options).unwrap_or_else(|e| panic!("{text}: {e}"))
+    common::position("continental", Some(text), options)
 }
 
 fn pos(text: &str) -> Box<dyn Position> {
@@ -23,9 +24,7 @@ fn pos(text: &str) -> Box<dyn Position> {
 }
 
 fn game_with(text: &str, options: &[&str]) -> Game {
-    let v = continental();
-    let opts = v.options(options).expect("valid options");
-    Game::new(v, opts, pos_with(text, options))
+    common::game("continental", Some(text), options)
 }
 
 fn game(text: &str) -> Game {
@@ -39,32 +38,8 @@ fn play(g: &mut Game, text: &str, canonical: &str, after: &str) {
     assert_eq!(g.position().text(), after, "position after {text}");
 }
 
-fn sorted_texts(p: &dyn Position, filter: impl Fn(&Move) -> bool) -> Vec<String> {
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    let mut texts: Vec<String> = list
-        .iter()
-        .filter(|m| filter(m))
-        .map(|m| p.move_text(m))
-        .collect();
-    texts.sort();
-    texts
-}
-
 fn moves(p: &dyn Position) -> Vec<String> {
-    sorted_texts(p, |_| true)
-}
-
-/// The sorted legal moves of the piece on `cell`.
-fn moves_of(p: &dyn Position, cell: &str) -> Vec<String> {
-    let c = p.shape().parse_cell(cell).expect("a cell");
-    sorted_texts(p, |m| m.from() == Some(c))
-}
-
-fn words(s: &str) -> Vec<String> {
-    let mut v: Vec<String> = s.split_whitespace().map(str::to_string).collect();
-    v.sort();
-    v
+    all_moves(p)
 }
 
 fn outcome(result: GameResult, reason: Reason) -> Option<Outcome> {

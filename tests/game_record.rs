@@ -1,15 +1,11 @@
 //! The game record: actions beyond moves, and refusals that change nothing.
 
-use ferry::engine::{variant, Action, Color, Game, GameError, GameResult, IllegalMove, Reason};
+mod common;
+
+use ferry::engine::{Action, Color, Game, GameError, GameResult, IllegalMove, Reason};
 
 fn game(id: &str, fen: Option<&str>) -> Game {
-    let v = variant(id).unwrap();
-    let options = v.default_options();
-    let start = match fen {
-        Some(t) => (v.parse)(t, &options).unwrap(),
-        None => (v.start)(&options),
-    };
-    Game::new(v, options, start)
+    common::game(id, fen, &[])
 }
 
 #[test]

@@ -1,16 +1,12 @@
 //! What a player reads when a move is refused: the reason names the piece, the cells and
 //! what stops it, rather than a bare "illegal move".
 
-use ferry::engine::{variant, IllegalMove, Position};
+mod common;
+
+use ferry::engine::IllegalMove;
 
 fn refusal(id: &str, fen: Option<&str>, text: &str) -> IllegalMove {
-    let v = variant(id).unwrap();
-    let o = v.default_options();
-    let p: Box<dyn Position> = match fen {
-        Some(f) => (v.parse)(f, &o).unwrap(),
-        None => (v.start)(&o),
-    };
-    p.parse_move(text).unwrap_err()
+    common::position(id, fen, &[]).parse_move(text).unwrap_err()
 }
 
 #[test]

@@ -1,0 +1,60 @@
+//! Helpers shared by the integration tests: positions and games of a variant by id, and
+//! sorted canonical move texts. Each test file uses a part of them.
+#![allow(dead_code)]
+
+use ferry::engine::{variant, Game, Move, MoveList, Options, Position};
+
+/// Checked options of variant `id`.
+pub fn options(id: &str, pairs: &[&str]) -> Options {
+    variant(id)
+        .expect("registered variant")
+        .options(pairs)
+        .expect("valid options")
+}
+
+/// The position `text` of variant `id` (its start position when `text` is `None`).
+pub fn position(id: &str, text: Option<&str>, pairs: &[&str]) -> Box<dyn Position> {
+    let v = variant(id).expect("registered variant");
+    let o = options(id, pairs);
+    match text {
+        Some(t) => (v.parse)(t, &o).unwrap_or_else(|e| panic!("position '{t}' refused: {e}")),
+        None => (v.start)(&o),
+    }
+}
+
+/// A new game of variant `id` from `text` (or the start).
+pub fn game(id: &str, text: Option<&str>, pairs: &[&str]) -> Game {
+    let v = variant(id).expect("registered variant");
+    Game::new(v, options(id, pairs), position(id, text, pairs))
+}
+
+/// The sorted canonical texts of the legal moves that pass `filter`.
+pub fn sorted_texts(p: &dyn Position, filter: impl Fn(&Move) -> bool) -> Vec<String> {
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    let mut texts: Vec<String> = list
+        .iter()
+        .filter(|m| filter(m))
+        .map(|m| p.move_text(m))
+        .collect();
+    texts.sort();
+    texts
+}
+
+/// Every legal move's canonical text, sorted.
+pub fn all_moves(p: &dyn Position) -> Vec<String> {
+    sorted_texts(p, |_| true)
+}
+
+/// The sorted canonical texts of the legal moves of the piece on `cell`.
+pub fn moves_of(p: &dyn Position, cell: &str) -> Vec<String> {
+    let c = p.shape().parse_cell(cell).expect("a cell of the board");
+    sorted_texts(p, |m| m.from() == Some(c))
+}
+
+/// A space-separated list as sorted strings.
+pub fn words(s: &str) -> Vec<String> {
+    let mut v: Vec<String> = s.split_whitespace().map(str::to_string).collect();
+    v.sort();
+    v
+}
