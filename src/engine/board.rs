@@ -120,10 +120,6 @@ impl Dir {
     pub fn slot(self) -> Option<usize> {
         Dir::ALL.iter().position(|&d| d == self)
     }
-
-    pub const fn flip(self) -> Dir {
-        Dir::new(-self.df, -self.dr)
-    }
 }
 
 /// A named part of a board: a palace, a river, a promotion or drop zone.
@@ -248,9 +244,6 @@ impl Shape {
     }
     pub fn holes(&self) -> CellSet {
         self.holes
-    }
-    pub fn is_hole(&self, c: Cell) -> bool {
-        self.holes.contains(c)
     }
     pub fn regions(&self) -> &[Region] {
         &self.regions
@@ -393,15 +386,6 @@ impl Shape {
             return None;
         }
         Some(Cell((rank - 1) * self.files + file))
-    }
-
-    /// A human description of the board's cell names, for error messages.
-    pub fn describe_cells(&self) -> String {
-        format!(
-            "a cell from a1 to {}{}",
-            (b'a' + self.files - 1) as char,
-            self.ranks
-        )
     }
 }
 

@@ -74,7 +74,6 @@ impl Game {
         history.push(HistoryEntry {
             key: start.repetition_key(),
             gave_check: false,
-            irreversible: true,
         });
         // A start position can already be finished (a set-up text with a counter at its
         // limit, a side without moves): such a game refuses moves from the first.
@@ -237,7 +236,6 @@ impl Game {
         self.history.push(HistoryEntry {
             key: next.repetition_key(),
             gave_check: next.in_check(),
-            irreversible: !effects.removed.is_empty(),
         });
         self.outcome = next.outcome(Some(&self.history));
         self.plies.push(Ply {

@@ -72,10 +72,6 @@ impl Move {
             Move::Bridge { then, .. } => then.map(|(_, t)| t),
         }
     }
-
-    pub fn is_drop(&self) -> bool {
-        matches!(self, Move::Drop { .. })
-    }
 }
 
 /// Why a piece left the board.

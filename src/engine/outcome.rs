@@ -18,15 +18,6 @@ impl GameResult {
             GameResult::Draw => "1/2-1/2",
         }
     }
-
-    pub fn parse(text: &str) -> Option<GameResult> {
-        match text {
-            "1-0" => Some(GameResult::Win(Color::White)),
-            "0-1" => Some(GameResult::Win(Color::Black)),
-            "1/2-1/2" => Some(GameResult::Draw),
-            _ => None,
-        }
-    }
 }
 
 /// Why a game ended (README of the rules: "Results").

@@ -231,10 +231,6 @@ pub struct Hand {
 }
 
 impl Hand {
-    pub const EMPTY: Hand = Hand {
-        counts: [0; Role::COUNT],
-    };
-
     #[inline]
     pub fn count(&self, role: Role) -> u8 {
         self.counts[role.index()]
@@ -258,10 +254,6 @@ impl Hand {
 
     pub fn is_empty(&self) -> bool {
         self.counts.iter().all(|&c| c == 0)
-    }
-
-    pub fn total(&self) -> u32 {
-        self.counts.iter().map(|&c| u32::from(c)).sum()
     }
 
     /// Roles present with their counts, in `Role` order.

@@ -23,8 +23,6 @@ pub struct HistoryEntry {
     pub key: String,
     /// Whether the move that led here gave check.
     pub gave_check: bool,
-    /// Whether the move that led here captured (earlier positions cannot recur).
-    pub irreversible: bool,
 }
 
 impl History {
