@@ -5,6 +5,8 @@
 //! - `ferry perft VARIANT DEPTH [--fen TEXT] [--set KEY=VALUE]... [--divide]`
 //! - `ferry replay VARIANT [--fen TEXT] [--set KEY=VALUE]... [FILE]`
 //! - `ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]...` (a game at the terminal)
+//! - `ferry render VARIANT [--fen TEXT] [--set KEY=VALUE]... [--moves TEXT...] [--flip]
+//!   [--legend] [--from CELL] -o FILE`
 //!
 //! Bad input gives one line on stderr and exit status 2; an illegal move in a replay,
 //! exit status 1.
@@ -17,7 +19,8 @@ const USAGE: &str =
     "usage: ferry variants | ferry moves VARIANT [--fen TEXT] [--set KEY=VALUE]... | \
 ferry perft VARIANT DEPTH [--fen TEXT] [--set KEY=VALUE]... [--divide] | \
 ferry replay VARIANT [--fen TEXT] [--set KEY=VALUE]... [FILE] | \
-ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]...";
+ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]... | \
+ferry render VARIANT [--fen TEXT] [--set KEY=VALUE]... [--moves TEXT...] [--flip] [--legend] [--from CELL] -o FILE";
 
 /// The deepest perft the command line accepts: deeper trees would run for days.
 const MAX_PERFT_DEPTH: u32 = 12;
@@ -45,6 +48,7 @@ pub fn run_with_input(
         Some("perft") => perft(&args[1..], out, err),
         Some("replay") => replay(&args[1..], input, out),
         Some("play") => play(&args[1..], input, out),
+        Some("render") => render(&args[1..], out),
         Some(other) => Err(Failure::usage(format!("unknown command '{other}'"))),
     };
     match result {
@@ -275,6 +279,93 @@ fn replay(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
         Some(o) => writeln!(out, "result: {o}").map_err(io)?,
         None => writeln!(out, "result: ongoing").map_err(io)?,
     }
+    Ok(0)
+}
+
+/// The flags only `render` takes, taken out of the arguments before the common ones.
+#[derive(Default)]
+struct RenderFlags {
+    moves: Vec<String>,
+    flip: bool,
+    legend: bool,
+    from: Option<String>,
+    output: Option<String>,
+}
+
+fn render_flags(args: &[String]) -> Result<(RenderFlags, Vec<String>), Failure> {
+    let mut flags = RenderFlags::default();
+    let mut rest = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        let mut value = |name: &str| {
+            i += 1;
+            args.get(i)
+                .cloned()
+                .ok_or_else(|| Failure::usage(format!("{name} needs a value")))
+        };
+        match a {
+            "--flip" => flags.flip = true,
+            "--legend" => flags.legend = true,
+            "--from" => flags.from = Some(value("--from")?),
+            "-o" | "--output" => flags.output = Some(value("-o")?),
+            "--moves" => {
+                // Every following word up to the next flag is a move.
+                while args
+                    .get(i + 1)
+                    .is_some_and(|n| !n.starts_with("--") && n != "-o")
+                {
+                    i += 1;
+                    flags.moves.push(args[i].clone());
+                }
+            }
+            _ => rest.push(args[i].clone()),
+        }
+        i += 1;
+    }
+    Ok((flags, rest))
+}
+
+/// Writes a picture of a position (or the variant's legend) to a PNG file.
+fn render(args: &[String], out: &mut dyn Write) -> Result<i32, Failure> {
+    let (flags, rest) = render_flags(args)?;
+    let Some(path) = flags.output.clone() else {
+        return Err(Failure::usage("render needs -o FILE"));
+    };
+    let s = setup(&rest, false)?;
+    no_extra(&s.rest)?;
+    let png = if flags.legend {
+        let (title, entries) = crate::picture::legend(s.variant);
+        crate::render::legend_png(&title, &entries)
+    } else {
+        let shape = s.position.shape();
+        let mut game = Game::new(s.variant, s.options, s.position);
+        for (i, text) in flags.moves.iter().enumerate() {
+            if let Err(e) = game.play(text) {
+                return Err(Failure::bad(format!(
+                    "illegal move at ply {}: {text}: {e}",
+                    i + 1
+                )));
+            }
+        }
+        let from = match &flags.from {
+            None => None,
+            Some(name) => Some(shape.parse_cell(name).ok_or_else(|| {
+                Failure::bad(format!(
+                    "--from '{name}' is not a cell of this board: name one like {}",
+                    shape.name(crate::engine::Cell(0))
+                ))
+            })?),
+        };
+        let request = crate::picture::Request {
+            flipped: flags.flip,
+            from,
+            players: None,
+        };
+        crate::render::board_png(&crate::picture::game_view(&game, &request))
+    };
+    std::fs::write(&path, &png).map_err(|e| Failure::bad(format!("cannot write {path}: {e}")))?;
+    writeln!(out, "wrote {path} ({} bytes)", png.len()).map_err(io)?;
     Ok(0)
 }
 

@@ -182,3 +182,61 @@ fn play_at_the_terminal() {
     assert!(out.contains("played e4"), "{out}");
     assert!(out.contains("White to move"), "{out}");
 }
+
+#[test]
+fn render_writes_a_png_and_refuses_bad_requests() {
+    let dir = std::env::temp_dir().join(format!("ferry-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("board.png");
+    let path = file.to_str().unwrap();
+    for args in [
+        vec![
+            "render",
+            "continental",
+            "--moves",
+            "e4",
+            "e5",
+            "--flip",
+            "-o",
+            path,
+        ],
+        vec!["render", "amalgamated", "--from", "b1", "-o", path],
+        vec!["render", "amalgamated", "--legend", "-o", path],
+    ] {
+        let o = ferry(&args, "");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(
+            stdout(&o).starts_with(&format!("wrote {path} (")),
+            "{}",
+            stdout(&o)
+        );
+        let bytes = std::fs::read(&file).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    }
+    let cases: &[(&[&str], &str)] = &[
+        (&["render", "continental"], "-o FILE"),
+        (
+            &["render", "continental", "--from", "z9", "-o", path],
+            "not a cell",
+        ),
+        (
+            &["render", "continental", "--moves", "e4", "e4", "-o", path],
+            "illegal move at ply 2: e4",
+        ),
+        (&["render", "continental", "-o"], "needs a value"),
+        (
+            &["render", "continental", "-o", "/no/such/dir/x.png"],
+            "cannot write",
+        ),
+    ];
+    for (args, needle) in cases {
+        let o = ferry(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(needle) && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

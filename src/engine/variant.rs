@@ -6,7 +6,7 @@ use super::errors::{IllegalMove, OptionError, PositionError};
 use super::moves::{Effects, Move, MoveList};
 use super::options::{OptionSpec, Options};
 use super::outcome::{Outcome, Reason};
-use super::types::{Color, Piece};
+use super::types::{Color, Piece, Role};
 use std::fmt;
 
 /// The positions a game has passed through, for the rules that read earlier positions
@@ -87,6 +87,19 @@ pub trait Position: Send + Sync + fmt::Debug {
         Outcome::draw(cause)
     }
 
+    /// Pieces in hand, White's then Black's, with counts; `None` for variants without
+    /// hands.
+    fn hands(&self) -> Option<[Vec<(Role, u8)>; 2]> {
+        None
+    }
+    /// The full-move number: 1 at the start, up by one after each Black move.
+    fn move_number(&self) -> u32;
+    /// Counters close to deciding the game, in a player's words ("countdown: Black has 12
+    /// moves left"); empty when none is worth showing.
+    fn counters(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Leaves of the legal move tree `depth` plies deep (rules README, "Perft").
     fn perft(&self, depth: u32) -> u64;
     /// `perft` split by first move: (canonical text, leaves).
@@ -102,6 +115,16 @@ impl Clone for Box<dyn Position> {
 /// Reads a position text under checked options.
 pub type ParseFn = fn(&str, &Options) -> Result<Box<dyn Position>, PositionError>;
 
+/// A kind of piece of a variant, for legends and pictures.
+#[derive(Copy, Clone, Debug)]
+pub struct PieceInfo {
+    pub role: Role,
+    /// A promoted form (drawn with a mark so it is not taken for its base form).
+    pub promoted: bool,
+    /// How it moves and captures, in one short line.
+    pub moves: &'static str,
+}
+
 /// A variant: its id, its options and how to make its positions.
 pub struct Variant {
     /// The id used on the command line and in chat: `continental`.
@@ -110,6 +133,8 @@ pub struct Variant {
     /// One line for the variant list.
     pub summary: &'static str,
     pub options: &'static [OptionSpec],
+    /// Every kind of piece, in the order a legend lists them.
+    pub pieces: &'static [PieceInfo],
     /// Checks combinations of options that each key alone cannot (the default: none).
     pub check_options: fn(&Options) -> Result<(), OptionError>,
     /// The start position under the given (checked) options.
@@ -134,6 +159,11 @@ impl Variant {
 
     pub fn default_options(&self) -> Options {
         Options::defaults(self.options)
+    }
+
+    /// Whether `role` is a promoted form in this variant.
+    pub fn is_promoted(&self, role: Role) -> bool {
+        self.pieces.iter().any(|p| p.role == role && p.promoted)
     }
 }
 

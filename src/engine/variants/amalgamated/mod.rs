@@ -31,7 +31,7 @@ use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::perft::{self, PerftPosition};
 use crate::engine::placement::Placement;
 use crate::engine::types::{ByColor, Color, Piece, Role};
-use crate::engine::variant::{any_options, History, Position, Variant};
+use crate::engine::variant::{any_options, History, PieceInfo, Position, Variant};
 
 use move_text::SAN_STYLE;
 use options::OPTIONS;
@@ -40,12 +40,76 @@ use pieces::{shape, write_token};
 // ---------------------------------------------------------------------------------------
 // The descriptor.
 
+static PIECES: [PieceInfo; 12] = [
+    PieceInfo {
+        role: Role::General,
+        promoted: false,
+        moves: "G: one step orthogonally, files c-f; becomes a King across the river",
+    },
+    PieceInfo {
+        role: Role::King,
+        promoted: true,
+        moves: "K: one step in any direction, files c-f; never goes back home",
+    },
+    PieceInfo {
+        role: Role::Pasha,
+        promoted: false,
+        moves: "A: one step in any direction, or a leap of exactly two in a line",
+    },
+    PieceInfo {
+        role: Role::Alibaba,
+        promoted: true,
+        moves: "+A: only leaps of exactly two, orthogonally or diagonally",
+    },
+    PieceInfo {
+        role: Role::Bishop,
+        promoted: false,
+        moves: "B: any distance diagonally",
+    },
+    PieceInfo {
+        role: Role::Primate,
+        promoted: true,
+        moves: "+B: a Bishop, or one step in any direction",
+    },
+    PieceInfo {
+        role: Role::Knight,
+        promoted: false,
+        moves: "N: leaps like a chess knight",
+    },
+    PieceInfo {
+        role: Role::Acelander,
+        promoted: true,
+        moves: "+N: a Knight, or one step in any direction",
+    },
+    PieceInfo {
+        role: Role::Rook,
+        promoted: false,
+        moves: "R: any distance along a rank or file",
+    },
+    PieceInfo {
+        role: Role::Chatelaine,
+        promoted: true,
+        moves: "+R: a Rook, or one step in any direction",
+    },
+    PieceInfo {
+        role: Role::Pawn,
+        promoted: false,
+        moves: "P: one step forward, captures one diagonally forward",
+    },
+    PieceInfo {
+        role: Role::Man,
+        promoted: true,
+        moves: "+P: a Pawn across the river: one step in any direction",
+    },
+];
+
 pub static VARIANT: Variant = Variant {
     id: "amalgamated",
     name: "Amalgamated Chess",
     summary: "8x8 with a river: pieces promote across it and demote coming back; \
               a bare General loses and every draw is settled on points",
     options: OPTIONS,
+    pieces: &PIECES,
     check_options: any_options,
     start: start_position,
     parse: parse_position,
@@ -259,6 +323,22 @@ impl Position for Amalgamated {
 
     fn settle_draw(&self, cause: Reason) -> Outcome {
         self.points(cause)
+    }
+
+    fn move_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    fn counters(&self) -> Vec<String> {
+        // Worth showing once the move-count draw is within 40 plies.
+        if self.quiet >= 60 {
+            vec![format!(
+                "{} of 100 plies without capture or crowning",
+                self.quiet
+            )]
+        } else {
+            Vec::new()
+        }
     }
 
     fn perft(&self, depth: u32) -> u64 {

@@ -20,7 +20,7 @@ use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::perft::{self, PerftPosition};
 use crate::engine::placement::Placement;
 use crate::engine::types::{ByColor, Color, Hand, Piece, Role};
-use crate::engine::variant::{any_options, History, Position, Variant};
+use crate::engine::variant::{any_options, History, PieceInfo, Position, Variant};
 use move_text::STYLE;
 use tables::{kind, tables, GENERAL, KINDS};
 
@@ -50,12 +50,56 @@ static OPTIONS: [OptionSpec; 3] = [
     },
 ];
 
+static PIECES: [PieceInfo; 8] = [
+    PieceInfo {
+        role: Role::General,
+        promoted: false,
+        moves: "K: one step in any direction; the royal piece",
+    },
+    PieceInfo {
+        role: Role::Guard,
+        promoted: false,
+        moves: "G: one step diagonally",
+    },
+    PieceInfo {
+        role: Role::Elephant,
+        promoted: false,
+        moves: "E: one step forward, diagonally, or straight back; never sideways",
+    },
+    PieceInfo {
+        role: Role::Horse,
+        promoted: false,
+        moves: "H: leaps like a chess knight",
+    },
+    PieceInfo {
+        role: Role::Chariot,
+        promoted: false,
+        moves: "R: any distance along a rank or file, like a rook",
+    },
+    PieceInfo {
+        role: Role::Cannon,
+        promoted: false,
+        moves: "C: moves like a rook; captures by jumping exactly one piece; dropped on rank 1",
+    },
+    PieceInfo {
+        role: Role::Soldier,
+        promoted: false,
+        moves: "P: one step forward, captures diagonally forward; dropped on rank 3",
+    },
+    PieceInfo {
+        role: Role::GuardSoldier,
+        promoted: true,
+        moves: "S: a Soldier promoted on rank 6; one step diagonally",
+    },
+];
+
 pub static VARIANT: Variant = Variant {
     id: "continental",
     name: "Continental Chess",
     summary:
         "8x8 with drops from a fixed hand, a Xiangqi cannon, stalemate wins and a 64+16 countdown",
     options: &OPTIONS,
+    pieces: &PIECES,
     check_options: any_options,
     start: start_position,
     parse: parse_position,
@@ -329,6 +373,36 @@ impl Position for ContinentalPosition {
             return Some(self.settle_draw(Reason::CountingRule));
         }
         None
+    }
+
+    fn hands(&self) -> Option<[Vec<(Role, u8)>; 2]> {
+        let side = |color: Color| {
+            let stock = &self.hands[color];
+            [
+                Role::Soldier,
+                Role::Cannon,
+                Role::Chariot,
+                Role::Horse,
+                Role::Elephant,
+                Role::Guard,
+            ]
+            .into_iter()
+            .map(|r| (r, stock.count(r)))
+            .filter(|&(_, n)| n > 0)
+            .collect()
+        };
+        Some([side(Color::White), side(Color::Black)])
+    }
+
+    fn move_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    fn counters(&self) -> Vec<String> {
+        match self.count {
+            None => Vec::new(),
+            Some((side, n)) => vec![format!("countdown: {side} has {n} moves left")],
+        }
     }
 
     fn perft(&self, depth: u32) -> u64 {

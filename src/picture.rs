@@ -1,0 +1,144 @@
+//! Pictures of games: fills a `render::BoardView` from a game, and a legend from a
+//! variant's piece list. This is the bridge between the rules and the renderer, so that
+//! neither knows the other.
+
+use crate::engine::{Cell, Color, Game, MoveList, Position, Role, Variant};
+use crate::render::{BoardView, HandItem, LegendEntry, PieceView, RankLine, Terrain};
+
+/// What to show besides the position itself.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    /// Draw from Black's side.
+    pub flipped: bool,
+    /// Mark this piece's legal destinations (the moves picture).
+    pub from: Option<Cell>,
+    /// White's and Black's names for the caption.
+    pub players: Option<(String, String)>,
+}
+
+/// The view of a game's current position, its last move and the caption.
+pub fn game_view(game: &Game, request: &Request) -> BoardView {
+    let variant = game.variant();
+    let p = game.position();
+    let shape = p.shape();
+    let mut view = BoardView::empty(shape.files(), shape.ranks());
+    view.flipped = request.flipped;
+    let water = shape.region("river").or(shape.region("water"));
+    for (i, cell) in view.cells.iter_mut().enumerate() {
+        let c = Cell(i as u8);
+        cell.terrain = if shape.holes().contains(c) {
+            Terrain::Hole
+        } else if water.contains(c) {
+            Terrain::Water
+        } else if shape.region("white palace").contains(c) {
+            Terrain::Palace(Color::White)
+        } else if shape.region("black palace").contains(c) {
+            Terrain::Palace(Color::Black)
+        } else {
+            Terrain::Land
+        };
+        if !shape.holes().contains(c) {
+            cell.piece = p
+                .piece_at(c)
+                .map(|piece| piece_view(variant, piece.color, piece.role));
+        }
+    }
+    // A board cut into halves with no water between them has a river line.
+    let white_half = shape.region("white half");
+    if water.is_empty() {
+        if let Some(top) = white_half.last() {
+            view.rank_lines.push(RankLine {
+                after: shape.rank(top),
+            });
+        }
+    }
+    if let Some(ply) = game.plies().last() {
+        for c in ply.effects.cells.iter() {
+            view.cells[c.index()].marks.last_move = true;
+        }
+        for (c, _, _) in ply.effects.removed.iter() {
+            view.cells[c.index()].marks.removed = true;
+        }
+    }
+    let to_move = p.side_to_move();
+    if p.in_check() {
+        for c in shape.cells() {
+            let royal = p.piece_at(c).is_some_and(|x| {
+                x.color == to_move && matches!(x.role, Role::King | Role::General)
+            });
+            if royal {
+                view.cells[c.index()].marks.check = true;
+            }
+        }
+    }
+    if let Some(from) = request.from {
+        mark_destinations(&mut view, p, from);
+    }
+    view.hands = p.hands().map(|hands| {
+        let side = |i: usize, color: Color| -> Vec<HandItem> {
+            hands[i]
+                .iter()
+                .map(|&(role, count)| HandItem {
+                    piece: piece_view(variant, color, role),
+                    count,
+                })
+                .collect()
+        };
+        [side(0, Color::White), side(1, Color::Black)]
+    });
+    match game.outcome() {
+        Some(o) => {
+            view.title = format!("{}: {o}", variant.name);
+            view.to_move = None;
+        }
+        None => {
+            let check = if p.in_check() { ", in check" } else { "" };
+            view.title = format!("{}: {to_move} to move{check}", variant.name);
+            view.to_move = Some(to_move);
+        }
+    }
+    let mut details = vec![format!("move {}", p.move_number())];
+    if let Some((white, black)) = &request.players {
+        details.insert(0, format!("{white} (White) vs {black} (Black)"));
+    }
+    details.extend(game.options().non_default(variant.options));
+    details.extend(p.counters());
+    view.details = details.join("  ·  ");
+    view
+}
+
+fn piece_view(variant: &Variant, color: Color, role: Role) -> PieceView {
+    PieceView {
+        color,
+        role,
+        promoted: variant.is_promoted(role),
+    }
+}
+
+fn mark_destinations(view: &mut BoardView, p: &dyn Position, from: Cell) {
+    if from.index() >= view.cells.len() {
+        return;
+    }
+    view.cells[from.index()].marks.selected = true;
+    let mut moves = MoveList::new();
+    p.legal_moves(&mut moves);
+    for m in moves.iter().filter(|m| m.from() == Some(from)) {
+        if let Some(to) = m.to() {
+            view.cells[to.index()].marks.destination = true;
+        }
+    }
+}
+
+/// The legend of a variant: each piece, White's, with its name and move.
+pub fn legend(variant: &Variant) -> (String, Vec<LegendEntry>) {
+    let entries = variant
+        .pieces
+        .iter()
+        .map(|info| LegendEntry {
+            piece: piece_view(variant, Color::White, info.role),
+            name: info.role.name().to_string(),
+            moves: info.moves.to_string(),
+        })
+        .collect();
+    (format!("{}: the pieces", variant.name), entries)
+}

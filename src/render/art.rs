@@ -1,0 +1,158 @@
+//! How each piece looks. Standard chess pieces are their chess glyphs. Every other piece
+//! is a round token with its own symbol (a chess glyph for a piece that moves like that
+//! chess piece, a mark for the rest), so a token never reads as a chess piece. Promoted
+//! forms get a red ring and a "+" badge, so they are never mistaken for their base form.
+//! Sprites are drawn once per piece and size, then reused.
+
+use super::canvas::{self, Rgb8, Sprite};
+use super::view::PieceView;
+use crate::engine::{Color, Role};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+pub const WHITE_FILL: Rgb8 = [246, 241, 229];
+pub const WHITE_INK: Rgb8 = [30, 30, 30];
+pub const BLACK_FILL: Rgb8 = [40, 40, 42];
+pub const BLACK_INK: Rgb8 = [236, 236, 236];
+pub const PROMOTED: Rgb8 = [205, 45, 45];
+
+/// The drawing of a piece kind.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum Look {
+    /// A chess glyph: solid form filled, outline form inked over it.
+    Chess { solid: char, outline: char },
+    /// A token with a symbol inside.
+    Token { symbol: char },
+}
+
+fn look(role: Role, promoted: bool) -> Look {
+    let chess = |solid, outline| Look::Chess { solid, outline };
+    let token = |symbol| Look::Token { symbol };
+    match role {
+        // A promoted King (Amalgamated's General across the river) is a token too.
+        Role::King if promoted => token('♚'),
+        Role::King => chess('♚', '♔'),
+        Role::Queen => chess('♛', '♕'),
+        Role::Rook => chess('♜', '♖'),
+        Role::Bishop => chess('♝', '♗'),
+        Role::Knight => chess('♞', '♘'),
+        Role::Pawn => chess('♟', '♙'),
+        Role::General => token('♚'),
+        Role::Chariot | Role::Chatelaine => token('♜'),
+        Role::Horse | Role::Acelander => token('♞'),
+        Role::Elephant | Role::Primate => token('♝'),
+        Role::Soldier | Role::Man => token('♟'),
+        Role::Guard | Role::GuardSoldier => token('✖'),
+        Role::Cannon => token('⊕'),
+        Role::Wazir => token('✚'),
+        Role::Pasha => token('✳'),
+        Role::Alibaba => token('❋'),
+    }
+}
+
+type Key = (Role, Color, bool, u32);
+
+/// The sprite of `piece` at `size` pixels square.
+pub fn sprite(piece: PieceView, size: u32) -> Arc<Sprite> {
+    static CACHE: OnceLock<Mutex<HashMap<Key, Arc<Sprite>>>> = OnceLock::new();
+    let key = (piece.role, piece.color, piece.promoted, size);
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(s) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return s;
+    }
+    let s = Arc::new(draw(piece, size));
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, s.clone());
+    }
+    s
+}
+
+fn draw(piece: PieceView, size: u32) -> Sprite {
+    let mut s = Sprite::new(size);
+    let z = size as f32;
+    let (fill, ink) = match piece.color {
+        Color::White => (WHITE_FILL, WHITE_INK),
+        Color::Black => (BLACK_FILL, BLACK_INK),
+    };
+    let font = canvas::regular();
+    match look(piece.role, piece.promoted) {
+        Look::Chess { solid, outline } => {
+            // DejaVu's chess glyphs fill about 70% of their size: this fills the square.
+            let px = z * 1.12;
+            let (cx, cy) = (z / 2.0, z / 2.0);
+            s.glyph(font, px, solid, None, (cx, cy), fill);
+            // White pieces are outlined in black; black pieces get a soft light outline
+            // so that they stand out on dark squares.
+            let line = match piece.color {
+                Color::White => WHITE_INK,
+                Color::Black => [150, 150, 150],
+            };
+            s.glyph(font, px, outline, Some(solid), (cx, cy), line);
+        }
+        Look::Token { symbol } => {
+            let r = z * 0.41;
+            let (cx, cy) = (z / 2.0, z / 2.0);
+            s.disc(cx, cy, r, fill);
+            let (ring_color, width) = if piece.promoted {
+                (PROMOTED, (z * 0.075).max(2.5))
+            } else {
+                (ink, (z * 0.035).max(1.5))
+            };
+            s.ring(cx, cy, r, width, ring_color);
+            s.glyph(font, z * 0.56, symbol, None, (cx, cy), ink);
+        }
+    }
+    if piece.promoted {
+        let (bx, by, br) = (z * 0.80, z * 0.20, z * 0.15);
+        s.disc(bx, by, br, PROMOTED);
+        s.glyph(
+            canvas::bold(),
+            br * 2.1,
+            '+',
+            None,
+            (bx, by),
+            [255, 255, 255],
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::variants;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_piece_of_a_variant_looks_different_from_the_others() {
+        for v in variants() {
+            let looks: HashSet<(Look, bool)> = v
+                .pieces
+                .iter()
+                .map(|p| (look(p.role, p.promoted), p.promoted))
+                .collect();
+            assert_eq!(
+                looks.len(),
+                v.pieces.len(),
+                "{}: two pieces look alike",
+                v.id
+            );
+        }
+    }
+
+    #[test]
+    fn standard_pieces_are_chess_glyphs_and_fairy_pieces_tokens() {
+        for role in [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ] {
+            assert!(matches!(look(role, false), Look::Chess { .. }), "{role}");
+        }
+        assert!(matches!(look(Role::King, true), Look::Token { .. }));
+        assert!(matches!(look(Role::Cannon, false), Look::Token { .. }));
+    }
+}

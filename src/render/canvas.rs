@@ -1,0 +1,299 @@
+//! Drawing on an RGB image: filled rectangles, antialiased discs and rings, text from the
+//! bundled fonts, and premultiplied RGBA sprites composited on top.
+
+use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
+use image::{Rgb, RgbImage};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A colour with straight (not premultiplied) channels.
+pub type Rgb8 = [u8; 3];
+
+static REGULAR_TTF: &[u8] = include_bytes!("../../fonts/DejaVuSans.ttf");
+static BOLD_TTF: &[u8] = include_bytes!("../../fonts/DejaVuSans-Bold.ttf");
+
+/// The bundled fonts (DejaVu Sans, see fonts/DejaVu-LICENSE.txt).
+pub fn regular() -> &'static FontRef<'static> {
+    static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
+    FONT.get_or_init(|| FontRef::try_from_slice(REGULAR_TTF).expect("bundled font parses"))
+}
+
+pub fn bold() -> &'static FontRef<'static> {
+    static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
+    FONT.get_or_init(|| FontRef::try_from_slice(BOLD_TTF).expect("bundled font parses"))
+}
+
+/// Coverage rounded to 1/32: invisible on screen, and it keeps the number of distinct
+/// edge colours low, which the indexed PNG encoder rewards.
+#[inline]
+fn steps(alpha: f32) -> f32 {
+    (alpha.min(1.0) * 32.0).round() / 32.0
+}
+
+/// Blends `color` over one pixel with coverage `alpha` (0..1); pixels off the image are
+/// skipped.
+#[inline]
+pub fn blend(img: &mut RgbImage, x: i32, y: i32, color: Rgb8, alpha: f32) {
+    let a = steps(alpha);
+    if x < 0 || y < 0 || x >= img.width() as i32 || y >= img.height() as i32 || a <= 0.0 {
+        return;
+    }
+    let p = img.get_pixel_mut(x as u32, y as u32);
+    for (dst, &src) in p.0.iter_mut().zip(&color) {
+        *dst = (*dst as f32 * (1.0 - a) + src as f32 * a + 0.5) as u8;
+    }
+}
+
+pub fn fill_rect(img: &mut RgbImage, x: i32, y: i32, w: i32, h: i32, color: Rgb8) {
+    let (iw, ih) = (img.width() as i32, img.height() as i32);
+    let (x0, x1) = (x.clamp(0, iw) as usize, (x + w).clamp(0, iw) as usize);
+    let (y0, y1) = (y.clamp(0, ih) as usize, (y + h).clamp(0, ih) as usize);
+    if x0 >= x1 {
+        return;
+    }
+    let stride = iw as usize * 3;
+    let raw: &mut [u8] = img;
+    for row in y0..y1 {
+        for px in raw[row * stride + x0 * 3..row * stride + x1 * 3].chunks_exact_mut(3) {
+            px.copy_from_slice(&color);
+        }
+    }
+}
+
+/// Blends a translucent rectangle.
+pub fn tint_rect(img: &mut RgbImage, x: i32, y: i32, w: i32, h: i32, color: Rgb8, alpha: f32) {
+    for yy in y..y + h {
+        for xx in x..x + w {
+            blend(img, xx, yy, color, alpha);
+        }
+    }
+}
+
+/// Coverage of a pixel centre at distance `d` from a circle of radius `r` (inside = 1).
+#[inline]
+fn coverage(d: f32, r: f32) -> f32 {
+    (r - d + 0.5).clamp(0.0, 1.0)
+}
+
+/// An antialiased ring between radii `r - width` and `r`, or a disc when `width >= r`.
+pub fn ring(img: &mut RgbImage, cx: f32, cy: f32, r: f32, width: f32, color: Rgb8, alpha: f32) {
+    let inner = r - width;
+    for y in (cy - r - 1.0).floor() as i32..=(cy + r + 1.0).ceil() as i32 {
+        for x in (cx - r - 1.0).floor() as i32..=(cx + r + 1.0).ceil() as i32 {
+            let d = ((x as f32 + 0.5 - cx).powi(2) + (y as f32 + 0.5 - cy).powi(2)).sqrt();
+            let mut c = coverage(d, r);
+            if inner > 0.0 {
+                c -= coverage(d, inner);
+            }
+            blend(img, x, y, color, c * alpha);
+        }
+    }
+}
+
+pub fn disc(img: &mut RgbImage, cx: f32, cy: f32, r: f32, color: Rgb8, alpha: f32) {
+    ring(img, cx, cy, r, r, color, alpha);
+}
+
+/// The advance width of `text` at `px` pixels.
+pub fn text_width(font: &FontRef<'static>, px: f32, text: &str) -> f32 {
+    let f = font.as_scaled(PxScale::from(px));
+    let mut w = 0.0;
+    let mut prev = None;
+    for ch in text.chars() {
+        let id = f.glyph_id(ch);
+        if let Some(p) = prev {
+            w += f.kern(p, id);
+        }
+        w += f.h_advance(id);
+        prev = Some(id);
+    }
+    w
+}
+
+/// A glyph's coverage at one size, placed relative to the pen on the baseline.
+struct GlyphBitmap {
+    left: i32,
+    top: i32,
+    width: usize,
+    coverage: Vec<f32>,
+}
+
+/// Glyph bitmaps by (bold, character, size in 1/64 px): captions and coordinates repeat
+/// the same few glyphs on every picture, and rasterising outlines is the costly part.
+fn glyph_bitmap(font: &FontRef<'static>, bold: bool, ch: char, px: f32) -> Arc<GlyphBitmap> {
+    type Cache = Mutex<HashMap<(bool, char, u32), Arc<GlyphBitmap>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let key = (bold, ch, (px * 64.0) as u32);
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(g) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return g;
+    }
+    let scale = PxScale::from(px);
+    let glyph = font
+        .glyph_id(ch)
+        .with_scale_and_position(scale, ab_glyph::point(0.0, 0.0));
+    let bitmap = match font.outline_glyph(glyph) {
+        None => GlyphBitmap {
+            left: 0,
+            top: 0,
+            width: 0,
+            coverage: Vec::new(),
+        },
+        Some(outline) => {
+            let b = outline.px_bounds();
+            let (w, h) = (b.width() as usize, b.height() as usize);
+            let mut coverage = vec![0.0; w * h];
+            outline.draw(|gx, gy, c| {
+                if let Some(cell) = coverage.get_mut(gy as usize * w + gx as usize) {
+                    *cell = c;
+                }
+            });
+            GlyphBitmap {
+                left: b.min.x as i32,
+                top: b.min.y as i32,
+                width: w,
+                coverage,
+            }
+        }
+    };
+    let bitmap = Arc::new(bitmap);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, bitmap.clone());
+    }
+    bitmap
+}
+
+/// Draws `text` with its left end at `x` and its baseline at `baseline`; returns the x
+/// after it.
+pub fn text(
+    img: &mut RgbImage,
+    font: &FontRef<'static>,
+    px: f32,
+    x: f32,
+    baseline: f32,
+    color: Rgb8,
+    text: &str,
+) -> f32 {
+    let bold = std::ptr::eq(font, bold());
+    let f = font.as_scaled(PxScale::from(px));
+    let mut pen = x;
+    let mut prev = None;
+    for ch in text.chars() {
+        let id = f.glyph_id(ch);
+        if let Some(p) = prev {
+            pen += f.kern(p, id);
+        }
+        let g = glyph_bitmap(font, bold, ch, px);
+        let (ox, oy) = (pen.round() as i32 + g.left, baseline.round() as i32 + g.top);
+        for (i, &c) in g.coverage.iter().enumerate() {
+            if c > 0.0 {
+                let (gx, gy) = ((i % g.width) as i32, (i / g.width) as i32);
+                blend(img, ox + gx, oy + gy, color, c);
+            }
+        }
+        pen += f.h_advance(id);
+        prev = Some(id);
+    }
+    pen
+}
+
+/// A small premultiplied RGBA image, drawn once and composited many times.
+#[derive(Clone, Debug)]
+pub struct Sprite {
+    pub size: u32,
+    /// Premultiplied RGBA, row by row.
+    pixels: Vec<[f32; 4]>,
+}
+
+impl Sprite {
+    pub fn new(size: u32) -> Sprite {
+        Sprite {
+            size,
+            pixels: vec![[0.0; 4]; (size * size) as usize],
+        }
+    }
+
+    /// Paints `color` over one pixel with coverage `alpha` ("over" compositing).
+    #[inline]
+    fn paint(&mut self, x: i32, y: i32, color: Rgb8, alpha: f32) {
+        let a = steps(alpha);
+        if x < 0 || y < 0 || x >= self.size as i32 || y >= self.size as i32 || a <= 0.0 {
+            return;
+        }
+        let p = &mut self.pixels[(y as u32 * self.size + x as u32) as usize];
+        for (dst, &src) in p.iter_mut().zip(&color) {
+            *dst = src as f32 / 255.0 * a + *dst * (1.0 - a);
+        }
+        p[3] = a + p[3] * (1.0 - a);
+    }
+
+    pub fn ring(&mut self, cx: f32, cy: f32, r: f32, width: f32, color: Rgb8) {
+        let inner = r - width;
+        for y in (cy - r - 1.0).floor() as i32..=(cy + r + 1.0).ceil() as i32 {
+            for x in (cx - r - 1.0).floor() as i32..=(cx + r + 1.0).ceil() as i32 {
+                let d = ((x as f32 + 0.5 - cx).powi(2) + (y as f32 + 0.5 - cy).powi(2)).sqrt();
+                let mut c = coverage(d, r);
+                if inner > 0.0 {
+                    c -= coverage(d, inner);
+                }
+                self.paint(x, y, color, c);
+            }
+        }
+    }
+
+    pub fn disc(&mut self, cx: f32, cy: f32, r: f32, color: Rgb8) {
+        self.ring(cx, cy, r, r, color);
+    }
+
+    /// Draws one glyph of `font` at `px` pixels, its ink box centred on `center`. With
+    /// `center_of`, the box of that other glyph is centred instead, so that an outline
+    /// glyph lands exactly on its solid twin.
+    pub fn glyph(
+        &mut self,
+        font: &FontRef<'static>,
+        px: f32,
+        ch: char,
+        center_of: Option<char>,
+        center: (f32, f32),
+        color: Rgb8,
+    ) {
+        let (cx, cy) = center;
+        let scale = PxScale::from(px);
+        let placed = |c: char| font.outline_glyph(font.glyph_id(c).with_scale(scale));
+        let (Some(outline), Some(reference)) = (placed(ch), placed(center_of.unwrap_or(ch))) else {
+            return;
+        };
+        let rb = reference.px_bounds();
+        let dx = cx - (rb.min.x + rb.max.x) / 2.0;
+        let dy = cy - (rb.min.y + rb.max.y) / 2.0;
+        let b = outline.px_bounds();
+        let (ox, oy) = ((b.min.x + dx).round() as i32, (b.min.y + dy).round() as i32);
+        outline.draw(|gx, gy, c| self.paint(ox + gx as i32, oy + gy as i32, color, c));
+    }
+
+    /// Composites the sprite with its top-left corner at (x, y).
+    pub fn draw_on(&self, img: &mut RgbImage, x: i32, y: i32) {
+        let (iw, ih) = (img.width() as i32, img.height() as i32);
+        let stride = iw as usize * 3;
+        let raw: &mut [u8] = img;
+        for sy in 0..self.size as i32 {
+            let ty = y + sy;
+            if ty < 0 || ty >= ih {
+                continue;
+            }
+            let row = &self.pixels
+                [(sy as u32 * self.size) as usize..((sy as u32 + 1) * self.size) as usize];
+            for (sx, s) in row.iter().enumerate() {
+                let tx = x + sx as i32;
+                if s[3] <= 0.0 || tx < 0 || tx >= iw {
+                    continue;
+                }
+                let at = ty as usize * stride + tx as usize * 3;
+                for (dst, &src) in raw[at..at + 3].iter_mut().zip(&s[..3]) {
+                    let v = src * 255.0 + *dst as f32 * (1.0 - s[3]);
+                    *dst = (v + 0.5).clamp(0.0, 255.0) as u8;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! Pictures: a plain `BoardView` (or a legend) in, PNG bytes out. Never runs the rules.
+//! Fonts are embedded at compile time (fonts/, DejaVu Sans); nothing is looked up on the
+//! system or fetched.
+
+mod art;
+mod board;
+mod canvas;
+pub mod encode;
+mod legend;
+pub mod view;
+
+pub use legend::LegendEntry;
+pub use view::{BoardView, CellView, HandItem, Marks, PieceView, RankLine, Terrain};
+
+use image::RgbImage;
+
+/// The picture of a position, as PNG bytes.
+pub fn board_png(view: &BoardView) -> Vec<u8> {
+    encode(&board::draw(view))
+}
+
+/// A legend: each piece with its name and how it moves.
+pub fn legend_png(title: &str, entries: &[LegendEntry]) -> Vec<u8> {
+    encode(&legend::draw(title, entries))
+}
+
+fn encode(img: &RgbImage) -> Vec<u8> {
+    encode::png(img)
+}
+
+/// The image behind `board_png`, for tests that compare pixels.
+pub fn board_image(view: &BoardView) -> RgbImage {
+    board::draw(view)
+}

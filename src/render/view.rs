@@ -1,0 +1,111 @@
+//! `BoardView`: everything a picture shows, as plain data. The renderer draws it and
+//! never runs the rules; `crate::picture` fills it from a game.
+
+use crate::engine::{Color, Role};
+
+/// What a cell is, for drawing.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Terrain {
+    Land,
+    /// River or water: drawn as water.
+    Water,
+    /// A palace of the given side: tinted.
+    Palace(Color),
+    /// Not part of the board: drawn as a gap.
+    Hole,
+}
+
+/// A piece as drawn.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PieceView {
+    pub color: Color,
+    pub role: Role,
+    /// A promoted form (Amalgamated's Primate, Continental's Guard Soldier): marked so it
+    /// is never mistaken for its unpromoted form.
+    pub promoted: bool,
+}
+
+/// Highlights of one cell.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// A cell the last move started from, passed through or ended on.
+    pub last_move: bool,
+    /// A piece was removed here by the last move.
+    pub removed: bool,
+    /// The royal piece here is in check.
+    pub check: bool,
+    /// The piece asked about (moves picture).
+    pub selected: bool,
+    /// A legal destination of the selected piece (moves picture).
+    pub destination: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CellView {
+    pub terrain: Terrain,
+    pub piece: Option<PieceView>,
+    pub marks: Marks,
+}
+
+/// A line drawn between two ranks (Amalgamated's river): after 0-based rank `after`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RankLine {
+    pub after: u8,
+}
+
+/// One kind of piece in a hand, with its count.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct HandItem {
+    pub piece: PieceView,
+    pub count: u8,
+}
+
+/// A whole picture of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardView {
+    pub files: u8,
+    pub ranks: u8,
+    /// `files * ranks` cells, indexed `rank * files + file` (rank 0 is White's first).
+    pub cells: Vec<CellView>,
+    pub rank_lines: Vec<RankLine>,
+    /// Pieces in hand, White's then Black's; `None` for variants without hands.
+    pub hands: Option<[Vec<HandItem>; 2]>,
+    /// Draw from Black's side (rank 1 at the top).
+    pub flipped: bool,
+    /// First caption line: the variant and who is to move, or the result.
+    pub title: String,
+    /// Second caption line: move number, options and counters that matter.
+    pub details: String,
+    /// The side to move, shown as a disc beside the title; `None` when the game is over.
+    pub to_move: Option<Color>,
+}
+
+impl BoardView {
+    /// An empty board of the given size: land everywhere, no pieces, no captions.
+    pub fn empty(files: u8, ranks: u8) -> BoardView {
+        let cell = CellView {
+            terrain: Terrain::Land,
+            piece: None,
+            marks: Marks::default(),
+        };
+        BoardView {
+            files,
+            ranks,
+            cells: vec![cell; files as usize * ranks as usize],
+            rank_lines: Vec::new(),
+            hands: None,
+            flipped: false,
+            title: String::new(),
+            details: String::new(),
+            to_move: None,
+        }
+    }
+
+    pub fn cell(&self, file: u8, rank: u8) -> &CellView {
+        &self.cells[rank as usize * self.files as usize + file as usize]
+    }
+
+    pub fn cell_mut(&mut self, file: u8, rank: u8) -> &mut CellView {
+        &mut self.cells[rank as usize * self.files as usize + file as usize]
+    }
+}

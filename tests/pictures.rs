@@ -1,0 +1,158 @@
+//! Pictures: golden images of special positions of every variant drawn so far, compared
+//! pixel by pixel with a small tolerance. `FERRY_BLESS=1 cargo test --test pictures`
+//! writes them anew (then look at every one before committing).
+
+mod common;
+
+use ferry::engine::Cell;
+use ferry::picture::{game_view, legend, Request};
+use ferry::render::{board_png, legend_png};
+use std::path::PathBuf;
+
+/// Most a channel may differ before a pixel counts as different (font rasterisers differ
+/// slightly between builds), and the share of pixels that may differ.
+const CHANNEL_TOLERANCE: i32 = 24;
+const PIXEL_SHARE: f64 = 0.002;
+/// The size limit of a board picture.
+const MAX_BYTES: usize = 60 * 1024;
+
+fn golden(name: &str, png: &[u8]) {
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "golden",
+        &format!("{name}.png"),
+    ]
+    .iter()
+    .collect();
+    if std::env::var("FERRY_BLESS").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, png).unwrap();
+        return;
+    }
+    let want = image::load_from_memory(&std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run with FERRY_BLESS=1 to create it",
+            path.display()
+        )
+    }))
+    .unwrap()
+    .to_rgb8();
+    let got = image::load_from_memory(png).unwrap().to_rgb8();
+    assert_eq!(got.dimensions(), want.dimensions(), "{name}: size differs");
+    let differing = got
+        .pixels()
+        .zip(want.pixels())
+        .filter(|(a, b)| (0..3).any(|i| (a.0[i] as i32 - b.0[i] as i32).abs() > CHANNEL_TOLERANCE))
+        .count();
+    let share = differing as f64 / (got.width() * got.height()) as f64;
+    assert!(
+        share <= PIXEL_SHARE,
+        "{name}: {differing} pixels differ ({:.3}%)",
+        share * 100.0
+    );
+}
+
+/// The picture after `moves` from `fen` (or the start), as a player would see it.
+fn board(
+    id: &str,
+    fen: Option<&str>,
+    options: &[&str],
+    moves: &[&str],
+    request: Request,
+) -> Vec<u8> {
+    let mut game = common::game(id, fen, options);
+    for m in moves {
+        game.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    let png = board_png(&game_view(&game, &request));
+    assert!(png.len() < MAX_BYTES, "{id}: {} bytes", png.len());
+    png
+}
+
+#[test]
+fn start_positions() {
+    golden(
+        "continental-start",
+        &board("continental", None, &[], &[], Request::default()),
+    );
+    golden(
+        "amalgamated-start",
+        &board("amalgamated", None, &[], &[], Request::default()),
+    );
+}
+
+#[test]
+fn continental_full_hands_with_captured_pieces() {
+    // drop=on: Black's captured Horse and Guard Soldier go to hand beside the originals.
+    let png = board(
+        "continental",
+        Some("4k3/8/8/3h3R/8/8/8/3K4[PPCCppcc] w b30 40"),
+        &["drop=on"],
+        &["Rxd5"],
+        Request::default(),
+    );
+    golden("continental-captured-to-hand", &png);
+}
+
+#[test]
+fn check_by_a_cannon_over_a_screen() {
+    let png = board(
+        "continental",
+        Some("4k3/8/4p3/8/8/8/1K6/C7[] w - 30"),
+        &[],
+        &["Ce1"],
+        Request::default(),
+    );
+    golden("continental-cannon-check", &png);
+}
+
+#[test]
+fn promoted_pieces_and_the_end_of_a_game() {
+    let png = board(
+        "amalgamated",
+        Some("2g5/8/p7/+P3+B3/8/8/5G2/7R w 20 50"),
+        &[],
+        &["Rd1"],
+        Request::default(),
+    );
+    golden("amalgamated-promoted-stalemate", &png);
+    let png = board(
+        "amalgamated",
+        Some("3g4/+R7/7p/8/8/8/8/1R2G3 w 0 30"),
+        &[],
+        &["Rb8"],
+        Request::default(),
+    );
+    golden("amalgamated-checkmate", &png);
+}
+
+#[test]
+fn moves_picture_from_black_side() {
+    let p = common::position("amalgamated", Some("4g3/8/7p/3+N4/8/8/8/4G3 w 0 30"), &[]);
+    let d5: Cell = p.shape().parse_cell("d5").unwrap();
+    let request = Request {
+        flipped: true,
+        from: Some(d5),
+        players: Some(("ann".to_string(), "bo".to_string())),
+    };
+    let png = board(
+        "amalgamated",
+        Some("4g3/8/7p/3+N4/8/8/8/4G3 w 0 30"),
+        &[],
+        &[],
+        request,
+    );
+    golden("amalgamated-acelander-moves-flipped", &png);
+}
+
+#[test]
+fn legends() {
+    for id in ["continental", "amalgamated"] {
+        let (title, entries) = legend(ferry::engine::variant(id).unwrap());
+        assert_eq!(
+            entries.len(),
+            ferry::engine::variant(id).unwrap().pieces.len()
+        );
+        golden(&format!("{id}-legend"), &legend_png(&title, &entries));
+    }
+}
