@@ -2,7 +2,7 @@
 //! bundled fonts, and premultiplied RGBA sprites composited on top.
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
-use image::{Rgb, RgbImage};
+use image::RgbImage;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
