@@ -4,7 +4,7 @@
 //! forms get a red ring and a "+" badge, so they are never mistaken for their base form.
 //! Sprites are drawn once per piece and size, then reused.
 
-use super::canvas::{self, Rgb8, Sprite};
+use super::canvas::{Face, Rgb8, Sprite};
 use super::view::PieceView;
 use crate::engine::{Color, Role};
 use std::collections::HashMap;
@@ -74,7 +74,7 @@ fn draw(piece: PieceView, size: u32) -> Sprite {
         Color::White => (WHITE_FILL, WHITE_INK),
         Color::Black => (BLACK_FILL, BLACK_INK),
     };
-    let font = canvas::regular();
+    let font = Face::Regular;
     match look(piece.role, piece.promoted) {
         Look::Chess { solid, outline } => {
             // DejaVu's chess glyphs fill about 70% of their size: this fills the square.
@@ -105,14 +105,7 @@ fn draw(piece: PieceView, size: u32) -> Sprite {
     if piece.promoted {
         let (bx, by, br) = (z * 0.80, z * 0.20, z * 0.15);
         s.disc(bx, by, br, PROMOTED);
-        s.glyph(
-            canvas::bold(),
-            br * 2.1,
-            '+',
-            None,
-            (bx, by),
-            [255, 255, 255],
-        );
+        s.glyph(Face::Bold, br * 2.1, '+', None, (bx, by), [255, 255, 255]);
     }
     s
 }

@@ -2,7 +2,7 @@
 //! edges, pieces in hand in a column on the right.
 
 use super::art;
-use super::canvas::{self, Rgb8};
+use super::canvas::{self, Face, Rgb8};
 use super::view::{BoardView, CellView, Terrain};
 use crate::engine::Color;
 use image::{Rgb, RgbImage};
@@ -160,7 +160,7 @@ fn draw_rank_lines(img: &mut RgbImage, view: &BoardView, l: &Layout) {
 
 fn draw_coordinates(img: &mut RgbImage, view: &BoardView, l: &Layout) {
     let px = l.coords as f32 * 0.62;
-    let font = canvas::regular();
+    let font = Face::Regular;
     for file in 0..view.files {
         let (x, _) = l.cell_xy(view, file, 0);
         let name = ((b'a' + file) as char).to_string();
@@ -224,7 +224,7 @@ fn draw_captions(img: &mut RgbImage, view: &BoardView, l: &Layout) {
     }
     canvas::text(
         img,
-        canvas::bold(),
+        Face::Bold,
         title_px,
         x,
         title_base,
@@ -234,7 +234,7 @@ fn draw_captions(img: &mut RgbImage, view: &BoardView, l: &Layout) {
     let details_base = l.caption as f32 * 0.8;
     canvas::text(
         img,
-        canvas::regular(),
+        Face::Regular,
         detail_px,
         l.board_x() as f32,
         details_base,
@@ -269,7 +269,7 @@ fn draw_hands(
             let base = y as f32 + size as f32 / 2.0 + px * 0.36;
             canvas::text(
                 img,
-                canvas::bold(),
+                Face::Bold,
                 px,
                 (x + size as i32) as f32 + 2.0,
                 base,
@@ -285,7 +285,7 @@ fn draw_hands(
             };
             canvas::text(
                 img,
-                canvas::regular(),
+                Face::Regular,
                 px * 0.85,
                 x as f32,
                 y as f32,

@@ -12,15 +12,23 @@ pub type Rgb8 = [u8; 3];
 static REGULAR_TTF: &[u8] = include_bytes!("../../fonts/DejaVuSans.ttf");
 static BOLD_TTF: &[u8] = include_bytes!("../../fonts/DejaVuSans-Bold.ttf");
 
-/// The bundled fonts (DejaVu Sans, see fonts/DejaVu-LICENSE.txt).
-pub fn regular() -> &'static FontRef<'static> {
-    static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
-    FONT.get_or_init(|| FontRef::try_from_slice(REGULAR_TTF).expect("bundled font parses"))
+/// The two bundled faces (DejaVu Sans, see fonts/DejaVu-LICENSE.txt).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Face {
+    Regular,
+    Bold,
 }
 
-pub fn bold() -> &'static FontRef<'static> {
-    static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
-    FONT.get_or_init(|| FontRef::try_from_slice(BOLD_TTF).expect("bundled font parses"))
+impl Face {
+    pub fn font(self) -> &'static FontRef<'static> {
+        static REGULAR: OnceLock<FontRef<'static>> = OnceLock::new();
+        static BOLD: OnceLock<FontRef<'static>> = OnceLock::new();
+        let (cell, ttf) = match self {
+            Face::Regular => (&REGULAR, REGULAR_TTF),
+            Face::Bold => (&BOLD, BOLD_TTF),
+        };
+        cell.get_or_init(|| FontRef::try_from_slice(ttf).expect("bundled font parses"))
+    }
 }
 
 /// Coverage rounded to 1/32: invisible on screen, and it keeps the number of distinct
@@ -95,8 +103,8 @@ pub fn disc(img: &mut RgbImage, cx: f32, cy: f32, r: f32, color: Rgb8, alpha: f3
 }
 
 /// The advance width of `text` at `px` pixels.
-pub fn text_width(font: &FontRef<'static>, px: f32, text: &str) -> f32 {
-    let f = font.as_scaled(PxScale::from(px));
+pub fn text_width(face: Face, px: f32, text: &str) -> f32 {
+    let f = face.font().as_scaled(PxScale::from(px));
     let mut w = 0.0;
     let mut prev = None;
     for ch in text.chars() {
@@ -118,12 +126,13 @@ struct GlyphBitmap {
     coverage: Vec<f32>,
 }
 
-/// Glyph bitmaps by (bold, character, size in 1/64 px): captions and coordinates repeat
+/// Glyph bitmaps by (face, character, size in 1/64 px): captions and coordinates repeat
 /// the same few glyphs on every picture, and rasterising outlines is the costly part.
-fn glyph_bitmap(font: &FontRef<'static>, bold: bool, ch: char, px: f32) -> Arc<GlyphBitmap> {
-    type Cache = Mutex<HashMap<(bool, char, u32), Arc<GlyphBitmap>>>;
+fn glyph_bitmap(face: Face, ch: char, px: f32) -> Arc<GlyphBitmap> {
+    type Cache = Mutex<HashMap<(Face, char, u32), Arc<GlyphBitmap>>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
-    let key = (bold, ch, (px * 64.0) as u32);
+    let key = (face, ch, (px * 64.0) as u32);
+    let font = face.font();
     let cache = CACHE.get_or_init(Default::default);
     if let Some(g) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return g;
@@ -167,15 +176,14 @@ fn glyph_bitmap(font: &FontRef<'static>, bold: bool, ch: char, px: f32) -> Arc<G
 /// after it.
 pub fn text(
     img: &mut RgbImage,
-    font: &FontRef<'static>,
+    face: Face,
     px: f32,
     x: f32,
     baseline: f32,
     color: Rgb8,
     text: &str,
 ) -> f32 {
-    let bold = std::ptr::eq(font, bold());
-    let f = font.as_scaled(PxScale::from(px));
+    let f = face.font().as_scaled(PxScale::from(px));
     let mut pen = x;
     let mut prev = None;
     for ch in text.chars() {
@@ -183,7 +191,7 @@ pub fn text(
         if let Some(p) = prev {
             pen += f.kern(p, id);
         }
-        let g = glyph_bitmap(font, bold, ch, px);
+        let g = glyph_bitmap(face, ch, px);
         let (ox, oy) = (pen.round() as i32 + g.left, baseline.round() as i32 + g.top);
         for (i, &c) in g.coverage.iter().enumerate() {
             if c > 0.0 {
@@ -250,7 +258,7 @@ impl Sprite {
     /// glyph lands exactly on its solid twin.
     pub fn glyph(
         &mut self,
-        font: &FontRef<'static>,
+        face: Face,
         px: f32,
         ch: char,
         center_of: Option<char>,
@@ -259,6 +267,7 @@ impl Sprite {
     ) {
         let (cx, cy) = center;
         let scale = PxScale::from(px);
+        let font = face.font();
         let placed = |c: char| font.outline_glyph(font.glyph_id(c).with_scale(scale));
         let (Some(outline), Some(reference)) = (placed(ch), placed(center_of.unwrap_or(ch))) else {
             return;

@@ -2,7 +2,7 @@
 
 use super::art;
 use super::board::BACKGROUND;
-use super::canvas;
+use super::canvas::{self, Face};
 use super::view::PieceView;
 use image::{Rgb, RgbImage};
 
@@ -24,7 +24,7 @@ pub fn draw(title: &str, entries: &[LegendEntry]) -> RgbImage {
     let mut img = RgbImage::from_pixel(WIDTH, h, Rgb(BACKGROUND));
     canvas::text(
         &mut img,
-        canvas::bold(),
+        Face::Bold,
         22.0,
         16.0,
         32.0,
@@ -48,7 +48,7 @@ pub fn draw(title: &str, entries: &[LegendEntry]) -> RgbImage {
         art::sprite(e.piece, 48).draw_on(&mut img, 16, y as i32 + 4);
         canvas::text(
             &mut img,
-            canvas::bold(),
+            Face::Bold,
             18.0,
             78.0,
             y as f32 + 25.0,
@@ -57,7 +57,7 @@ pub fn draw(title: &str, entries: &[LegendEntry]) -> RgbImage {
         );
         canvas::text(
             &mut img,
-            canvas::regular(),
+            Face::Regular,
             14.5,
             78.0,
             y as f32 + 45.0,

@@ -5,7 +5,7 @@
 mod art;
 mod board;
 mod canvas;
-pub mod encode;
+mod encode;
 mod legend;
 pub mod view;
 
