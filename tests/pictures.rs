@@ -156,3 +156,64 @@ fn legends() {
         golden(&format!("{id}-legend"), &legend_png(&title, &entries));
     }
 }
+
+#[test]
+fn terrain_of_an_irregular_board() {
+    // Little River's shape, drawn from a view built by hand (the renderer needs no rules):
+    // holes as gaps, both palaces tinted, the river as water.
+    use ferry::engine::{Color, Role};
+    use ferry::render::{BoardView, PieceView, Terrain};
+    let mut view = BoardView::empty(6, 9);
+    let at = |name: &str| -> (u8, u8) {
+        let b = name.as_bytes();
+        (b[0] - b'a', name[1..].parse::<u8>().unwrap() - 1)
+    };
+    for hole in ["a2", "a3", "f2", "f3", "a7", "a8", "f7", "f8"] {
+        let (f, r) = at(hole);
+        view.cell_mut(f, r).terrain = Terrain::Hole;
+    }
+    for (cells, color) in [
+        (["c1", "d1", "c2", "d2"], Color::White),
+        (["c8", "d8", "c9", "d9"], Color::Black),
+    ] {
+        for c in cells {
+            let (f, r) = at(c);
+            view.cell_mut(f, r).terrain = Terrain::Palace(color);
+        }
+    }
+    for f in 0..6 {
+        view.cell_mut(f, 4).terrain = Terrain::Water;
+    }
+    let piece = |color, role| {
+        Some(PieceView {
+            color,
+            role,
+            promoted: false,
+        })
+    };
+    for (cell, color, role) in [
+        ("d1", Color::White, Role::King),
+        ("b2", Color::White, Role::Wazir),
+        ("c5", Color::White, Role::Wazir),
+        ("b1", Color::White, Role::Rook),
+        ("a1", Color::White, Role::Knight),
+        ("c4", Color::White, Role::Pawn),
+        ("d9", Color::Black, Role::King),
+        ("e8", Color::Black, Role::Wazir),
+        ("e9", Color::Black, Role::Rook),
+        ("d6", Color::Black, Role::Pawn),
+    ] {
+        let (f, r) = at(cell);
+        view.cell_mut(f, r).piece = piece(color, role);
+    }
+    let (f, r) = at("c4");
+    view.cell_mut(f, r).marks.last_move = true;
+    let (f, r) = at("c5");
+    view.cell_mut(f, r).marks.last_move = true;
+    view.title = "Little River Chess: Black to move".to_string();
+    view.details = "move 7  ·  river: gentle".to_string();
+    view.to_move = Some(Color::Black);
+    let png = board_png(&view);
+    assert!(png.len() < MAX_BYTES);
+    golden("little-river-terrain", &png);
+}
