@@ -217,3 +217,45 @@ fn terrain_of_an_irregular_board() {
     assert!(png.len() < MAX_BYTES);
     golden("little-river-terrain", &png);
 }
+
+#[test]
+fn positions_of_random_games_draw_within_the_size_limit() {
+    use ferry::engine::{variants, MoveList};
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for v in variants() {
+        let options = v.default_options();
+        let mut game = ferry::engine::Game::new(v, options.clone(), (v.start)(&options));
+        let mut moves = MoveList::new();
+        for ply in 0..120 {
+            if ply % 15 == 0 || game.outcome().is_some() {
+                let cells = game.position().shape().cells().count() as usize;
+                let from = game.position().shape().cells().nth(next(cells));
+                let request = Request {
+                    flipped: ply % 2 == 1,
+                    from,
+                    players: None,
+                };
+                let png = board_png(&game_view(&game, &request));
+                assert!(
+                    png.len() < MAX_BYTES,
+                    "{} at ply {ply}: {} bytes",
+                    v.id,
+                    png.len()
+                );
+            }
+            if game.outcome().is_some() {
+                break;
+            }
+            moves.clear();
+            game.position().legal_moves(&mut moves);
+            let text = game.position().move_text(&moves[next(moves.len())]);
+            game.play(&text).unwrap();
+        }
+    }
+}

@@ -1,6 +1,6 @@
 //! Any bytes as a position text (and as options) of any variant: nothing panics, and what
 //! is accepted prints a text that reads back to the same text, whose moves print and
-//! read back.
+//! read back, and which draws as a picture.
 #![no_main]
 
 use ferry::engine::{variants, MoveList};
@@ -25,4 +25,8 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = p.outcome(None);
     let _ = p.perft(1);
+    let game = ferry::engine::Game::new(v, options, p);
+    let request = ferry::picture::Request { flipped: pick % 2 == 1, ..Default::default() };
+    let png = ferry::render::board_png(&ferry::picture::game_view(&game, &request));
+    assert!(png.len() < 60 * 1024);
 });
