@@ -83,8 +83,9 @@ fn coverage(d: f32, r: f32) -> f32 {
     (r - d + 0.5).clamp(0.0, 1.0)
 }
 
-/// An antialiased ring between radii `r - width` and `r`, or a disc when `width >= r`.
-pub fn ring(img: &mut RgbImage, cx: f32, cy: f32, r: f32, width: f32, color: Rgb8, alpha: f32) {
+/// Calls `plot(x, y, coverage)` for every pixel of an antialiased ring between radii
+/// `r - width` and `r` (a disc when `width >= r`).
+fn ring_pixels(cx: f32, cy: f32, r: f32, width: f32, mut plot: impl FnMut(i32, i32, f32)) {
     let inner = r - width;
     for y in (cy - r - 1.0).floor() as i32..=(cy + r + 1.0).ceil() as i32 {
         for x in (cx - r - 1.0).floor() as i32..=(cx + r + 1.0).ceil() as i32 {
@@ -93,9 +94,16 @@ pub fn ring(img: &mut RgbImage, cx: f32, cy: f32, r: f32, width: f32, color: Rgb
             if inner > 0.0 {
                 c -= coverage(d, inner);
             }
-            blend(img, x, y, color, c * alpha);
+            plot(x, y, c);
         }
     }
+}
+
+/// An antialiased ring between radii `r - width` and `r`, or a disc when `width >= r`.
+pub fn ring(img: &mut RgbImage, cx: f32, cy: f32, r: f32, width: f32, color: Rgb8, alpha: f32) {
+    ring_pixels(cx, cy, r, width, |x, y, c| {
+        blend(img, x, y, color, c * alpha)
+    });
 }
 
 pub fn disc(img: &mut RgbImage, cx: f32, cy: f32, r: f32, color: Rgb8, alpha: f32) {
@@ -236,17 +244,7 @@ impl Sprite {
     }
 
     pub fn ring(&mut self, cx: f32, cy: f32, r: f32, width: f32, color: Rgb8) {
-        let inner = r - width;
-        for y in (cy - r - 1.0).floor() as i32..=(cy + r + 1.0).ceil() as i32 {
-            for x in (cx - r - 1.0).floor() as i32..=(cx + r + 1.0).ceil() as i32 {
-                let d = ((x as f32 + 0.5 - cx).powi(2) + (y as f32 + 0.5 - cy).powi(2)).sqrt();
-                let mut c = coverage(d, r);
-                if inner > 0.0 {
-                    c -= coverage(d, inner);
-                }
-                self.paint(x, y, color, c);
-            }
-        }
+        ring_pixels(cx, cy, r, width, |x, y, c| self.paint(x, y, color, c));
     }
 
     pub fn disc(&mut self, cx: f32, cy: f32, r: f32, color: Rgb8) {
