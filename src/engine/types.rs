@@ -42,6 +42,23 @@ impl Color {
         }
     }
 
+    /// The side a piece letter of position text names: uppercase White, lowercase Black.
+    pub fn of_case(letter: char) -> Color {
+        if letter.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// A piece letter (given in uppercase) as this side writes it in position text.
+    pub fn cased(self, letter: &str) -> String {
+        match self {
+            Color::White => letter.to_string(),
+            Color::Black => letter.to_ascii_lowercase(),
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Color::White => "White",

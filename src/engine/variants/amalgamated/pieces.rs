@@ -172,20 +172,12 @@ pub(super) fn read_token(text: &str) -> Option<(Piece, usize)> {
     if !ch.is_ascii_alphabetic() {
         return None;
     }
-    let color = if ch.is_ascii_uppercase() {
-        Color::White
-    } else {
-        Color::Black
-    };
+    let color = Color::of_case(ch);
     Some((Piece::new(color, role_of_letter(ch, plus)?), used))
 }
 
 pub(super) fn write_token(p: Piece) -> String {
-    let t = text_letter(p.role);
-    match p.color {
-        Color::White => t.to_string(),
-        Color::Black => t.to_ascii_lowercase(),
-    }
+    p.color.cased(text_letter(p.role))
 }
 
 /// The forms a typed letter may name, exact first (`None`: a Pawn written by square).

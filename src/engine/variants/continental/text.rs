@@ -13,7 +13,7 @@ impl ContinentalPosition {
         notation::write_board(
             &tables().shape,
             |c| self.placement.get(c),
-            |p| piece_token(p).to_string(),
+            |p| p.color.cased(letter(p.role)),
         )
     }
 
@@ -23,11 +23,7 @@ impl ContinentalPosition {
             let stock = &self.hands[color];
             let mut push = |role: Role, n: u8, suffix: &str| {
                 for _ in 0..n {
-                    let l = letter(role);
-                    match color {
-                        Color::White => s.push_str(l),
-                        Color::Black => s.push_str(&l.to_ascii_lowercase()),
-                    }
+                    s.push_str(&color.cased(letter(role)));
                     s.push_str(suffix);
                 }
             };
@@ -74,11 +70,7 @@ impl ContinentalPosition {
         let pieces = notation::parse_board(&t.shape, board, |s| {
             let c = s.chars().next()?;
             let role = role_of_letter(c).filter(|_| c.is_ascii_alphabetic())?;
-            let color = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
+            let color = Color::of_case(c);
             Some((Piece::new(color, role), 1))
         })?;
         let mut pos = ContinentalPosition::empty(config);
@@ -160,22 +152,6 @@ impl ContinentalPosition {
     }
 }
 
-fn piece_token(p: Piece) -> &'static str {
-    let l = letter(p.role);
-    match (p.color, l) {
-        (Color::White, _) => l,
-        (Color::Black, "K") => "k",
-        (Color::Black, "G") => "g",
-        (Color::Black, "E") => "e",
-        (Color::Black, "H") => "h",
-        (Color::Black, "R") => "r",
-        (Color::Black, "C") => "c",
-        (Color::Black, "P") => "p",
-        (Color::Black, "S") => "s",
-        _ => "?",
-    }
-}
-
 /// Reads the HAND field (without brackets): letters, a `~` after a captured piece.
 fn parse_hand(text: &str, config: Config) -> Result<ByColor<Stock>, PositionError> {
     let mut hands: ByColor<Stock> = ByColor::default();
@@ -192,11 +168,7 @@ fn parse_hand(text: &str, config: Config) -> Result<ByColor<Stock>, PositionErro
                     "'{c}' in the hand is not a piece: write Soldiers P and Cannons C, like [PPCCppcc]"
                 ))
             })?;
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = Color::of_case(c);
         let stock = &mut hands[color];
         if captured {
             if !config.drop {
