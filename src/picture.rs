@@ -24,16 +24,18 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
     let mut view = BoardView::empty(shape.files(), shape.ranks());
     view.flipped = request.flipped;
     let water = shape.region("river").or(shape.region("water"));
+    let palaces = [
+        (shape.region("white palace"), Color::White),
+        (shape.region("black palace"), Color::Black),
+    ];
     for (i, cell) in view.cells.iter_mut().enumerate() {
         let c = Cell(i as u8);
         cell.terrain = if shape.holes().contains(c) {
             Terrain::Hole
         } else if water.contains(c) {
             Terrain::Water
-        } else if shape.region("white palace").contains(c) {
-            Terrain::Palace(Color::White)
-        } else if shape.region("black palace").contains(c) {
-            Terrain::Palace(Color::Black)
+        } else if let Some(&(_, color)) = palaces.iter().find(|(cells, _)| cells.contains(c)) {
+            Terrain::Palace(color)
         } else {
             Terrain::Land
         };
@@ -61,7 +63,8 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
         }
     }
     let to_move = p.side_to_move();
-    if p.in_check() {
+    let in_check = p.in_check();
+    if in_check {
         for c in shape.cells() {
             let royal = p.piece_at(c).is_some_and(|x| {
                 x.color == to_move && matches!(x.role, Role::King | Role::General)
@@ -92,7 +95,7 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
             view.to_move = None;
         }
         None => {
-            let check = if p.in_check() { ", in check" } else { "" };
+            let check = if in_check { ", in check" } else { "" };
             view.title = format!("{}: {to_move} to move{check}", variant.name);
             view.to_move = Some(to_move);
         }
