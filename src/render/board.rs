@@ -8,9 +8,9 @@ use crate::engine::Color;
 use image::{Rgb, RgbImage};
 
 pub const BACKGROUND: Rgb8 = [43, 45, 49];
-const CAPTION: Rgb8 = [236, 236, 236];
+pub const CAPTION: Rgb8 = [236, 236, 236];
 const CAPTION_DIM: Rgb8 = [170, 174, 180];
-const LIGHT: Rgb8 = [238, 216, 179];
+pub const LIGHT: Rgb8 = [238, 216, 179];
 const DARK: Rgb8 = [184, 138, 100];
 const WATER_LIGHT: Rgb8 = [160, 204, 232];
 const WATER_DARK: Rgb8 = [122, 175, 214];

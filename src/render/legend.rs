@@ -1,7 +1,7 @@
 //! The legend picture: one row per piece of a variant, its symbol, name and move.
 
 use super::art;
-use super::board::BACKGROUND;
+use super::board::{BACKGROUND, CAPTION, LIGHT};
 use super::canvas::{self, Face};
 use super::view::PieceView;
 use image::{Rgb, RgbImage};
@@ -22,15 +22,7 @@ const TITLE: u32 = 48;
 pub fn draw(title: &str, entries: &[LegendEntry]) -> RgbImage {
     let h = TITLE + ROW * entries.len() as u32 + 12;
     let mut img = RgbImage::from_pixel(WIDTH, h, Rgb(BACKGROUND));
-    canvas::text(
-        &mut img,
-        Face::Bold,
-        22.0,
-        16.0,
-        32.0,
-        [236, 236, 236],
-        title,
-    );
+    canvas::text(&mut img, Face::Bold, 22.0, 16.0, 32.0, CAPTION, title);
     for (i, e) in entries.iter().enumerate() {
         let y = TITLE + i as u32 * ROW;
         if i % 2 == 0 {
@@ -44,7 +36,7 @@ pub fn draw(title: &str, entries: &[LegendEntry]) -> RgbImage {
             );
         }
         // Each symbol on a light square, as on the board.
-        canvas::fill_rect(&mut img, 16, y as i32 + 4, 48, 48, [238, 216, 179]);
+        canvas::fill_rect(&mut img, 16, y as i32 + 4, 48, 48, LIGHT);
         art::sprite(e.piece, 48).draw_on(&mut img, 16, y as i32 + 4);
         canvas::text(
             &mut img,
@@ -52,7 +44,7 @@ pub fn draw(title: &str, entries: &[LegendEntry]) -> RgbImage {
             18.0,
             78.0,
             y as f32 + 25.0,
-            [236, 236, 236],
+            CAPTION,
             &e.name,
         );
         canvas::text(
