@@ -4,5 +4,6 @@ use super::variant::Variant;
 
 pub mod amalgamated;
 pub mod continental;
+pub mod river;
 
-pub static ALL: &[&Variant] = &[&amalgamated::VARIANT, &continental::VARIANT];
+pub static ALL: &[&Variant] = &[&amalgamated::VARIANT, &continental::VARIANT, &river::VARIANT];

@@ -1,0 +1,519 @@
+//! River Chess: every worked example of rules/river-chess.md section 11 as a named test,
+//! perft from the start, the interaction rules of section 6, the end of the game, options,
+//! and refusals of position and move text.
+
+mod common;
+
+use common::{game, sorted_texts, words};
+use ferry::engine::variants::river::River;
+use ferry::engine::{
+    variant, Color, GameResult, IllegalMove, Move, MoveList, Outcome, Position, Reason, Removal,
+};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - a5,h6 - 0 1";
+
+/// Expands the file's abbreviations: `T` = `6k1/5ppp/`, `U` = `/5PPP/6K1`.
+fn expand(text: &str) -> String {
+    let mut parts = text.splitn(2, ' ');
+    let board = parts.next().unwrap_or("");
+    let rest = parts.next().unwrap_or("");
+    let board = board.replace('T', "6k1/5ppp/").replace('U', "/5PPP/6K1");
+    format!("{board} {rest}")
+}
+
+fn pos_with(text: &str, options: &[&str]) -> Box<dyn Position> {
+    common::position("river", Some(&expand(text)), options)
+}
+
+fn pos(text: &str) -> Box<dyn Position> {
+    pos_with(text, &[])
+}
+
+/// Legal moves of the piece or boat on `cell`, builds left out.
+fn moves_of(p: &dyn Position, cell: &str) -> Vec<String> {
+    let c = p.shape().parse_cell(cell).expect("a cell");
+    sorted_texts(p, |m| !matches!(m, Move::Bridge { .. }) && m.from() == Some(c))
+}
+
+fn builds(p: &dyn Position) -> Vec<String> {
+    sorted_texts(p, |m| matches!(m, Move::Bridge { .. }))
+}
+
+fn boats(p: &dyn Position) -> Vec<String> {
+    let mut v = common::all_moves(p);
+    v.retain(|t| t.starts_with('~'));
+    v
+}
+
+fn all(p: &dyn Position) -> Vec<String> {
+    common::all_moves(p)
+}
+
+/// Plays `mv` (its canonical text) from `text` and checks the position after.
+fn after_with(text: &str, options: &[&str], mv: &str, expected: &str) {
+    let mut g = game("river", Some(&expand(text)), options);
+    let played = g.play(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    assert_eq!(played, mv, "canonical text of {mv}");
+    assert_eq!(g.position().text(), expected, "position after {mv}");
+}
+
+fn after(text: &str, mv: &str, expected: &str) {
+    after_with(text, &[], mv, expected)
+}
+
+/// `mv` is refused; the reason is returned for a closer look.
+fn refused(text: &str, mv: &str) -> IllegalMove {
+    let p = pos(text);
+    match p.parse_move(mv) {
+        Ok(m) => panic!("{mv} accepted as {} in {text}", p.move_text(&m)),
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            e
+        }
+    }
+}
+
+fn result(p: &dyn Position) -> Option<(GameResult, Reason)> {
+    p.outcome(None).map(|o: Outcome| (o.result, o.reason))
+}
+
+// ---------------------------------------------------------------------------------------
+// Section 11.
+
+#[test]
+fn e01_start() {
+    let p = pos(START);
+    assert_eq!(
+        all(&*p),
+        words(
+            "Nb1-a3 Nb1-c3 Ng1-f3 Ng1-h3 a2-a3 a2-a4 b2-b3 b2-b4 c2-c3 c2-c4 d2-d3 d2-d4 \
+             e2-e3 e2-e4 f2-f3 f2-f4 g2-g3 g2-g4 h2-h3 h2-h4 ~a5>a6 ~a5>b5 ~a5>b6"
+        )
+    );
+    let e = refused(START, "~h6>h5");
+    assert!(e.to_string().contains("Black's side"), "{e}");
+    assert_eq!(p.text(), START);
+}
+
+#[test]
+fn e02_swim_in() {
+    let t = "T8/8/8/8/3P4/8U w - - a5,h6 - 0 1";
+    assert_eq!(moves_of(&*pos(t), "d4"), words("d4-d6"));
+    refused(t, "d4-d5");
+}
+
+#[test]
+fn e03_a_boat_in_front_of_the_pawn() {
+    let t = "T8/8/8/8/3P4/8U w - - d5,h6 - 0 1";
+    assert_eq!(
+        moves_of(&*pos(t), "d4"),
+        words("d4-d5 d4-d5>c5 d4-d5>c6 d4-d5>d6 d4-d5>e5 d4-d5>e6")
+    );
+    after(
+        t,
+        "d4-d5>e6",
+        "6k1/5ppp/8/8/4P3/8/8/8/5PPP/6K1 b - - e6,h6 - 0 1",
+    );
+}
+
+#[test]
+fn e04_swimmer() {
+    let t = "T8/4r3/3P4/8/8/8U w - - a5,h6 - 0 1";
+    assert_eq!(
+        moves_of(&*pos(t), "d6"),
+        words("d6-c6 d6-d7 d6-e6 d6xe7")
+    );
+    after(t, "d6xe7", "6k1/5ppp/8/4P3/8/8/8/8/5PPP/6K1 b - - a5,h6 - 0 1");
+}
+
+#[test]
+fn e05_drowning() {
+    let t = "T8/2p5/3P4/8/8/8U b - - a5,h6 - 0 1";
+    assert_eq!(moves_of(&*pos(t), "c7"), words("c7-c5 c7xd6"));
+    after(t, "c7xd6", "6k1/5ppp/8/8/8/8/8/8/5PPP/6K1 w - - a5,h6 - 0 2");
+    let mut g = game("river", Some(&expand(t)), &[]);
+    g.play("c7xd6").unwrap();
+    let fx = g.plies()[0].effects;
+    let drowned = fx
+        .removed
+        .iter()
+        .filter(|r| r.2 == Removal::Drowned)
+        .count();
+    assert_eq!(drowned, 2, "swimmer and capturer both drown");
+}
+
+#[test]
+fn e06_a_swimmer_checks_and_the_king_cannot_take_it() {
+    let t = "8/8/8/4k3/3P4/8/8/8/8/6K1 b - - a5,h6 - 0 1";
+    let p = pos(t);
+    assert!(p.in_check());
+    assert_eq!(
+        moves_of(&*p, "e7"),
+        words("Ke7-d7 Ke7-d8 Ke7-e8 Ke7-f7 Ke7-f8")
+    );
+    let e = refused(t, "Ke7xd6");
+    assert!(e.to_string().contains("never captures a swimmer"), "{e}");
+}
+
+#[test]
+fn e07_knight_jumps_and_boarding() {
+    let t = "T8/8/8/8/2N5/8U w - - a5,h6 - 0 1";
+    assert_eq!(
+        moves_of(&*pos(t), "c4"),
+        words(
+            "Nc4-a3 Nc4-a5 Nc4-a5>a6 Nc4-a5>b5 Nc4-a5>b6 Nc4-b2 Nc4-b7 Nc4-d2 Nc4-d7 Nc4-e3"
+        )
+    );
+}
+
+#[test]
+fn e08_jump_capture() {
+    let t = "T8/3n4/8/8/2P1P3/8U b - - a5,h6 - 0 1";
+    assert_eq!(
+        moves_of(&*pos(t), "d7"),
+        words("Nd7-b8 Nd7-c9 Nd7-e9 Nd7-f8 Nd7xc4 Nd7xe4")
+    );
+    after(
+        t,
+        "Nd7xe4",
+        "6k1/5ppp/8/8/8/8/2P1n3/8/5PPP/6K1 w - - a5,h6 - 0 2",
+    );
+}
+
+#[test]
+fn e09_build_and_cross() {
+    let t = "T3r4/8/8/8/2RR4/8U w - - a5,h6 - 0 1";
+    assert_eq!(
+        builds(&*pos(t)),
+        words(
+            "@c @c:Rc4-c10 @c:Rc4-c5 @c:Rc4-c6 @c:Rc4-c7 @c:Rc4-c8 @c:Rc4-c9 @d @d:Rd4-d5 \
+             @d:Rd4-d6 @d:Rd4-d7 @d:Rd4xd8"
+        )
+    );
+    after(
+        t,
+        "@d:Rd4xd8",
+        "6k1/5ppp/3R4/8/8/8/2R5/8/5PPP/6K1 b - - a5,h6 dw 0 1",
+    );
+}
+
+#[test]
+fn e10_bridge_limit_reached() {
+    assert!(builds(&*pos("T8/8/8/8/2RR4/8U w - - a5,h6 bw 0 1")).is_empty());
+}
+
+#[test]
+fn e11_option_bridges_2() {
+    let p = pos_with("T8/8/8/8/2RR4/8U w - - a5,h6 bw 0 1", &["bridges=2"]);
+    assert_eq!(
+        builds(&*p),
+        words(
+            "@c @c:Rc4-c10 @c:Rc4-c5 @c:Rc4-c6 @c:Rc4-c7 @c:Rc4-c8 @c:Rc4-c9 @d @d:Rd4-d10 \
+             @d:Rd4-d5 @d:Rd4-d6 @d:Rd4-d7 @d:Rd4-d8 @d:Rd4-d9"
+        )
+    );
+}
+
+#[test]
+fn e12_option_bridge_files() {
+    let p = pos_with("T8/8/8/8/2RR4/8U w - - a5,h6 - 0 1", &["bridge_files=c,f"]);
+    assert_eq!(
+        builds(&*p),
+        words("@c @c:Rc4-c10 @c:Rc4-c5 @c:Rc4-c6 @c:Rc4-c7 @c:Rc4-c8 @c:Rc4-c9")
+    );
+}
+
+#[test]
+fn e13_a_boat_prevents_a_bridge() {
+    let p = pos("T8/8/8/8/2RR4/8U w - - d5,h6 - 0 1");
+    assert_eq!(
+        builds(&*p),
+        words("@c @c:Rc4-c10 @c:Rc4-c5 @c:Rc4-c6 @c:Rc4-c7 @c:Rc4-c8 @c:Rc4-c9")
+    );
+}
+
+#[test]
+fn e14_a_bridge_may_not_open_a_line_to_ones_own_king() {
+    let t = "3rk3/8/8/8/8/8/2RK4/8/8/8 w - - a5,h6 - 0 1";
+    assert_eq!(
+        builds(&*pos(t)),
+        words("@c @c:Kd4-c5 @c:Rc4-c10 @c:Rc4-c5 @c:Rc4-c6 @c:Rc4-c7 @c:Rc4-c8 @c:Rc4-c9")
+    );
+    let e = refused(t, "@d");
+    assert!(matches!(e, IllegalMove::LeavesInCheck(_)), "{e}");
+}
+
+#[test]
+fn e15_check_by_a_possible_build() {
+    let p = pos("4k3/8/8/3rb3/8/8/3K4/8/8/8 w - - a5,h6 - 0 1");
+    assert!(p.in_check());
+    assert_eq!(all(&*p), words("Kd4-c3 Kd4-c4 Kd4-e3 Kd4-e4"));
+}
+
+#[test]
+fn e16_a_line_over_open_water_is_not_check() {
+    assert!(!pos("3rk3/8/8/8/8/8/3K4/8/8/8 w - - a5,h6 - 0 1").in_check());
+}
+
+#[test]
+fn e17_a_pawn_walks_over_a_bridge() {
+    let t = "T8/8/8/8/3P4/8U w - - a5,h6 db 0 1";
+    assert_eq!(moves_of(&*pos(t), "d4"), words("d4-d5"));
+    after(
+        t,
+        "d4-d5",
+        "6k1/5ppp/8/8/8/3P4/8/8/5PPP/6K1 b - - a5,h6 db 0 1",
+    );
+}
+
+#[test]
+fn e18_empty_boats() {
+    let t = "T8/8/8/8/8/8U w - - a5,h6 - 0 1";
+    assert_eq!(boats(&*pos(t)), words("~a5>a6 ~a5>b5 ~a5>b6"));
+    after(t, "~a5>b6", "6k1/5ppp/8/8/8/8/8/8/5PPP/6K1 b - - b6,h6 - 1 1");
+}
+
+#[test]
+fn e19_an_enemy_passengers_boat_is_not_whites_to_move() {
+    let t = "T8/8/8/n7/8/8U w - - a5,h6 - 0 1";
+    assert!(boats(&*pos(t)).is_empty());
+    assert!(moves_of(&*pos(t), "a5").is_empty());
+}
+
+#[test]
+fn e20_bishop_boards_through_land_only() {
+    let p = pos("6k1/8/8/8/8/8/8/8/3B1PPP/6K1 w - - a5,h6 - 0 1");
+    assert_eq!(
+        moves_of(&*p, "d2"),
+        words("Bd2-a5 Bd2-a5>a6 Bd2-a5>b5 Bd2-a5>b6 Bd2-b4 Bd2-c1 Bd2-c3 Bd2-e1 Bd2-e3 Bd2-f4")
+    );
+}
+
+#[test]
+fn e21_boarding_on_ones_own_side_passing_two_boats() {
+    let t = "T8/r7/8/8/8/8U b - - a5,a6 - 0 1";
+    assert_eq!(
+        moves_of(&*pos(t), "a7"),
+        words(
+            "Ra7-a1 Ra7-a10 Ra7-a2 Ra7-a3 Ra7-a4 Ra7-a6 Ra7-a6>b5 Ra7-a6>b6 Ra7-a8 Ra7-a9 \
+             Ra7-b7 Ra7-c7 Ra7-d7 Ra7-e7 Ra7-f7 Ra7-g7 Ra7-h7"
+        )
+    );
+    let e = refused(t, "Ra7-a5");
+    assert!(e.to_string().contains("other side"), "{e}");
+}
+
+#[test]
+fn e22_king_aboard_sail_land_board() {
+    let p = pos("8/8/4k3/8/8/8/4K3/8/8/8 w - - e5,h6 - 0 1");
+    assert_eq!(
+        all(&*p),
+        words(
+            "Ke4-d3 Ke4-d4 Ke4-e3 Ke4-e5 Ke4-e5>d5 Ke4-e5>d6 Ke4-e5>e6 Ke4-e5>f5 Ke4-e5>f6 \
+             Ke4-f3 Ke4-f4 ~e5>d5 ~e5>d6 ~e5>e6 ~e5>f5 ~e5>f6"
+        )
+    );
+}
+
+#[test]
+fn e23_pawn_passenger() {
+    let t = "T8/8/3r4/2P5/8/8U w - - c5,d6 - 0 1";
+    assert_eq!(
+        moves_of(&*pos(t), "c5"),
+        words("c5>a5 c5>a6 c5>b5 c5>b6 c5>b6-b7 c5>c6 c5>c6-c7 c5>d5 c5>e5 c5>e6 c5xd6")
+    );
+    after(t, "c5xd6", "6k1/5ppp/8/8/3P4/8/8/8/5PPP/6K1 b - - c5,d6 - 0 1");
+    refused("T8/8/3r4/2R5/8/8U w - - c5,d6 - 0 1", "Rc5xd6");
+    refused("T8/8/3r4/2N5/8/8U w - - c5,d6 - 0 1", "Nc5xd6");
+}
+
+#[test]
+fn e24_boat_to_boat_capture() {
+    after(
+        "T8/8/2r5/2R5/8/8U w - - c5,c6 - 0 1",
+        "Rc5xc6",
+        "6k1/5ppp/8/8/2R5/8/8/8/5PPP/6K1 b - - c5,c6 - 0 1",
+    );
+}
+
+#[test]
+fn e25_sailing_onto_a_swimmer() {
+    after(
+        "T8/8/8/2R1p3/8/8U w - - c5,h6 - 0 1",
+        "Rc5>xe5",
+        "6k1/5ppp/8/8/8/4R3/8/8/5PPP/6K1 b - - e5,h6 - 0 1",
+    );
+}
+
+#[test]
+fn e26_sail_and_land() {
+    let t = "T8/4n3/8/3Q4/8/8U w - - d5,h6 - 0 1";
+    after(
+        t,
+        "Qd5>e6xe7",
+        "6k1/5ppp/8/4Q3/8/8/8/8/5PPP/6K1 b - - e6,h6 - 0 1",
+    );
+    refused(t, "Qd5>f6-f7");
+}
+
+#[test]
+fn e27_capturing_a_passenger_from_land() {
+    let t = "T8/8/8/r7/8/1N6U w - - a5,h6 - 0 1";
+    after(t, "Nb3xa5", "6k1/5ppp/8/8/8/N7/8/8/5PPP/6K1 b - - a5,h6 - 0 1");
+    refused(t, "Nb3xa5>b5");
+}
+
+#[test]
+fn e28_crossing_through_two_boats() {
+    let t = "T8/8/8/8/3R4/8U w - - d5,d6 - 0 1";
+    assert_eq!(
+        moves_of(&*pos(t), "d4"),
+        words(
+            "Rd4-a4 Rd4-b4 Rd4-c4 Rd4-d1 Rd4-d10 Rd4-d2 Rd4-d3 Rd4-d5 Rd4-d5>c5 Rd4-d5>c6 \
+             Rd4-d5>e5 Rd4-d5>e6 Rd4-d7 Rd4-d8 Rd4-d9 Rd4-e4 Rd4-f4 Rd4-g4 Rd4-h4"
+        )
+    );
+    refused(t, "Rd4-d6");
+}
+
+#[test]
+fn e29_diagonal_crossing() {
+    let p = pos("T8/8/8/8/2B5/8U w - - d5,e6 - 0 1");
+    assert_eq!(
+        moves_of(&*p, "c4"),
+        words(
+            "Bc4-a2 Bc4-b3 Bc4-d3 Bc4-d5 Bc4-d5>c5 Bc4-d5>c6 Bc4-d5>d6 Bc4-d5>e5 Bc4-e2 \
+             Bc4-f1 Bc4-f7 Bc4-g8 Bc4xh9"
+        )
+    );
+}
+
+#[test]
+fn e30_check_through_two_boats() {
+    assert!(pos("3rk3/8/8/8/8/8/8/3K4/8/8 w - - d5,d6 - 0 1").in_check());
+}
+
+#[test]
+fn e31_sail_and_strike_is_check() {
+    let p = pos("4k3/8/8/8/2r5/8/8/8/8/3K4 w - - c6,h5 - 0 1");
+    assert!(p.in_check());
+    assert_eq!(moves_of(&*p, "d1"), words("Kd1-e1 Kd1-e2"));
+}
+
+#[test]
+fn e32_castling_past_a_boat_threat() {
+    let t = "7k/8/8/8/1r6/8/8/8/3PPPPP/R3K2R w KQ - b6,h5 - 0 1";
+    assert_eq!(moves_of(&*pos(t), "e1"), words("Ke1-d1 Ke1-f1 O-O"));
+    refused(t, "O-O-O");
+}
+
+#[test]
+fn e33_en_passant_against_a_pawn_that_swam_across() {
+    let t = "4k3/8/8/8/8/8/3p4/8/4P3/4K3 w - - a5,h6 - 0 1";
+    after(t, "e2-e4", "4k3/8/8/8/8/8/3pP3/8/8/4K3 b - e3 a5,h6 - 0 1");
+    let mut g = game("river", Some(t), &[]);
+    g.play("e2-e4").unwrap();
+    assert_eq!(g.play("dxe3").unwrap(), "d4xe3");
+    assert_eq!(
+        g.position().text(),
+        "4k3/8/8/8/8/8/8/4p3/8/4K3 w - - a5,h6 - 0 2"
+    );
+}
+
+#[test]
+fn e34_promotion() {
+    let p = pos("4k3/1P6/8/8/8/8/8/8/8/4K3 w - - a5,h6 - 0 1");
+    assert_eq!(
+        moves_of(&*p, "b9"),
+        words("b9-b10=B b9-b10=N b9-b10=Q b9-b10=R")
+    );
+    assert_eq!(p.parse_move("b10=Q").map(|m| p.move_text(&m)), Ok("b9-b10=Q".into()));
+}
+
+#[test]
+fn e35_king_and_bishop_mate_with_a_boat() {
+    let p = pos("8/8/8/8/8/1B6/k1K5/8/8/8 b - - b5,h6 - 0 1");
+    assert_eq!(
+        result(&*p),
+        Some((GameResult::Win(Color::White), Reason::Checkmate))
+    );
+}
+
+#[test]
+fn e36_stalemate() {
+    let p = pos("8/8/8/8/8/8/5K1k/R7/8/8 b - - a5,b5 - 0 1");
+    assert_eq!(result(&*p), Some((GameResult::Draw, Reason::Stalemate)));
+}
+
+#[test]
+fn e37_same_with_a_boat_black_can_move() {
+    let p = pos("8/8/8/8/8/8/5K1k/R7/8/8 b - - a5,h6 - 0 1");
+    assert_eq!(all(&*p), words("~h6>g5 ~h6>g6 ~h6>h5"));
+    assert_eq!(result(&*p), None);
+}
+
+#[test]
+fn e38_material() {
+    let p = pos("8/8/4k3/8/8/8/8/8/2N1K3/8 b - - a5,h6 - 0 1");
+    assert_eq!(result(&*p), None);
+    let p = pos("8/8/4k3/8/8/8/8/8/4K3/8 b - - a5,h6 - 0 1");
+    assert_eq!(
+        result(&*p),
+        Some((GameResult::Draw, Reason::InsufficientMaterial))
+    );
+    let p = pos_with("8/8/4k3/8/8/8/8/8/2N1K3/8 b - - - - 0 1", &["boats=none"]);
+    assert_eq!(
+        result(&*p),
+        Some((GameResult::Draw, Reason::InsufficientMaterial))
+    );
+}
+
+#[test]
+fn e39_input_forms() {
+    let p = pos(START);
+    for (typed, canonical) in [
+        ("Nf3", "Ng1-f3"),
+        ("g1-f3", "Ng1-f3"),
+        ("e4", "e2-e4"),
+        ("~A5>B6", "~a5>b6"),
+    ] {
+        let m = p.parse_move(typed).unwrap_or_else(|e| panic!("{typed}: {e}"));
+        assert_eq!(p.move_text(&m), canonical, "{typed}");
+    }
+}
+
+#[test]
+fn e40_repetition() {
+    let mut g = game("river", Some(START), &[]);
+    for mv in ["~a5>b5", "~h6>g6", "~b5>a5", "~g6>h6"] {
+        g.play(mv).unwrap();
+    }
+    assert_eq!(
+        g.position().text(),
+        "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - a5,h6 - 4 3"
+    );
+    assert!(g.outcome().is_none(), "second occurrence");
+    for mv in ["~a5>b5", "~h6>g6", "~b5>a5", "~g6>h6"] {
+        g.play(mv).unwrap();
+    }
+    assert_eq!(
+        g.outcome().map(|o| (o.result, o.reason)),
+        Some((GameResult::Draw, Reason::Repetition))
+    );
+}
+
+#[test]
+fn e41_option_board_8x12() {
+    let t = "rnbqkbnr/pppppppp/8/8/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - a6,h7 - 0 1";
+    let p = pos_with(t, &["board=8x12"]);
+    assert_eq!(
+        all(&*p),
+        words(
+            "Nb1-a3 Nb1-c3 Ng1-f3 Ng1-h3 a2-a3 a2-a4 b2-b3 b2-b4 c2-c3 c2-c4 d2-d3 d2-d4 \
+             e2-e3 e2-e4 f2-f3 f2-f4 g2-g3 g2-g4 h2-h3 h2-h4 ~a6>a7 ~a6>b6 ~a6>b7"
+        )
+    );
+    let v = variant("river").unwrap();
+    let o = v.options(&["board=8x12"]).unwrap();
+    assert_eq!((v.start)(&o).text(), t);
+}
