@@ -37,7 +37,27 @@ fn option_sets(v: &Variant) -> Vec<Options> {
             }
         }
     }
+    // Free-text options the rules of a variant need exercised together.
+    let extra: &[&[&str]] = match v.id {
+        "river" => &[
+            &["bridges=unlimited", "boats=c5,d6,e5,f6"],
+            &["bridges=0", "boats=none"],
+            &["bridge_files=c,f", "boats=d5"],
+        ],
+        _ => &[],
+    };
+    for pairs in extra {
+        sets.push(v.options(pairs).expect("listed options are valid"));
+    }
     sets
+}
+
+/// Plies per random playout: River Chess needs longer games to build bridges and sail.
+fn plies_for(id: &str) -> usize {
+    match id {
+        "river" => 200,
+        _ => 120,
+    }
 }
 
 /// Checks one position; returns its legal moves.
@@ -193,7 +213,7 @@ fn playouts(v: &'static Variant, games: usize, max_plies: usize, seed: u64) {
 fn every_variant_conforms_over_random_playouts() {
     assert!(!variants().is_empty(), "no variant is registered");
     for v in variants() {
-        playouts(v, 6, 120, 0x5EED_0000 + v.id.len() as u64);
+        playouts(v, 6, plies_for(v.id), 0x5EED_0000 + v.id.len() as u64);
     }
 }
 

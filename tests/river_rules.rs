@@ -517,3 +517,107 @@ fn e41_option_board_8x12() {
     let o = v.options(&["board=8x12"]).unwrap();
     assert_eq!((v.start)(&o).text(), t);
 }
+
+// ---------------------------------------------------------------------------------------
+// Random playouts reach the river's rules.
+
+/// SplitMix64, so a failure replays exactly.
+fn rand(seed: &mut u64) -> u64 {
+    *seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *seed;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[derive(Default, Debug)]
+struct Seen {
+    builds: usize,
+    crossings: usize,
+    empty_boat_moves: usize,
+    boardings: usize,
+    sails: usize,
+    landings: usize,
+    swims: usize,
+    drownings: usize,
+    endings: usize,
+}
+
+fn playouts(options: &[&str], games: usize, plies: usize) -> Seen {
+    let v = variant("river").unwrap();
+    let o = v.options(options).unwrap();
+    let mut seed = 0x5EED;
+    let mut seen = Seen::default();
+    for _ in 0..games {
+        let mut g = ferry::engine::Game::new(v, o.clone(), (v.start)(&o));
+        let mut list = MoveList::new();
+        for _ in 0..plies {
+            if g.outcome().is_some() {
+                seen.endings += 1;
+                break;
+            }
+            list.clear();
+            g.position().legal_moves(&mut list);
+            let p = g.position().boxed_clone();
+            let m = list[rand(&mut seed) as usize % list.len()];
+            let text = p.move_text(&m);
+            let boats = River::from_text(&p.text(), &o).unwrap().terrain().boats;
+            let on_boat = |c| boats.iter().any(|(b, _)| *b == c);
+            match m {
+                Move::Bridge { then, .. } => {
+                    seen.builds += 1;
+                    seen.crossings += usize::from(then.is_some());
+                }
+                Move::Path { via_len: 0, from, .. } if p.piece_at(from).is_none() => {
+                    seen.empty_boat_moves += 1
+                }
+                Move::Path { via_len: 0, .. } => seen.sails += 1,
+                Move::Path { from, .. } if on_boat(from) => {
+                    seen.sails += 1;
+                    seen.landings += 1;
+                }
+                Move::Path { .. } => {
+                    seen.boardings += 1;
+                    seen.sails += 1;
+                }
+                Move::Normal { from, to, .. } => {
+                    let pawn = p.piece_at(from).map(|x| x.role) == Some(ferry::engine::Role::Pawn);
+                    let water = |c: ferry::engine::Cell| {
+                        let r = p.shape().rank(c) + 1;
+                        r == 5 || r == 6
+                    };
+                    if pawn && !on_boat(to) && water(to) && !water(from) && p.piece_at(to).is_none() {
+                        seen.swims += 1;
+                    }
+                    if on_boat(to) && !on_boat(from) && p.piece_at(to).is_none() {
+                        seen.boardings += 1;
+                    }
+                    if on_boat(from) && !on_boat(to) {
+                        seen.landings += 1;
+                    }
+                }
+                _ => {}
+            }
+            g.play(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let fx = g.plies().last().unwrap().effects;
+            if fx.removed.iter().any(|r| r.2 == Removal::Drowned) {
+                seen.drownings += 1;
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn random_playouts_build_bridges_sail_boats_swim_and_drown() {
+    let seen = playouts(&[], 40, 300);
+    eprintln!("default options: {seen:?}");
+    assert!(seen.builds > 0 && seen.crossings > 0, "{seen:?}");
+    assert!(seen.empty_boat_moves > 0 && seen.boardings > 0, "{seen:?}");
+    assert!(seen.sails > 0 && seen.landings > 0, "{seen:?}");
+    assert!(seen.swims > 0 && seen.drownings > 0, "{seen:?}");
+    assert!(seen.endings > 0, "{seen:?}");
+    let seen = playouts(&["bridges=unlimited", "boats=b5,c6,f5,g6"], 20, 300);
+    eprintln!("many bridges and boats: {seen:?}");
+    assert!(seen.builds > 0 && seen.sails > 0, "{seen:?}");
+}

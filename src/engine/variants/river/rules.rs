@@ -774,3 +774,66 @@ impl River {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::options::Options;
+    use crate::engine::variant::Position;
+
+    /// A tiny deterministic generator for random playouts.
+    fn next(seed: &mut u64) -> u64 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *seed >> 33
+    }
+
+    /// Whether `by`, moving now, has a pseudo-legal move after which `color`'s king is
+    /// gone: check by brute force, to compare with `can_capture`.
+    fn brute_force_check(p: &River, color: Color) -> bool {
+        let mut q = *p;
+        q.side = color.opposite();
+        q.ep = None;
+        let mut list = MoveList::new();
+        q.pseudo(&mut list);
+        list.iter().any(|m| {
+            let mut r = q;
+            r.apply(m);
+            r.king_of(color).is_none()
+        })
+    }
+
+    #[test]
+    fn check_agrees_with_capturing_the_king_by_any_move() {
+        for pairs in [
+            vec![],
+            vec!["bridges=unlimited"],
+            vec!["boats=c5,d6,e5,f6", "bridges=3"],
+            vec!["board=8x12"],
+        ] {
+            let options = Options::parse(super::super::options::OPTIONS, &pairs).unwrap();
+            let mut seed = 17u64;
+            for _ in 0..12 {
+                let mut p = River::start(&options);
+                for _ in 0..160 {
+                    for color in Color::ALL {
+                        assert_eq!(
+                            p.king_attacked(color),
+                            brute_force_check(&p, color),
+                            "{color} in {}",
+                            p.text()
+                        );
+                    }
+                    let mut list = MoveList::new();
+                    p.generate(&mut list);
+                    if list.is_empty() || p.outcome(None).is_some() {
+                        break;
+                    }
+                    let m = list[next(&mut seed) as usize % list.len()];
+                    p.apply(&m);
+                }
+            }
+        }
+    }
+}
