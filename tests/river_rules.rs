@@ -621,3 +621,346 @@ fn random_playouts_build_bridges_sail_boats_swim_and_drown() {
     eprintln!("many bridges and boats: {seen:?}");
     assert!(seen.builds > 0 && seen.sails > 0, "{seen:?}");
 }
+
+// ---------------------------------------------------------------------------------------
+// Perft.
+
+fn perft_table(options: &[&str], expected: &[u64]) {
+    let v = variant("river").unwrap();
+    let p = (v.start)(&v.options(options).unwrap());
+    for (i, &n) in expected.iter().enumerate() {
+        assert_eq!(p.perft(i as u32 + 1), n, "perft {} under {options:?}", i + 1);
+    }
+}
+
+#[test]
+fn perft_from_the_start() {
+    // Depth 1 is the file's; the deeper figures are this engine's, kept as a guard.
+    perft_table(&[], &[23, 537, 13195, 332191]);
+}
+
+#[test]
+fn perft_under_the_options() {
+    perft_table(&["board=8x12"], &[23, 537, 13575]);
+    perft_table(&["board=8x14"], &[23, 537, 13475]);
+    perft_table(&["boats=none"], &[20, 400, 8580]);
+    perft_table(&["boats=c5,d6,e5,f6"], &[27, 745, 21298]);
+}
+
+#[test]
+fn perft_divide_names_moves_canonically() {
+    let d = pos(START).perft_divide(2);
+    assert_eq!(d.len(), 23);
+    assert!(d.iter().any(|(t, _)| t == "~a5>b6"));
+    assert_eq!(d.iter().map(|(_, n)| n).sum::<u64>(), 537);
+}
+
+// ---------------------------------------------------------------------------------------
+// Section 6: what blocks what, who moves which boat, what captures what.
+
+#[test]
+fn a_passenger_blocks_lines_and_is_captured_from_land_on_either_side() {
+    // A Black rook aboard d6 (Black's side), an empty boat on d5, a White rook on d4.
+    let t = "T8/8/3r4/8/3R4/8U w - - d5,d6 - 0 1";
+    let p = pos(t);
+    let m = moves_of(&*p, "d4");
+    assert!(m.contains(&"Rd4xd6".to_string()), "{m:?}");
+    assert!(!m.iter().any(|x| x.ends_with("d7")), "the passenger blocks: {m:?}");
+    // Over open water instead of the empty boat, the rook does not reach it.
+    assert!(!moves_of(&*pos("T8/8/3r4/8/3R4/8U w - - a5,d6 - 0 1"), "d4")
+        .iter()
+        .any(|x| x.contains("d6")));
+    after(t, "Rd4xd6", "6k1/5ppp/8/8/3R4/8/8/8/5PPP/6K1 b - - d5,d6 - 0 1");
+}
+
+#[test]
+fn a_swimmer_blocks_lines_and_drowns_its_capturer() {
+    // A Black swimmer on d5 in front of a White rook on d4 (and d6 open).
+    let t = "T8/8/8/3p4/3R4/8U w - - a5,h6 - 0 1";
+    let p = pos(t);
+    let m = moves_of(&*p, "d4");
+    assert!(m.contains(&"Rd4xd5".to_string()), "{m:?}");
+    assert!(!m.iter().any(|x| x.ends_with("d6") || x.ends_with("d7")));
+    after(t, "Rd4xd5", "6k1/5ppp/8/8/8/8/8/8/5PPP/6K1 b - - a5,h6 - 0 1");
+}
+
+#[test]
+fn an_empty_boat_never_captures_and_boats_block_boats() {
+    // White's empty boat on c5 next to a Black swimmer on d5 and a boat on b5.
+    let t = "T8/8/8/3p4/8/8U w - - b5,c5 - 0 1";
+    let p = pos(t);
+    let b = boats(&*p);
+    assert_eq!(b, words("~b5>a5 ~b5>a6 ~b5>b6 ~b5>c6 ~c5>b6 ~c5>c6 ~c5>d6"), "{t}");
+    refused(t, "~c5>d5");
+    refused(t, "~c5>b5");
+}
+
+#[test]
+fn a_bridged_file_is_closed_to_boats_and_swimmers() {
+    // A bridge on d; a White boat on c5 and a White swimmer on e6.
+    let t = "T8/8/4P3/8/8/8U w - - c5,h6 db 0 1";
+    let p = pos(t);
+    assert_eq!(boats(&*p), words("~c5>b5 ~c5>b6 ~c5>c6"));
+    assert_eq!(moves_of(&*p, "e6"), words("e6-e7 e6-f6"));
+}
+
+#[test]
+fn only_the_side_of_the_river_decides_who_moves_an_empty_boat() {
+    // After White sails the a5 boat to Black's side, Black may move it and White not.
+    let mut g = game("river", Some(START), &[]);
+    g.play("~a5>a6").unwrap();
+    let b = boats(g.position());
+    assert!(b.contains(&"~a6>a5".to_string()) && b.contains(&"~h6>h5".to_string()));
+    g.play("~a6>b5").unwrap();
+    assert!(boats(g.position()).contains(&"~b5>a5".to_string()));
+}
+
+#[test]
+fn a_passenger_never_boards_another_boat_nor_lands_on_a_swimmer() {
+    // A White rook aboard c5; an empty boat on d5; a Black swimmer on b5.
+    let t = "T8/8/8/1pRR4/8/8U w - - c5,d5 - 0 1".replace("1pRR4", "1pR5");
+    let p = pos(&t);
+    let m = moves_of(&*p, "c5");
+    assert!(!m.contains(&"Rc5-d5".to_string()) && !m.contains(&"Rc5xb5".to_string()), "{m:?}");
+    // It may sail onto the swimmer (capturing it).
+    assert!(m.contains(&"Rc5>xb5".to_string()), "{m:?}");
+    refused(&t, "Rc5-d5");
+}
+
+#[test]
+fn sailing_two_steps_needs_open_water_and_takes_a_swimmer_only_at_the_end() {
+    // White queen aboard a5; Black swimmers on b5 and c5; a boat on b6. The boat reaches
+    // c5 only through the swimmer on b5, which it may not pass.
+    let t = "T8/8/8/Qpp5/8/8U w - - a5,b6 - 0 1";
+    let p = pos(t);
+    let m = moves_of(&*p, "a5");
+    assert!(m.contains(&"Qa5>xb5".to_string()) && m.contains(&"Qa5>a6".to_string()));
+    assert!(!m.contains(&"Qa5>xc5".to_string()), "{m:?}");
+    // With b6 open water instead, c5 is two steps away through it.
+    let m = moves_of(&*pos("T8/8/8/Qpp5/8/8U w - - a5,h6 - 0 1"), "a5");
+    assert!(m.contains(&"Qa5>xc5".to_string()), "{m:?}");
+    refused(t, "Qa5>a5");
+}
+
+#[test]
+fn a_pawn_boards_only_straight_and_a_passenger_pawn_never_double_steps() {
+    // White pawn on c4, empty boats on b5 and c5.
+    let t = "T8/8/8/8/2P5/8U w - - b5,c5 - 0 1";
+    let m = moves_of(&*pos(t), "c4");
+    assert!(m.contains(&"c4-c5".to_string()) && !m.contains(&"c4-b5".to_string()));
+    // Aboard c5 with c6 open water: no landing forward, only sails.
+    let t = "T8/8/8/2P5/8/8U w - - c5,h6 - 0 1";
+    let m = moves_of(&*pos(t), "c5");
+    assert!(m.iter().all(|x| x.starts_with("c5>")), "{m:?}");
+}
+
+#[test]
+fn swimming_in_needs_both_water_squares_open() {
+    // A Black boat on d6 blocks White's swim on d.
+    let t = "T8/8/8/8/3P4/8U w - - a5,d6 - 0 1";
+    assert!(moves_of(&*pos(t), "d4").is_empty());
+}
+
+#[test]
+fn a_knight_jump_is_never_blocked() {
+    let t = "T8/8/2PP4/2pp4/2N5/8U w - - - - 0 1";
+    let m = moves_of(&*pos(t), "c4");
+    assert!(m.contains(&"Nc4-b7".to_string()) && m.contains(&"Nc4-d7".to_string()));
+}
+
+#[test]
+fn halfmove_clock_sailing_a_pawn_does_not_reset_building_does() {
+    let t = "T8/8/8/2P5/8/8U w - - c5,h6 - 7 1";
+    let mut g = game("river", Some(&expand(t)), &[]);
+    g.play("c5>d5").unwrap();
+    assert!(g.position().text().ends_with(" 8 1"), "{}", g.position().text());
+    let t = "T8/8/8/8/2RR4/8U w - - a5,h6 - 7 1";
+    let mut g = game("river", Some(&expand(t)), &[]);
+    g.play("@c").unwrap();
+    assert!(g.position().text().ends_with(" 0 1"), "{}", g.position().text());
+}
+
+#[test]
+fn move_count_rule() {
+    let p = pos("T8/8/8/8/2RR4/8U w - - a5,h6 - 100 80");
+    assert_eq!(result(&*p), Some((GameResult::Draw, Reason::MoveCountRule)));
+    assert_eq!(p.perft(1), 0);
+}
+
+#[test]
+fn terrain_lists_boats_passengers_swimmers_and_bridges() {
+    let o = variant("river").unwrap().default_options();
+    let p = River::from_text(&expand("T8/8/4P3/2r5/8/8U w - - c5,h6 db 0 1"), &o).unwrap();
+    let t = p.terrain();
+    let s = p.shape();
+    let name = |c| s.name(c);
+    let boats: Vec<(String, Option<String>)> = t
+        .boats
+        .iter()
+        .map(|(c, x)| (name(*c), x.map(|x| x.to_string())))
+        .collect();
+    assert_eq!(
+        boats,
+        [("c5".to_string(), Some("Black Rook".to_string())), ("h6".to_string(), None)]
+    );
+    assert_eq!(t.swimmers.len(), 1);
+    assert_eq!(name(t.swimmers[0].0), "e6");
+    assert_eq!(t.bridges.len(), 1);
+    assert_eq!((t.bridges[0].0, t.bridges[0].1), (3, Color::Black));
+    assert_eq!(name(t.bridges[0].2[0]), "d5");
+    assert_eq!(t.water.len(), 14);
+}
+
+// ---------------------------------------------------------------------------------------
+// Position text, options and move text refusals.
+
+fn text_refused(text: &str, options: &[&str], needle: &str) {
+    let v = variant("river").unwrap();
+    let o = v.options(options).unwrap();
+    match (v.parse)(&expand(text), &o) {
+        Ok(p) => panic!("{text} accepted as {}", p.text()),
+        Err(e) => assert!(e.to_string().contains(needle), "{text}: {e}"),
+    }
+}
+
+#[test]
+fn position_text_refusals() {
+    text_refused("T8/8/8/3R4/8/8U w - - a5,h6 - 0 1", &[], "open water");
+    text_refused("T8/8/3P4/8/8/8U w - - a5,h6 - 0 1".replace("3P4/8", "8/3P4").as_str(), &[], "swimmer");
+    text_refused("T8/8/8/8/8/8U w - - d4,h6 - 0 1", &[], "not on a water square");
+    text_refused("T8/8/8/8/8/8U w - - d5,h6 db 0 1", &[], "not on a water square");
+    text_refused("T8/8/8/8/8/8U w - - a5,a5 - 0 1", &[], "twice");
+    text_refused("T8/8/8/8/8/8U w - - a5,h6 db,dw 0 1", &[], "two bridges");
+    text_refused("P5k1/5ppp/8/8/8/8/8/8/5PPP/6K1 w - - a5,h6 - 0 1", &[], "pawn on a10");
+    text_refused("8/5ppp/8/8/8/8/8/8/5PPP/6K1 w - - a5,h6 - 0 1", &[], "kings");
+    text_refused("6k1/5pp1/8/8/8/8/8/8/5PPP/6R1 w - - a5,h6 - 0 1", &[], "kings");
+    text_refused("3rk3/8/8/8/8/8/8/3K4/8/8 b - - d5,d6 - 0 1", &[], "in check");
+    text_refused("T8/8/8/8/8/8U w - - a5,h6 - 0", &[], "FULLMOVE");
+    text_refused("T8/8/8/8/8/8U w KQX - a5,h6 - 0 1", &[], "castling");
+    text_refused("T8/8/8/8/8/8U w - - a5,h6 zq 0 1", &[], "bridge");
+}
+
+#[test]
+fn position_text_normalises_castling_and_en_passant() {
+    // Rights without their rook are dropped; an EP square without a capture prints '-'.
+    let p = pos("4k3/8/8/8/8/8/8/8/8/4K2R w KQkq e8 a5,h6 - 0 1");
+    assert_eq!(p.text(), "4k3/8/8/8/8/8/8/8/8/4K2R w K - a5,h6 - 0 1");
+    // Squares in any case are read; boats sorted by file then rank.
+    let p = pos("4k3/8/8/8/8/8/8/8/8/4K3 w - - H6,A5,b5 - 0 1");
+    assert_eq!(p.text(), "4k3/8/8/8/8/8/8/8/8/4K3 w - - a5,b5,h6 - 0 1");
+}
+
+#[test]
+fn options_are_checked_and_canonical() {
+    let v = variant("river").unwrap();
+    let o = v.options(&["boats=F6,c5", "bridge_files=f,C", "bridges=UNLIMITED"]).unwrap();
+    assert_eq!(o.get("boats"), "c5,f6");
+    assert_eq!(o.get("bridge_files"), "c,f");
+    assert_eq!(o.get("bridges"), "unlimited");
+    let p = (v.start)(&o);
+    assert!(p.text().contains(" c5,f6 "), "{}", p.text());
+    for (bad, needle) in [
+        ("board=9x9", "8x10"),
+        ("boats=c5,c5", "twice"),
+        ("boats=a1,b2,c3,d4,e5", "1 to 4"),
+        ("boats=c4", "water"),
+        ("bridges=9", "0 to 8"),
+        ("bridge_files=i", "file"),
+        ("bridge_files=c,c", "twice"),
+        ("ferries=2", "unknown option"),
+    ] {
+        let e = v.options(&[bad]).unwrap_err();
+        assert!(e.to_string().contains(needle), "{bad}: {e}");
+    }
+    // Boat squares follow the board: rank 7 is water on 8x12.
+    assert!(v.options(&["board=8x12", "boats=c7"]).is_ok());
+    assert!(v.options(&["board=8x12", "boats=c5"]).is_err());
+}
+
+#[test]
+fn move_text_leniencies() {
+    let p = pos("T8/4n3/8/3Q4/8/8U w - - d5,h6 - 0 1");
+    for (typed, canonical) in [
+        ("Qd5>e6xe7", "Qd5>e6xe7"),
+        ("qd5>e6-e7", "Qd5>e6xe7"),
+        ("d5>e6e7", "Qd5>e6xe7"),
+        ("QD5>E6XE7+", "Qd5>e6xe7"),
+        ("Qd5>f6", "Qd5>f6"),
+        ("Qd5>xf6", "Qd5>f6"),
+    ] {
+        let m = p.parse_move(typed).unwrap_or_else(|e| panic!("{typed}: {e}"));
+        assert_eq!(p.move_text(&m), canonical, "{typed}");
+    }
+    let p = pos("T8/8/8/8/2RR4/8U w - - a5,h6 - 0 1");
+    for (typed, canonical) in [("@D", "@d"), ("@c:c4-c9", "@c:Rc4-c9"), ("@c:rc4c9", "@c:Rc4-c9")] {
+        let m = p.parse_move(typed).unwrap_or_else(|e| panic!("{typed}: {e}"));
+        assert_eq!(p.move_text(&m), canonical, "{typed}");
+    }
+    let p = pos("4k3/8/8/8/8/8/8/8/8/R3K2R w KQ - a5,h6 - 0 1");
+    assert_eq!(p.parse_move("0-0").map(|m| p.move_text(&m)), Ok("O-O".into()));
+    assert_eq!(p.parse_move("o-o-o").map(|m| p.move_text(&m)), Ok("O-O-O".into()));
+    // SAN-like: exd5-style and ambiguity.
+    let p = pos("4k3/8/8/8/8/8/8/8/R6R/4K3 w - - a5,h6 - 0 1");
+    match p.parse_move("Rd2") {
+        Err(IllegalMove::Ambiguous(list)) => assert_eq!(list, ["Ra2-d2", "Rh2-d2"]),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(p.parse_move("Rad2").map(|m| p.move_text(&m)), Ok("Ra2-d2".into()));
+}
+
+#[test]
+fn move_text_refusals_say_why() {
+    for (text, mv, needle) in [
+        (START, "~a6>a7", "no piece or boat"),
+        (START, "Ke1-e2", "your Pawn"),
+        (START, "e9-e7", "Black's"),
+        (START, "@d", "two or more pieces"),
+        (START, "Ra1-a3", "in the way"),
+        (START, "hello", "not a move"),
+        ("T8/8/8/8/3P4/8U w - - a5,h6 - 0 1", "d4-d5", "open water"),
+        ("T8/8/8/8/2RR4/8U w - - a5,h6 bw 0 1", "@d", "all this game allows"),
+        ("T8/8/8/8/2RR4/8U w - - d5,h6 - 0 1", "@d", "open water"),
+    ] {
+        let e = refused(text, mv);
+        assert!(e.to_string().contains(needle), "{mv} in {text}: {e}");
+    }
+    let e = refused(
+        "T8/8/8/8/2RR4/8U w - - a5,h6 - 0 1",
+        "@c:Rd4-d8",
+    );
+    assert!(e.to_string().contains("bridge"), "{e}");
+}
+
+#[test]
+fn check_move_agrees_with_the_generator_in_the_examples() {
+    for (t, o) in [
+        ("T8/8/3r4/2P5/8/8U w - - c5,d6 - 0 1", vec![]),
+        ("3rk3/8/8/8/8/8/2RK4/8/8/8 w - - a5,h6 - 0 1", vec![]),
+        ("4k3/8/8/3rb3/8/8/3K4/8/8/8 w - - a5,h6 - 0 1", vec![]),
+        ("7k/8/8/8/1r6/8/8/8/3PPPPP/R3K2R w KQ - b6,h5 - 0 1", vec![]),
+        ("T8/8/8/8/2RR4/8U w - - a5,h6 bw 0 1", vec!["bridges=2"]),
+    ] {
+        let p = pos_with(t, &o);
+        let mut legal = MoveList::new();
+        p.legal_moves(&mut legal);
+        let mut cands = MoveList::new();
+        p.candidate_moves(&mut cands);
+        for m in &legal {
+            assert!(cands.contains(m));
+        }
+        for m in &cands {
+            assert_eq!(p.check_move(m).is_ok(), legal.contains(m), "{m:?} in {t}");
+        }
+    }
+}
+
+#[test]
+fn play_reports_effects() {
+    let mut g = game("river", Some(&expand("T8/8/8/2R1p3/8/8U w - - c5,h6 - 0 1")), &[]);
+    g.play("Rc5>xe5").unwrap();
+    let fx = g.plies()[0].effects;
+    assert!(fx.captured());
+    let mut g = game("river", Some("4k3/1P6/8/8/8/8/8/8/8/4K3 w - - a5,h6 - 0 1"), &[]);
+    g.play("b9-b10=N").unwrap();
+    assert_eq!(g.plies()[0].effects.transformed.len(), 1);
+}

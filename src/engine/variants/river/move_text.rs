@@ -165,7 +165,7 @@ impl River {
         // As written first, then with the first letter's case swapped (`bd2-a5`, `nf3`).
         let mut attempts = vec![t.to_string()];
         if let Some(first) = t.chars().next() {
-            if first.is_ascii_lowercase() {
+            if matches!(first, 'k' | 'q' | 'r' | 'b' | 'n' | 'p') {
                 attempts.push(first.to_ascii_uppercase().to_string() + &t[1..]);
             }
         }
@@ -222,6 +222,8 @@ impl River {
                  Nc4-a5>b5, Rc5>e5, Qd5>e6xe7, @d or @d:Rd4-d8"
             )));
         }
+        readings.sort();
+        readings.dedup();
         let reasons: Vec<IllegalMove> = readings
             .iter()
             .map(|m| match self.check(m) {
