@@ -32,7 +32,9 @@ fn pos(text: &str) -> Box<dyn Position> {
 /// Legal moves of the piece or boat on `cell`, builds left out.
 fn moves_of(p: &dyn Position, cell: &str) -> Vec<String> {
     let c = p.shape().parse_cell(cell).expect("a cell");
-    sorted_texts(p, |m| !matches!(m, Move::Bridge { .. }) && m.from() == Some(c))
+    sorted_texts(p, |m| {
+        !matches!(m, Move::Bridge { .. }) && m.from() == Some(c)
+    })
 }
 
 fn builds(p: &dyn Position) -> Vec<String> {
@@ -119,18 +121,23 @@ fn e03_a_boat_in_front_of_the_pawn() {
 #[test]
 fn e04_swimmer() {
     let t = "T8/4r3/3P4/8/8/8U w - - a5,h6 - 0 1";
-    assert_eq!(
-        moves_of(&*pos(t), "d6"),
-        words("d6-c6 d6-d7 d6-e6 d6xe7")
+    assert_eq!(moves_of(&*pos(t), "d6"), words("d6-c6 d6-d7 d6-e6 d6xe7"));
+    after(
+        t,
+        "d6xe7",
+        "6k1/5ppp/8/4P3/8/8/8/8/5PPP/6K1 b - - a5,h6 - 0 1",
     );
-    after(t, "d6xe7", "6k1/5ppp/8/4P3/8/8/8/8/5PPP/6K1 b - - a5,h6 - 0 1");
 }
 
 #[test]
 fn e05_drowning() {
     let t = "T8/2p5/3P4/8/8/8U b - - a5,h6 - 0 1";
     assert_eq!(moves_of(&*pos(t), "c7"), words("c7-c5 c7xd6"));
-    after(t, "c7xd6", "6k1/5ppp/8/8/8/8/8/8/5PPP/6K1 w - - a5,h6 - 0 2");
+    after(
+        t,
+        "c7xd6",
+        "6k1/5ppp/8/8/8/8/8/8/5PPP/6K1 w - - a5,h6 - 0 2",
+    );
     let mut g = game("river", Some(&expand(t)), &[]);
     g.play("c7xd6").unwrap();
     let fx = g.plies()[0].effects;
@@ -160,9 +167,7 @@ fn e07_knight_jumps_and_boarding() {
     let t = "T8/8/8/8/2N5/8U w - - a5,h6 - 0 1";
     assert_eq!(
         moves_of(&*pos(t), "c4"),
-        words(
-            "Nc4-a3 Nc4-a5 Nc4-a5>a6 Nc4-a5>b5 Nc4-a5>b6 Nc4-b2 Nc4-b7 Nc4-d2 Nc4-d7 Nc4-e3"
-        )
+        words("Nc4-a3 Nc4-a5 Nc4-a5>a6 Nc4-a5>b5 Nc4-a5>b6 Nc4-b2 Nc4-b7 Nc4-d2 Nc4-d7 Nc4-e3")
     );
 }
 
@@ -270,7 +275,11 @@ fn e17_a_pawn_walks_over_a_bridge() {
 fn e18_empty_boats() {
     let t = "T8/8/8/8/8/8U w - - a5,h6 - 0 1";
     assert_eq!(boats(&*pos(t)), words("~a5>a6 ~a5>b5 ~a5>b6"));
-    after(t, "~a5>b6", "6k1/5ppp/8/8/8/8/8/8/5PPP/6K1 b - - b6,h6 - 1 1");
+    after(
+        t,
+        "~a5>b6",
+        "6k1/5ppp/8/8/8/8/8/8/5PPP/6K1 b - - b6,h6 - 1 1",
+    );
 }
 
 #[test]
@@ -322,7 +331,11 @@ fn e23_pawn_passenger() {
         moves_of(&*pos(t), "c5"),
         words("c5>a5 c5>a6 c5>b5 c5>b6 c5>b6-b7 c5>c6 c5>c6-c7 c5>d5 c5>e5 c5>e6 c5xd6")
     );
-    after(t, "c5xd6", "6k1/5ppp/8/8/3P4/8/8/8/5PPP/6K1 b - - c5,d6 - 0 1");
+    after(
+        t,
+        "c5xd6",
+        "6k1/5ppp/8/8/3P4/8/8/8/5PPP/6K1 b - - c5,d6 - 0 1",
+    );
     refused("T8/8/3r4/2R5/8/8U w - - c5,d6 - 0 1", "Rc5xd6");
     refused("T8/8/3r4/2N5/8/8U w - - c5,d6 - 0 1", "Nc5xd6");
 }
@@ -359,7 +372,11 @@ fn e26_sail_and_land() {
 #[test]
 fn e27_capturing_a_passenger_from_land() {
     let t = "T8/8/8/r7/8/1N6U w - - a5,h6 - 0 1";
-    after(t, "Nb3xa5", "6k1/5ppp/8/8/8/N7/8/8/5PPP/6K1 b - - a5,h6 - 0 1");
+    after(
+        t,
+        "Nb3xa5",
+        "6k1/5ppp/8/8/8/N7/8/8/5PPP/6K1 b - - a5,h6 - 0 1",
+    );
     refused(t, "Nb3xa5>b5");
 }
 
@@ -427,7 +444,10 @@ fn e34_promotion() {
         moves_of(&*p, "b9"),
         words("b9-b10=B b9-b10=N b9-b10=Q b9-b10=R")
     );
-    assert_eq!(p.parse_move("b10=Q").map(|m| p.move_text(&m)), Ok("b9-b10=Q".into()));
+    assert_eq!(
+        p.parse_move("b10=Q").map(|m| p.move_text(&m)),
+        Ok("b9-b10=Q".into())
+    );
 }
 
 #[test]
@@ -477,7 +497,9 @@ fn e39_input_forms() {
         ("e4", "e2-e4"),
         ("~A5>B6", "~a5>b6"),
     ] {
-        let m = p.parse_move(typed).unwrap_or_else(|e| panic!("{typed}: {e}"));
+        let m = p
+            .parse_move(typed)
+            .unwrap_or_else(|e| panic!("{typed}: {e}"));
         assert_eq!(p.move_text(&m), canonical, "{typed}");
     }
 }
@@ -568,9 +590,9 @@ fn playouts(options: &[&str], games: usize, plies: usize) -> Seen {
                     seen.builds += 1;
                     seen.crossings += usize::from(then.is_some());
                 }
-                Move::Path { via_len: 0, from, .. } if p.piece_at(from).is_none() => {
-                    seen.empty_boat_moves += 1
-                }
+                Move::Path {
+                    via_len: 0, from, ..
+                } if p.piece_at(from).is_none() => seen.empty_boat_moves += 1,
                 Move::Path { via_len: 0, .. } => seen.sails += 1,
                 Move::Path { from, .. } if on_boat(from) => {
                     seen.sails += 1;
@@ -586,7 +608,8 @@ fn playouts(options: &[&str], games: usize, plies: usize) -> Seen {
                         let r = p.shape().rank(c) + 1;
                         r == 5 || r == 6
                     };
-                    if pawn && !on_boat(to) && water(to) && !water(from) && p.piece_at(to).is_none() {
+                    if pawn && !on_boat(to) && water(to) && !water(from) && p.piece_at(to).is_none()
+                    {
                         seen.swims += 1;
                     }
                     if on_boat(to) && !on_boat(from) && p.piece_at(to).is_none() {
@@ -629,7 +652,12 @@ fn perft_table(options: &[&str], expected: &[u64]) {
     let v = variant("river").unwrap();
     let p = (v.start)(&v.options(options).unwrap());
     for (i, &n) in expected.iter().enumerate() {
-        assert_eq!(p.perft(i as u32 + 1), n, "perft {} under {options:?}", i + 1);
+        assert_eq!(
+            p.perft(i as u32 + 1),
+            n,
+            "perft {} under {options:?}",
+            i + 1
+        );
     }
 }
 
@@ -665,12 +693,21 @@ fn a_passenger_blocks_lines_and_is_captured_from_land_on_either_side() {
     let p = pos(t);
     let m = moves_of(&*p, "d4");
     assert!(m.contains(&"Rd4xd6".to_string()), "{m:?}");
-    assert!(!m.iter().any(|x| x.ends_with("d7")), "the passenger blocks: {m:?}");
+    assert!(
+        !m.iter().any(|x| x.ends_with("d7")),
+        "the passenger blocks: {m:?}"
+    );
     // Over open water instead of the empty boat, the rook does not reach it.
-    assert!(!moves_of(&*pos("T8/8/3r4/8/3R4/8U w - - a5,d6 - 0 1"), "d4")
-        .iter()
-        .any(|x| x.contains("d6")));
-    after(t, "Rd4xd6", "6k1/5ppp/8/8/3R4/8/8/8/5PPP/6K1 b - - d5,d6 - 0 1");
+    assert!(
+        !moves_of(&*pos("T8/8/3r4/8/3R4/8U w - - a5,d6 - 0 1"), "d4")
+            .iter()
+            .any(|x| x.contains("d6"))
+    );
+    after(
+        t,
+        "Rd4xd6",
+        "6k1/5ppp/8/8/3R4/8/8/8/5PPP/6K1 b - - d5,d6 - 0 1",
+    );
 }
 
 #[test]
@@ -681,7 +718,11 @@ fn a_swimmer_blocks_lines_and_drowns_its_capturer() {
     let m = moves_of(&*p, "d4");
     assert!(m.contains(&"Rd4xd5".to_string()), "{m:?}");
     assert!(!m.iter().any(|x| x.ends_with("d6") || x.ends_with("d7")));
-    after(t, "Rd4xd5", "6k1/5ppp/8/8/8/8/8/8/5PPP/6K1 b - - a5,h6 - 0 1");
+    after(
+        t,
+        "Rd4xd5",
+        "6k1/5ppp/8/8/8/8/8/8/5PPP/6K1 b - - a5,h6 - 0 1",
+    );
 }
 
 #[test]
@@ -690,7 +731,11 @@ fn an_empty_boat_never_captures_and_boats_block_boats() {
     let t = "T8/8/8/3p4/8/8U w - - b5,c5 - 0 1";
     let p = pos(t);
     let b = boats(&*p);
-    assert_eq!(b, words("~b5>a5 ~b5>a6 ~b5>b6 ~b5>c6 ~c5>b6 ~c5>c6 ~c5>d6"), "{t}");
+    assert_eq!(
+        b,
+        words("~b5>a5 ~b5>a6 ~b5>b6 ~b5>c6 ~c5>b6 ~c5>c6 ~c5>d6"),
+        "{t}"
+    );
     refused(t, "~c5>d5");
     refused(t, "~c5>b5");
 }
@@ -721,7 +766,10 @@ fn a_passenger_never_boards_another_boat_nor_lands_on_a_swimmer() {
     let t = "T8/8/8/1pRR4/8/8U w - - c5,d5 - 0 1".replace("1pRR4", "1pR5");
     let p = pos(&t);
     let m = moves_of(&*p, "c5");
-    assert!(!m.contains(&"Rc5-d5".to_string()) && !m.contains(&"Rc5xb5".to_string()), "{m:?}");
+    assert!(
+        !m.contains(&"Rc5-d5".to_string()) && !m.contains(&"Rc5xb5".to_string()),
+        "{m:?}"
+    );
     // It may sail onto the swimmer (capturing it).
     assert!(m.contains(&"Rc5>xb5".to_string()), "{m:?}");
     refused(&t, "Rc5-d5");
@@ -773,11 +821,19 @@ fn halfmove_clock_sailing_a_pawn_does_not_reset_building_does() {
     let t = "T8/8/8/2P5/8/8U w - - c5,h6 - 7 1";
     let mut g = game("river", Some(&expand(t)), &[]);
     g.play("c5>d5").unwrap();
-    assert!(g.position().text().ends_with(" 8 1"), "{}", g.position().text());
+    assert!(
+        g.position().text().ends_with(" 8 1"),
+        "{}",
+        g.position().text()
+    );
     let t = "T8/8/8/8/2RR4/8U w - - a5,h6 - 7 1";
     let mut g = game("river", Some(&expand(t)), &[]);
     g.play("@c").unwrap();
-    assert!(g.position().text().ends_with(" 0 1"), "{}", g.position().text());
+    assert!(
+        g.position().text().ends_with(" 0 1"),
+        "{}",
+        g.position().text()
+    );
 }
 
 #[test]
@@ -801,7 +857,10 @@ fn terrain_lists_boats_passengers_swimmers_and_bridges() {
         .collect();
     assert_eq!(
         boats,
-        [("c5".to_string(), Some("Black Rook".to_string())), ("h6".to_string(), None)]
+        [
+            ("c5".to_string(), Some("Black Rook".to_string())),
+            ("h6".to_string(), None)
+        ]
     );
     assert_eq!(t.swimmers.len(), 1);
     assert_eq!(name(t.swimmers[0].0), "e6");
@@ -826,15 +885,45 @@ fn text_refused(text: &str, options: &[&str], needle: &str) {
 #[test]
 fn position_text_refusals() {
     text_refused("T8/8/8/3R4/8/8U w - - a5,h6 - 0 1", &[], "open water");
-    text_refused("T8/8/3P4/8/8/8U w - - a5,h6 - 0 1".replace("3P4/8", "8/3P4").as_str(), &[], "swimmer");
-    text_refused("T8/8/8/8/8/8U w - - d4,h6 - 0 1", &[], "not on a water square");
-    text_refused("T8/8/8/8/8/8U w - - d5,h6 db 0 1", &[], "not on a water square");
+    text_refused(
+        "T8/8/3P4/8/8/8U w - - a5,h6 - 0 1"
+            .replace("3P4/8", "8/3P4")
+            .as_str(),
+        &[],
+        "swimmer",
+    );
+    text_refused(
+        "T8/8/8/8/8/8U w - - d4,h6 - 0 1",
+        &[],
+        "not on a water square",
+    );
+    text_refused(
+        "T8/8/8/8/8/8U w - - d5,h6 db 0 1",
+        &[],
+        "not on a water square",
+    );
     text_refused("T8/8/8/8/8/8U w - - a5,a5 - 0 1", &[], "twice");
     text_refused("T8/8/8/8/8/8U w - - a5,h6 db,dw 0 1", &[], "two bridges");
-    text_refused("P5k1/5ppp/8/8/8/8/8/8/5PPP/6K1 w - - a5,h6 - 0 1", &[], "pawn on a10");
-    text_refused("8/5ppp/8/8/8/8/8/8/5PPP/6K1 w - - a5,h6 - 0 1", &[], "kings");
-    text_refused("6k1/5pp1/8/8/8/8/8/8/5PPP/6R1 w - - a5,h6 - 0 1", &[], "kings");
-    text_refused("3rk3/8/8/8/8/8/8/3K4/8/8 b - - d5,d6 - 0 1", &[], "in check");
+    text_refused(
+        "P5k1/5ppp/8/8/8/8/8/8/5PPP/6K1 w - - a5,h6 - 0 1",
+        &[],
+        "pawn on a10",
+    );
+    text_refused(
+        "8/5ppp/8/8/8/8/8/8/5PPP/6K1 w - - a5,h6 - 0 1",
+        &[],
+        "kings",
+    );
+    text_refused(
+        "6k1/5pp1/8/8/8/8/8/8/5PPP/6R1 w - - a5,h6 - 0 1",
+        &[],
+        "kings",
+    );
+    text_refused(
+        "3rk3/8/8/8/8/8/8/3K4/8/8 b - - d5,d6 - 0 1",
+        &[],
+        "in check",
+    );
     text_refused("T8/8/8/8/8/8U w - - a5,h6 - 0", &[], "FULLMOVE");
     text_refused("T8/8/8/8/8/8U w KQX - a5,h6 - 0 1", &[], "castling");
     text_refused("T8/8/8/8/8/8U w - - a5,h6 zq 0 1", &[], "bridge");
@@ -853,7 +942,9 @@ fn position_text_normalises_castling_and_en_passant() {
 #[test]
 fn options_are_checked_and_canonical() {
     let v = variant("river").unwrap();
-    let o = v.options(&["boats=F6,c5", "bridge_files=f,C", "bridges=UNLIMITED"]).unwrap();
+    let o = v
+        .options(&["boats=F6,c5", "bridge_files=f,C", "bridges=UNLIMITED"])
+        .unwrap();
     assert_eq!(o.get("boats"), "c5,f6");
     assert_eq!(o.get("bridge_files"), "c,f");
     assert_eq!(o.get("bridges"), "unlimited");
@@ -888,24 +979,41 @@ fn move_text_leniencies() {
         ("Qd5>f6", "Qd5>f6"),
         ("Qd5>xf6", "Qd5>f6"),
     ] {
-        let m = p.parse_move(typed).unwrap_or_else(|e| panic!("{typed}: {e}"));
+        let m = p
+            .parse_move(typed)
+            .unwrap_or_else(|e| panic!("{typed}: {e}"));
         assert_eq!(p.move_text(&m), canonical, "{typed}");
     }
     let p = pos("T8/8/8/8/2RR4/8U w - - a5,h6 - 0 1");
-    for (typed, canonical) in [("@D", "@d"), ("@c:c4-c9", "@c:Rc4-c9"), ("@c:rc4c9", "@c:Rc4-c9")] {
-        let m = p.parse_move(typed).unwrap_or_else(|e| panic!("{typed}: {e}"));
+    for (typed, canonical) in [
+        ("@D", "@d"),
+        ("@c:c4-c9", "@c:Rc4-c9"),
+        ("@c:rc4c9", "@c:Rc4-c9"),
+    ] {
+        let m = p
+            .parse_move(typed)
+            .unwrap_or_else(|e| panic!("{typed}: {e}"));
         assert_eq!(p.move_text(&m), canonical, "{typed}");
     }
     let p = pos("4k3/8/8/8/8/8/8/8/8/R3K2R w KQ - a5,h6 - 0 1");
-    assert_eq!(p.parse_move("0-0").map(|m| p.move_text(&m)), Ok("O-O".into()));
-    assert_eq!(p.parse_move("o-o-o").map(|m| p.move_text(&m)), Ok("O-O-O".into()));
+    assert_eq!(
+        p.parse_move("0-0").map(|m| p.move_text(&m)),
+        Ok("O-O".into())
+    );
+    assert_eq!(
+        p.parse_move("o-o-o").map(|m| p.move_text(&m)),
+        Ok("O-O-O".into())
+    );
     // SAN-like: exd5-style and ambiguity.
     let p = pos("4k3/8/8/8/8/8/8/8/R6R/4K3 w - - a5,h6 - 0 1");
     match p.parse_move("Rd2") {
         Err(IllegalMove::Ambiguous(list)) => assert_eq!(list, ["Ra2-d2", "Rh2-d2"]),
         other => panic!("{other:?}"),
     }
-    assert_eq!(p.parse_move("Rad2").map(|m| p.move_text(&m)), Ok("Ra2-d2".into()));
+    assert_eq!(
+        p.parse_move("Rad2").map(|m| p.move_text(&m)),
+        Ok("Ra2-d2".into())
+    );
 }
 
 #[test]
@@ -918,16 +1026,17 @@ fn move_text_refusals_say_why() {
         (START, "Ra1-a3", "in the way"),
         (START, "hello", "not a move"),
         ("T8/8/8/8/3P4/8U w - - a5,h6 - 0 1", "d4-d5", "open water"),
-        ("T8/8/8/8/2RR4/8U w - - a5,h6 bw 0 1", "@d", "all this game allows"),
+        (
+            "T8/8/8/8/2RR4/8U w - - a5,h6 bw 0 1",
+            "@d",
+            "all this game allows",
+        ),
         ("T8/8/8/8/2RR4/8U w - - d5,h6 - 0 1", "@d", "open water"),
     ] {
         let e = refused(text, mv);
         assert!(e.to_string().contains(needle), "{mv} in {text}: {e}");
     }
-    let e = refused(
-        "T8/8/8/8/2RR4/8U w - - a5,h6 - 0 1",
-        "@c:Rd4-d8",
-    );
+    let e = refused("T8/8/8/8/2RR4/8U w - - a5,h6 - 0 1", "@c:Rd4-d8");
     assert!(e.to_string().contains("bridge"), "{e}");
 }
 
@@ -956,11 +1065,19 @@ fn check_move_agrees_with_the_generator_in_the_examples() {
 
 #[test]
 fn play_reports_effects() {
-    let mut g = game("river", Some(&expand("T8/8/8/2R1p3/8/8U w - - c5,h6 - 0 1")), &[]);
+    let mut g = game(
+        "river",
+        Some(&expand("T8/8/8/2R1p3/8/8U w - - c5,h6 - 0 1")),
+        &[],
+    );
     g.play("Rc5>xe5").unwrap();
     let fx = g.plies()[0].effects;
     assert!(fx.captured());
-    let mut g = game("river", Some("4k3/1P6/8/8/8/8/8/8/8/4K3 w - - a5,h6 - 0 1"), &[]);
+    let mut g = game(
+        "river",
+        Some("4k3/1P6/8/8/8/8/8/8/8/4K3 w - - a5,h6 - 0 1"),
+        &[],
+    );
     g.play("b9-b10=N").unwrap();
     assert_eq!(g.plies()[0].effects.transformed.len(), 1);
 }

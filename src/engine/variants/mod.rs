@@ -6,4 +6,8 @@ pub mod amalgamated;
 pub mod continental;
 pub mod river;
 
-pub static ALL: &[&Variant] = &[&amalgamated::VARIANT, &continental::VARIANT, &river::VARIANT];
+pub static ALL: &[&Variant] = &[
+    &amalgamated::VARIANT,
+    &continental::VARIANT,
+    &river::VARIANT,
+];

@@ -203,10 +203,7 @@ impl River {
             Move::Normal { promotion, .. } => {
                 if let Some(own) = self.board.get(to).filter(|p| p.color == piece.color) {
                     if !(v.boats.contains(from) && v.boats.contains(to)) {
-                        return IllegalMove::OwnPiece(format!(
-                            "your {} stands on {t}",
-                            own.role
-                        ));
+                        return IllegalMove::OwnPiece(format!("your {} stands on {t}", own.role));
                     }
                 }
                 let last = g.shape.rank(to) == g.last_rank(piece.color);
@@ -333,8 +330,7 @@ impl River {
                 }
             }
         }
-        let banks: Vec<Cell> = v
-            .by[us]
+        let banks: Vec<Cell> = v.by[us]
             .filter(|&c| {
                 let r = g.shape.rank(c);
                 r == g.bank.white || r == g.bank.black

@@ -124,8 +124,7 @@ impl River {
         let t = clean_move_text(text);
         if t.is_empty() {
             return Err(IllegalMove::Unreadable(
-                "the move is empty: write one like e2-e4, Ng1-f3, ~a5>b6 or @d:Rd4-d8"
-                    .to_string(),
+                "the move is empty: write one like e2-e4, Ng1-f3, ~a5>b6 or @d:Rd4-d8".to_string(),
             ));
         }
         if !t.is_ascii() || t.chars().any(char::is_whitespace) {
@@ -146,12 +145,16 @@ impl River {
                 .copied()
                 .ok_or_else(|| {
                     let king = g.shape.cell(4, g.home_rank(self.side));
-                    let rook = g.shape.cell(if long { 0 } else { 7 }, g.home_rank(self.side));
+                    let rook = g
+                        .shape
+                        .cell(if long { 0 } else { 7 }, g.home_rank(self.side));
                     match (king, rook) {
                         (Some(king), Some(rook)) => self
                             .check(&Move::Castle { king, rook })
                             .err()
-                            .unwrap_or_else(|| IllegalMove::NoSuchMove("castling is not possible now".into())),
+                            .unwrap_or_else(|| {
+                                IllegalMove::NoSuchMove("castling is not possible now".into())
+                            }),
                         _ => IllegalMove::NoSuchMove("castling is not possible now".into()),
                     }
                 });
@@ -170,6 +173,7 @@ impl River {
             }
         }
         let mut readings: Vec<Move> = Vec::new();
+        let mut fallback = None;
         for a in &attempts {
             if let Some(form) = self.read_form(a) {
                 let found: Vec<Move> = legal
@@ -195,6 +199,12 @@ impl River {
                 match found.len() {
                     0 => {
                         let role = san.letter.unwrap_or(Role::Pawn);
+                        fallback.get_or_insert_with(|| {
+                            format!(
+                                "no {role} of yours can move to {} ('{t}')",
+                                self.geo().name(san.to)
+                            )
+                        });
                         for from in self.board.of(self.side) {
                             if self.board.get(from).is_some_and(|p| p.role == role) {
                                 readings.push(Move::Normal {
@@ -235,7 +245,9 @@ impl River {
             })
             .collect();
         Err(most_telling(&reasons).unwrap_or_else(|| {
-            IllegalMove::NoSuchMove(format!("'{t}' matches no legal move"))
+            IllegalMove::NoSuchMove(
+                fallback.unwrap_or_else(|| format!("'{t}' matches no legal move")),
+            )
         }))
     }
 
@@ -318,9 +330,10 @@ impl River {
         if legal.contains(&m) {
             return Ok(m);
         }
-        Err(self.check(&m).err().unwrap_or_else(|| {
-            IllegalMove::NoSuchMove(format!("@{rest} is not a legal build"))
-        }))
+        Err(self
+            .check(&m)
+            .err()
+            .unwrap_or_else(|| IllegalMove::NoSuchMove(format!("@{rest} is not a legal build"))))
     }
 
     /// Reads `[L]sq(sep sq)+[=L]`; `None` when the text is not of that shape.
@@ -459,7 +472,7 @@ impl River {
             [f] if (b'a'..=b'h').contains(&f.to_ascii_lowercase()) => {
                 (Some(f.to_ascii_lowercase() - b'a'), None)
             }
-            [d @ ..] if d.iter().all(u8::is_ascii_digit) && d.len() <= 2 => {
+            d if d.iter().all(u8::is_ascii_digit) && d.len() <= 2 => {
                 let r: u8 = prefix.parse().ok()?;
                 (None, Some(r.checked_sub(1)?))
             }

@@ -178,9 +178,7 @@ impl River {
             Role::Pawn => g.ahead[piece.color][i],
             _ => CellSet::EMPTY,
         };
-        reach
-            .and(v.passengers)
-            .and(v.by[piece.color.opposite()])
+        reach.and(v.passengers).and(v.by[piece.color.opposite()])
     }
 
     /// Where the boat on `from` may sail with a passenger of `color`: one or two steps
@@ -201,8 +199,7 @@ impl River {
         let g = self.geo();
         let i = from.index();
         let rank = g.shape.rank(from);
-        let mut m = g
-            .orth[i]
+        let mut m = g.orth[i]
             .and(v.open)
             .filter(|&c| g.shape.rank(c) == rank)
             .fold(CellSet::EMPTY, |s, c| s.or(CellSet::single(c)));
@@ -254,7 +251,10 @@ impl River {
     /// The view with a bridge on `file`.
     pub(super) fn bridged_view(&self, file: u8) -> View {
         let [a, b] = self.geo().water_cells(file);
-        self.view_with(self.water.without(CellSet::single(a).or(CellSet::single(b))))
+        self.view_with(
+            self.water
+                .without(CellSet::single(a).or(CellSet::single(b))),
+        )
     }
 
     /// Where a builder on `from` may go right after building on `file` (`v` is the
@@ -277,14 +277,15 @@ impl River {
                 m
             }
             // The jump passes over nothing and ends on a bank: never a crossing.
-            Role::Knight => self.pattern(v, from, Role::Knight).and(self.dest_mask(v, from, piece)),
+            Role::Knight => self
+                .pattern(v, from, Role::Knight)
+                .and(self.dest_mask(v, from, piece)),
             _ => self.land_targets(v, from, piece),
         };
         reach
             .filter(|&to| {
                 bridge.contains(to)
-                    || g
-                        .shape
+                    || g.shape
                         .between(from, to)
                         .is_some_and(|btw| btw.and(bridge).any())
             })
@@ -561,7 +562,9 @@ impl River {
             }
             let bv = self.bridged_view(file);
             let mut builders = builders;
-            if Iterator::any(&mut builders, |b| self.crossings(&bv, b, file).contains(target)) {
+            if Iterator::any(&mut builders, |b| {
+                self.crossings(&bv, b, file).contains(target)
+            }) {
                 return true;
             }
         }
@@ -608,7 +611,11 @@ impl River {
                 self.castling &= !(3 << (2 * us.index()));
             }
             Move::Path {
-                from, via, via_len, to, ..
+                from,
+                via,
+                via_len,
+                to,
+                ..
             } => {
                 let boat_start = self.boats.contains(from);
                 fx.cells.push(from);
@@ -689,7 +696,10 @@ impl River {
                 return true;
             }
             fx.removed.push((to, victim, Removal::Captured));
-        } else if piece.role == Role::Pawn && Some(to) == ep && g.shape.file(from) != g.shape.file(to) {
+        } else if piece.role == Role::Pawn
+            && Some(to) == ep
+            && g.shape.file(from) != g.shape.file(to)
+        {
             if let Some(vc) = g.push[piece.color.opposite()][to.index()] {
                 if let Some(victim) = self.board.take(vc) {
                     fx.removed.push((vc, victim, Removal::Captured));
@@ -773,7 +783,6 @@ impl River {
         self.halfmove >= 100
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -75,7 +75,12 @@ impl Geo {
         });
         let ahead = ByColor::from_fn(|color| {
             (0..n)
-                .map(|i| shape.leaps(Cell(i as u8), &[(-1, color.forward()), (1, color.forward())]))
+                .map(|i| {
+                    shape.leaps(
+                        Cell(i as u8),
+                        &[(-1, color.forward()), (1, color.forward())],
+                    )
+                })
                 .collect()
         });
         Geo {

@@ -51,9 +51,7 @@ impl River {
         let pieces = notation::parse_board(shape, board, token)?;
         let side = notation::parse_side(f.field())?;
         let missing = |what: &str| {
-            PositionError::new(format!(
-                "the {what} field is missing; expected {FIELDS}"
-            ))
+            PositionError::new(format!("the {what} field is missing; expected {FIELDS}"))
         };
         let castling_text = f.field().ok_or_else(|| missing("CASTLING"))?;
         let ep_text = f.field().ok_or_else(|| missing("EP"))?;
@@ -281,7 +279,11 @@ impl River {
         let boats = if boats.is_empty() {
             "-".to_string()
         } else {
-            boats.iter().map(|&c| g.name(c)).collect::<Vec<_>>().join(",")
+            boats
+                .iter()
+                .map(|&c| g.name(c))
+                .collect::<Vec<_>>()
+                .join(",")
         };
         let bridges: Vec<String> = self
             .bridges
