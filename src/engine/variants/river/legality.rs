@@ -17,7 +17,9 @@ impl River {
         }
         let g = self.geo();
         let us = self.side;
-        let cells = g.shape.cells();
+        let all = g.shape.cells();
+        // A cell index past the bit set is off the board too (and must not be shifted by).
+        let cells = Cells(all);
         let v = self.view();
         let off = || IllegalMove::NoSuchMove("that square is not on the board".to_string());
         match *m {
@@ -350,5 +352,14 @@ impl River {
                 }
             }
         }
+    }
+}
+
+/// The board's cells, asked about cells of any index.
+struct Cells(crate::engine::board::CellSet);
+
+impl Cells {
+    fn contains(&self, c: Cell) -> bool {
+        c.0 < 128 && self.0.contains(c)
     }
 }

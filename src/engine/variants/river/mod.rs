@@ -177,7 +177,7 @@ impl Position for River {
         self.side
     }
     fn piece_at(&self, cell: Cell) -> Option<Piece> {
-        if self.geo().shape.cells().contains(cell) {
+        if cell.0 < 128 && self.geo().shape.cells().contains(cell) {
             self.board.get(cell)
         } else {
             None

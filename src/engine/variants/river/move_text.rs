@@ -47,6 +47,12 @@ impl River {
         let n = |c: Cell| g.name(c);
         let l = |c: Cell| self.board.get(c).map_or("", |p| letter(p.role));
         let taken = |c: Cell| self.board.get(c).is_some();
+        let cells = [m.from(), m.to()];
+        let via_off = matches!(*m, Move::Path { via, .. } if via[0].0 >= 128);
+        let off = |c: &Cell| c.0 >= 128 || !g.shape.cells().contains(*c);
+        if via_off || cells.iter().flatten().any(off) {
+            return format!("{m:?}");
+        }
         match *m {
             Move::Castle { king, rook } => {
                 if g.shape.file(rook) > g.shape.file(king) {
