@@ -101,9 +101,7 @@ impl River {
                     }
                     Some(_) => {}
                 }
-                let mut list = MoveList::new();
-                self.piece_moves(&v, from, &mut list);
-                if !list.contains(m) {
+                if !self.direct_ok(&v, m) {
                     return Err(self.why_not(m));
                 }
                 if !self.safe_after(m) {
@@ -166,8 +164,7 @@ impl River {
                             g.name(from)
                         )));
                     }
-                    let bv = self.bridged_view(file);
-                    if !self.crossings(&bv, from, file).contains(to) {
+                    if !self.crossing_ok(file, from, to) {
                         return Err(IllegalMove::CannotMoveThere(format!(
                             "after building on {fl}, the piece on {} cannot go to {} by a move \
                              that ends on the bridge or passes over it",

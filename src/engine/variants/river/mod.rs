@@ -10,6 +10,7 @@
 //! game), `text` (position text), `legality` (the check of one move, with reasons) and
 //! `move_text` (canonical move text and the lenient reader).
 
+mod direct;
 mod legality;
 mod move_text;
 mod options;
