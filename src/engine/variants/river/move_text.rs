@@ -171,11 +171,17 @@ impl River {
         if let Some(rest) = t.strip_prefix('@') {
             return self.read_build(rest, &legal);
         }
-        // As written first, then with the first letter's case swapped (`bd2-a5`, `nf3`).
+        // As written first, then with the first letter's case swapped (`bd2-a5` as a
+        // Bishop's move, `Bxc3` as a b-pawn's capture when no Bishop can take there).
         let mut attempts = vec![t.to_string()];
         if let Some(first) = t.chars().next() {
-            if matches!(first, 'k' | 'q' | 'r' | 'b' | 'n' | 'p') {
-                attempts.push(first.to_ascii_uppercase().to_string() + &t[1..]);
+            if first.is_ascii_alphabetic() {
+                let swapped = if first.is_ascii_uppercase() {
+                    first.to_ascii_lowercase()
+                } else {
+                    first.to_ascii_uppercase()
+                };
+                attempts.push(swapped.to_string() + &t[1..]);
             }
         }
         let mut readings: Vec<Move> = Vec::new();
