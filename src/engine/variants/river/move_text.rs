@@ -354,7 +354,7 @@ impl River {
         let b = text.as_bytes();
         let mut i = 0;
         let mut letter = None;
-        if b.len() > 1 && b[0].is_ascii_uppercase() && !b[1].is_ascii_digit() {
+        if leads_with_letter(b) {
             letter = Some(role_of(b[0] as char)?);
             i = 1;
         }
@@ -454,7 +454,7 @@ impl River {
         let mut rest = text;
         let mut letter = None;
         let b = text.as_bytes();
-        if !b.is_empty() && b[0].is_ascii_uppercase() && b.len() > 1 && !b[1].is_ascii_digit() {
+        if leads_with_letter(b) {
             letter = Some(role_of(b[0] as char)?);
             rest = &text[1..];
         }
@@ -515,5 +515,15 @@ impl River {
             && role == Some(s.letter.unwrap_or(Role::Pawn))
             && s.file.is_none_or(|f| g.shape.file(from) == f)
             && s.rank.is_none_or(|r| g.shape.rank(from) == r)
+    }
+}
+
+/// Whether a move text starts with a piece letter: an uppercase letter, except a `B`
+/// followed by a digit, which is the square of file b (`B2-b4`).
+fn leads_with_letter(b: &[u8]) -> bool {
+    match b {
+        [b'B', d, ..] if d.is_ascii_digit() => false,
+        [c, _, ..] => c.is_ascii_uppercase() && *c != b'X',
+        _ => false,
     }
 }
