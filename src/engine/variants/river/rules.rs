@@ -515,53 +515,94 @@ impl River {
         }
     }
 
+    /// Whether the pattern of `role` from `from` reaches `target` (lines stop at the
+    /// first blocker, which they reach); the knight's jump aside.
+    fn hits(&self, v: &View, from: Cell, target: Cell, role: Role) -> bool {
+        let g = self.geo();
+        let slots: &[usize] = match role {
+            Role::King => return g.king[from.index()].contains(target),
+            Role::Knight => return g.knight[from.index()].contains(target),
+            Role::Rook => &ORTHOGONAL_SLOTS,
+            Role::Bishop => &DIAGONAL_SLOTS,
+            Role::Queen => &ALL_SLOTS,
+            _ => return false,
+        };
+        for &slot in slots {
+            if g.shape.ray(from, slot).contains(target) {
+                return match g.shape.first_on_ray(from, slot, v.blockers) {
+                    None => true,
+                    Some(b) => !g.shape.ray(b, slot).contains(target),
+                };
+            }
+        }
+        false
+    }
+
     /// Whether `by`, were it its turn, would have a move of any kind that captures the
-    /// piece on `target` (rule 7).
+    /// piece on `target` (rule 7). `target` holds a piece of the other side (or is where
+    /// a castling king would stand), so only the patterns need checking.
     pub(super) fn can_capture(&self, v: &View, target: Cell, by: Color) -> bool {
         let g = self.geo();
+        let on_land = v.land.contains(target);
         for s in v.by[by] {
             let Some(piece) = self.board.get(s) else {
                 continue;
             };
+            let role = piece.role;
             if v.land.contains(s) {
-                let hit = if piece.role == Role::Pawn {
-                    g.ahead[by][s.index()].contains(target)
-                } else {
-                    self.land_targets(v, s, piece).contains(target)
+                let hit = match role {
+                    Role::Pawn => g.ahead[by][s.index()].contains(target),
+                    Role::Knight => {
+                        g.knight[s.index()].contains(target) || g.jump[s.index()].contains(target)
+                    }
+                    _ => self.hits(v, s, target, role),
                 };
                 if hit {
                     return true;
                 }
             } else if v.boats.contains(s) {
-                if self.landing_targets(v, s, piece).contains(target)
-                    || self.boat_captures(v, s, piece).contains(target)
-                {
+                if !on_land {
+                    if self.boat_captures(v, s, piece).contains(target) {
+                        return true;
+                    }
+                    continue;
+                }
+                // Land from here, or sail one step first, then strike.
+                let pawn_hit = |from: Cell| g.ahead[by][from.index()].contains(target);
+                let hit = |from: Cell| match role {
+                    Role::Pawn => pawn_hit(from),
+                    _ => self.hits(v, from, target, role),
+                };
+                if hit(s) {
                     return true;
                 }
-                // Sail one step, then strike.
-                if v.land.contains(target) {
-                    for m in g.king[s.index()].and(v.open) {
-                        if self.landing_targets(v, m, piece).contains(target) {
-                            return true;
-                        }
+                for m in g.king[s.index()].and(v.open) {
+                    if hit(m) {
+                        return true;
                     }
                 }
-            } else if g.ahead[by][s.index()].and(v.land).contains(target) {
+            } else if on_land && g.ahead[by][s.index()].contains(target) {
                 // A swimmer leaving the water.
                 return true;
             }
         }
-        // Build and cross.
+        // Build and cross: only with two pieces on one bank.
+        let banks = [g.bank.white, g.bank.black];
+        let builders_possible = banks
+            .iter()
+            .any(|&r| v.by[by].filter(|&c| g.shape.rank(c) == r).count() >= 2);
+        if !builders_possible {
+            return false;
+        }
         for file in 0..8u8 {
             if !self.site_open(v, file, by) {
                 continue;
             }
-            let builders = self.builders(v, file, by);
+            let mut builders = self.builders(v, file, by);
             if builders.is_empty() {
                 continue;
             }
             let bv = self.bridged_view(file);
-            let mut builders = builders;
             if Iterator::any(&mut builders, |b| {
                 self.crossings(&bv, b, file).contains(target)
             }) {
@@ -811,6 +852,23 @@ mod tests {
             r.apply(m);
             r.king_of(color).is_none()
         })
+    }
+
+    #[test]
+    fn check_agrees_with_brute_force_in_the_worked_examples() {
+        let options = Options::defaults(super::super::options::OPTIONS);
+        for (text, checked) in [
+            ("4k3/8/8/3rb3/8/8/3K4/8/8/8 w - - a5,h6 - 0 1", true),
+            ("3rk3/8/8/8/8/8/3K4/8/8/8 w - - a5,h6 - 0 1", false),
+            ("3rk3/8/8/8/8/8/8/3K4/8/8 w - - d5,d6 - 0 1", true),
+            ("4k3/8/8/8/2r5/8/8/8/8/3K4 w - - c6,h5 - 0 1", true),
+            ("8/8/8/8/8/1B6/k1K5/8/8/8 b - - b5,h6 - 0 1", true),
+            ("8/8/8/4k3/3P4/8/8/8/8/6K1 b - - a5,h6 - 0 1", true),
+        ] {
+            let p = River::from_text(text, &options).unwrap();
+            assert_eq!(p.king_attacked(p.side), checked, "{text}");
+            assert_eq!(brute_force_check(&p, p.side), checked, "{text}");
+        }
     }
 
     #[test]
