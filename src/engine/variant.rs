@@ -1,7 +1,7 @@
 //! How a variant plugs in: the `Position` trait every variant's position implements, and
 //! the `Variant` descriptor that names it, lists its options and builds positions.
 
-use super::board::{Cell, Shape};
+use super::board::{Cell, Dir, Shape};
 use super::errors::{IllegalMove, OptionError, PositionError};
 use super::moves::{Effects, Move, MoveList};
 use super::options::{OptionSpec, Options};
@@ -42,6 +42,19 @@ impl History {
             Some(last) => self.entries.iter().filter(|e| e.key == last.key).count(),
         }
     }
+}
+
+/// Something on a cell besides its piece that changes during a game, so a picture can
+/// show it: the position text holds it too.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Feature {
+    /// A boat (River Chess); a piece on the cell is its passenger.
+    Boat,
+    /// A built bridge: the cell is land now (River Chess).
+    Bridge,
+    /// The direction a river piece must leave by (Little River's tags): `Dir::N` or
+    /// `Dir::S`.
+    Exit(Dir),
 }
 
 /// A position of one variant. Implementations are plain data (cheap to clone) and never
@@ -97,6 +110,11 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// Counters close to deciding the game, in a player's words ("countdown: Black has 12
     /// moves left"); empty when none is worth showing.
     fn counters(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Terrain that changes in play (boats, bridges, river tags), for pictures; empty for
+    /// variants whose board never changes.
+    fn features(&self) -> Vec<(Cell, Feature)> {
         Vec::new()
     }
 
