@@ -116,6 +116,12 @@ fn check_position(v: &Variant, options: &Options, p: &dyn Position) -> MoveList 
             "{text} does not read back in {}",
             context()
         );
+        assert_eq!(
+            p.read_move(&text),
+            Ok((*m, text.clone())),
+            "read_move disagrees with parse_move and move_text in {}",
+            context()
+        );
     }
 
     // Position text round-trips.

@@ -91,6 +91,12 @@ pub trait Position: Send + Sync + fmt::Debug {
     fn move_text(&self, m: &Move) -> String;
     /// Reads any accepted form of a move text, or says why it names no legal move.
     fn parse_move(&self, text: &str) -> Result<Move, IllegalMove>;
+    /// `parse_move` with the move's canonical text. A variant that has the texts at hand
+    /// while parsing overrides this, so playing a move builds the move list once.
+    fn read_move(&self, text: &str) -> Result<(Move, String), IllegalMove> {
+        let m = self.parse_move(text)?;
+        Ok((m, self.move_text(&m)))
+    }
 
     /// The end of the game, checked after a move, in the variant's order. With `None` the
     /// rules that read earlier positions are skipped (perft).
