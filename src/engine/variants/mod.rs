@@ -4,5 +4,10 @@ use super::variant::Variant;
 
 pub mod amalgamated;
 pub mod continental;
+pub mod fluidity;
 
-pub static ALL: &[&Variant] = &[&amalgamated::VARIANT, &continental::VARIANT];
+pub static ALL: &[&Variant] = &[
+    &amalgamated::VARIANT,
+    &continental::VARIANT,
+    &fluidity::VARIANT,
+];
