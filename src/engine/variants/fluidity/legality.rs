@@ -163,9 +163,7 @@ impl FluidityPosition {
             return Err(IllegalMove::LeavesInCheck(if role == Role::King {
                 format!("the King cannot go to {t}: it would be {danger} there")
             } else if self.in_danger(us) {
-                format!(
-                    "your King is in danger, and {me} moving to {t} leaves it {danger}",
-                )
+                format!("your King is in danger, and {me} moving to {t} leaves it {danger}",)
             } else {
                 format!("{me} cannot move to {t}: that would leave your King {danger}")
             }));

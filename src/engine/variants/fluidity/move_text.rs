@@ -164,7 +164,8 @@ impl FluidityPosition {
                 0 => continue,
                 1 => return Ok(found[0].mv),
                 _ => {
-                    let mut texts: Vec<String> = found.iter().map(|d| self.canonical(&d.mv)).collect();
+                    let mut texts: Vec<String> =
+                        found.iter().map(|d| self.canonical(&d.mv)).collect();
                     texts.sort();
                     return Err(IllegalMove::Ambiguous(texts));
                 }
@@ -208,9 +209,7 @@ impl FluidityPosition {
     fn wrong_list(&self, d: &Described) -> IllegalMove {
         let canonical = self.canonical(&d.mv);
         if d.removed == 0 {
-            IllegalMove::NoSuchMove(format!(
-                "that move removes nothing: write {canonical}"
-            ))
+            IllegalMove::NoSuchMove(format!("that move removes nothing: write {canonical}"))
         } else {
             let order = self.removed_in_order(&d.mv);
             IllegalMove::NoSuchMove(format!(

@@ -402,9 +402,12 @@ impl FluidityPosition {
                 )));
             }
         }
-        let done = cleared
-            .moved(KING, right.king, right.king_to, 0)
-            .moved(ROOK, right.rook, right.rook_to, 0);
+        let done = cleared.moved(KING, right.king, right.king_to, 0).moved(
+            ROOK,
+            right.rook,
+            right.rook_to,
+            0,
+        );
         if done.in_danger(us) {
             return Some(IllegalMove::LeavesInCheck(format!(
                 "{}: your King would end {danger}",
@@ -516,9 +519,12 @@ impl FluidityPosition {
                 };
                 let enemy = self.own(us.opposite());
                 removed = right.between.iter().fold(0, |acc, &c| acc | bit(c)) & enemy;
-                *self = self
-                    .moved(KING, right.king, right.king_to, removed)
-                    .moved(ROOK, right.rook, right.rook_to, 0);
+                *self = self.moved(KING, right.king, right.king_to, removed).moved(
+                    ROOK,
+                    right.rook,
+                    right.rook_to,
+                    0,
+                );
                 touched = bit(right.king) | bit(right.rook) | removed;
             }
             _ => return false,

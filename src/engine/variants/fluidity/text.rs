@@ -61,7 +61,8 @@ impl FluidityPosition {
             pos.castling = parse_castling(f)?;
         }
         if let Some(f) = fields.field() {
-            pos.quiet = notation::parse_number(f, "QUIET (plies since the last capture)", 0, QUIET_LIMIT)?;
+            pos.quiet =
+                notation::parse_number(f, "QUIET (plies since the last capture)", 0, QUIET_LIMIT)?;
         }
         if let Some(f) = fields.field() {
             pos.fullmove = notation::parse_number(f, "FULLMOVE", 1, 1_000_000)?;

@@ -1,0 +1,577 @@
+//! Fluidity Chess: the test vectors of rules/fluidity.md section 12, perft from the start,
+//! the end-of-game rules, the options, position text and move text, and the edge and
+//! corner cases of dissection.
+
+mod common;
+
+use common::{all_moves, moves_of, words};
+use ferry::engine::{
+    variant, Color, Game, GameResult, IllegalMove, Move, MoveList, Outcome, Position, Reason,
+    Removal, Role, Variant,
+};
+
+const START: &str = "rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq 0 1";
+const WINS: &[&str] = &["king_dissection=wins"];
+
+fn fluidity() -> &'static Variant {
+    variant("fluidity").expect("fluidity is registered")
+}
+
+fn pos_with(text: &str, options: &[&str]) -> Box<dyn Position> {
+    common::position("fluidity", Some(text), options)
+}
+
+fn pos(text: &str) -> Box<dyn Position> {
+    pos_with(text, &[])
+}
+
+fn game_with(text: &str, options: &[&str]) -> Game {
+    common::game("fluidity", Some(text), options)
+}
+
+fn game(text: &str) -> Game {
+    game_with(text, &[])
+}
+
+/// Plays `text` and checks the canonical text and the resulting position text.
+fn play(g: &mut Game, text: &str, canonical: &str, after: &str) {
+    let played = g.play(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    assert_eq!(played, canonical, "canonical text of {text}");
+    assert_eq!(g.position().text(), after, "position after {text}");
+}
+
+fn outcome(result: GameResult, reason: Reason) -> Option<Outcome> {
+    Some(match result {
+        GameResult::Win(c) => Outcome::win(c, reason),
+        GameResult::Draw => Outcome::draw(reason),
+    })
+}
+
+fn no_moves(p: &dyn Position) -> bool {
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    list.is_empty()
+}
+
+const WHITE_WINS: GameResult = GameResult::Win(Color::White);
+
+/// `check_move` agrees with `legal_moves` on every candidate move.
+fn check_move_agrees(p: &dyn Position) {
+    let mut legal = MoveList::new();
+    p.legal_moves(&mut legal);
+    let mut candidates = MoveList::new();
+    p.candidate_moves(&mut candidates);
+    for m in &legal {
+        assert!(candidates.contains(m), "{m:?} is legal but not a candidate");
+    }
+    for m in &candidates {
+        let ok = p.check_move(m).is_ok();
+        assert_eq!(
+            ok,
+            legal.contains(m),
+            "{} {m:?}: {:?}",
+            p.text(),
+            p.check_move(m)
+        );
+    }
+}
+
+fn refusal(p: &dyn Position, text: &str) -> IllegalMove {
+    match p.parse_move(text) {
+        Ok(m) => panic!("{text} was accepted as {}", p.move_text(&m)),
+        Err(e) => e,
+    }
+}
+
+/// The moves of a1-a8 and b1-g1 style runs: `run("Ra1", 'a', 2..=8)`.
+fn file_run(prefix: &str, file: char, ranks: std::ops::RangeInclusive<u8>) -> Vec<String> {
+    ranks.map(|r| format!("{prefix}-{file}{r}")).collect()
+}
+
+fn rank_run(prefix: &str, files: std::ops::RangeInclusive<char>, rank: u8) -> Vec<String> {
+    files.map(|f| format!("{prefix}-{f}{rank}")).collect()
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+// ---------------------------------------------------------------------------------------
+// Perft.
+
+#[test]
+fn perft_from_the_start() {
+    let v = fluidity();
+    let p = (v.start)(&v.default_options());
+    assert_eq!(p.text(), START);
+    assert_eq!(p.perft(1), 47);
+    assert_eq!(p.perft(2), 1980);
+    assert_eq!(p.perft(3), 87203);
+}
+
+#[test]
+fn perft_from_the_start_with_wins() {
+    let p = common::position("fluidity", None, WINS);
+    assert_eq!(p.perft(1), 47);
+    assert_eq!(p.perft(2), 1980);
+}
+
+#[test]
+fn perft_divide_names_moves_canonically() {
+    let p = pos(START);
+    let divide = p.perft_divide(2);
+    assert_eq!(divide.len(), 47);
+    assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 1980);
+    assert!(divide.iter().any(|(t, _)| t == "Ng1-f3"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Section 12.
+
+#[test]
+fn vector_01_start() {
+    let p = pos(START);
+    assert_eq!(moves_of(p.as_ref(), "b1"), words("Nb1-a3 Nb1-c3 Nb1-d2"));
+    let queen = moves_of(p.as_ref(), "d1");
+    assert_eq!(queen.len(), 13);
+    let mut expected = words("Qd1-a4 Qd1-b3 Qd1-c2 Qd1-e2 Qd1-f3 Qd1-g4 Qd1-h5");
+    expected.extend(file_run("Qd1", 'd', 2..=7));
+    assert_eq!(queen, sorted(expected));
+    assert_eq!(moves_of(p.as_ref(), "e1"), words("Ke1-e2 Ke1-f2"));
+    let e = refusal(p.as_ref(), "Ke1-d2");
+    assert!(matches!(e, IllegalMove::LeavesInCheck(_)), "{e:?}");
+    assert!(e.to_string().contains("check"), "{e}");
+    check_move_agrees(p.as_ref());
+}
+
+const V2: &str = "7k/8/r7/b7/8/n7/8/R6K w - 0 40";
+
+#[test]
+fn vector_02_rook_passes_three_with_gaps() {
+    let p = pos(V2);
+    let mut expected = words("Ra1-a2 Ra1-a4xa3 Ra1-a7xa3xa5xa6 Ra1-a8xa3xa5xa6");
+    expected.extend(rank_run("Ra1", 'b'..='g', 1));
+    assert_eq!(moves_of(p.as_ref(), "a1"), sorted(expected));
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_02_parser_forms_and_refusals() {
+    let p = pos(V2);
+    let m = p.parse_move("Ra1-a7xa3xa5xa6").unwrap();
+    assert_eq!(p.move_text(&m), "Ra1-a7xa3xa5xa6");
+    for typed in [
+        "Ra7",
+        "a1-a7",
+        "a1xa7",
+        "Ra7xa6xa5xa3",
+        "ra7",
+        "A1-A7",
+        "Ra7+",
+        "Rxa7",
+    ] {
+        assert_eq!(p.parse_move(typed), Ok(m), "{typed}");
+    }
+    let e = refusal(p.as_ref(), "Ra7xa3");
+    assert!(
+        e.to_string().contains("that move removes a3, a5, a6"),
+        "{e}"
+    );
+    let e = refusal(p.as_ref(), "Ra6");
+    assert!(matches!(e, IllegalMove::Blocked(_)), "{e:?}");
+    assert!(e.to_string().contains("a6"), "{e}");
+}
+
+#[test]
+fn vector_03_rook_with_a_gap_and_an_empty_corner() {
+    let p = pos("7k/8/8/b7/8/n7/8/R6K w - 0 40");
+    let mut expected = words("Ra1-a2 Ra1-a4xa3 Ra1-a6xa3xa5 Ra1-a7xa3xa5 Ra1-a8xa3xa5");
+    expected.extend(rank_run("Ra1", 'b'..='g', 1));
+    assert_eq!(moves_of(p.as_ref(), "a1"), sorted(expected));
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_04_corner_rook_cannot_be_taken() {
+    let p = pos("r6k/8/8/b7/8/n7/8/R6K w - 0 40");
+    let mut expected = words("Ra1-a2 Ra1-a4xa3 Ra1-a6xa3xa5 Ra1-a7xa3xa5");
+    expected.extend(rank_run("Ra1", 'b'..='g', 1));
+    assert_eq!(moves_of(p.as_ref(), "a1"), sorted(expected));
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_05_four_touching_pieces_exceed_the_limit() {
+    let p = pos("7k/8/8/n7/n7/n7/n7/R6K w - 0 40");
+    assert_eq!(
+        moves_of(p.as_ref(), "a1"),
+        sorted(rank_run("Ra1", 'b'..='g', 1))
+    );
+    let e = refusal(p.as_ref(), "Ra1-a6");
+    assert!(e.to_string().contains("more than"), "{e}");
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_06_bishop_removes_three() {
+    let p = pos("7k/8/8/8/3n4/2b5/1n6/B6K w - 0 40");
+    assert_eq!(
+        moves_of(p.as_ref(), "a1"),
+        words("Ba1-e5xb2xc3xd4 Ba1-f6xb2xc3xd4 Ba1-g7xb2xc3xd4")
+    );
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_07_bishop_with_four_in_a_row_has_no_move() {
+    let p = pos("7k/8/8/4n3/3n4/2b5/1n6/B6K w - 0 40");
+    assert!(moves_of(p.as_ref(), "a1").is_empty());
+    let e = refusal(p.as_ref(), "Ba1-f6");
+    assert!(e.to_string().contains("more than"), "{e}");
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_08_queen_removes_four() {
+    let p = pos("7k/8/8/4n3/3n4/2b5/1n6/Q6K w - 0 40");
+    let mut expected = words("Qa1-f6xb2xc3xd4xe5 Qa1-g7xb2xc3xd4xe5");
+    expected.extend(file_run("Qa1", 'a', 2..=8));
+    expected.extend(rank_run("Qa1", 'b'..='g', 1));
+    let got = moves_of(p.as_ref(), "a1");
+    assert_eq!(got.len(), 15);
+    assert_eq!(got, sorted(expected));
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_09_edge_knight_cannot_be_taken_by_a_bishop() {
+    let p = pos("7k/8/8/8/8/n7/3n4/2B4K w - 0 40");
+    assert_eq!(
+        moves_of(p.as_ref(), "c1"),
+        words("Bc1-b2 Bc1-e3xd2 Bc1-f4xd2 Bc1-g5xd2 Bc1-h6xd2")
+    );
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_10_knight_takes_both_leg_squares() {
+    let p = pos("7k/8/8/8/8/1n6/1b6/1N5K w - 0 40");
+    assert_eq!(
+        moves_of(p.as_ref(), "b1"),
+        words("Nb1-a3xb2xb3 Nb1-c3xb2xb3 Nb1-d2")
+    );
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_11_knight_takes_a_corner_piece() {
+    let p = pos("7k/8/8/8/8/N7/n7/b6K w - 0 40");
+    assert_eq!(
+        moves_of(p.as_ref(), "a3"),
+        words("Na3-b1xa2xa1 Na3-b5 Na3-c2 Na3-c4")
+    );
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_12_knight_legs_along_the_rank() {
+    let p = pos("7k/8/8/8/8/8/8/1NnbR2K w - 0 40");
+    assert_eq!(
+        moves_of(p.as_ref(), "b1"),
+        words("Nb1-a3 Nb1-c3 Nb1-d2xc1xd1")
+    );
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_13_king_in_check_steps_off_the_line() {
+    let p = pos("8/4k3/8/8/8/8/8/4R2K b - 0 40");
+    assert!(p.in_check());
+    assert_eq!(
+        all_moves(p.as_ref()),
+        words("Ke7-d6 Ke7-d7 Ke7-d8 Ke7-f6 Ke7-f7 Ke7-f8")
+    );
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_14_a_block_with_nothing_behind_the_king() {
+    let p = pos("4k3/8/8/8/8/8/3n4/4R2K b - 0 40");
+    assert_eq!(
+        all_moves(p.as_ref()),
+        words("Ke8-d7 Ke8-d8 Ke8-f7 Ke8-f8 Nd2-e4")
+    );
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_15_a_block_that_leaves_the_king_dissectable() {
+    let p = pos("8/4k3/8/8/8/8/3n4/4R2K b - 0 40");
+    assert_eq!(
+        all_moves(p.as_ref()),
+        words("Ke7-d6 Ke7-d7 Ke7-d8 Ke7-f6 Ke7-f7 Ke7-f8")
+    );
+    let e = refusal(p.as_ref(), "Nd2-e4");
+    assert!(matches!(e, IllegalMove::LeavesInCheck(_)), "{e:?}");
+    assert!(e.to_string().contains("dissection"), "{e}");
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_16_wins_dissecting_the_king() {
+    let text = "8/4k3/8/8/8/8/3n4/4R2K b - 0 40";
+    let p = pos_with(text, WINS);
+    let all = all_moves(p.as_ref());
+    assert_eq!(all.len(), 7);
+    assert!(all.contains(&"Nd2-e4".to_string()));
+    check_move_agrees(p.as_ref());
+    let mut g = game_with(text, WINS);
+    play(
+        &mut g,
+        "Nd2-e4",
+        "Nd2-e4",
+        "8/4k3/8/8/4n3/8/8/4R2K w - 1 41",
+    );
+    check_move_agrees(g.position());
+    play(&mut g, "Re8", "Re1-e8xe4xe7", "4R3/8/8/8/8/8/8/7K b - 0 41");
+    assert_eq!(g.outcome(), outcome(WHITE_WINS, Reason::Checkmate));
+    let removed: Vec<(String, Role)> = g.plies()[1]
+        .effects
+        .removed
+        .iter()
+        .map(|(c, p, why)| {
+            assert_eq!(why, Removal::Captured);
+            (g.position().shape().name(c), p.role)
+        })
+        .collect();
+    assert_eq!(
+        removed,
+        [
+            ("e4".to_string(), Role::Knight),
+            ("e7".to_string(), Role::King)
+        ]
+    );
+    assert!(no_moves(g.position()));
+}
+
+#[test]
+fn vector_17_a_knight_dissects_the_king_on_its_legs() {
+    let text = "8/8/8/8/8/8/2k5/2N4K b - 0 40";
+    let p = pos(text);
+    assert_eq!(all_moves(p.as_ref()), words("Kc2-b2 Kc2-d2"));
+    check_move_agrees(p.as_ref());
+    let p = pos_with(text, WINS);
+    assert_eq!(
+        all_moves(p.as_ref()),
+        words("Kc2-b1 Kc2-b2 Kc2-c3 Kc2-d1 Kc2-d2")
+    );
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_18_kings_may_touch() {
+    let p = pos("8/8/8/8/8/8/8/2k1K3 w - 0 40");
+    assert_eq!(
+        all_moves(p.as_ref()),
+        words("Ke1-d1 Ke1-d2 Ke1-e2 Ke1-f1 Ke1-f2")
+    );
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_19_castling_removes_a_bishop() {
+    let text = "4k3/8/8/8/8/8/8/4Kb1R w K 0 40";
+    let p = pos(text);
+    assert_eq!(
+        moves_of(p.as_ref(), "e1"),
+        words("Ke1-d1 Ke1-d2 Ke1-f2 O-Oxf1")
+    );
+    check_move_agrees(p.as_ref());
+    for typed in ["O-Oxf1", "O-O", "0-0", "o-o", "0-0xf1+"] {
+        let mut g = game(text);
+        play(&mut g, typed, "O-Oxf1", "4k3/8/8/8/8/8/8/5RK1 b - 0 40");
+    }
+    let e = refusal(p.as_ref(), "O-Oxg1");
+    assert!(e.to_string().contains("that move removes f1"), "{e}");
+}
+
+#[test]
+fn vector_20_no_castling_past_touching_pieces() {
+    let p = pos("4k3/8/8/8/8/8/8/4KbnR w K 0 40");
+    assert_eq!(moves_of(p.as_ref(), "e1"), words("Ke1-d1 Ke1-d2 Ke1-f2"));
+    let e = refusal(p.as_ref(), "O-O");
+    assert!(e.to_string().contains("next to each other"), "{e}");
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_21_long_castling_removes_two() {
+    let text = "4k3/8/8/8/8/8/8/Rn1bK3 w Q 0 40";
+    let p = pos(text);
+    assert_eq!(
+        moves_of(p.as_ref(), "e1"),
+        words("Ke1-f1 Ke1-f2 O-O-Oxd1xb1")
+    );
+    check_move_agrees(p.as_ref());
+    for typed in ["O-O-Oxd1xb1", "O-O-O", "O-O-Oxb1xd1", "0-0-0"] {
+        let mut g = game(text);
+        play(
+            &mut g,
+            typed,
+            "O-O-Oxd1xb1",
+            "4k3/8/8/8/8/8/8/2KR4 b - 0 40",
+        );
+        let removed = g.plies()[0].effects.removed;
+        assert_eq!(removed.len(), 2);
+    }
+}
+
+#[test]
+fn vector_22_a_queen_between_forbids_castling() {
+    let p = pos("4k3/8/8/8/8/8/8/R2qK3 w Q 0 40");
+    assert_eq!(moves_of(p.as_ref(), "e1"), words("Ke1-f2"));
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_23_touching_minor_pieces_forbid_long_castling() {
+    let p = pos("4k3/8/8/8/8/8/8/Rnb1K3 w Q 0 40");
+    assert!(!all_moves(p.as_ref()).iter().any(|t| t.starts_with("O-O")));
+    let mut expected = words("Ra1-d1xb1xc1");
+    expected.extend(file_run("Ra1", 'a', 2..=8));
+    assert_eq!(moves_of(p.as_ref(), "a1"), sorted(expected));
+    check_move_agrees(p.as_ref());
+}
+
+const V24: &str = "4k3/6n1/5n2/4n3/3n4/2b5/1n6/Q6K w - 3 40";
+
+#[test]
+fn vector_24_queen_removes_six() {
+    let p = pos(V24);
+    let mut expected = words("Qa1-h8xb2xc3xd4xe5xf6xg7");
+    expected.extend(file_run("Qa1", 'a', 2..=8));
+    expected.extend(rank_run("Qa1", 'b'..='g', 1));
+    assert_eq!(moves_of(p.as_ref(), "a1"), sorted(expected));
+    check_move_agrees(p.as_ref());
+    let mut g = game(V24);
+    play(
+        &mut g,
+        "Qh8",
+        "Qa1-h8xb2xc3xd4xe5xf6xg7",
+        "4k2Q/8/8/8/8/8/8/7K b - 0 40",
+    );
+    // Every removed piece is in the effects, for the history and the picture.
+    let effects = g.plies()[0].effects;
+    let names: Vec<String> = effects
+        .removed
+        .iter()
+        .map(|(c, _, _)| g.position().shape().name(c))
+        .collect();
+    assert_eq!(names, ["b2", "c3", "d4", "e5", "f6", "g7"]);
+    assert!(effects.captured());
+}
+
+#[test]
+fn vector_25_queen_limit_3() {
+    let p = pos_with(V24, &["queen_limit=3"]);
+    let mut expected = file_run("Qa1", 'a', 2..=8);
+    expected.extend(rank_run("Qa1", 'b'..='g', 1));
+    assert_eq!(moves_of(p.as_ref(), "a1"), sorted(expected));
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_26_no_castling_across_an_attacked_square() {
+    let p = pos("4kr2/8/8/8/8/8/8/4K2R w K 0 40");
+    assert_eq!(moves_of(p.as_ref(), "e1"), words("Ke1-d1 Ke1-d2 Ke1-e2"));
+    let e = refusal(p.as_ref(), "O-O");
+    assert!(e.to_string().contains("f1"), "{e}");
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn vector_27_knight_takes_a_corner_rook_and_its_right() {
+    let text = "r3k3/n7/N7/8/8/8/8/4K3 w q 0 40";
+    let p = pos(text);
+    assert_eq!(
+        moves_of(p.as_ref(), "a6"),
+        words("Na6-b4 Na6-b8xa7xa8 Na6-c5 Na6-c7")
+    );
+    check_move_agrees(p.as_ref());
+    let mut g = game(text);
+    play(
+        &mut g,
+        "Nb8",
+        "Na6-b8xa7xa8",
+        "1N2k3/8/8/8/8/8/8/4K3 b - 0 40",
+    );
+}
+
+#[test]
+fn vector_28_long_castling_removes_a_knight() {
+    let text = "r3k3/8/8/8/8/8/8/Rn2K3 w Qq 5 20";
+    let p = pos(text);
+    assert_eq!(
+        moves_of(p.as_ref(), "e1"),
+        words("Ke1-e2 Ke1-f1 Ke1-f2 O-O-Oxb1")
+    );
+    check_move_agrees(p.as_ref());
+    let mut g = game(text);
+    play(
+        &mut g,
+        "O-O-O",
+        "O-O-Oxb1",
+        "r3k3/8/8/8/8/8/8/2KR4 b q 0 20",
+    );
+}
+
+#[test]
+fn vector_29_no_legal_move_loses_stalemate() {
+    let mut g = game("7k/8/8/8/8/8/8/5Q1K w - 0 40");
+    play(&mut g, "Qf7", "Qf1-f7", "7k/5Q2/8/8/8/8/8/7K b - 1 40");
+    assert!(!g.position().in_check());
+    assert_eq!(g.outcome(), outcome(WHITE_WINS, Reason::Stalemate));
+}
+
+#[test]
+fn vector_30_checkmate() {
+    let mut g = game("7k/R7/8/8/8/8/8/1R5K w - 0 40");
+    play(&mut g, "Rb8", "Rb1-b8", "1R5k/R7/8/8/8/8/8/7K b - 1 40");
+    assert!(g.position().in_check());
+    assert_eq!(g.outcome(), outcome(WHITE_WINS, Reason::Checkmate));
+}
+
+#[test]
+fn vector_31_kings_and_a_bishop_is_a_draw() {
+    let mut g = game("k7/8/8/8/8/8/1n6/B6K w - 12 40");
+    play(&mut g, "Bc3", "Ba1-c3xb2", "k7/8/8/8/8/2B5/8/7K b - 0 40");
+    assert_eq!(
+        g.outcome(),
+        outcome(GameResult::Draw, Reason::InsufficientMaterial)
+    );
+}
+
+#[test]
+fn vector_32_move_count_rule() {
+    let mut g = game("4k3/8/8/8/8/8/8/R3K3 w - 49 80");
+    play(&mut g, "Ra2", "Ra1-a2", "4k3/8/8/8/8/8/R7/4K3 b - 50 80");
+    assert_eq!(
+        g.outcome(),
+        outcome(GameResult::Draw, Reason::MoveCountRule)
+    );
+    // Perft: a counter at its limit leaves no moves.
+    assert_eq!(g.position().perft(1), 0);
+}
+
+#[test]
+fn vector_33_a_rook_cannot_pass_its_own_knight() {
+    let p = pos("4k3/8/8/8/8/8/8/R1Nn2K1 w - 0 40");
+    let mut expected = words("Ra1-b1");
+    expected.extend(file_run("Ra1", 'a', 2..=8));
+    assert_eq!(moves_of(p.as_ref(), "a1"), sorted(expected));
+    let e = refusal(p.as_ref(), "Ra1-e1");
+    assert!(matches!(e, IllegalMove::Blocked(_)), "{e:?}");
+    assert!(e.to_string().contains("your own Knight on c1"), "{e}");
+    check_move_agrees(p.as_ref());
+}
