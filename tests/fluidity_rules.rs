@@ -575,3 +575,283 @@ fn vector_33_a_rook_cannot_pass_its_own_knight() {
     assert!(e.to_string().contains("your own Knight on c1"), "{e}");
     check_move_agrees(p.as_ref());
 }
+
+// ---------------------------------------------------------------------------------------
+// Edge and corner cases.
+
+#[test]
+fn a_rook_takes_a_piece_on_the_edge_but_not_in_the_corner() {
+    // d1 is on the edge with e1 empty behind it; h1 and a8 hold the corners.
+    let p = pos("r3k3/8/8/8/8/8/8/R2n3K w - 0 40");
+    let mut expected = words("Ra1-b1 Ra1-c1 Ra1-e1xd1 Ra1-f1xd1 Ra1-g1xd1");
+    expected.extend(file_run("Ra1", 'a', 2..=7));
+    assert_eq!(moves_of(p.as_ref(), "a1"), sorted(expected));
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn a_bishop_never_takes_a_piece_on_the_edge() {
+    let p = pos("4k3/8/8/8/n7/8/2B5/7K w - 0 40");
+    let c2 = moves_of(p.as_ref(), "c2");
+    assert!(c2.iter().all(|t| !t.contains('x')), "{c2:?}");
+    assert!(c2.contains(&"Bc2-b3".to_string()));
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn a_queen_removes_pieces_with_gaps_and_lands_anywhere_beyond() {
+    let p = pos("4k3/8/5n2/8/8/2b5/8/Q6K w - 0 40");
+    let diagonal: Vec<String> = moves_of(p.as_ref(), "a1")
+        .into_iter()
+        .filter(|t| {
+            ["b2", "d4", "e5", "g7", "h8"]
+                .iter()
+                .any(|c| t[4..].starts_with(c))
+        })
+        .collect();
+    assert_eq!(
+        diagonal,
+        words("Qa1-b2 Qa1-d4xc3 Qa1-e5xc3 Qa1-g7xc3xf6 Qa1-h8xc3xf6")
+    );
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn limits_are_options() {
+    let text = "7k/8/r7/b7/8/n7/8/R6K w - 0 40";
+    let p = pos_with(text, &["rook_limit=1"]);
+    let mut expected = words("Ra1-a2 Ra1-a4xa3");
+    expected.extend(rank_run("Ra1", 'b'..='g', 1));
+    assert_eq!(moves_of(p.as_ref(), "a1"), sorted(expected));
+    let e = refusal(p.as_ref(), "Ra1-a7");
+    assert!(e.to_string().contains("(1)"), "{e}");
+    check_move_agrees(p.as_ref());
+    // Four touching pieces are within a Bishop limit of 4.
+    let p = pos_with("7k/8/8/4n3/3n4/2b5/1n6/B6K w - 0 40", &["bishop_limit=4"]);
+    assert_eq!(
+        moves_of(p.as_ref(), "a1"),
+        words("Ba1-f6xb2xc3xd4xe5 Ba1-g7xb2xc3xd4xe5")
+    );
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn a_friendly_piece_ends_the_walk_even_beyond_an_enemy() {
+    let p = pos("4k3/8/8/N7/8/n7/8/R6K w - 0 40");
+    let mut expected = words("Ra1-a2 Ra1-a4xa3");
+    expected.extend(rank_run("Ra1", 'b'..='g', 1));
+    assert_eq!(moves_of(p.as_ref(), "a1"), sorted(expected));
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn a_friendly_piece_on_a_knight_leg_stays() {
+    let text = "4k3/8/8/8/8/1n6/1B6/1N5K w - 0 40";
+    let p = pos(text);
+    assert_eq!(
+        moves_of(p.as_ref(), "b1"),
+        words("Nb1-a3xb3 Nb1-c3xb3 Nb1-d2")
+    );
+    let mut g = game(text);
+    play(
+        &mut g,
+        "Nc3",
+        "Nb1-c3xb3",
+        "4k3/8/8/8/8/2N5/1B6/7K b - 0 40",
+    );
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn castling_back_from_the_enemy_side() {
+    let text = "r3k2r/8/8/8/8/8/8/4K3 b kq 0 40";
+    let p = pos(text);
+    let castles: Vec<String> = all_moves(p.as_ref())
+        .into_iter()
+        .filter(|t| t.starts_with('O'))
+        .collect();
+    assert_eq!(castles, words("O-O O-O-O"));
+    let mut g = game(text);
+    play(&mut g, "O-O", "O-O", "r4rk1/8/8/8/8/8/8/4K3 w - 1 41");
+    let mut g = game(text);
+    play(&mut g, "0-0-0", "O-O-O", "2kr3r/8/8/8/8/8/8/4K3 w - 1 41");
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn castling_is_refused_when_a_removed_piece_uncovers_a_crossed_square() {
+    // Without the Bishop on d1, the Rook on d8 reaches d1.
+    let p = pos("3rk3/8/8/8/8/8/8/R2bK3 w Q 0 40");
+    let e = refusal(p.as_ref(), "O-O-O");
+    assert!(matches!(e, IllegalMove::LeavesInCheck(_)), "{e:?}");
+    assert!(e.to_string().contains("d1"), "{e}");
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn castling_reads_danger_as_check_with_wins() {
+    // The Knight on c1 dissects the King on e1 (Nc1-e2), but does not check it.
+    let text = "4k3/8/8/8/8/8/8/2n1K2R w K 0 40";
+    assert!(!all_moves(pos(text).as_ref()).contains(&"O-O".to_string()));
+    let p = pos_with(text, WINS);
+    assert!(all_moves(p.as_ref()).contains(&"O-O".to_string()));
+    check_move_agrees(p.as_ref());
+}
+
+#[test]
+fn rights_go_when_the_king_or_a_rook_moves() {
+    let mut g = game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq 0 40");
+    play(
+        &mut g,
+        "Rh2",
+        "Rh1-h2",
+        "r3k2r/8/8/8/8/8/7R/R3K3 b Qkq 1 40",
+    );
+    play(&mut g, "Kd7", "Ke8-d7", "r6r/3k4/8/8/8/8/7R/R3K3 w Q 2 41");
+    play(&mut g, "Rh1", "Rh2-h1", "r6r/3k4/8/8/8/8/8/R3K2R b Q 3 41");
+}
+
+#[test]
+fn a_dissecting_move_wins_even_from_check() {
+    // White is in check from a8, yet removing the Black King through e3 wins at once.
+    let text = "r7/8/8/4k3/8/4n3/8/K3R3 w - 0 40";
+    let mut g = game_with(text, WINS);
+    assert!(g.position().in_check());
+    play(
+        &mut g,
+        "Re6",
+        "Re1-e6xe3xe5",
+        "r7/8/4R3/8/8/8/8/K7 b - 0 40",
+    );
+    assert_eq!(g.outcome(), outcome(WHITE_WINS, Reason::Checkmate));
+    // By default that position cannot arise: Black's King is open to dissection.
+    let v = fluidity();
+    let e = (v.parse)(text, &v.default_options()).unwrap_err();
+    assert!(e.to_string().contains("open to dissection"), "{e}");
+}
+
+#[test]
+fn no_legal_move_loses_before_the_move_count_draws() {
+    let mut g = game("7k/8/8/8/8/8/8/5Q1K w - 49 40");
+    play(&mut g, "Qf7", "Qf1-f7", "7k/5Q2/8/8/8/8/8/7K b - 50 40");
+    assert_eq!(g.outcome(), outcome(WHITE_WINS, Reason::Stalemate));
+}
+
+#[test]
+fn kings_and_a_knight_play_on() {
+    let g = game("k7/8/8/8/8/8/8/N6K w - 0 40");
+    assert_eq!(g.outcome(), None);
+    let g = game("k7/8/8/8/8/8/8/B5BK w - 0 40");
+    assert_eq!(g.outcome(), None);
+    let g = game("k7/8/8/8/8/8/8/b6K w - 0 40");
+    assert_eq!(
+        g.outcome(),
+        outcome(GameResult::Draw, Reason::InsufficientMaterial)
+    );
+}
+
+#[test]
+fn threefold_repetition_draws() {
+    let mut g = game(START);
+    for m in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"] {
+        g.play(m).unwrap();
+        assert_eq!(g.outcome(), None, "after {m}");
+    }
+    // The start position for the third time.
+    g.play("Ng8").unwrap();
+    assert_eq!(g.outcome(), outcome(GameResult::Draw, Reason::Repetition));
+}
+
+#[test]
+fn the_effects_of_castling_show_every_cell_and_removed_piece() {
+    let mut g = game("4k3/8/8/8/8/8/8/Rn1bK3 w Q 0 40");
+    g.play("O-O-O").unwrap();
+    let fx = g.plies()[0].effects;
+    let shape = g.position().shape();
+    let removed: Vec<(String, Role, Color)> = fx
+        .removed
+        .iter()
+        .map(|(c, p, _)| (shape.name(c), p.role, p.color))
+        .collect();
+    assert_eq!(
+        removed,
+        [
+            ("d1".to_string(), Role::Bishop, Color::Black),
+            ("b1".to_string(), Role::Knight, Color::Black)
+        ]
+    );
+    let cells: Vec<String> = fx.cells.iter().map(|c| shape.name(c)).collect();
+    assert_eq!(cells, ["e1", "c1", "a1", "d1"]);
+}
+
+#[test]
+fn the_largest_captures_fit_the_effects_list() {
+    // A Queen removing six, then castling removing two: every piece is listed.
+    let mut g = game(V24);
+    g.play("Qh8").unwrap();
+    assert_eq!(g.plies()[0].effects.removed.len(), 6);
+    let mut g = game("4k3/8/8/8/8/8/8/Rn1bK3 w Q 0 40");
+    g.play("O-O-O").unwrap();
+    assert_eq!(g.plies()[0].effects.removed.len(), 2);
+}
+
+// ---------------------------------------------------------------------------------------
+// Position and move text.
+
+#[test]
+fn position_text_refusals_say_what_is_right() {
+    let v = fluidity();
+    let o = v.default_options();
+    for (text, needle) in [
+        ("4k3/8/8/8/8/8/8/4K2P w - 0 1", "no pawns"),
+        ("4k3/8/8/8/8/8/8/4K2R w Kk 0 1", "castling right 'k'"),
+        ("4k3/8/8/8/8/8/8/4K2R w kK 0 1", "order K Q k q"),
+        ("4k3/8/8/8/8/8/8/4K2R w X 0 1", "'X' is not a right"),
+        ("4k3/8/8/8/8/8/8/7R w - 0 1", "exactly one"),
+        ("4k3/8/8/8/8/8/8/4KK2 w - 0 1", "exactly one"),
+        ("4k3/8/8/8/8/8/8/4R2K w - 0 1", "in check"),
+        ("4k3/8/8/8/8/8/8/4R2K w - 51 1", "from 0 to 50"),
+        ("4k3/8/8/8/8/8/8/4R2K x - 0 1", "'w' or 'b'"),
+        ("4k3/8/8/8/8/8/8/4R2K b - 0 1 9", "unexpected"),
+    ] {
+        let e = (v.parse)(text, &o).unwrap_err();
+        assert!(e.to_string().contains(needle), "{text}: {e}");
+    }
+    // Trailing fields may be left out.
+    let p = (v.parse)("4k3/8/8/8/8/8/8/4K2R w", &o).unwrap();
+    assert_eq!(p.text(), "4k3/8/8/8/8/8/8/4K2R w - 0 1");
+}
+
+#[test]
+fn every_removed_piece_is_named_and_lists_are_checked() {
+    let p = pos("7k/8/8/8/8/1n6/1b6/1N5K w - 0 40");
+    let m = p.parse_move("Nb1-c3xb2xb3").unwrap();
+    for typed in ["Nc3", "Nc3xb3xb2", "b1c3", "Nbc3", "N1c3", "Nxc3", "b1xc3"] {
+        assert_eq!(p.parse_move(typed), Ok(m), "{typed}");
+    }
+    let e = refusal(p.as_ref(), "Nc3xb2");
+    assert!(e.to_string().contains("that move removes b2, b3"), "{e}");
+    let e = refusal(p.as_ref(), "Nc3xb2xb2xb3");
+    assert!(e.to_string().contains("that move removes b2, b3"), "{e}");
+    let e = refusal(p.as_ref(), "Nxd2");
+    assert!(e.to_string().contains("removes nothing"), "{e}");
+    assert!(matches!(
+        p.check_move(&Move::Drop {
+            role: Role::Knight,
+            to: p.shape().parse_cell("e4").unwrap()
+        }),
+        Err(IllegalMove::BadDrop(_))
+    ));
+}
+
+#[test]
+fn ambiguous_short_forms_list_the_canonical_texts() {
+    let p = pos("4k3/8/8/8/8/8/8/R4R1K w - 0 40");
+    let e = refusal(p.as_ref(), "Rd1");
+    assert_eq!(
+        e.to_string(),
+        "ambiguous: it could be Ra1-d1 or Rf1-d1; write one of them"
+    );
+    assert_eq!(p.move_text(&p.parse_move("Rad1").unwrap()), "Ra1-d1");
+    assert_eq!(p.move_text(&p.parse_move("Rfd1").unwrap()), "Rf1-d1");
+}

@@ -185,14 +185,9 @@ impl FluidityPosition {
             )));
         }
         if self.castling & right.bit == 0 {
-            let wing = if right.rook % 8 == 0 {
-                "queenside"
-            } else {
-                "kingside"
-            };
             return Err(IllegalMove::Rule(format!(
-                "{}: {} may no longer castle {wing} (the King or that Rook has moved, or the \
-                 Rook was captured)",
+                "you cannot castle {}: {} has lost that right (the King or that Rook has \
+                 moved, or the Rook was captured)",
                 right.text, self.side
             )));
         }

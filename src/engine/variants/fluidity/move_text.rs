@@ -69,7 +69,8 @@ impl FluidityPosition {
                 format!("{l}{}-{}", name(from.0), name(to.0))
             }
             Move::Castle { king, rook } => match right_of(king, rook) {
-                Some(r) => r.text.to_string(),
+                Some(r) if r.rook % 8 == 0 => "O-O-O".to_string(),
+                Some(_) => "O-O".to_string(),
                 None => format!("{m:?}"),
             },
             _ => format!("{m:?}"),
@@ -267,17 +268,27 @@ impl FluidityPosition {
                     }
                 }
             }
-            if let Some(reason) = notation::most_telling(&reasons) {
+            // The most telling reason; else a piece stopped on its way says more than a
+            // piece that does not move like that.
+            let telling = notation::most_telling(&reasons).or_else(|| {
+                reasons
+                    .iter()
+                    .find(|e| !matches!(e, IllegalMove::CannotMoveThere(_)))
+                    .cloned()
+            });
+            if let Some(reason) = telling {
                 return reason;
             }
-            if reasons.is_empty() {
-                if let Some(role) = wanted {
-                    return IllegalMove::NoPiece(format!(
-                        "no legal move matches '{t}': {} has no {role} that could go there",
-                        self.side
-                    ));
-                }
-            }
+            let to = group.first().map_or(String::new(), |r| name(r.to));
+            return match wanted {
+                Some(role) => IllegalMove::NoPiece(format!(
+                    "no legal move matches '{t}': {} has no {role} that could go to {to}",
+                    self.side
+                )),
+                None => IllegalMove::NoSuchMove(format!(
+                    "no legal move matches '{t}': none of your pieces can go to {to}"
+                )),
+            };
         }
         IllegalMove::NoSuchMove(format!("no legal move matches '{t}'"))
     }

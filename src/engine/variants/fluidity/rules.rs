@@ -26,6 +26,7 @@ pub(super) struct Right {
     pub(super) between: &'static [u8],
     /// The squares the King crosses, in order (its landing square last).
     pub(super) crossed: [u8; 2],
+    /// The side castled to, for refusals.
     pub(super) text: &'static str,
 }
 
@@ -41,7 +42,7 @@ pub(super) static RIGHTS: [Right; 4] = [
         rook_to: 5,
         between: &[5, 6],
         crossed: [5, 6],
-        text: "O-O",
+        text: "kingside (O-O)",
     },
     Right {
         bit: 2,
@@ -53,7 +54,7 @@ pub(super) static RIGHTS: [Right; 4] = [
         rook_to: 3,
         between: &[3, 2, 1],
         crossed: [3, 2],
-        text: "O-O-O",
+        text: "queenside (O-O-O)",
     },
     Right {
         bit: 4,
@@ -65,7 +66,7 @@ pub(super) static RIGHTS: [Right; 4] = [
         rook_to: 61,
         between: &[61, 62],
         crossed: [61, 62],
-        text: "O-O",
+        text: "kingside (O-O)",
     },
     Right {
         bit: 8,
@@ -77,7 +78,7 @@ pub(super) static RIGHTS: [Right; 4] = [
         rook_to: 59,
         between: &[59, 58, 57],
         crossed: [59, 58],
-        text: "O-O-O",
+        text: "queenside (O-O-O)",
     },
 ];
 
@@ -338,7 +339,7 @@ impl FluidityPosition {
             || self.piece(right.rook) != Some(Piece::new(us, ROLES[ROOK]))
         {
             return Some(IllegalMove::Rule(format!(
-                "{} needs your King on {} and your Rook on {}",
+                "you cannot castle {}: it needs your King on {} and your Rook on {}",
                 right.text,
                 name(right.king),
                 name(right.rook)
@@ -349,7 +350,7 @@ impl FluidityPosition {
         for &c in right.between {
             if own & bit(c) != 0 {
                 return Some(IllegalMove::Blocked(format!(
-                    "{}: your own {} on {} stands between King and Rook",
+                    "you cannot castle {}: your own {} on {} stands between King and Rook",
                     right.text,
                     self.kind_at(c).map_or(ROLES[KNIGHT], |k| ROLES[k]),
                     name(c)
@@ -359,8 +360,8 @@ impl FluidityPosition {
                 let kind = self.kind_at(c).unwrap_or(KING);
                 if kind != BISHOP && kind != KNIGHT {
                     return Some(IllegalMove::Rule(format!(
-                        "{}: the enemy {} on {} is between King and Rook; only Bishops and \
-                         Knights may be, and castling removes them",
+                        "you cannot castle {}: the enemy {} on {} is between King and Rook; \
+                         only Bishops and Knights may be, and castling removes them",
                         right.text,
                         ROLES[kind],
                         name(c)
@@ -368,8 +369,8 @@ impl FluidityPosition {
                 }
                 if let Some(prev) = last_enemy.filter(|&p| p.abs_diff(c) == 1) {
                     return Some(IllegalMove::Rule(format!(
-                        "{}: the enemy pieces on {} and {} stand next to each other; castling \
-                         passes only enemy pieces that do not touch",
+                        "you cannot castle {}: the enemy pieces on {} and {} stand next to each \
+                         other; castling passes only enemy pieces that do not touch",
                         right.text,
                         name(prev.min(c)),
                         name(prev.max(c))
@@ -386,7 +387,7 @@ impl FluidityPosition {
         };
         if self.in_danger(us) {
             return Some(IllegalMove::LeavesInCheck(format!(
-                "{}: your King is {danger} now, and may not castle",
+                "you cannot castle {}: your King is {danger} now",
                 right.text
             )));
         }
@@ -396,7 +397,7 @@ impl FluidityPosition {
             let step = cleared.moved(KING, right.king, c, 0);
             if step.in_danger(us) {
                 return Some(IllegalMove::LeavesInCheck(format!(
-                    "{}: your King would be {danger} on {}, which it crosses",
+                    "you cannot castle {}: your King would be {danger} on {}, which it crosses",
                     right.text,
                     name(c)
                 )));
@@ -410,7 +411,7 @@ impl FluidityPosition {
         );
         if done.in_danger(us) {
             return Some(IllegalMove::LeavesInCheck(format!(
-                "{}: your King would end {danger}",
+                "you cannot castle {}: your King would end {danger}",
                 right.text
             )));
         }

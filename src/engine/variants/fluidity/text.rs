@@ -47,6 +47,15 @@ impl FluidityPosition {
     pub(super) fn read(text: &str, config: Config) -> Result<FluidityPosition, PositionError> {
         let mut fields = Fields::new(text, FIELDS);
         let board = fields.board()?;
+        if let Some(bad) = board
+            .chars()
+            .find(|c| c.is_ascii_alphabetic() && role_of_letter(*c).is_none())
+        {
+            return Err(PositionError::new(format!(
+                "'{bad}' is not a piece of Fluidity Chess: the pieces are K Q R B N (uppercase \
+                 White, lowercase Black), and there are no pawns"
+            )));
+        }
         let pieces = notation::parse_board(shape(), board, |s| {
             let c = s.chars().next()?;
             let role = role_of_letter(c).filter(|_| c.is_ascii_alphabetic())?;
