@@ -232,7 +232,7 @@ impl FluidityPosition {
                 return self.wrong_list(d);
             }
         }
-        for group in groups {
+        if let Some(group) = groups.iter().find(|g| !g.is_empty()) {
             let mut reasons: Vec<IllegalMove> = Vec::new();
             let mut wanted: Option<Role> = None;
             for r in group {
@@ -267,6 +267,16 @@ impl FluidityPosition {
                         reasons.push(e);
                     }
                 }
+            }
+            // A reading that names a square without a piece of ours (the long form of a
+            // short text) explains least.
+            if reasons
+                .iter()
+                .any(|e| !matches!(e, IllegalMove::NoPiece(_) | IllegalMove::NotYourPiece(_)))
+            {
+                reasons.retain(|e| {
+                    !matches!(e, IllegalMove::NoPiece(_) | IllegalMove::NotYourPiece(_))
+                });
             }
             // The most telling reason; else a piece stopped on its way says more than a
             // piece that does not move like that.

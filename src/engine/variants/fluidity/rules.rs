@@ -146,7 +146,7 @@ impl FluidityPosition {
         if t.orthogonal[ki] & straight == 0 && t.diagonal[ki] & diagonal == 0 {
             return false;
         }
-        for slot in 0..8 {
+        for (slot, &back) in OPPOSITE.iter().enumerate() {
             let rangers = if slot < 4 { straight } else { diagonal };
             if t.ray_mask[ki][slot] & rangers == 0 {
                 continue;
@@ -176,7 +176,7 @@ impl FluidityPosition {
             let limit = self.kind_at(x).map_or(0, |kind| self.config.limits[kind]);
             // Beyond the King: more own pieces, then an empty landing square.
             let mut removed = passed + 1;
-            for c in t.rays[ki][OPPOSITE[slot]].iter() {
+            for c in t.rays[ki][back].iter() {
                 if removed > limit || enemy & bit(c) != 0 {
                     break;
                 }
