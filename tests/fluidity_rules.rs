@@ -855,3 +855,80 @@ fn ambiguous_short_forms_list_the_canonical_texts() {
     assert_eq!(p.move_text(&p.parse_move("Rad1").unwrap()), "Ra1-d1");
     assert_eq!(p.move_text(&p.parse_move("Rfd1").unwrap()), "Rf1-d1");
 }
+
+// ---------------------------------------------------------------------------------------
+// The command line.
+
+fn ferry(args: &[&str], stdin: &str) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ferry runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn command_line_moves_perft_and_replay_under_every_option() {
+    let (code, out, _) = ferry(
+        &["moves", "fluidity", "--set", "queen_limit=3", "--fen", V24],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert!(!out.contains("Qa1-h8"), "{out}");
+    let (code, out, _) = ferry(
+        &["perft", "fluidity", "2", "--set=king_dissection=wins"],
+        "",
+    );
+    assert_eq!((code, out.lines().last()), (0, Some("nodes 1980")));
+    for set in [
+        "king_dissection=illegal",
+        "bishop_limit=1",
+        "rook_limit=6",
+        "queen_limit=2",
+    ] {
+        let (code, out, err) = ferry(&["perft", "fluidity", "2", "--set", set, "--divide"], "");
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out.lines().count(), 48, "{set}");
+    }
+    let (code, out, _) = ferry(
+        &[
+            "replay",
+            "fluidity",
+            "--set",
+            "king_dissection=wins",
+            "--fen",
+            "8/4k3/8/8/8/8/3n4/4R2K b - 0 40",
+        ],
+        "40... Ne4 41. Re1-e8xe7xe4",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "position: 4R3/8/8/8/8/8/8/7K b - 0 41\nresult: 1-0 checkmate\n"
+    );
+    let (code, out, _) = ferry(&["replay", "fluidity"], "1. Nc3 Nc6 2. Ra1-a7xa8");
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("illegal move at ply 3: Ra1-a7xa8: "),
+        "{out}"
+    );
+    let (code, _, err) = ferry(&["moves", "fluidity", "--set", "rook_limit=0"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("choose one of 1, 2, 3, 4, 5, 6"), "{err}");
+}
