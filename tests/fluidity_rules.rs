@@ -663,6 +663,14 @@ fn a_friendly_piece_on_a_knight_leg_stays() {
 }
 
 #[test]
+fn the_king_lands_where_a_removed_piece_stood() {
+    let mut g = game("4k3/8/8/8/8/8/8/4K1bR w K 0 40");
+    play(&mut g, "O-O", "O-Oxg1", "4k3/8/8/8/8/8/8/5RK1 b - 0 40");
+    let mut g = game("4k3/8/8/8/8/8/8/R1b1K3 w Q 0 40");
+    play(&mut g, "O-O-O", "O-O-Oxc1", "4k3/8/8/8/8/8/8/2KR4 b - 0 40");
+}
+
+#[test]
 fn castling_back_from_the_enemy_side() {
     let text = "r3k2r/8/8/8/8/8/8/4K3 b kq 0 40";
     let p = pos(text);
@@ -931,4 +939,56 @@ fn command_line_moves_perft_and_replay_under_every_option() {
     let (code, _, err) = ferry(&["moves", "fluidity", "--set", "rook_limit=0"], "");
     assert_eq!(code, 2);
     assert!(err.contains("choose one of 1, 2, 3, 4, 5, 6"), "{err}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Random play near castling with capture, which random games from the start rarely reach.
+
+#[test]
+fn random_play_through_castling_with_capture_conforms() {
+    let starts = [
+        "r3k2r/8/8/2nbbn2/2NBBN2/8/8/R3K2R w KQkq 0 1",
+        "r3k2r/8/8/8/8/8/8/Rn1bK1bR w KQkq 0 1",
+        "rnb1k1nr/8/8/8/8/8/8/RNB1KBNR w KQkq 0 1",
+    ];
+    let mut seed: u64 = 0x0123_4567_89ab_cdef;
+    let mut castles_with_capture = 0;
+    for options in [&[][..], WINS, &["bishop_limit=1", "rook_limit=1"][..]] {
+        for start in starts {
+            for _ in 0..30 {
+                let mut g = game_with(start, options);
+                for _ in 0..40 {
+                    if g.outcome().is_some() {
+                        break;
+                    }
+                    let p = g.position();
+                    check_move_agrees(p);
+                    let mut legal = MoveList::new();
+                    p.legal_moves(&mut legal);
+                    for m in &legal {
+                        assert_eq!(p.parse_move(&p.move_text(m)), Ok(*m), "{}", p.text());
+                    }
+                    let v = fluidity();
+                    let o = v.options(options).unwrap();
+                    let reread = (v.parse)(&p.text(), &o).unwrap_or_else(|e| {
+                        panic!("{e}: {} {options:?} after {:?}", p.text(), g.actions())
+                    });
+                    assert_eq!(reread.text(), p.text());
+                    // Prefer castling when it is there, to reach what follows it.
+                    let castle = legal.iter().find(|m| matches!(m, Move::Castle { .. }));
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let m = *castle.unwrap_or(&legal[(seed % legal.len() as u64) as usize]);
+                    let text = g.play(&p.move_text(&m)).unwrap();
+                    if text.starts_with('O') && text.contains('x') {
+                        castles_with_capture += 1;
+                        let removed = g.plies().last().unwrap().effects.removed;
+                        assert_eq!(removed.len(), text.matches('x').count());
+                    }
+                }
+            }
+        }
+    }
+    assert!(castles_with_capture > 20, "{castles_with_capture}");
 }

@@ -217,18 +217,16 @@ impl FluidityPosition {
     /// the pieces of `removed` leave; counters and rights unchanged.
     #[inline]
     pub(super) fn moved(&self, kind: usize, from: u8, to: u8, removed: u64) -> FluidityPosition {
-        let mut next = *self;
+        // Removed first: in castling the King may land where an enemy piece stood.
+        let mut next = if removed != 0 {
+            self.without(removed)
+        } else {
+            *self
+        };
         let us = self.side.index();
-        let them = 1 - us;
         let step = bit(from) | bit(to);
         next.colors[us] ^= step;
         next.roles[kind] ^= step;
-        if removed != 0 {
-            next.colors[them] &= !removed;
-            for r in next.roles.iter_mut() {
-                *r &= !removed;
-            }
-        }
         next
     }
 
