@@ -388,7 +388,9 @@ fn vector_19_castling_removes_a_bishop() {
         words("Ke1-d1 Ke1-d2 Ke1-f2 O-Oxf1")
     );
     check_move_agrees(p.as_ref());
-    for typed in ["O-Oxf1", "O-O", "0-0", "o-o", "0-0xf1+"] {
+    for typed in [
+        "O-Oxf1", "O-O", "0-0", "o-o", "0-0xf1+", "Ke1-g1", "e1g1", "e1xg1xf1",
+    ] {
         let mut g = game(text);
         play(&mut g, typed, "O-Oxf1", "4k3/8/8/8/8/8/8/5RK1 b - 0 40");
     }
@@ -414,7 +416,7 @@ fn vector_21_long_castling_removes_two() {
         words("Ke1-f1 Ke1-f2 O-O-Oxd1xb1")
     );
     check_move_agrees(p.as_ref());
-    for typed in ["O-O-Oxd1xb1", "O-O-O", "O-O-Oxb1xd1", "0-0-0"] {
+    for typed in ["O-O-Oxd1xb1", "O-O-O", "O-O-Oxb1xd1", "0-0-0", "Ke1-c1"] {
         let mut g = game(text);
         play(
             &mut g,

@@ -92,11 +92,12 @@ impl FluidityPosition {
                     .iter()
                     .fold(0u64, |acc, &c| acc | bit(c));
                 match mv {
+                    // Castling compares as the King's move (`Ke1-g1`).
                     Move::Castle { king, rook } => Described {
                         mv,
                         role: Role::King,
                         from: king.0,
-                        to: rook.0,
+                        to: right_of(king, rook).map_or(rook.0, |r| r.king_to),
                         castle: right_of(king, rook),
                         removed,
                     },
@@ -306,7 +307,8 @@ impl FluidityPosition {
 
 /// Whether a legal move fits a reading, its capture list aside.
 fn fits(r: &Reading, d: &Described) -> bool {
-    if d.castle.is_some() || d.to != r.to {
+    // Castling is read from its own text, or from the King's long form (`e1-g1`).
+    if d.to != r.to || (d.castle.is_some() && r.from != Some(d.from)) {
         return false;
     }
     let sh = shape();
