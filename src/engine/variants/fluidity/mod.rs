@@ -28,9 +28,8 @@ use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::perft::{self, PerftPosition};
-use crate::engine::types::{Color, Piece};
+use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{any_options, History, PieceInfo, Position, Variant};
-use crate::engine::Role;
 
 use options::OPTIONS;
 use tables::{bit, shape, ROLES};
