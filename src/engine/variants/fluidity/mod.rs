@@ -255,7 +255,7 @@ impl Position for FluidityPosition {
         if self.over_by_position() {
             return Err(self.game_over_refusal());
         }
-        self.read_move(text)
+        self.read_text(text)
     }
 
     fn outcome(&self, history: Option<&History>) -> Option<Outcome> {

@@ -118,7 +118,7 @@ impl FluidityPosition {
     }
 
     /// Reads any accepted form of a move text against the legal moves.
-    pub(super) fn read_move(&self, text: &str) -> Result<Move, IllegalMove> {
+    pub(super) fn read_text(&self, text: &str) -> Result<Move, IllegalMove> {
         let t = notation::clean_move_text(text);
         if t.is_empty() {
             return Err(IllegalMove::Unreadable(format!(
