@@ -47,20 +47,20 @@ static PIECES: [PieceInfo; 5] = [
     PieceInfo {
         role: Role::Queen,
         promoted: false,
-        moves: "Q: as in chess to an empty square; passes through up to 6 enemy pieces on a \
-                line and removes them",
+        moves: "Q: as in chess to an empty square; passes through enemy pieces on a line and \
+                removes them (up to 6 by default)",
     },
     PieceInfo {
         role: Role::Rook,
         promoted: false,
-        moves: "R: along ranks and files to an empty square; passes through up to 3 enemy \
-                pieces and removes them",
+        moves: "R: along ranks and files to an empty square; passes through enemy pieces \
+                and removes them (up to 3 by default)",
     },
     PieceInfo {
         role: Role::Bishop,
         promoted: false,
-        moves: "B: along diagonals to an empty square; passes through up to 3 enemy pieces \
-                and removes them",
+        moves: "B: along diagonals to an empty square; passes through enemy pieces and \
+                removes them (up to 3 by default)",
     },
     PieceInfo {
         role: Role::Knight,
