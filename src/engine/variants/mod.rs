@@ -4,10 +4,12 @@ use super::variant::Variant;
 
 pub mod amalgamated;
 pub mod continental;
+pub mod fluidity;
 pub mod river;
 
 pub static ALL: &[&Variant] = &[
     &amalgamated::VARIANT,
     &continental::VARIANT,
+    &fluidity::VARIANT,
     &river::VARIANT,
 ];

@@ -28,7 +28,7 @@ use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::perft::{self, PerftPosition};
 use crate::engine::placement::Placement;
 use crate::engine::types::{Color, Piece, Role};
-use crate::engine::variant::{History, PieceInfo, Position, Variant};
+use crate::engine::variant::{Feature, History, PieceInfo, Position, Variant};
 
 static PIECES: [PieceInfo; 6] = [
     PieceInfo {
@@ -218,7 +218,7 @@ impl Position for River {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
-        self.read_move(text)
+        self.read_move_text(text)
     }
 
     fn outcome(&self, history: Option<&History>) -> Option<Outcome> {
@@ -257,6 +257,16 @@ impl Position for River {
             ));
         }
         out
+    }
+
+    fn features(&self) -> Vec<(Cell, Feature)> {
+        let t = self.terrain();
+        let boats = t.boats.iter().map(|&(c, _)| (c, Feature::Boat));
+        let bridges = t
+            .bridges
+            .iter()
+            .flat_map(|&(_, _, cells)| cells.map(|c| (c, Feature::Bridge)));
+        boats.chain(bridges).collect()
     }
 
     fn perft(&self, depth: u32) -> u64 {

@@ -120,7 +120,7 @@ impl River {
     }
 
     /// Reads any accepted form of a move text.
-    pub(super) fn read_move(&self, text: &str) -> Result<Move, IllegalMove> {
+    pub(super) fn read_move_text(&self, text: &str) -> Result<Move, IllegalMove> {
         let legal = self.legal_list();
         if legal.is_empty() {
             if let Some(o) = crate::engine::variant::Position::outcome(self, None) {
