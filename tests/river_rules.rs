@@ -1081,3 +1081,25 @@ fn play_reports_effects() {
     g.play("b9-b10=N").unwrap();
     assert_eq!(g.plies()[0].effects.transformed.len(), 1);
 }
+
+#[test]
+fn features_name_boats_and_bridge_squares_for_pictures() {
+    use ferry::engine::Feature;
+    let p = pos("T8/8/4P3/2r5/8/8U w - - c5,h6 db 0 1");
+    let s = p.shape();
+    let mut f: Vec<(String, Feature)> = p
+        .features()
+        .into_iter()
+        .map(|(c, x)| (s.name(c), x))
+        .collect();
+    f.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        f,
+        [
+            ("c5".to_string(), Feature::Boat),
+            ("d5".to_string(), Feature::Bridge),
+            ("d6".to_string(), Feature::Bridge),
+            ("h6".to_string(), Feature::Boat),
+        ]
+    );
+}
