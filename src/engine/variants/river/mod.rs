@@ -5,9 +5,16 @@
 //! pieces across. The terrain (boats, bridges and who built them) is part of the
 //! position and of its text.
 //!
+//! Moves use the shared `Move` unchanged: `Normal` for a piece's own move (on land, swim
+//! in, a swimmer's step, a knight's jump, boarding, landing, capturing a passenger from
+//! land or boat to boat); `Path` without `via` for a boat's sail (empty, or with its
+//! passenger), with one `via` for board-and-sail (starting on land) or sail-and-land
+//! (starting on a boat); `Bridge` for a build and its optional crossing; `Castle`.
+//!
 //! Split by concern: `options` (the option specs and `Config`), `tables` (board sizes
 //! and movement tables), `rules` (generation, attacks, playing a move, the end of the
-//! game), `text` (position text), `legality` (the check of one move, with reasons) and
+//! game), `text` (position text), `direct` (each move's rules read square by square, apart from the
+//! generator), `legality` (the check of one move, with reasons) and
 //! `move_text` (canonical move text and the lenient reader).
 
 mod direct;
