@@ -13,8 +13,8 @@
 //!
 //! Split by concern: `options` (the option specs and `Config`), `tables` (board sizes
 //! and movement tables), `rules` (generation, attacks, playing a move, the end of the
-//! game), `text` (position text), `direct` (each move's rules read square by square, apart from the
-//! generator), `legality` (the check of one move, with reasons) and
+//! game), `text` (position text), `direct` (each move's rules read square by square,
+//! apart from the generator), `legality` (the check of one move, with reasons) and
 //! `move_text` (canonical move text and the lenient reader).
 
 mod direct;
