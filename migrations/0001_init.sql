@@ -92,6 +92,7 @@ CREATE INDEX challenges_open ON challenges (server, status);
 CREATE TABLE votes (
     id        INTEGER PRIMARY KEY,
     server    TEXT NOT NULL,
+    channel   TEXT NOT NULL,               -- where it was started and its result is told
     question  TEXT NOT NULL,               -- 'river_aspect'
     choices   TEXT NOT NULL,               -- comma-separated
     opened_by TEXT NOT NULL,

@@ -4,7 +4,9 @@ mod app_support;
 
 use app_support::TempDir;
 use ferry::engine::{Action, Color};
-use ferry::store::{Append, Migration, NewChallenge, NewGame, Store, StoreError, MIGRATIONS};
+use ferry::store::{
+    Append, Migration, NewChallenge, NewGame, NewVote, Store, StoreError, MIGRATIONS,
+};
 use std::sync::{Arc, Barrier};
 
 fn new_game(store: &mut Store) -> i64 {
@@ -198,7 +200,15 @@ fn two_moves_for_the_same_turn_from_two_threads_exactly_one_lands() {
 fn a_ballot_after_closing_is_refused() {
     let mut store = Store::in_memory().unwrap();
     let v = store
-        .open_vote("s", "river_aspect", &["gentle", "wild"], "mod", 0, 100)
+        .open_vote(&NewVote {
+            server: "s",
+            channel: "c",
+            question: "river_aspect",
+            choices: &["gentle", "wild"],
+            by: "mod",
+            now: 0,
+            closes_at: 100,
+        })
         .unwrap();
     store.cast_ballot(v, "a", "wild", 10).unwrap();
     store.cast_ballot(v, "a", "gentle", 11).unwrap();

@@ -10,7 +10,7 @@ pub use games::{
     Append, ChallengeRow, ChallengeStatus, Entry, GameRow, GameStatus, NewChallenge, NewGame,
 };
 pub use schema::{version, Migration, MIGRATIONS};
-pub use votes::{VoteRow, VoteStatus};
+pub use votes::{NewVote, VoteRow, VoteStatus};
 
 use rusqlite::{params, Connection, OptionalExtension};
 use std::fmt;

@@ -13,6 +13,7 @@ pub enum VoteStatus {
 pub struct VoteRow {
     pub id: i64,
     pub server: String,
+    pub channel: String,
     pub question: String,
     pub choices: Vec<String>,
     pub opened_by: String,
@@ -22,40 +23,54 @@ pub struct VoteRow {
     pub winner: Option<String>,
 }
 
+/// A vote about to open.
+#[derive(Clone, Debug)]
+pub struct NewVote<'a> {
+    pub server: &'a str,
+    pub channel: &'a str,
+    pub question: &'a str,
+    pub choices: &'a [&'a str],
+    pub by: &'a str,
+    pub now: i64,
+    pub closes_at: i64,
+}
+
 const VOTE_COLUMNS: &str =
-    "id, server, question, choices, opened_by, opened_at, closes_at, status, winner";
+    "id, server, channel, question, choices, opened_by, opened_at, closes_at, status, winner";
 
 fn vote_row(r: &Row) -> rusqlite::Result<VoteRow> {
-    let choices: String = r.get(3)?;
-    let status: String = r.get(7)?;
+    let choices: String = r.get(4)?;
+    let status: String = r.get(8)?;
     Ok(VoteRow {
         id: r.get(0)?,
         server: r.get(1)?,
-        question: r.get(2)?,
+        channel: r.get(2)?,
+        question: r.get(3)?,
         choices: choices.split(',').map(str::to_string).collect(),
-        opened_by: r.get(4)?,
-        opened_at: r.get(5)?,
-        closes_at: r.get(6)?,
+        opened_by: r.get(5)?,
+        opened_at: r.get(6)?,
+        closes_at: r.get(7)?,
         status: if status == "open" {
             VoteStatus::Open
         } else {
             VoteStatus::Closed
         },
-        winner: r.get(8)?,
+        winner: r.get(9)?,
     })
 }
 
 impl Store {
     /// Opens a vote; refused while the server has an open vote on the same question.
-    pub fn open_vote(
-        &mut self,
-        server: &str,
-        question: &str,
-        choices: &[&str],
-        by: &str,
-        now: i64,
-        closes_at: i64,
-    ) -> Result<i64> {
+    pub fn open_vote(&mut self, v: &NewVote) -> Result<i64> {
+        let NewVote {
+            server,
+            channel,
+            question,
+            choices,
+            by,
+            now,
+            closes_at,
+        } = v;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -72,9 +87,18 @@ impl Store {
             )));
         }
         tx.execute(
-            "INSERT INTO votes (server, question, choices, opened_by, opened_at, closes_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![server, question, choices.join(","), by, now, closes_at],
+            "INSERT INTO votes (server, channel, question, choices, opened_by, opened_at,
+                 closes_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                server,
+                channel,
+                question,
+                choices.join(","),
+                by,
+                now,
+                closes_at
+            ],
         )?;
         let id = tx.last_insert_rowid();
         tx.commit()?;
