@@ -276,7 +276,13 @@ impl App {
         }
         let out = self.dispatch(cmd, &cmd.what);
         match out {
-            Ok(reply) => Ok(reply),
+            Ok(reply) => {
+                // Names for pictures and lists; a refused command stores nothing, not even this.
+                if reply.open_thread.is_none() {
+                    self.store.touch_member(&cmd.who.id, &cmd.who.name)?;
+                }
+                Ok(reply)
+            }
             Err(Fail::Refuse(text)) => Ok(Reply::private(text)),
             Err(Fail::Error(e)) => Err(e),
         }

@@ -12,6 +12,7 @@ pub use games::{
 pub use schema::{version, Migration, MIGRATIONS};
 pub use votes::{NewVote, VoteRow, VoteStatus};
 
+use rusqlite::types::ValueRef;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::fmt;
 use std::path::Path;
@@ -227,9 +228,16 @@ impl Store {
             let n = st.column_count();
             let mut rows = st.query([])?;
             while let Some(r) = rows.next()? {
-                let cols: Vec<String> = (0..n)
-                    .map(|i| format!("{:?}", r.get_ref(i).map(|v| format!("{v:?}"))))
-                    .collect();
+                let mut cols = Vec::with_capacity(n);
+                for i in 0..n {
+                    cols.push(match r.get_ref(i)? {
+                        ValueRef::Null => "NULL".to_string(),
+                        ValueRef::Integer(v) => v.to_string(),
+                        ValueRef::Real(v) => v.to_string(),
+                        ValueRef::Text(t) => format!("{:?}", String::from_utf8_lossy(t)),
+                        ValueRef::Blob(b) => format!("blob of {} bytes", b.len()),
+                    });
+                }
                 out.push_str(&cols.join("|"));
                 out.push('\n');
             }

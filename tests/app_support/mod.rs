@@ -1,6 +1,8 @@
 //! Helpers for the storage and command-layer tests: temporary database files.
 #![allow(dead_code)]
 
+pub mod game;
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
