@@ -43,10 +43,14 @@ impl App {
             },
             None => match self.store.active_game_in(&cmd.server, &cmd.channel)? {
                 Some(row) => Ok(row),
-                None => refuse(
+                None => match self.store.last_game_in(&cmd.server, &cmd.channel)? {
+                    // Reading commands still show the last game; the rest say it is over.
+                    Some(row) => Ok(row),
+                    None => refuse(
                     "There is no game going in this channel. Start one with /challenge @member \
                      VARIANT, or name a game by its number (/games lists yours).",
-                ),
+                    ),
+                },
             },
         }
     }
@@ -334,7 +338,7 @@ impl App {
         let mut texts: Vec<String> = list
             .iter()
             .filter(|m| m.from() == Some(cell))
-            .map(|m| p.move_text(&m))
+            .map(|m| p.move_text(m))
             .collect();
         texts.sort();
         texts.dedup();

@@ -117,17 +117,28 @@ pub fn parse(line: &str) -> Result<Line, String> {
             game: number(&args, "game")?,
         },
         "draw" | "takeback" => {
-            let (game, rest) = game_key(&args)?;
-            let step = match rest.first().map(|s| s.to_ascii_lowercase()).as_deref() {
-                None | Some("offer" | "request" | "ask") => Step::Offer,
-                Some("accept" | "yes") => Step::Accept,
-                Some("decline" | "no") => Step::Decline,
-                Some(other) => {
-                    return Err(format!(
-                        "/{name} takes offer, accept or decline, not '{other}'"
-                    ))
+            let (mut game, rest) = game_key(&args)?;
+            let mut step = None;
+            for w in rest {
+                if w.starts_with(|c: char| c.is_ascii_digit()) && game.is_none() {
+                    game = Some(id(w, "game")?);
+                    continue;
                 }
-            };
+                step = Some(match w.to_ascii_lowercase().as_str() {
+                    _ if step.is_some() => {
+                        return Err(format!("/{name} takes one of offer, accept or decline"))
+                    }
+                    "offer" | "request" | "ask" => Step::Offer,
+                    "accept" | "yes" => Step::Accept,
+                    "decline" | "no" => Step::Decline,
+                    other => {
+                        return Err(format!(
+                            "/{name} takes offer, accept or decline, not '{other}'"
+                        ))
+                    }
+                });
+            }
+            let step = step.unwrap_or(Step::Offer);
             if name == "draw" {
                 What::Draw { step, game }
             } else {

@@ -301,6 +301,21 @@ impl Store {
             .optional()?)
     }
 
+    /// The latest game of a channel, whatever its status.
+    pub fn last_game_in(&self, server: &str, channel: &str) -> Result<Option<GameRow>> {
+        Ok(self
+            .conn
+            .query_row(
+                &format!(
+                    "SELECT {GAME_COLUMNS} FROM games
+                     WHERE server = ?1 AND channel = ?2 ORDER BY id DESC LIMIT 1"
+                ),
+                [server, channel],
+                game_row,
+            )
+            .optional()?)
+    }
+
     /// A member's active games on every server, oldest first.
     pub fn active_games_of(&self, member: &str) -> Result<Vec<GameRow>> {
         let mut st = self.conn.prepare_cached(&format!(

@@ -127,5 +127,5 @@ pub fn some_move(game: &Game, seed: u64) -> Option<String> {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     let i = ((z ^ (z >> 31)) % list.len() as u64) as usize;
-    list.iter().nth(i).map(|m| p.move_text(&m))
+    list.get(i).map(|m| p.move_text(m))
 }
