@@ -47,7 +47,8 @@ fn pick(game: &Game, seed: u64) -> Option<String> {
     }
     let mut z = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z ^= z >> 31;
-    list.get((z % list.len() as u64) as usize).map(|m| p.move_text(m))
+    list.get((z % list.len() as u64) as usize)
+        .map(|m| p.move_text(m))
 }
 
 fn main() {
@@ -80,13 +81,19 @@ fn main() {
             days: Some(3),
             color: Some("white".into()),
         };
-        let r = app.handle(&cmd(&white, &channel, challenge)).expect("challenge");
+        let r = app
+            .handle(&cmd(&white, &channel, challenge))
+            .expect("challenge");
         assert!(!r.private, "{}", r.text);
         let r = app
             .handle(&cmd(&black, &channel, What::Accept { challenge: None }))
             .expect("accept");
         assert!(!r.private, "{}", r.text);
-        let row = app.store().active_game_in("bench", &channel).unwrap().unwrap();
+        let row = app
+            .store()
+            .active_game_in("bench", &channel)
+            .unwrap()
+            .unwrap();
         let options = variant.options(&row.options).unwrap();
         let start = (variant.parse)(&row.start_position, &options).unwrap();
         tables.push(Table {

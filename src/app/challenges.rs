@@ -108,7 +108,11 @@ impl App {
             expires_at: now + CHALLENGE_HOURS * 3600,
         };
         let id = self.store.insert_challenge(&new)?;
-        let shown = checked.non_default(variant.options);
+        let mut shown = checked.non_default(variant.options);
+        // Both players agree on the river by the challenge and its acceptance: always say it.
+        if takes_river_aspect(variant) && !shown.iter().any(|o| o.starts_with("river=")) {
+            shown.insert(0, format!("river={}", checked.get("river")));
+        }
         let opts = if shown.is_empty() {
             String::new()
         } else {

@@ -23,7 +23,9 @@ struct ConsoleClock {
 
 impl Clock for ConsoleClock {
     fn now(&self) -> i64 {
-        SystemClock.now() + self.offset.load(Ordering::SeqCst)
+        SystemClock
+            .now()
+            .saturating_add(self.offset.load(Ordering::SeqCst))
     }
 }
 
