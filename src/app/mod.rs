@@ -278,8 +278,10 @@ impl App {
         match out {
             Ok(reply) => {
                 // Names for pictures and lists; a refused command stores nothing, not even this.
+                // The command is stored already: a name that fails to save must not turn
+                // its reply into an error (pictures fall back to the member's id).
                 if reply.open_thread.is_none() {
-                    self.store.touch_member(&cmd.who.id, &cmd.who.name)?;
+                    let _ = self.store.touch_member(&cmd.who.id, &cmd.who.name);
                 }
                 Ok(reply)
             }

@@ -117,6 +117,10 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
     let mut line = String::new();
     loop {
         line.clear();
+        if !echo {
+            write!(out, "{}@#{}> ", s.who.id, s.channel).map_err(io)?;
+            out.flush().map_err(io)?;
+        }
         match input.read_line(&mut line) {
             Ok(0) => break,
             Ok(_) => {}
