@@ -4,7 +4,7 @@
 mod app_support;
 
 use app_support::game::{some_move, Table, DAY};
-use ferry::app::Reply;
+use ferry::app::{Due, Reply};
 use ferry::engine::{self, Color};
 use ferry::store::GameStatus;
 
@@ -154,13 +154,15 @@ fn every_variant_can_be_resigned_and_lost_on_time() {
         // Half-way through a one-day clock: the reminder, once.
         t.clock.advance(DAY / 2);
         let now = t.app.now();
+        assert_eq!(t.app.due(now - 1).unwrap(), []);
+        assert_eq!(t.app.due(now).unwrap(), [Due::Reminder(id)]);
         let notices = t.app.tick(now).unwrap();
         assert_eq!(notices.len(), 1, "{notices:?}");
         assert_eq!(notices[0].reply.mentions, [mover.as_str()]);
         assert!(t.app.tick(now + 60).unwrap().is_empty());
         t.clock.advance(DAY / 2);
         let now = t.app.now();
-        assert_eq!(t.app.due(now).unwrap(), [(id, "timeout")]);
+        assert_eq!(t.app.due(now).unwrap(), [Due::Timeout(id)]);
         let notices = t.app.tick(now).unwrap();
         assert_eq!(notices.len(), 1);
         assert!(

@@ -3,6 +3,7 @@
 mod app_support;
 
 use app_support::game::{Table, DAY};
+use ferry::app::Due;
 use ferry::engine::{self, OptionValues};
 use ferry::store::Orientation;
 
@@ -50,7 +51,7 @@ fn a_vote_changes_the_default_aspect_of_later_challenges() {
     // The scheduler closes it at its time.
     t.clock.advance(2 * DAY);
     let now = t.app.now();
-    assert_eq!(t.app.due(now).unwrap(), [(1, "close vote")]);
+    assert_eq!(t.app.due(now).unwrap(), [Due::CloseVote(1)]);
     let notices = t.app.tick(now).unwrap();
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].channel, "general");

@@ -63,20 +63,28 @@ fn fail(f: Fail) -> AppError {
     }
 }
 
-pub(super) fn due(app: &App, now: i64) -> Result<Vec<(i64, &'static str)>, AppError> {
+/// Something the scheduler will act on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Due {
+    /// Remind the player to move in this game.
+    Reminder(i64),
+    /// End this game: the player to move ran out of time.
+    Timeout(i64),
+    /// Close this vote.
+    CloseVote(i64),
+}
+
+pub(super) fn due(app: &App, now: i64) -> Result<Vec<Due>, AppError> {
     let mut out = Vec::new();
     for g in app.store.games_due(now)? {
-        out.push((
-            g.id,
-            if g.deadline <= now {
-                "timeout"
-            } else {
-                "reminder"
-            },
-        ));
+        out.push(if g.deadline <= now {
+            Due::Timeout(g.id)
+        } else {
+            Due::Reminder(g.id)
+        });
     }
     for v in app.store.votes_due(now)? {
-        out.push((v.id, "close vote"));
+        out.push(Due::CloseVote(v.id));
     }
     Ok(out)
 }

@@ -8,7 +8,7 @@ mod play;
 mod text;
 mod votes;
 
-pub use clock::{Clock, ManualClock, Notice, SystemClock};
+pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
 pub use text::{mention, time_text};
 
 use crate::store::{Store, StoreError};
@@ -339,8 +339,8 @@ impl App {
         clock::tick(self, now)
     }
 
-    /// What `tick(now)` would act on, without acting: (game or vote id, what).
-    pub fn due(&self, now: i64) -> Result<Vec<(i64, &'static str)>, AppError> {
+    /// What `tick(now)` would act on, without acting.
+    pub fn due(&self, now: i64) -> Result<Vec<Due>, AppError> {
         clock::due(self, now)
     }
 }
@@ -395,5 +395,45 @@ fn button(id: String, label: &str) -> Button {
     Button {
         id,
         label: label.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn button_ids_read_back() {
+        assert!(matches!(
+            parse_button("move:7:12:Rb3-b6"),
+            Some(What::Move { game: Some(7), ply: Some(12), ref text }) if text == "Rb3-b6"
+        ));
+        // A move text may hold a colon: it is the last field.
+        assert!(matches!(
+            parse_button("move:7:0:a:b"),
+            Some(What::Move { ref text, .. }) if text == "a:b"
+        ));
+        assert!(matches!(
+            parse_button("vote:3:wild"),
+            Some(What::Vote { vote: Some(3), ref choice }) if choice == "wild"
+        ));
+        assert!(matches!(
+            parse_button("takeback-accept:5"),
+            Some(What::Takeback {
+                step: Step::Accept,
+                game: Some(5)
+            })
+        ));
+        for bad in [
+            "",
+            "accept",
+            "accept:x",
+            "accept:1:2",
+            "move:1:x:e4",
+            "move:1:2",
+            "nope:1",
+        ] {
+            assert!(parse_button(bad).is_none(), "{bad}");
+        }
     }
 }
