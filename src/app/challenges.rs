@@ -26,10 +26,6 @@ fn coin(id: i64, at: i64) -> bool {
     (z ^ (z >> 31)) & 1 == 1
 }
 
-fn status_word(s: ChallengeStatus) -> &'static str {
-    s.text()
-}
-
 impl App {
     pub(super) fn challenge(
         &mut self,
@@ -43,7 +39,7 @@ impl App {
         let variant = engine::variant(variant_id).map_err(|e| {
             Fail::Refuse(format!(
                 "{e}. Example: /challenge @member {}.",
-                engine::variants()[0].id
+                engine::variants().first().map_or("VARIANT", |v| v.id)
             ))
         })?;
         let opponent = opponent
@@ -209,7 +205,7 @@ impl App {
             return refuse(format!(
                 "Challenge {} is no longer open: it was {}.",
                 c.id,
-                status_word(c.status)
+                c.status.text()
             ));
         }
         if c.new.expires_at <= self.now() {
@@ -316,13 +312,12 @@ impl App {
         })?;
         let g = self.load(&row)?;
         let said = format!(
-            "Game {game_id} starts in this channel: {} , {} (White) vs {} (Black), {} days per move.",
+            "Game {game_id} starts in this channel: {}, {} (White) vs {} (Black), {} days per move.",
             variant.name,
             mention(&row.white),
             mention(&row.black),
             row.clock_days
-        )
-        .replace(" ,", ",");
+        );
         self.position_reply(&row, &g, said)
     }
 
@@ -374,7 +369,7 @@ impl App {
             return refuse(format!(
                 "Challenge {} is no longer open: it was {}.",
                 c.id,
-                status_word(c.status)
+                c.status.text()
             ));
         }
         if c.new.challenger != me && !cmd.who.manager {
