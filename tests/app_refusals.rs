@@ -232,3 +232,82 @@ fn nothing_panics_on_odd_input() {
         assert!(r.private, "{id}: {}", r.text);
     }
 }
+
+/// Random chat lines, parsed as the console parses them and run: never a panic, never an
+/// internal error, and a line the parser refuses never reaches Ferry.
+#[test]
+fn random_chat_lines_never_panic() {
+    let mut t = with_game();
+    let words = [
+        "/move",
+        "/moves",
+        "/challenge",
+        "/accept",
+        "/decline",
+        "/cancel",
+        "/draw",
+        "/takeback",
+        "/resign",
+        "/board",
+        "/history",
+        "/rules",
+        "/games",
+        "/settings",
+        "/vote",
+        "/abort",
+        "/press",
+        "@bob",
+        "@",
+        "anyone",
+        "continental",
+        "amalgamated",
+        "little-river",
+        "river:",
+        "river:wild",
+        "days:0",
+        "days:99999999999",
+        "color:",
+        "game:1",
+        "#0",
+        "#-1",
+        "1",
+        "-1",
+        "e2",
+        "e2-e4",
+        "a1xa9",
+        "move:1:0:",
+        "vote:1:",
+        "accept:1",
+        "offer",
+        "accept",
+        "start",
+        "hours:0",
+        "tally",
+        "close",
+        "orientation:",
+        "=",
+        ":",
+        "é",
+        "\u{202e}",
+        "9999999999999999999",
+    ];
+    let mut z: u64 = 0x5EED;
+    let mut next = |n: usize| {
+        z = z
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((z >> 33) as usize) % n
+    };
+    for _ in 0..600 {
+        let mut line = words[next(17)].to_string();
+        for _ in 0..next(4) {
+            line.push(' ');
+            line.push_str(words[next(words.len())]);
+        }
+        let who = ["alice", "bob", "carol", "mod!"][next(4)];
+        if let Ok(ferry::console::parse::Line::App(what)) = ferry::console::parse::parse(&line) {
+            // `run_what` fails the test on an internal error.
+            t.run_what(who, what);
+        }
+    }
+}
