@@ -141,3 +141,25 @@ fn settings_rules_and_my_games() {
     let r = t.run("bob", "/games");
     assert!(!r.text.contains("game 2"), "{}", r.text);
 }
+
+#[test]
+fn the_board_is_drawn_from_the_side_a_player_asked_for() {
+    let mut t = Table::new("orientation");
+    let v = engine::variants()[0].id;
+    t.ok("alice", &format!("/challenge @bob {v} color:white"));
+    t.ok("bob", "/accept");
+    let png = |t: &mut Table, who: &str| t.ok(who, "/board").picture.unwrap().png;
+    let white_view = png(&mut t, "alice");
+    let bob_own = png(&mut t, "bob");
+    assert_ne!(
+        bob_own, white_view,
+        "Black's own side is at the bottom by default"
+    );
+    assert_eq!(
+        png(&mut t, "carol"),
+        white_view,
+        "a watcher sees White at the bottom"
+    );
+    t.run("bob", "/settings orientation:white");
+    assert_eq!(png(&mut t, "bob"), white_view);
+}
