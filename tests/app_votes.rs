@@ -109,7 +109,14 @@ fn settings_rules_and_my_games() {
         Orientation::White
     );
     let r = t.run("bob", "/settings");
-    assert!(r.text.contains("White at the bottom"));
+    assert!(r.text.contains("White at the bottom") && r.text.contains("3 days per move"));
+    let text = t.refused("bob", "/settings days:5");
+    assert!(text.contains("Only a server manager"), "{text}");
+    let text = t.refused("mod!", "/settings days:45");
+    assert!(text.contains("days:1 to days:30"), "{text}");
+    t.ok("mod!", "/settings days:5");
+    let r = t.run("bob", "/settings");
+    assert!(r.text.contains("5 days per move"), "{}", r.text);
     for v in engine::variants() {
         let r = t.run("bob", &format!("/rules {}", v.id));
         assert!(r.text.contains(v.name), "{}", r.text);

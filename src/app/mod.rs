@@ -114,6 +114,10 @@ pub enum What {
     Settings {
         orientation: Option<String>,
     },
+    /// Server managers: the default days per move of new challenges on the server.
+    ServerClock {
+        days: u32,
+    },
     /// Server managers: a river-aspect vote that closes after this many hours.
     VoteStart {
         hours: Option<u32>,
@@ -319,6 +323,7 @@ impl App {
             What::Rules { variant } => self.rules(cmd, variant.as_deref()),
             What::MyGames => self.my_games(cmd),
             What::Settings { orientation } => self.settings(cmd, orientation.as_deref()),
+            What::ServerClock { days } => self.server_clock(cmd, *days),
             What::VoteStart { hours } => self.vote_start(cmd, *hours),
             What::Vote { choice, vote } => self.vote(cmd, choice, *vote),
             What::Tally { vote } => self.tally(cmd, *vote),

@@ -662,10 +662,14 @@ impl App {
         match orientation.map(|s| s.trim().to_ascii_lowercase()) {
             None => {
                 let o = self.store.orientation(&cmd.who.id)?;
+                let server = self.store.server_settings(&cmd.server)?;
                 Ok(Reply::private(format!(
                     "Your boards are drawn with {}. Change it with /settings orientation:own or \
-                     orientation:white.",
-                    describe(o)
+                     orientation:white. On this server new challenges default to {} days per \
+                     move and the river aspect {}.",
+                    describe(o),
+                    server.clock_days,
+                    server.river_aspect
                 )))
             }
             Some(s) => {
@@ -686,6 +690,24 @@ impl App {
                 )))
             }
         }
+    }
+
+    pub(super) fn server_clock(&mut self, cmd: &Command, days: u32) -> Out {
+        if !cmd.who.manager {
+            return refuse(
+                "Only a server manager can set the server's clock; a challenge can say days:N.",
+            );
+        }
+        if !(1..=30).contains(&days) {
+            return refuse(format!(
+                "A clock of {days} days per move is not possible: choose days:1 to days:30."
+            ));
+        }
+        self.store.set_clock_days(&cmd.server, days)?;
+        Ok(Reply::public(format!(
+            "New challenges on this server now default to {days} days per move (a challenge \
+             can say days:N)."
+        )))
     }
 
     pub(super) fn abort(&mut self, cmd: &Command, game: Option<i64>) -> Out {

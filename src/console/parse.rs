@@ -27,7 +27,7 @@ Commands (as in the chat):
   /accept [N]   /decline [N]   /cancel [N]
   /move TEXT    /board        /moves CELL    /resign
   /draw offer|accept|decline   /takeback request|accept|decline
-  /history      /rules [VARIANT]   /games   /settings [orientation:own|white]
+  /history      /rules [VARIANT]   /games   /settings [orientation:own|white | days:N]
   /vote start [hours:N]   /vote ASPECT   /vote tally   /vote close   /abort [N]
   /press BUTTON-ID   (press a button shown under a reply)
 A game, challenge or vote is named by its number (12, #12 or game:12); without one, the
@@ -152,20 +152,26 @@ pub fn parse(line: &str) -> Result<Line, String> {
             variant: args.first().map(|s| s.to_string()),
         },
         "games" | "mygames" => What::MyGames,
-        "settings" => {
-            let mut orientation = None;
-            for a in &args {
-                match key_value(a) {
-                    Some(("orientation", v)) => orientation = Some(v.to_string()),
-                    _ => {
-                        return Err(format!(
-                            "/settings takes orientation:own or orientation:white, not '{a}'"
-                        ))
-                    }
+        "settings" => match args.as_slice() {
+            [] => What::Settings { orientation: None },
+            [a] => match key_value(a) {
+                Some(("orientation", v)) => What::Settings {
+                    orientation: Some(v.to_string()),
+                },
+                Some(("days", v)) => What::ServerClock {
+                    days: v
+                        .parse()
+                        .map_err(|_| format!("days must be a whole number of days, not '{v}'"))?,
+                },
+                _ => {
+                    return Err(format!(
+                        "/settings takes orientation:own, orientation:white or (server managers) \
+                         days:N, not '{a}'"
+                    ))
                 }
-            }
-            What::Settings { orientation }
-        }
+            },
+            _ => return Err("/settings takes one setting at a time".into()),
+        },
         "vote" => vote(&args)?,
         "tally" => What::Tally {
             vote: number(&args, "vote")?,

@@ -165,6 +165,16 @@ impl Store {
         }))
     }
 
+    /// Sets a server's default clock for new challenges.
+    pub fn set_clock_days(&mut self, server: &str, days: u32) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO servers (id, clock_days) VALUES (?1, ?2)
+             ON CONFLICT (id) DO UPDATE SET clock_days = excluded.clock_days",
+            params![server, days],
+        )?;
+        Ok(())
+    }
+
     /// Records a member's display name, writing only when it changed.
     pub fn touch_member(&mut self, id: &str, name: &str) -> Result<()> {
         let known: Option<String> = self
