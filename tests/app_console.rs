@@ -101,3 +101,48 @@ fn chat_syntax_is_read_as_the_chat_writes_it() {
     assert!(span("soon").is_err());
     assert!(span("99999999999999999999d").is_err());
 }
+
+/// Two Ferry processes on one database file, the same player sending a different move
+/// for the same turn from each: exactly one move lands.
+#[test]
+fn two_processes_on_one_file_store_one_move_per_turn() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = TempDir::new("processes");
+    let v = ferry::engine::variants()[0];
+    console(
+        &dir,
+        &format!("/challenge @bob {} color:white\n/as bob\n/accept\n", v.id),
+    );
+    let start = (v.start)(&v.default_options());
+    let mut list = ferry::engine::MoveList::new();
+    start.legal_moves(&mut list);
+    let moves: Vec<String> = list.iter().take(2).map(|m| start.move_text(m)).collect();
+    let children: Vec<_> = moves
+        .iter()
+        .map(|mv| {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+                .args(["console", "--db"])
+                .arg(dir.db())
+                .arg("--pictures")
+                .arg(dir.0.join(format!("pictures-{mv}")))
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("ferry console");
+            let mut stdin = child.stdin.take().unwrap();
+            writeln!(stdin, "/as alice\n/move {mv}").unwrap();
+            drop(stdin);
+            child
+        })
+        .collect();
+    let outputs: Vec<String> = children
+        .into_iter()
+        .map(|c| String::from_utf8(c.wait_with_output().unwrap().stdout).unwrap())
+        .collect();
+    let landed = outputs.iter().filter(|o| o.contains(" played ")).count();
+    assert_eq!(landed, 1, "{outputs:#?}");
+    let store = ferry::store::Store::open(dir.db()).unwrap();
+    let row = store.active_game_in("home", "general").unwrap().unwrap();
+    assert_eq!((row.ply, row.seq), (1, 1));
+}
