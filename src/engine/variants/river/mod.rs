@@ -257,6 +257,20 @@ impl Position for River {
 
     fn counters(&self) -> Vec<String> {
         let mut out = Vec::new();
+        // Once a bridge stands, each player wants to know how many they have left.
+        let bridges = self.terrain().bridges;
+        if !bridges.is_empty() && self.config.bridges != 0 {
+            let built = |c: Color| bridges.iter().filter(|b| b.1 == c).count();
+            let limit = match self.config.bridges {
+                u8::MAX => String::new(),
+                n => format!(" of {n}"),
+            };
+            out.push(format!(
+                "bridges built: White {}{limit}, Black {}{limit}",
+                built(Color::White),
+                built(Color::Black)
+            ));
+        }
         if self.halfmove >= 60 {
             out.push(format!(
                 "{} of 100 plies without capture, pawn move or bridge",
