@@ -304,3 +304,24 @@ fn positions_of_random_games_draw_within_the_size_limit() {
         }
     }
 }
+
+#[test]
+fn vote_tally() {
+    use ferry::render::{tally_png, TallyEntry};
+    let entry = |choice: &str, ballots, leading| TallyEntry {
+        choice: choice.to_string(),
+        ballots,
+        leading,
+    };
+    let png = tally_png(
+        "River aspect: vote 4",
+        "open until 2026-11-24 10:00 UTC",
+        &[
+            entry("shallow", 1, false),
+            entry("gentle", 0, false),
+            entry("wild", 5, true),
+            entry("misty", 3, false),
+        ],
+    );
+    golden("vote-tally", &png);
+}

@@ -2,7 +2,8 @@
 //! change their vote until it closes; the winner becomes the server's default aspect.
 
 use super::text::{span_text, time_text};
-use super::{button, refuse, App, Command, Fail, Out, Reply};
+use super::{button, refuse, App, Command, Fail, Out, Picture, Reply};
+use crate::render::{tally_png, TallyEntry};
 use crate::store::{NewVote, StoreError, VoteRow, VoteStatus};
 
 /// The river aspects (rules, little-river.md section 6).
@@ -35,6 +36,22 @@ fn tally_text(tally: &[(String, u32)]) -> String {
     let parts: Vec<String> = tally.iter().map(|(c, n)| format!("{c} {n}")).collect();
     let word = if total == 1 { "ballot" } else { "ballots" };
     format!("{}; {total} {word}", parts.join(", "))
+}
+
+/// The standing as bars, the leader (or winner) highlighted.
+fn tally_picture(id: i64, state: &str, tally: &[(String, u32)], leader: Option<&str>) -> Picture {
+    let entries: Vec<TallyEntry> = tally
+        .iter()
+        .map(|(choice, n)| TallyEntry {
+            choice: choice.clone(),
+            ballots: *n,
+            leading: leader == Some(choice.as_str()),
+        })
+        .collect();
+    Picture {
+        name: format!("vote-{id}.png"),
+        png: tally_png(&format!("River aspect: vote {id}"), state, &entries),
+    }
 }
 
 impl App {
@@ -161,11 +178,15 @@ impl App {
             }
             _ => self.closed_text(&v),
         };
-        Ok(Reply::private(format!(
+        let current = self.store.server_settings(&v.server)?.river_aspect;
+        let leader = v.winner.clone().or_else(|| winner(&tally, &current));
+        let mut reply = Reply::private(format!(
             "Vote {} on the river aspect ({state}): {}.",
             v.id,
             tally_text(&tally)
-        )))
+        ));
+        reply.picture = Some(tally_picture(v.id, &state, &tally, leader.as_deref()));
+        Ok(reply)
     }
 
     pub(super) fn vote_close(&mut self, cmd: &Command, id: Option<i64>) -> Out {
@@ -204,6 +225,9 @@ impl App {
                 v.id
             ),
         };
-        Ok(Some(Reply::public(text)))
+        let mut reply = Reply::public(text);
+        let state = format!("closed: {}", tally_text(&tally));
+        reply.picture = Some(tally_picture(v.id, &state, &tally, win.as_deref()));
+        Ok(Some(reply))
     }
 }

@@ -7,9 +7,11 @@ mod board;
 mod canvas;
 mod encode;
 mod legend;
+mod tally;
 pub mod view;
 
 pub use legend::LegendEntry;
+pub use tally::TallyEntry;
 pub use view::{BoardView, CellView, Exit, HandItem, Marks, PieceView, RankLine, Terrain};
 
 use image::RgbImage;
@@ -22,6 +24,11 @@ pub fn board_png(view: &BoardView) -> Vec<u8> {
 /// A legend: each piece with its name and how it moves.
 pub fn legend_png(title: &str, entries: &[LegendEntry]) -> Vec<u8> {
     encode(&legend::draw(title, entries))
+}
+
+/// The standing of a vote as bars, with a title and a line under it.
+pub fn tally_png(title: &str, subtitle: &str, entries: &[TallyEntry]) -> Vec<u8> {
+    encode(&tally::draw(title, subtitle, entries))
 }
 
 fn encode(img: &RgbImage) -> Vec<u8> {
