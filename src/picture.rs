@@ -97,9 +97,10 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
         let side = |i: usize, color: Color| -> Vec<HandItem> {
             hands[i]
                 .iter()
-                .map(|&(role, count)| HandItem {
-                    piece: piece_view(variant, color, role),
-                    count,
+                .map(|h| HandItem {
+                    piece: piece_view(variant, color, h.role),
+                    count: h.count,
+                    captured: h.captured,
                 })
                 .collect()
         };

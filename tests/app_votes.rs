@@ -48,7 +48,10 @@ fn a_vote_changes_the_default_aspect_of_later_challenges() {
         "{}",
         r.text
     );
-    let picture = r.picture.as_ref().expect("the tally comes with its picture");
+    let picture = r
+        .picture
+        .as_ref()
+        .expect("the tally comes with its picture");
     assert!(image::load_from_memory(&picture.png).is_ok());
     // The scheduler closes it at its time.
     t.clock.advance(2 * DAY);
@@ -62,7 +65,10 @@ fn a_vote_changes_the_default_aspect_of_later_challenges() {
         "{}",
         notices[0].reply.text
     );
-    assert!(notices[0].reply.picture.is_some(), "the result comes with its bars");
+    assert!(
+        notices[0].reply.picture.is_some(),
+        "the result comes with its bars"
+    );
     assert_eq!(
         t.app.store().server_settings("home").unwrap().river_aspect,
         "wild"

@@ -26,5 +26,5 @@ pub use options::{OptionSpec, OptionValues, Options};
 pub use outcome::{GameResult, Outcome, Points, Reason};
 pub use types::{ByColor, Color, Hand, Piece, Role};
 pub use variant::{
-    variant, variants, Feature, History, HistoryEntry, PieceInfo, Position, Variant,
+    variant, variants, Feature, History, HistoryEntry, InHand, PieceInfo, Position, Variant,
 };

@@ -44,6 +44,15 @@ impl History {
     }
 }
 
+/// One kind of piece in a hand with its count. `captured` sets apart pieces taken from
+/// the opponent when the variant drops them by other rules than the original stock.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct InHand {
+    pub role: Role,
+    pub count: u8,
+    pub captured: bool,
+}
+
 /// Something on a cell besides its piece that changes during a game, so a picture can
 /// show it: the position text holds it too.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -108,7 +117,7 @@ pub trait Position: Send + Sync + fmt::Debug {
 
     /// Pieces in hand, White's then Black's, with counts; `None` for variants without
     /// hands.
-    fn hands(&self) -> Option<[Vec<(Role, u8)>; 2]> {
+    fn hands(&self) -> Option<[Vec<InHand>; 2]> {
         None
     }
     /// The full-move number: 1 at the start, up by one after each Black move.

@@ -3,7 +3,7 @@
 
 use super::art;
 use super::canvas::{self, Face, Rgb8};
-use super::view::{BoardView, CellView, Exit, Terrain};
+use super::view::{BoardView, CellView, Exit, HandItem, Terrain};
 use crate::engine::Color;
 use image::{Rgb, RgbImage};
 
@@ -360,12 +360,7 @@ fn draw_captions(img: &mut RgbImage, view: &BoardView, l: &Layout) {
     );
 }
 
-fn draw_hands(
-    img: &mut RgbImage,
-    view: &BoardView,
-    l: &Layout,
-    hands: &[Vec<super::view::HandItem>; 2],
-) {
+fn draw_hands(img: &mut RgbImage, view: &BoardView, l: &Layout, hands: &[Vec<HandItem>; 2]) {
     let x = (l.board_x() + l.cell * view.files as u32 + l.pad) as i32;
     let size = l.cell * 62 / 100;
     let step = size as i32 + l.pad as i32 / 2;
@@ -375,11 +370,45 @@ fn draw_hands(
     let px = l.cell as f32 * 0.24;
     for (side, from_top) in [(top, true), (bottom, false)] {
         let items = &hands[side];
+        // Rows from the board's edge inward. Captured pieces get a heading on the side
+        // away from the board's edge for White's column, so it always sits above them.
+        let mut rows: Vec<Option<&HandItem>> = Vec::new();
         for (i, item) in items.iter().enumerate() {
-            let y = if from_top {
-                board_top + i as i32 * step
+            let first = item.captured && (i == 0 || !items[i - 1].captured);
+            let last = item.captured && items.get(i + 1).is_none_or(|n| !n.captured);
+            if from_top && first {
+                rows.push(None);
+            }
+            rows.push(Some(item));
+            if !from_top && last {
+                rows.push(None);
+            }
+        }
+        let mut offset = 0;
+        for row in rows {
+            let height = if row.is_some() {
+                step
             } else {
-                board_bottom - (i as i32 + 1) * step
+                (px * 1.1) as i32
+            };
+            let y = if from_top {
+                board_top + offset
+            } else {
+                board_bottom - offset - height
+            };
+            offset += height;
+            let Some(item) = row else {
+                let base = y as f32 + height as f32 * 0.75;
+                canvas::text(
+                    img,
+                    Face::Regular,
+                    px * 0.75,
+                    x as f32,
+                    base,
+                    CAPTION_DIM,
+                    "captured",
+                );
+                continue;
             };
             art::sprite(item.piece, size).draw_on(img, x, y);
             let label = format!("×{}", item.count);

@@ -71,6 +71,8 @@ pub struct RankLine {
 pub struct HandItem {
     pub piece: PieceView,
     pub count: u8,
+    /// Taken from the opponent (drawn in its own group, after the original stock).
+    pub captured: bool,
 }
 
 /// A whole picture of a position.

@@ -20,7 +20,7 @@ use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::perft::{self, PerftPosition};
 use crate::engine::placement::Placement;
 use crate::engine::types::{ByColor, Color, Hand, Piece, Role};
-use crate::engine::variant::{any_options, History, PieceInfo, Position, Variant};
+use crate::engine::variant::{any_options, History, InHand, PieceInfo, Position, Variant};
 use move_text::STYLE;
 use tables::{kind, tables, GENERAL, KINDS};
 
@@ -379,21 +379,33 @@ impl Position for ContinentalPosition {
         None
     }
 
-    fn hands(&self) -> Option<[Vec<(Role, u8)>; 2]> {
+    fn hands(&self) -> Option<[Vec<InHand>; 2]> {
+        // The original stock first, then captured pieces, which drop on other ranks.
         let side = |color: Color| {
             let stock = &self.hands[color];
-            [
-                Role::Soldier,
-                Role::Cannon,
+            let original = [Role::Soldier, Role::Cannon].map(|role| InHand {
+                role,
+                count: stock.original.count(role),
+                captured: false,
+            });
+            let captured = [
                 Role::Chariot,
+                Role::Cannon,
                 Role::Horse,
                 Role::Elephant,
                 Role::Guard,
+                Role::Soldier,
             ]
-            .into_iter()
-            .map(|r| (r, stock.count(r)))
-            .filter(|&(_, n)| n > 0)
-            .collect()
+            .map(|role| InHand {
+                role,
+                count: stock.captured.count(role),
+                captured: true,
+            });
+            original
+                .into_iter()
+                .chain(captured)
+                .filter(|h| h.count > 0)
+                .collect()
         };
         Some([side(Color::White), side(Color::Black)])
     }
