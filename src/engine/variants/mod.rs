@@ -4,5 +4,10 @@ use super::variant::Variant;
 
 pub mod amalgamated;
 pub mod continental;
+pub mod little_river;
 
-pub static ALL: &[&Variant] = &[&amalgamated::VARIANT, &continental::VARIANT];
+pub static ALL: &[&Variant] = &[
+    &little_river::VARIANT,
+    &amalgamated::VARIANT,
+    &continental::VARIANT,
+];
