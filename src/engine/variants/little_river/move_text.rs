@@ -72,9 +72,10 @@ impl LittleRiver {
             s.push_str(letter(piece.role));
         }
         s.push_str(&t.name(from));
+        let compound = matches!(m, Move::Path { .. });
         let mut prev_river = t.in_river(from);
         for &c in &cells[1..n] {
-            if prev_river && t.in_river(c) {
+            if compound && prev_river && t.in_river(c) {
                 s.push('>');
             } else {
                 s.push(sep(c));
