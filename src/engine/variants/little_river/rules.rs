@@ -31,42 +31,41 @@ pub(super) struct Raw {
     pub(super) rank: u32,
 }
 
-/// The paths of one piece (at most a few dozen).
+/// The paths of one piece (at most a few dozen), in a buffer reused across pieces.
 pub(super) struct Paths {
-    items: [Option<Raw>; 128],
-    len: usize,
+    items: Vec<Raw>,
 }
 
 impl Paths {
     pub(super) fn new() -> Paths {
         Paths {
-            items: [None; 128],
-            len: 0,
+            items: Vec::with_capacity(64),
         }
     }
     #[inline]
     fn push(&mut self, r: Raw) {
-        if self.len < self.items.len() {
-            self.items[self.len] = Some(r);
-            self.len += 1;
-        }
+        self.items.push(r);
     }
     pub(super) fn clear(&mut self) {
-        self.len = 0;
+        self.items.clear();
     }
     pub(super) fn iter(&self) -> impl Iterator<Item = Raw> + '_ {
-        self.items[..self.len].iter().flatten().copied()
+        self.items.iter().copied()
     }
-    /// The canonical path of each outcome.
+    /// The canonical path of each outcome. An ordinary move (rank 0) is always its own
+    /// canonical path: two of them never share a final cell.
+    #[inline]
     pub(super) fn merged(&self, mut f: impl FnMut(Raw)) {
-        'outer: for (i, a) in self.items[..self.len].iter().flatten().enumerate() {
-            for (j, b) in self.items[..self.len].iter().flatten().enumerate() {
-                if i != j
-                    && a.fin == b.fin
-                    && a.caps == b.caps
-                    && (b.rank < a.rank || (b.rank == a.rank && j < i))
-                {
-                    continue 'outer;
+        'outer: for (i, a) in self.items.iter().enumerate() {
+            if a.rank != 0 {
+                for (j, b) in self.items.iter().enumerate() {
+                    if i != j
+                        && a.fin == b.fin
+                        && a.caps == b.caps
+                        && (b.rank < a.rank || (b.rank == a.rank && j < i))
+                    {
+                        continue 'outer;
+                    }
                 }
             }
             f(*a);
@@ -115,6 +114,24 @@ pub(super) fn route(m: &Move) -> ([Cell; 4], usize, bool) {
     }
 }
 
+/// River cells reachable by floating from `r` over empty cells of `occ` (`r` included).
+#[inline]
+fn floats_in(r: Cell, occ: Bits) -> Bits {
+    let t = tables();
+    let mut out = bit(r);
+    for dir in [EAST, WEST] {
+        let mut c = r;
+        while let Some(n) = t.next(c, dir) {
+            if occ & bit(n) != 0 {
+                break;
+            }
+            out |= bit(n);
+            c = n;
+        }
+    }
+    out
+}
+
 #[inline]
 fn path(from: Cell, r: Cell, r2: Cell, to: Cell, drown: bool) -> Move {
     Move::Path {
@@ -138,8 +155,14 @@ impl LittleRiver {
     /// Whether `by` attacks `c` by line of sight (section 7).
     #[inline]
     pub(super) fn attacked(&self, c: Cell, by: Color) -> bool {
+        self.attacked_with(c, by, self.occ[by.index()], self.occ[0] | self.occ[1])
+    }
+
+    /// `attacked` with `by`'s pieces reduced to `them` and the board to `occ` (a move
+    /// tried without being played).
+    #[inline]
+    fn attacked_with(&self, c: Cell, by: Color, them: Bits, occ: Bits) -> bool {
         let t = tables();
-        let them = self.occ[by.index()];
         let i = c.index();
         if t.knight[i] & them & self.roles[N] != 0
             || t.wazir[i] & them & self.roles[W] != 0
@@ -151,7 +174,6 @@ impl LittleRiver {
         if rooks == 0 {
             return false;
         }
-        let occ = self.occ[0] | self.occ[1];
         for dir in [NORTH, SOUTH, EAST, WEST] {
             if t.ray[i][dir] & rooks != 0 {
                 if let Some(b) = t.first_on_ray(c, dir, occ) {
@@ -239,25 +261,16 @@ impl LittleRiver {
 
     /// River cells reachable by floating from `r` (itself included).
     pub(super) fn floats(&self, r: Cell) -> Bits {
-        let t = tables();
-        let occ = self.occupied();
-        let mut out = bit(r);
-        for dir in [EAST, WEST] {
-            let mut c = r;
-            while let Some(n) = t.next(c, dir) {
-                if occ & bit(n) != 0 {
-                    break;
-                }
-                out |= bit(n);
-                c = n;
-            }
-        }
-        out
+        floats_in(r, self.occupied())
     }
 
     /// The float cell the die picks for a piece entering at `r` (section 6.4).
     pub(super) fn die_float(&self, r: Cell) -> Cell {
-        let reach = self.floats(r);
+        self.die_float_in(r, self.occupied())
+    }
+
+    fn die_float_in(&self, r: Cell, occ: Bits) -> Cell {
+        let reach = floats_in(r, occ);
         for s in 0..6 {
             let v = die(self.seed, self.ply as u64, s);
             let c = Cell(RIVER_RANK * 6 + v - 1);
@@ -271,10 +284,19 @@ impl LittleRiver {
     /// Where a piece of `role` may step out of the river from `r` towards `half` in a
     /// Gentle move (2c), or leave it in a Wild move (exit).
     pub(super) fn exits(&self, role: Role, r: Cell, half: usize, wild: bool) -> Bits {
-        let t = tables();
         let us = self.side.index();
-        let own = self.occ[us];
-        let enemy = self.occ[1 - us];
+        self.exits_in(role, r, half, wild, self.occ[us], self.occ[1 - us])
+    }
+    fn exits_in(
+        &self,
+        role: Role,
+        r: Cell,
+        half: usize,
+        wild: bool,
+        own: Bits,
+        enemy: Bits,
+    ) -> Bits {
+        let t = tables();
         let cfg = self.config;
         let capture = match role {
             Role::Knight => cfg.knight_capture,
@@ -429,14 +451,14 @@ impl LittleRiver {
         let enemy = self.occ[1 - self.side.index()];
         let cap_r = enemy & bit(r);
         let half = 1 - t.half_of(from).unwrap_or(0);
-        // Floating treats the entry cell as the mover's.
-        let mut after = *self;
-        after.occ[self.side.index()] |= bit(r);
-        after.occ[1 - self.side.index()] &= !bit(r);
+        // Floating and stepping out see the entry cell as the mover's.
+        let own = self.occ[self.side.index()] | bit(r);
+        let enemy_after = enemy & !bit(r);
+        let occ = own | enemy_after;
         let floats = if self.config.float_die {
-            bit(after.die_float(r))
+            bit(self.die_float_in(r, occ))
         } else {
-            after.floats(r)
+            floats_in(r, occ)
         };
         if aspect == Aspect::Wild {
             for f in cells(floats) {
@@ -456,7 +478,7 @@ impl LittleRiver {
         }
         let mut any = false;
         for f in cells(floats) {
-            for x in cells(after.exits(role, f, half, false)) {
+            for x in cells(self.exits_in(role, f, half, false, own, enemy_after)) {
                 any = true;
                 out.push(Raw {
                     mv: path(from, r, f, x, false),
@@ -493,11 +515,47 @@ impl LittleRiver {
             paths.clear();
             self.piece_paths(aspect, stranded, from, &mut paths);
             paths.merged(|raw| {
-                if self.legal_after(&raw.mv, aspect, stranded) {
+                if self.safe_after(from, raw.fin, raw.caps, stranded) {
                     out.push(raw.mv);
                 }
             });
         }
+    }
+
+    /// Whether a move of the piece on `from` ending on `fin` (or drowning) and capturing
+    /// `caps` leaves the mover's king safe and the kings apart: the legality test of the
+    /// generator, on occupancy sets only.
+    #[inline]
+    fn safe_after(&self, from: Cell, fin: u8, caps: Bits, stranded: Bits) -> bool {
+        let t = tables();
+        let us = self.side.index();
+        let mut own = self.occ[us] & !bit(from) & !stranded;
+        if fin != DROWN {
+            own |= 1u64 << fin;
+        }
+        let enemy = self.occ[1 - us] & !caps;
+        let occ = own | enemy;
+        let king = if self.roles[K] & bit(from) != 0 {
+            Cell(fin)
+        } else {
+            match cells(self.roles[K] & own).next() {
+                Some(k) => k,
+                None => return false,
+            }
+        };
+        if self.attacked_with(king, self.side.opposite(), enemy, occ) {
+            return false;
+        }
+        let Some(theirs) = cells(self.roles[K] & enemy).next() else {
+            return true;
+        };
+        let (w, b) = if self.side == Color::White {
+            (king, theirs)
+        } else {
+            (theirs, king)
+        };
+        let up = t.ray[w.index()][NORTH];
+        !(up & bit(b) != 0 && up & t.ray[b.index()][SOUTH] & occ == 0)
     }
 
     /// Whether the move leaves the mover's king safe and the kings apart.
