@@ -273,6 +273,12 @@ impl LittleRiver {
                     }
                 }
                 Aspect::Gentle => {
+                    if t.in_river(to) && !drown {
+                        return Err(rule(format!(
+                            "{me} cannot stop on {}: in a Gentle river a piece that enters must float and step out in the same move, or drown",
+                            t.name(to)
+                        )));
+                    }
                     if reach & bit(f) == 0 {
                         return Err(self.float_refusal(&me, r, f));
                     }
@@ -292,8 +298,12 @@ impl LittleRiver {
                             )));
                         }
                     } else if exits & bit(to) == 0 {
+                        let occupied = match self.board[to.index()] {
+                            Some(p) => format!(" ({}'s {} stands there)", p.color, p.role),
+                            None => String::new(),
+                        };
                         return Err(rule(format!(
-                            "{me} cannot step out of the river onto {}: the exit must be {}",
+                            "{me} cannot step out of the river onto {}{occupied}: the exit must be {}",
                             t.name(to),
                             self.exit_words(piece.role, false)
                         )));

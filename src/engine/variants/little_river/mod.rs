@@ -274,8 +274,11 @@ impl Position for LittleRiver {
         }
         if let Some(h) = history {
             let entries = h.entries();
-            // Only moves that can make a position occur a third time need a look.
-            let all_forbidden = moves.iter().all(|m| {
+            // Only a move to a position seen twice already can be forbidden.
+            let mut seen = std::collections::HashSet::new();
+            let twice = entries.iter().any(|e| !seen.insert(e.key.as_str()));
+            let all_forbidden = twice
+                && moves.iter().all(|m| {
                 let child = self.child_entry(m);
                 repetition(entries, &child) == Some(true)
             });
