@@ -23,7 +23,10 @@ fn option_sets(v: &Variant) -> Vec<(String, Options)> {
             ("shallow", &["river=shallow"][..]),
             ("gentle", &["river=gentle"][..]),
             ("wild", &["river=wild"][..]),
-            ("misty", &["river=misty", "misty.every=2", "misty.seed=1"][..]),
+            (
+                "misty",
+                &["river=misty", "misty.every=2", "misty.seed=1"][..],
+            ),
         ] {
             let o = v.options(pairs).expect("valid bench options");
             sets.push((format!("-{name}"), o));

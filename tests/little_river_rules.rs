@@ -7,8 +7,7 @@ mod common;
 use common::{all_moves, moves_of, words};
 use ferry::engine::variants::little_river::die;
 use ferry::engine::{
-    variant, Color, Game, GameError, GameResult, IllegalMove, MoveList, Outcome, Position,
-    Reason,
+    variant, Color, Game, GameError, GameResult, IllegalMove, MoveList, Outcome, Position, Reason,
 };
 
 const ID: &str = "little-river";
@@ -189,10 +188,7 @@ fn e5_same_position_shallow_and_wild() {
 fn e6_gentle_drowning_with_no_vacant_exit() {
     let text = "3k2/*4*/*4*/pppppp/6/2W3/*4*/*4*/2K3 w - 0 0";
     let p = pos(text, &["river=gentle"]);
-    assert_eq!(
-        moves_of(&*p, "c4"),
-        words("Wc4-b4 Wc4-c3 Wc4-c5~ Wc4-d4")
-    );
+    assert_eq!(moves_of(&*p, "c4"), words("Wc4-b4 Wc4-c3 Wc4-c5~ Wc4-d4"));
     let mut g = game(text, &["river=gentle"]);
     play(
         &mut g,
@@ -253,7 +249,10 @@ fn e9_check_through_an_empty_palace_cell() {
 
 #[test]
 fn e10_pawn_beside_the_palace_gives_check() {
-    let p = pos("6/*1k2*/*1P2*/6/6/3P2/*4*/*4*/3K2 b - 0 0", &["river=gentle"]);
+    let p = pos(
+        "6/*1k2*/*1P2*/6/6/3P2/*4*/*4*/3K2 b - 0 0",
+        &["river=gentle"],
+    );
     assert!(p.in_check());
     assert_eq!(moves(&*p), words("Kc8-c9 Kc8-d8 Kc8-d9"));
     assert!(refused(&*p, "Kc8xc7").to_string().contains("palace"));
@@ -262,7 +261,10 @@ fn e10_pawn_beside_the_palace_gives_check() {
 #[test]
 fn e11_facing_kings_the_last_blocker() {
     let text = "3k2/*4*/*4*/6/6/3P2/*4*/*4*/3K2 w - 0 0";
-    assert_eq!(moves_of(&*pos(text, &["river=shallow"]), "d4"), words("d4-d5"));
+    assert_eq!(
+        moves_of(&*pos(text, &["river=shallow"]), "d4"),
+        words("d4-d5")
+    );
     let p = pos(text, &["river=gentle"]);
     assert_eq!(moves_of(&*p, "d4"), words("d4-d5-d6"));
     assert_eq!(moves_of(&*pos(text, &["river=wild"]), "d4"), words("d4-d5"));
@@ -300,10 +302,7 @@ fn e13_wild_rook_exit_slide_or_step() {
         words("Rc5-c4")
     );
     let p = pos(E13, &["river=wild"]);
-    assert_eq!(
-        moves(&*p),
-        words("Kd9-c8 Kd9-c9 Kd9-d8 Rc5-c4 Rc5xc3")
-    );
+    assert_eq!(moves(&*p), words("Kd9-c8 Kd9-c9 Kd9-d8 Rc5-c4 Rc5xc3"));
     check_move_agrees(&*p);
 }
 
@@ -460,10 +459,7 @@ fn e22_crossing_back_from_the_north() {
             "misty.gentle_capture=on",
         ],
     );
-    assert_eq!(
-        moves_of(&*p, "c6"),
-        words("Wc6-b6 Wc6-c5xc4 Wc6-c7 Wc6-d6")
-    );
+    assert_eq!(moves_of(&*p, "c6"), words("Wc6-b6 Wc6-c5xc4 Wc6-c7 Wc6-d6"));
     check_move_agrees(&*p);
 }
 
@@ -482,7 +478,10 @@ fn e23_knight_crossing_one_move_per_outcome() {
 
 #[test]
 fn e24_pawns_in_a_shallow_river_and_on_the_last_rank() {
-    let p = pos("3k2/*P3*/*4*/6/2P3/6/*4*/*4*/2K3 w - 0 0", &["river=shallow"]);
+    let p = pos(
+        "3k2/*P3*/*4*/6/2P3/6/*4*/*4*/2K3 w - 0 0",
+        &["river=shallow"],
+    );
     assert_eq!(moves_of(&*p, "b8"), words("b8-b9"));
     assert_eq!(moves_of(&*p, "c5"), words("c5-b5 c5-c6 c5-d5"));
 }
@@ -563,7 +562,10 @@ fn e28_misty_schedule_a_piece_left_in_the_river() {
     let p = pos(&at(20), &["river=misty"]);
     assert_eq!(moves(&*p), words("Kc1-c2 Rc5-c6 Rc5-c7"));
     check_move_agrees(&*p);
-    let p = pos(&at(20), &["river=misty", "misty.schedule=0:shallow,20:gentle"]);
+    let p = pos(
+        &at(20),
+        &["river=misty", "misty.schedule=0:shallow,20:gentle"],
+    );
     assert_eq!(
         moves(&*p),
         words("Kc1-c2 Rc5-c6 Rc5>a5-a6 Rc5>b5-b6 Rc5>d5-d6 Rc5>e5-e6 Rc5>f5-f6")
@@ -646,7 +648,10 @@ fn option_refusals() {
             "both",
         ),
         (vec!["river=misty", "misty.schedule=5:gentle"], "ply 0"),
-        (vec!["river=misty", "misty.schedule=0:gentle,0:wild"], "increase"),
+        (
+            vec!["river=misty", "misty.schedule=0:gentle,0:wild"],
+            "increase",
+        ),
         (vec!["river=misty", "misty.schedule=0:muddy"], "aspect"),
         (vec!["no_capture_limit=1001"], "1000"),
         (vec!["river=swamp"], "shallow, gentle, wild, misty"),
@@ -656,7 +661,10 @@ fn option_refusals() {
         assert!(e.0.contains(words), "{pairs:?}: {e}");
     }
     assert!(v
-        .options(&["river=misty", "misty.schedule=0:gentle,4:wild,8:shallow,12:gentle"])
+        .options(&[
+            "river=misty",
+            "misty.schedule=0:gentle,4:wild,8:shallow,12:gentle"
+        ])
         .is_ok());
 }
 
@@ -688,7 +696,11 @@ fn misty_schedule_switches_aspects() {
     assert!(g.position().text().contains(" c5n "));
     g.play("Kd9-d8").unwrap(); // ply 7
     g.play("Kd1-d2").unwrap(); // ply 8: Shallow, White's tags go
-    assert!(g.position().text().contains(" - "), "{}", g.position().text());
+    assert!(
+        g.position().text().contains(" - "),
+        "{}",
+        g.position().text()
+    );
     // A piece left over from Shallow at a Gentle ply must leave or drown.
     let mut g = game(
         "nr1krn/*w2w*/*4*/1pppp1/6/1PPPP1/*4*/*W2W*/NR1KRN w - 0 10 3",
@@ -736,11 +748,18 @@ fn random_playouts_replay_to_the_same_position() {
             "misty.seed=5",
             "misty.knight_exit=leap",
         ],
-        &["river=misty", "misty.every=3", "misty.seed=77", "misty.float=die"],
+        &[
+            "river=misty",
+            "misty.every=3",
+            "misty.seed=77",
+            "misty.float=die",
+        ],
     ];
     let mut state = 0x1234_5678_u64;
     let mut next = || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (state >> 33) as usize
     };
     for opts in sets {

@@ -165,7 +165,9 @@ impl LittleRiver {
                 ))
             }
             Move::Bridge { .. } => {
-                return Err(rule("there are no bridges in Little River Chess".to_string()))
+                return Err(rule(
+                    "there are no bridges in Little River Chess".to_string(),
+                ))
             }
         };
         let on_board = |c: Cell| c.index() < CELLS && t.shape.cells().contains(c);
@@ -346,11 +348,13 @@ impl LittleRiver {
         let mut next = *self;
         next.apply(m);
         if next.king_attacked(self.side) {
-            return Err(IllegalMove::LeavesInCheck(if self.king_attacked(self.side) {
-                format!("your King is in check, and {me} moving so does not get it out")
-            } else {
-                format!("{me} cannot move so: that would leave your King in check")
-            }));
+            return Err(IllegalMove::LeavesInCheck(
+                if self.king_attacked(self.side) {
+                    format!("your King is in check, and {me} moving so does not get it out")
+                } else {
+                    format!("{me} cannot move so: that would leave your King in check")
+                },
+            ));
         }
         if next.kings_face() {
             let k = next.king(Color::White).map_or(0, file);

@@ -148,12 +148,11 @@ fn repetition(earlier: &[HistoryEntry], last: &HistoryEntry) -> Option<bool> {
     // Moves first+1 ..= n; move n (the last) is by X, so X's are those at even distance.
     let mut x_all = true;
     let mut o_all = true;
-    for k in first + 1..=n {
-        let gave = if k == n {
-            last.gave_check
-        } else {
-            earlier[k].gave_check
-        };
+    let gave = earlier[first + 1..]
+        .iter()
+        .map(|e| e.gave_check)
+        .chain(std::iter::once(last.gave_check));
+    for (k, gave) in (first + 1..=n).zip(gave) {
         if (n - k) % 2 == 0 {
             x_all &= gave;
         } else {
@@ -279,9 +278,9 @@ impl Position for LittleRiver {
             let twice = entries.iter().any(|e| !seen.insert(e.key.as_str()));
             let all_forbidden = twice
                 && moves.iter().all(|m| {
-                let child = self.child_entry(m);
-                repetition(entries, &child) == Some(true)
-            });
+                    let child = self.child_entry(m);
+                    repetition(entries, &child) == Some(true)
+                });
             if all_forbidden {
                 return Some(Outcome::win(mover, Reason::PerpetualCheck));
             }

@@ -208,7 +208,6 @@ pub(super) fn enemy_half(color: Color) -> usize {
     }
 }
 
-
 #[inline]
 pub(super) fn kind(role: Role) -> usize {
     match role {
