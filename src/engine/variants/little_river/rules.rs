@@ -31,34 +31,54 @@ pub(super) struct Raw {
     pub(super) rank: u32,
 }
 
-/// The paths of one piece (at most a few dozen), in a buffer reused across pieces.
+/// Most paths one piece can have: a Gentle knight with leap exits enters at 2 cells,
+/// floats to 6 and leaps to 4 (48), plus 8 ordinary leaps.
+const MAX_PATHS: usize = 64;
+
+const NO_RAW: Raw = Raw {
+    mv: Move::Drop {
+        role: Role::Pawn,
+        to: Cell(0),
+    },
+    fin: 0,
+    caps: 0,
+    rank: 0,
+};
+
+/// The paths of one piece, on the stack (no allocation while generating).
 pub(super) struct Paths {
-    items: Vec<Raw>,
+    items: [Raw; MAX_PATHS],
+    len: usize,
 }
 
 impl Paths {
     pub(super) fn new() -> Paths {
         Paths {
-            items: Vec::with_capacity(64),
+            items: [NO_RAW; MAX_PATHS],
+            len: 0,
         }
     }
     #[inline]
     fn push(&mut self, r: Raw) {
-        self.items.push(r);
+        if self.len < MAX_PATHS {
+            self.items[self.len] = r;
+            self.len += 1;
+        }
     }
     pub(super) fn clear(&mut self) {
-        self.items.clear();
+        self.len = 0;
     }
     pub(super) fn iter(&self) -> impl Iterator<Item = Raw> + '_ {
-        self.items.iter().copied()
+        self.items[..self.len].iter().copied()
     }
     /// The canonical path of each outcome. An ordinary move (rank 0) is always its own
     /// canonical path: two of them never share a final cell.
     #[inline]
     pub(super) fn merged(&self, mut f: impl FnMut(Raw)) {
-        'outer: for (i, a) in self.items.iter().enumerate() {
+        let items = &self.items[..self.len];
+        'outer: for (i, a) in items.iter().enumerate() {
             if a.rank != 0 {
-                for (j, b) in self.items.iter().enumerate() {
+                for (j, b) in items.iter().enumerate() {
                     if i != j
                         && a.fin == b.fin
                         && a.caps == b.caps
