@@ -7,7 +7,8 @@ mod common;
 use common::{all_moves, moves_of, words};
 use ferry::engine::variants::little_river::die;
 use ferry::engine::{
-    variant, Color, Game, GameError, GameResult, IllegalMove, MoveList, Outcome, Position, Reason,
+    variant, Color, Game, GameError, GameResult, History, HistoryEntry, IllegalMove, MoveList,
+    Outcome, Position, Reason,
 };
 
 const ID: &str = "little-river";
@@ -577,9 +578,8 @@ fn e28_misty_schedule_a_piece_left_in_the_river() {
 // End of game, text and options.
 
 #[test]
-fn perpetual_check_with_no_other_move_loses() {
-    // Black's king shuttles; White's wazir checks. Once every White move is forbidden by
-    // the perpetual check rule, White loses.
+fn a_refused_perpetual_check_does_not_end_the_game() {
+    // The refused check leaves the game going: White has other moves.
     let mut g = game("4W1/*2k1*/*4*/6/6/6/*4*/*4*/2K3 w - 0 0", &["river=gentle"]);
     for m in [
         "We9-e8", "Kd8-d9", "We8-e9", "Kd9-d8", "We9-e8", "Kd8-d9", "We8-e9", "Kd9-d8",
@@ -588,6 +588,43 @@ fn perpetual_check_with_no_other_move_loses() {
     }
     assert!(g.play("We9-e8").is_err());
     assert_eq!(g.outcome(), None);
+}
+
+#[test]
+fn perpetual_check_as_the_only_move_loses() {
+    // White's only legal move is a wazir check: the king is boxed in (c1 c2 by the rook,
+    // d2 by the wazir), the knight holds the kings apart and the pawn is blocked. (In a
+    // Gentle river the knight could cross back to d4 by c5 and d5.)
+    let text = "3k2/*3W*/*2NP*/6/6/6/*1r2*/*3w*/3K2 w - 0 0";
+    let p = pos(text, &["river=shallow"]);
+    assert_eq!(moves(&*p), words("We8-e9"));
+    let mut child = p.boxed_clone();
+    child.play(&p.parse_move("We8-e9").unwrap());
+    assert!(child.in_check());
+    // A history in which that check would make the third occurrence of a position while
+    // White has checked on every move since its first.
+    let checked = child.repetition_key();
+    let mut h = History::default();
+    for (key, gave_check) in [
+        (checked.as_str(), false),
+        ("y1", false),
+        ("z1", true),
+        ("y2", false),
+        (checked.as_str(), true),
+        ("y3", false),
+        ("z2", true),
+        (p.repetition_key().as_str(), false),
+    ] {
+        h.push(HistoryEntry {
+            key: key.to_string(),
+            gave_check,
+        });
+    }
+    assert_eq!(
+        p.outcome(Some(&h)),
+        outcome(GameResult::Win(Color::Black), Reason::PerpetualCheck)
+    );
+    assert_eq!(p.outcome(None), None);
 }
 
 #[test]

@@ -326,3 +326,38 @@ impl Position for LittleRiver {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{repetition, HistoryEntry};
+
+    fn entries(spec: &[(&str, bool)]) -> Vec<HistoryEntry> {
+        spec.iter()
+            .map(|&(k, c)| HistoryEntry {
+                key: k.to_string(),
+                gave_check: c,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn repetition_rule_of_section_8() {
+        // A B A B A: the fifth position is A's third occurrence.
+        let keys = ["A", "B", "A", "B", "A"];
+        let run = |checks: [bool; 5]| {
+            let spec: Vec<(&str, bool)> = keys.iter().copied().zip(checks).collect();
+            let all = entries(&spec);
+            let (last, earlier) = all.split_last().unwrap();
+            repetition(earlier, last)
+        };
+        // X made moves 2 and 4 (the last); the opponent moves 1 and 3.
+        assert_eq!(run([false, false, true, false, true]), Some(true), "X checked");
+        assert_eq!(run([false, true, false, true, false]), None, "X was checked");
+        assert_eq!(run([false, false, false, false, false]), Some(false));
+        assert_eq!(run([false, true, true, true, true]), Some(false), "both checked");
+        // Only two occurrences: nothing yet.
+        let all = entries(&[("A", false), ("B", false), ("A", true)]);
+        let (last, earlier) = all.split_last().unwrap();
+        assert_eq!(repetition(earlier, last), None);
+    }
+}
