@@ -351,10 +351,22 @@ mod tests {
             repetition(earlier, last)
         };
         // X made moves 2 and 4 (the last); the opponent moves 1 and 3.
-        assert_eq!(run([false, false, true, false, true]), Some(true), "X checked");
-        assert_eq!(run([false, true, false, true, false]), None, "X was checked");
+        assert_eq!(
+            run([false, false, true, false, true]),
+            Some(true),
+            "X checked"
+        );
+        assert_eq!(
+            run([false, true, false, true, false]),
+            None,
+            "X was checked"
+        );
         assert_eq!(run([false, false, false, false, false]), Some(false));
-        assert_eq!(run([false, true, true, true, true]), Some(false), "both checked");
+        assert_eq!(
+            run([false, true, true, true, true]),
+            Some(false),
+            "both checked"
+        );
         // Only two occurrences: nothing yet.
         let all = entries(&[("A", false), ("B", false), ("A", true)]);
         let (last, earlier) = all.split_last().unwrap();

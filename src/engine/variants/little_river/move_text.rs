@@ -1,7 +1,7 @@
 //! Move text (rules section 11): the canonical text of a move, and the lenient reader
 //! (any path of the move, from and final cell, SAN-like final or drowning cell).
 
-use super::rules::{route, Paths, DROWN};
+use super::rules::{route, Paths};
 use super::tables::{file, letter, role_of_letter, tables};
 use super::LittleRiver;
 use crate::engine::board::Cell;
@@ -56,9 +56,12 @@ impl LittleRiver {
             return format!("{m:?}");
         }
         let from = cells[0];
-        let Some(piece) = self.board[from.index()] else {
+        let Some(piece) = self.board.get(from.index()).copied().flatten() else {
             return format!("{m:?}");
         };
+        if cells[..n].iter().any(|c| c.index() >= self.board.len()) {
+            return format!("{m:?}");
+        }
         let enemy = self.occ[1 - self.side.index()];
         let sep = |c: Cell| {
             if enemy & super::tables::bit(c) != 0 {
@@ -103,7 +106,7 @@ impl LittleRiver {
             self.piece_paths(aspect, stranded, from, &mut paths);
             let mut canon: Vec<(u8, u64, Move)> = Vec::new();
             paths.merged(|r| {
-                if self.legal_after_pub(&r.mv) {
+                if self.legal_now(&r.mv) {
                     canon.push((r.fin, r.caps, r.mv));
                 }
             });
@@ -122,7 +125,7 @@ impl LittleRiver {
         out
     }
 
-    fn legal_after_pub(&self, m: &Move) -> bool {
+    fn legal_now(&self, m: &Move) -> bool {
         let aspect = self.aspect();
         self.legal_after(m, aspect, self.stranded(aspect))
     }
@@ -334,13 +337,6 @@ impl LittleRiver {
             // A plain step the piece could make names itself, even when it is illegal.
             match self.check(&Move::normal(a, b)) {
                 Err(IllegalMove::CannotMoveThere(_)) | Err(IllegalMove::NoSuchMove(_)) => {}
-                Err(e) if self.board[a.index()].is_some_and(|p| p.color == self.side) => {
-                    if !t.in_river(b) || t.in_river(a) {
-                        return Err(e);
-                    }
-                    // Gentle entry cell: fall through to a shortcut only if none stops there.
-                    return Err(e);
-                }
                 Err(e) => return Err(e),
                 Ok(()) => {}
             }
@@ -361,7 +357,6 @@ impl LittleRiver {
             }
             return found(short);
         }
-        let _ = DROWN;
         Err(self.check(&spelled).err().unwrap_or_else(|| {
             IllegalMove::NoSuchMove(format!("no legal move follows the path '{clean}'"))
         }))

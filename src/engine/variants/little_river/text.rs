@@ -63,7 +63,6 @@ impl LittleRiver {
 
     /// Reads and checks a position text.
     pub fn from_text(text: &str, config: &'static Config) -> Result<LittleRiver, PositionError> {
-        let t = tables();
         let mut fields = Fields::new(text, FIELDS);
         let board = fields.board()?;
         let pieces = notation::parse_board(shape(), board, |s| {
@@ -119,7 +118,6 @@ impl LittleRiver {
                 "the Kings face each other on an open file, which no move may leave them doing",
             ));
         }
-        let _ = t;
         Ok(pos)
     }
 
