@@ -829,7 +829,10 @@ fn random_playouts_replay_to_the_same_position() {
 fn move_reader_never_panics_and_accepts_only_legal_moves() {
     let cases: [(&str, &[&str]); 5] = [
         (START, &["river=gentle"]),
-        ("3k2/*4*/*4*/6/1p1P2/6/*R3*/*4*/2K3 w b5s,d5n 0 0", &["river=wild"]),
+        (
+            "3k2/*4*/*4*/6/1p1P2/6/*R3*/*4*/2K3 w b5s,d5n 0 0",
+            &["river=wild"],
+        ),
         (
             "nr1krn/*w2w*/*4*/1pppp1/6/1PPPP1/*4*/*W2W*/NR1KRN w - 0 0 12345",
             &["river=misty", "misty.schedule=0:gentle", "misty.float=die"],
@@ -840,7 +843,11 @@ fn move_reader_never_panics_and_accepts_only_legal_moves() {
         ),
         (
             "3k2/*4*/*4*/4p1/4N1/3P2/*4*/*4*/3K2 w e5n 0 0 1",
-            &["river=misty", "misty.schedule=0:wild", "misty.knight_exit=leap"],
+            &[
+                "river=misty",
+                "misty.schedule=0:wild",
+                "misty.knight_exit=leap",
+            ],
         ),
     ];
     let alphabet: Vec<char> = "abcdefgKRNWPkrnwpx-~>+#0123456789 ".chars().collect();
@@ -857,9 +864,14 @@ fn move_reader_never_panics_and_accepts_only_legal_moves() {
         p.legal_moves(&mut legal);
         for _ in 0..3000 {
             let len = next() % 14;
-            let t: String = (0..len).map(|_| alphabet[next() % alphabet.len()]).collect();
+            let t: String = (0..len)
+                .map(|_| alphabet[next() % alphabet.len()])
+                .collect();
             if let Ok(m) = p.parse_move(&t) {
-                assert!(legal.contains(&m), "{t:?} read as an illegal move at {text}");
+                assert!(
+                    legal.contains(&m),
+                    "{t:?} read as an illegal move at {text}"
+                );
             }
         }
         for m in &legal {
