@@ -2,8 +2,8 @@
 //! variant's piece list. This is the bridge between the rules and the renderer, so that
 //! neither knows the other.
 
-use crate::engine::{Cell, Color, Game, MoveList, Position, Role, Variant};
-use crate::render::{BoardView, HandItem, LegendEntry, PieceView, RankLine, Terrain};
+use crate::engine::{Cell, Color, Dir, Feature, Game, MoveList, Position, Role, Variant};
+use crate::render::{BoardView, Exit, HandItem, LegendEntry, PieceView, RankLine, Terrain};
 
 /// What to show besides the position itself.
 #[derive(Clone, Debug, Default)]
@@ -43,6 +43,22 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
             cell.piece = p
                 .piece_at(c)
                 .map(|piece| piece_view(variant, piece.color, piece.role));
+        }
+    }
+    for (c, feature) in p.features() {
+        let Some(cell) = view.cells.get_mut(c.index()) else {
+            continue;
+        };
+        match feature {
+            Feature::Boat => cell.boat = true,
+            Feature::Bridge => cell.terrain = Terrain::Bridge,
+            Feature::Exit(dir) => {
+                cell.exit = Some(if dir == Dir::S {
+                    Exit::South
+                } else {
+                    Exit::North
+                })
+            }
         }
     }
     // A board cut into halves with no water between them has a river line.

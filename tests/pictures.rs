@@ -219,6 +219,51 @@ fn terrain_of_an_irregular_board() {
 }
 
 #[test]
+fn boats_swimmers_bridges_and_exit_tags() {
+    // River Chess terrain drawn from a hand-built view: an empty boat, a boat with a
+    // passenger, a swimmer in open water, a bridge, and a Little River exit arrow.
+    use ferry::engine::{Color, Role};
+    use ferry::render::{BoardView, Exit, PieceView, Terrain};
+    let mut view = BoardView::empty(8, 10);
+    for f in 0..8 {
+        for r in [4, 5] {
+            view.cell_mut(f, r).terrain = if f == 3 {
+                Terrain::Bridge
+            } else {
+                Terrain::Water
+            };
+        }
+    }
+    let piece = |color, role| {
+        Some(PieceView {
+            color,
+            role,
+            promoted: false,
+        })
+    };
+    view.cell_mut(0, 4).boat = true;
+    view.cell_mut(6, 5).boat = true;
+    view.cell_mut(6, 5).piece = piece(Color::White, Role::Queen);
+    view.cell_mut(1, 5).piece = piece(Color::White, Role::Pawn);
+    view.cell_mut(5, 4).piece = piece(Color::Black, Role::Pawn);
+    view.cell_mut(3, 5).piece = piece(Color::Black, Role::Rook);
+    view.cell_mut(4, 4).piece = piece(Color::Black, Role::Knight);
+    view.cell_mut(4, 4).exit = Some(Exit::South);
+    view.cell_mut(2, 5).piece = piece(Color::White, Role::Rook);
+    view.cell_mut(2, 5).exit = Some(Exit::North);
+    view.cell_mut(4, 0).piece = piece(Color::White, Role::King);
+    view.cell_mut(4, 9).piece = piece(Color::Black, Role::King);
+    view.title = "River Chess: White to move".to_string();
+    view.details = "move 18  ·  bridges: White 1 of 1".to_string();
+    view.to_move = Some(Color::White);
+    let png = board_png(&view);
+    assert!(png.len() < MAX_BYTES);
+    golden("river-terrain", &png);
+    view.flipped = true;
+    golden("river-terrain-flipped", &board_png(&view));
+}
+
+#[test]
 fn positions_of_random_games_draw_within_the_size_limit() {
     use ferry::engine::{variants, MoveList};
     let mut seed = 0x2545_F491_4F6C_DD1Du64;

@@ -229,8 +229,7 @@ impl Game {
     fn play_move(&mut self, text: &str) -> Result<String, GameError> {
         let position = self.position();
         let mover = position.side_to_move();
-        let m = position.parse_move(text).map_err(GameError::Illegal)?;
-        let canonical = position.move_text(&m);
+        let (m, canonical) = position.read_move(text).map_err(GameError::Illegal)?;
         let mut next = position.boxed_clone();
         let effects = next.play(&m);
         self.history.push(HistoryEntry {

@@ -25,4 +25,6 @@ pub use moves::{Effects, Move, MoveList, Removal};
 pub use options::{OptionSpec, OptionValues, Options};
 pub use outcome::{GameResult, Outcome, Points, Reason};
 pub use types::{ByColor, Color, Hand, Piece, Role};
-pub use variant::{variant, variants, History, HistoryEntry, PieceInfo, Position, Variant};
+pub use variant::{
+    variant, variants, Feature, History, HistoryEntry, PieceInfo, Position, Variant,
+};

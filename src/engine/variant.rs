@@ -1,7 +1,7 @@
 //! How a variant plugs in: the `Position` trait every variant's position implements, and
 //! the `Variant` descriptor that names it, lists its options and builds positions.
 
-use super::board::{Cell, Shape};
+use super::board::{Cell, Dir, Shape};
 use super::errors::{IllegalMove, OptionError, PositionError};
 use super::moves::{Effects, Move, MoveList};
 use super::options::{OptionSpec, Options};
@@ -44,6 +44,19 @@ impl History {
     }
 }
 
+/// Something on a cell besides its piece that changes during a game, so a picture can
+/// show it: the position text holds it too.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Feature {
+    /// A boat (River Chess); a piece on the cell is its passenger.
+    Boat,
+    /// A built bridge: the cell is land now (River Chess).
+    Bridge,
+    /// The direction a river piece must leave by (Little River's tags): `Dir::N` or
+    /// `Dir::S`.
+    Exit(Dir),
+}
+
 /// A position of one variant. Implementations are plain data (cheap to clone) and never
 /// panic on any input given through these methods.
 pub trait Position: Send + Sync + fmt::Debug {
@@ -84,6 +97,12 @@ pub trait Position: Send + Sync + fmt::Debug {
     fn move_text(&self, m: &Move) -> String;
     /// Reads any accepted form of a move text, or says why it names no legal move.
     fn parse_move(&self, text: &str) -> Result<Move, IllegalMove>;
+    /// `parse_move` with the move's canonical text. A variant that has the texts at hand
+    /// while parsing overrides this, so playing a move builds the move list once.
+    fn read_move(&self, text: &str) -> Result<(Move, String), IllegalMove> {
+        let m = self.parse_move(text)?;
+        Ok((m, self.move_text(&m)))
+    }
 
     /// The end of the game, checked after a move, in the variant's order. With `None` the
     /// rules that read earlier positions are skipped (perft).
@@ -103,6 +122,11 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// Counters close to deciding the game, in a player's words ("countdown: Black has 12
     /// moves left"); empty when none is worth showing.
     fn counters(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Terrain that changes in play (boats, bridges, river tags), for pictures; empty for
+    /// variants whose board never changes.
+    fn features(&self) -> Vec<(Cell, Feature)> {
         Vec::new()
     }
 

@@ -110,6 +110,48 @@ pub fn disc(img: &mut RgbImage, cx: f32, cy: f32, r: f32, color: Rgb8, alpha: f3
     ring(img, cx, cy, r, r, color, alpha);
 }
 
+/// An antialiased convex polygon (4x4 samples a pixel); `points` in order around it.
+pub fn polygon(img: &mut RgbImage, points: &[(f32, f32)], color: Rgb8, alpha: f32) {
+    if points.len() < 3 {
+        return;
+    }
+    let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    for &(x, y) in points {
+        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+    }
+    // Orientation of the outline, so "inside" is the same side of every edge.
+    let area: f32 = (0..points.len())
+        .map(|i| {
+            let (a, b) = (points[i], points[(i + 1) % points.len()]);
+            a.0 * b.1 - b.0 * a.1
+        })
+        .sum();
+    let sign = area.signum();
+    let inside = |px: f32, py: f32| {
+        (0..points.len()).all(|i| {
+            let (a, b) = (points[i], points[(i + 1) % points.len()]);
+            ((b.0 - a.0) * (py - a.1) - (b.1 - a.1) * (px - a.0)) * sign >= 0.0
+        })
+    };
+    for y in y0.floor() as i32..=y1.ceil() as i32 {
+        for x in x0.floor() as i32..=x1.ceil() as i32 {
+            let mut hits = 0;
+            for sy in 0..4 {
+                for sx in 0..4 {
+                    let (px, py) = (
+                        x as f32 + (sx as f32 + 0.5) / 4.0,
+                        y as f32 + (sy as f32 + 0.5) / 4.0,
+                    );
+                    hits += inside(px, py) as u32;
+                }
+            }
+            if hits > 0 {
+                blend(img, x, y, color, alpha * hits as f32 / 16.0);
+            }
+        }
+    }
+}
+
 /// The advance width of `text` at `px` pixels.
 pub fn text_width(face: Face, px: f32, text: &str) -> f32 {
     let f = face.font().as_scaled(PxScale::from(px));

@@ -10,7 +10,7 @@ mod legend;
 pub mod view;
 
 pub use legend::LegendEntry;
-pub use view::{BoardView, CellView, HandItem, Marks, PieceView, RankLine, Terrain};
+pub use view::{BoardView, CellView, Exit, HandItem, Marks, PieceView, RankLine, Terrain};
 
 use image::RgbImage;
 

@@ -13,6 +13,15 @@ pub enum Terrain {
     Palace(Color),
     /// Not part of the board: drawn as a gap.
     Hole,
+    /// Water made land by a bridge: drawn as planks over water.
+    Bridge,
+}
+
+/// The way a river piece must leave the river, towards higher ranks (north) or lower.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Exit {
+    North,
+    South,
 }
 
 /// A piece as drawn.
@@ -43,7 +52,11 @@ pub struct Marks {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct CellView {
     pub terrain: Terrain,
+    /// A boat, drawn under its passenger (the piece on this cell, if any).
+    pub boat: bool,
     pub piece: Option<PieceView>,
+    /// The exit tag of a river piece, drawn as an arrow.
+    pub exit: Option<Exit>,
     pub marks: Marks,
 }
 
@@ -85,7 +98,9 @@ impl BoardView {
     pub fn empty(files: u8, ranks: u8) -> BoardView {
         let cell = CellView {
             terrain: Terrain::Land,
+            boat: false,
             piece: None,
+            exit: None,
             marks: Marks::default(),
         };
         BoardView {

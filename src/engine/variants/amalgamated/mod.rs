@@ -266,6 +266,10 @@ impl Position for Amalgamated {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
+        self.read_move(text).map(|(m, _)| m)
+    }
+
+    fn read_move(&self, text: &str) -> Result<(Move, String), IllegalMove> {
         let legal = self.legal_list();
         if legal.is_empty() {
             if let Some(o) = self.outcome(None) {
@@ -274,7 +278,13 @@ impl Position for Amalgamated {
         }
         let san = self.san_moves(&legal);
         match notation::read_move(shape(), &SAN_STYLE, text, &san)? {
-            Reading::Found(m) => Ok(m),
+            Reading::Found(m) => {
+                let text = san
+                    .iter()
+                    .find(|s| s.mv == m)
+                    .map(|s| notation::san_text(shape(), s, &san));
+                Ok((m, text.unwrap_or_else(|| self.move_text(&m))))
+            }
             Reading::Ambiguous(moves) => {
                 let mut texts: Vec<String> = moves
                     .iter()

@@ -325,6 +325,10 @@ impl Position for ContinentalPosition {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
+        self.read_move(text).map(|(m, _)| m)
+    }
+
+    fn read_move(&self, text: &str) -> Result<(Move, String), IllegalMove> {
         if self.over_by_position() {
             return Err(IllegalMove::GameOver(
                 "the game is over: no more moves can be played".to_string(),
@@ -332,7 +336,7 @@ impl Position for ContinentalPosition {
         }
         let all = self.san_moves();
         match notation::read_move(&tables().shape, &STYLE, text, &all)? {
-            Reading::Found(m) => Ok(m),
+            Reading::Found(m) => Ok((m, self.text_among(&m, &all))),
             Reading::Ambiguous(ms) => Err(IllegalMove::Ambiguous(
                 ms.iter().map(|m| self.text_among(m, &all)).collect(),
             )),

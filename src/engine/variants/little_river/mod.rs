@@ -18,14 +18,14 @@ mod text;
 
 pub use options::{die, Aspect};
 
-use crate::engine::board::{Cell, Shape};
+use crate::engine::board::{Cell, Dir, Shape};
 use crate::engine::errors::{IllegalMove, PositionError};
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::perft::{self, PerftPosition};
 use crate::engine::types::{Color, Piece, Role};
-use crate::engine::variant::{History, HistoryEntry, PieceInfo, Position, Variant};
+use crate::engine::variant::{Feature, History, HistoryEntry, PieceInfo, Position, Variant};
 use options::{Config, OPTIONS};
 use tables::{shape, Bits, CELLS};
 
@@ -313,6 +313,13 @@ impl Position for LittleRiver {
             out.push(format!("river: {} this move", self.aspect().name()));
         }
         out
+    }
+
+    fn features(&self) -> Vec<(Cell, Feature)> {
+        tables::cells(self.tag_n)
+            .map(|c| (c, Feature::Exit(Dir::N)))
+            .chain(tables::cells(self.tag_s).map(|c| (c, Feature::Exit(Dir::S))))
+            .collect()
     }
 
     fn perft(&self, depth: u32) -> u64 {

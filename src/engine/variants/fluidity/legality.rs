@@ -1,0 +1,212 @@
+//! The independent legality check of one move, with the reason a player reads when it is
+//! refused: the piece, its pattern, the square it lands on, what it passes, the limit, and
+//! the King's safety.
+
+use super::rules::right_of;
+use super::tables::{bit, name, pattern_words, shape, KING};
+use super::FluidityPosition;
+use crate::engine::board::Cell;
+use crate::engine::errors::IllegalMove;
+use crate::engine::moves::Move;
+use crate::engine::types::{Color, Role};
+
+impl FluidityPosition {
+    pub(super) fn check(&self, m: &Move) -> Result<(), IllegalMove> {
+        match *m {
+            Move::Normal { from, to, .. } if from.0 >= 64 || to.0 >= 64 => Err(
+                IllegalMove::NoSuchMove("that square is not on the board (a1 to h8)".to_string()),
+            ),
+            Move::Normal {
+                promotion: Some(_), ..
+            } => Err(IllegalMove::Rule(
+                "no piece promotes in Fluidity Chess".to_string(),
+            )),
+            Move::Normal { from, to, .. } => self.check_normal(from.0, to.0),
+            Move::Castle { king, rook } => self.check_castle(king, rook),
+            Move::Drop { .. } => Err(IllegalMove::BadDrop(
+                "there are no drops in Fluidity Chess".to_string(),
+            )),
+            Move::Path { .. } | Move::Bridge { .. } => Err(IllegalMove::Rule(
+                "Fluidity Chess has only moves from one square to another, and castling"
+                    .to_string(),
+            )),
+        }
+    }
+
+    /// "the Rook on a1" for the mover's pieces, "the Black Rook on a6" for the others.
+    pub(super) fn describe(&self, c: u8) -> String {
+        match self.piece(c) {
+            None => format!("the empty square {}", name(c)),
+            Some(p) if p.color == self.side => format!("the {} on {}", p.role, name(c)),
+            Some(p) => format!("the {} {} on {}", p.color, p.role, name(c)),
+        }
+    }
+
+    fn check_normal(&self, from: u8, to: u8) -> Result<(), IllegalMove> {
+        let us = self.side;
+        let (f, t) = (name(from), name(to));
+        let Some(piece) = self.piece(from) else {
+            return Err(IllegalMove::NoPiece(format!("there is no piece on {f}")));
+        };
+        if piece.color != us {
+            return Err(IllegalMove::NotYourPiece(format!(
+                "{} is not yours: {us} is to move",
+                self.describe(from)
+            )));
+        }
+        let role = piece.role;
+        let me = self.describe(from);
+        if from == to {
+            return Err(IllegalMove::CannotMoveThere(format!(
+                "{me} must move to another square"
+            )));
+        }
+        let sh = shape();
+        let df = sh.file(Cell(to)) as i8 - sh.file(Cell(from)) as i8;
+        let dr = sh.rank(Cell(to)) as i8 - sh.rank(Cell(from)) as i8;
+        let (straight, diagonal) = (df == 0 || dr == 0, df.abs() == dr.abs());
+        let fits = match role {
+            Role::King => df.abs() <= 1 && dr.abs() <= 1,
+            Role::Knight => (df.abs(), dr.abs()) == (1, 2) || (df.abs(), dr.abs()) == (2, 1),
+            Role::Rook => straight,
+            Role::Bishop => diagonal,
+            _ => straight || diagonal,
+        };
+        if !fits {
+            return Err(IllegalMove::CannotMoveThere(format!(
+                "{me} does not move like that ({f}-{t}): {}",
+                pattern_words(role)
+            )));
+        }
+        if let Some(p) = self.piece(to) {
+            if p.color == us {
+                return Err(IllegalMove::OwnPiece(format!(
+                    "{me} cannot move to {t}: your own {} stands there",
+                    p.role
+                )));
+            }
+            let how = match role {
+                Role::King => "the King never captures (except by castling)".to_string(),
+                Role::Knight => {
+                    "a Knight captures the enemy pieces on the two straight squares of its leap"
+                        .to_string()
+                }
+                _ => format!(
+                    "a {role} captures by passing through enemy pieces to an empty square beyond"
+                ),
+            };
+            return Err(IllegalMove::Blocked(format!(
+                "{me} cannot land on {t}: {} stands there, and nothing moves onto an occupied \
+                 square; {how}",
+                self.describe(to)
+            )));
+        }
+        let mut removed = 0u64;
+        match role {
+            Role::King => {}
+            Role::Knight => {
+                // Two squares straight along the long side of the leap, then one sideways.
+                let (sf, sr) = if dr.abs() == 2 {
+                    (0, dr.signum())
+                } else {
+                    (df.signum(), 0)
+                };
+                for k in 1..=2 {
+                    if let Some(c) = sh.offset(Cell(from), sf * k, sr * k) {
+                        if self.own(us.opposite()) & bit(c.0) != 0 {
+                            removed |= bit(c.0);
+                        }
+                    }
+                }
+            }
+            _ => {
+                let between = sh.between(Cell(from), Cell(to)).unwrap_or_default();
+                let mut enemies = 0u8;
+                for c in between {
+                    match self.piece(c.0) {
+                        Some(p) if p.color == us => {
+                            return Err(IllegalMove::Blocked(format!(
+                                "{me} cannot pass your own {} on {} to reach {t}",
+                                p.role,
+                                name(c.0)
+                            )));
+                        }
+                        Some(_) => {
+                            enemies += 1;
+                            removed |= bit(c.0);
+                        }
+                        None => {}
+                    }
+                }
+                let limit = self.config.limits[super::tables::kind(role).unwrap_or(KING)];
+                if enemies > limit {
+                    return Err(IllegalMove::Rule(format!(
+                        "{me} would pass {enemies} enemy pieces on the way to {t}, more than a \
+                         {role} may remove in one move ({limit})"
+                    )));
+                }
+            }
+        }
+        let kind = super::tables::kind(role).unwrap_or(KING);
+        let next = self.moved(kind, from, to, removed);
+        let them = us.opposite();
+        if self.config.wins && self.king(them).is_some() && next.king(them).is_none() {
+            // Removing the enemy King wins at once.
+            return Ok(());
+        }
+        if next.in_danger(us) {
+            let danger = if next.exposed(us, false) {
+                "in check"
+            } else {
+                "open to dissection"
+            };
+            return Err(IllegalMove::LeavesInCheck(if role == Role::King {
+                format!("the King cannot go to {t}: it would be {danger} there")
+            } else if self.in_danger(us) {
+                format!("your King is in danger, and {me} moving to {t} leaves it {danger}",)
+            } else {
+                format!("{me} cannot move to {t}: that would leave your King {danger}")
+            }));
+        }
+        Ok(())
+    }
+
+    fn check_castle(&self, king: Cell, rook: Cell) -> Result<(), IllegalMove> {
+        let Some(right) = right_of(king, rook) else {
+            return Err(IllegalMove::Rule(
+                "castling moves the King from e1 to g1 (O-O) or c1 (O-O-O), e8 for Black"
+                    .to_string(),
+            ));
+        };
+        if right.color != self.side {
+            return Err(IllegalMove::NotYourPiece(format!(
+                "that is {}'s castling, and {} is to move",
+                right.color, self.side
+            )));
+        }
+        if self.castling & right.bit == 0 {
+            return Err(IllegalMove::Rule(format!(
+                "you cannot castle {}: {} has lost that right (the King or that Rook has \
+                 moved, or the Rook was captured)",
+                right.text, self.side
+            )));
+        }
+        match self.castle_problem(right) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// The side's castling texts that are not legal now, with why (for refusals).
+    pub(super) fn castle_refusal(&self, long: bool) -> IllegalMove {
+        let (king, rank) = match self.side {
+            Color::White => (4, 0),
+            Color::Black => (60, 56),
+        };
+        let rook = if long { rank } else { rank + 7 };
+        match self.check_castle(Cell(king), Cell(rook)) {
+            Err(e) => e,
+            Ok(()) => IllegalMove::NoSuchMove("that castling is not legal now".to_string()),
+        }
+    }
+}

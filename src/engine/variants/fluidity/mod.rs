@@ -1,0 +1,321 @@
+//! Fluidity Chess (rules: `shared/rules/fluidity.md`).
+//!
+//! Chess without pawns in which nothing moves onto an occupied square. Queens, Rooks and
+//! Bishops capture by passing through enemy pieces and landing on an empty square beyond
+//! (up to a limit each); a Knight removes the enemy pieces on the straight leg of its
+//! jump. The King never captures (except by castling) and never gives check, but it can
+//! be dissected; a side with no legal move loses.
+//!
+//! The variant is split by concern: `options` (the option specs and `Config`), `tables`
+//! (letters, words and the movement tables on 64-bit boards), `rules` (check and
+//! dissection, move generation, castling, playing a move, the end of the game), `text`
+//! (position text), `legality` (the independent check of one move, with reasons) and
+//! `move_text` (canonical text and the lenient parser). This module holds the descriptor,
+//! the position type and its plug into `Position` and `PerftPosition`.
+
+mod legality;
+mod move_text;
+mod options;
+mod rules;
+mod tables;
+mod text;
+
+pub use options::Config;
+
+use crate::engine::board::{Cell, Shape};
+use crate::engine::errors::{IllegalMove, PositionError};
+use crate::engine::moves::{Effects, Move, MoveList};
+use crate::engine::options::Options;
+use crate::engine::outcome::{Outcome, Reason};
+use crate::engine::perft::{self, PerftPosition};
+use crate::engine::types::{Color, Piece, Role};
+use crate::engine::variant::{any_options, History, PieceInfo, Position, Variant};
+
+use options::OPTIONS;
+use tables::{bit, shape, ROLES};
+
+// ---------------------------------------------------------------------------------------
+// The descriptor.
+
+static PIECES: [PieceInfo; 5] = [
+    PieceInfo {
+        role: Role::King,
+        promoted: false,
+        moves: "K: one step to an empty square; never captures (but castles through enemy \
+                minor pieces), never gives check, can be dissected",
+    },
+    PieceInfo {
+        role: Role::Queen,
+        promoted: false,
+        moves: "Q: as in chess to an empty square; passes through enemy pieces on a line and \
+                removes them (up to 6 by default)",
+    },
+    PieceInfo {
+        role: Role::Rook,
+        promoted: false,
+        moves: "R: along ranks and files to an empty square; passes through enemy pieces \
+                and removes them (up to 3 by default)",
+    },
+    PieceInfo {
+        role: Role::Bishop,
+        promoted: false,
+        moves: "B: along diagonals to an empty square; passes through enemy pieces and \
+                removes them (up to 3 by default)",
+    },
+    PieceInfo {
+        role: Role::Knight,
+        promoted: false,
+        moves: "N: leaps two straight and one sideways to an empty square; removes the enemy \
+                pieces on the two straight squares",
+    },
+];
+
+pub static VARIANT: Variant = Variant {
+    id: "fluidity",
+    name: "Fluidity Chess",
+    summary: "8x8 without pawns: nothing moves onto an occupied square; pieces capture by \
+              passing through enemy pieces, several at once; no legal move loses",
+    options: &OPTIONS,
+    pieces: &PIECES,
+    check_options: any_options,
+    start: start_position,
+    parse: parse_position,
+};
+
+const START: &str = "rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq 0 1";
+
+fn start_position(options: &Options) -> Box<dyn Position> {
+    Box::new(FluidityPosition::start(options))
+}
+
+fn parse_position(text: &str, options: &Options) -> Result<Box<dyn Position>, PositionError> {
+    FluidityPosition::from_text(text, options).map(|p| Box::new(p) as Box<dyn Position>)
+}
+
+// ---------------------------------------------------------------------------------------
+// The position.
+
+/// A Fluidity position on 64-bit boards: plain data, copied for every move tried.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FluidityPosition {
+    /// Squares of each side's pieces, by `Color::index`.
+    colors: [u64; 2],
+    /// Squares of each kind of piece, both sides, by the kinds of `tables`.
+    roles: [u64; 5],
+    side: Color,
+    /// Castling rights: bits of `rules::RIGHTS` (K, Q, k, q).
+    castling: u8,
+    /// Plies since the last capture.
+    quiet: u32,
+    fullmove: u32,
+    config: Config,
+}
+
+impl FluidityPosition {
+    /// The start position under these options.
+    pub fn start(options: &Options) -> FluidityPosition {
+        FluidityPosition::from_text(START, options).expect("the start position is valid")
+    }
+
+    /// Reads and validates a position text (rules sections 6 and 9).
+    pub fn from_text(text: &str, options: &Options) -> Result<FluidityPosition, PositionError> {
+        FluidityPosition::read(text, Config::from_options(options))
+    }
+
+    fn empty(config: Config) -> FluidityPosition {
+        FluidityPosition {
+            colors: [0; 2],
+            roles: [0; 5],
+            side: Color::White,
+            castling: 0,
+            quiet: 0,
+            fullmove: 1,
+            config,
+        }
+    }
+
+    /// The piece on a square 0-63.
+    #[inline]
+    fn piece(&self, c: u8) -> Option<Piece> {
+        let b = bit(c);
+        let color = if self.colors[0] & b != 0 {
+            Color::White
+        } else if self.colors[1] & b != 0 {
+            Color::Black
+        } else {
+            return None;
+        };
+        let k = self.roles.iter().position(|r| r & b != 0)?;
+        Some(Piece::new(color, ROLES[k]))
+    }
+
+    fn put(&mut self, c: u8, p: Piece) {
+        if let Some(k) = tables::kind(p.role) {
+            self.colors[p.color.index()] |= bit(c);
+            self.roles[k] |= bit(c);
+        }
+    }
+
+    fn legal_list(&self) -> MoveList {
+        let mut out = MoveList::with_capacity(64);
+        Position::legal_moves(self, &mut out);
+        out
+    }
+
+    fn game_over_refusal(&self) -> IllegalMove {
+        IllegalMove::GameOver(match self.outcome(None) {
+            Some(o) => format!("the game is over ({o})"),
+            None => "the game is over".to_string(),
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The plug.
+
+impl PerftPosition for FluidityPosition {
+    fn legal_moves(&self, out: &mut MoveList) {
+        Position::legal_moves(self, out);
+    }
+    fn play(&mut self, m: &Move) {
+        self.make(m);
+    }
+}
+
+impl Position for FluidityPosition {
+    fn variant(&self) -> &'static Variant {
+        &VARIANT
+    }
+    fn boxed_clone(&self) -> Box<dyn Position> {
+        Box::new(*self)
+    }
+    fn shape(&self) -> &'static Shape {
+        shape()
+    }
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+    fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        (cell.0 < 64).then(|| self.piece(cell.0)).flatten()
+    }
+
+    fn text(&self) -> String {
+        format!("{} {} {}", self.key_text(), self.quiet, self.fullmove)
+    }
+
+    fn repetition_key(&self) -> String {
+        self.key_text()
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        if !self.over_by_position() {
+            self.generate(out);
+        }
+    }
+
+    fn check_move(&self, m: &Move) -> Result<(), IllegalMove> {
+        if self.over_by_position() {
+            return Err(self.game_over_refusal());
+        }
+        self.check(m)
+    }
+
+    fn candidate_moves(&self, out: &mut MoveList) {
+        for from in tables::squares(self.colors[self.side.index()]) {
+            for to in 0..64 {
+                out.push(Move::normal(Cell(from), Cell(to)));
+            }
+        }
+        let (king, rank) = match self.side {
+            Color::White => (4, 0),
+            Color::Black => (60, 56),
+        };
+        for rook in [rank, rank + 7] {
+            out.push(Move::Castle {
+                king: Cell(king),
+                rook: Cell(rook),
+            });
+        }
+    }
+
+    fn play(&mut self, m: &Move) -> Effects {
+        self.apply(m)
+    }
+
+    /// In danger, as the rules read it: in check, or (by default) dissectable too.
+    fn in_check(&self) -> bool {
+        self.in_danger(self.side)
+    }
+
+    fn move_text(&self, m: &Move) -> String {
+        self.canonical(m)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
+        if self.over_by_position() {
+            return Err(self.game_over_refusal());
+        }
+        self.read_text(text)
+    }
+
+    fn outcome(&self, history: Option<&History>) -> Option<Outcome> {
+        let mover = self.side.opposite();
+        // 1. A King removed (only possible with king_dissection=wins).
+        if self.king(self.side).is_none() {
+            return Some(Outcome::win(mover, Reason::Checkmate));
+        }
+        // 2. No legal move loses (the move-count rule does not save a mated side).
+        let mut moves = MoveList::with_capacity(64);
+        self.generate(&mut moves);
+        if moves.is_empty() {
+            let reason = if self.in_danger(self.side) {
+                Reason::Checkmate
+            } else {
+                Reason::Stalemate
+            };
+            return Some(Outcome::win(mover, reason));
+        }
+        // 3. Two Kings, or two Kings and one Bishop.
+        if self.insufficient_material() {
+            return Some(Outcome::draw(Reason::InsufficientMaterial));
+        }
+        // 4. Threefold repetition of BOARD SIDE CASTLING.
+        if history.is_some_and(|h| h.occurrences_of_last() >= 3) {
+            return Some(Outcome::draw(Reason::Repetition));
+        }
+        // 5. 50 plies without a capture.
+        if self.quiet >= rules::QUIET_LIMIT {
+            return Some(Outcome::draw(Reason::MoveCountRule));
+        }
+        None
+    }
+
+    fn move_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    fn counters(&self) -> Vec<String> {
+        if self.quiet >= 30 {
+            vec![format!(
+                "{} of {} plies without a capture",
+                self.quiet,
+                rules::QUIET_LIMIT
+            )]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft::perft(self, depth)
+    }
+
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        let mut out: Vec<(String, u64)> = perft::divide(self, depth)
+            .into_iter()
+            .map(|(m, n)| (self.canonical(&m), n))
+            .collect();
+        out.sort();
+        out
+    }
+}

@@ -1,0 +1,674 @@
+//! The rules of play: check and dissection of the King, move generation with castling,
+//! playing a move, and the end-of-game tests that read the position alone.
+
+use super::tables::{
+    bit, moves_along, squares, tables, BISHOP, KING, KNIGHT, OPPOSITE, QUEEN, ROLES, ROOK,
+};
+use super::FluidityPosition;
+use crate::engine::board::Cell;
+use crate::engine::errors::IllegalMove;
+use crate::engine::moves::{Effects, Move, MoveList, Removal};
+use crate::engine::types::{Color, Piece};
+
+/// Plies without a capture that draw the game.
+pub(super) const QUIET_LIMIT: u32 = 50;
+
+/// One castling right and what castling with it does.
+pub(super) struct Right {
+    pub(super) bit: u8,
+    pub(super) letter: char,
+    pub(super) color: Color,
+    pub(super) king: u8,
+    pub(super) rook: u8,
+    pub(super) king_to: u8,
+    pub(super) rook_to: u8,
+    /// The squares between King and Rook, from the King outwards.
+    pub(super) between: &'static [u8],
+    /// The squares the King crosses, in order (its landing square last).
+    pub(super) crossed: [u8; 2],
+    /// The side castled to, for refusals.
+    pub(super) text: &'static str,
+}
+
+/// The four rights in the order of the CASTLING field: K Q k q.
+pub(super) static RIGHTS: [Right; 4] = [
+    Right {
+        bit: 1,
+        letter: 'K',
+        color: Color::White,
+        king: 4,
+        rook: 7,
+        king_to: 6,
+        rook_to: 5,
+        between: &[5, 6],
+        crossed: [5, 6],
+        text: "kingside (O-O)",
+    },
+    Right {
+        bit: 2,
+        letter: 'Q',
+        color: Color::White,
+        king: 4,
+        rook: 0,
+        king_to: 2,
+        rook_to: 3,
+        between: &[3, 2, 1],
+        crossed: [3, 2],
+        text: "queenside (O-O-O)",
+    },
+    Right {
+        bit: 4,
+        letter: 'k',
+        color: Color::Black,
+        king: 60,
+        rook: 63,
+        king_to: 62,
+        rook_to: 61,
+        between: &[61, 62],
+        crossed: [61, 62],
+        text: "kingside (O-O)",
+    },
+    Right {
+        bit: 8,
+        letter: 'q',
+        color: Color::Black,
+        king: 60,
+        rook: 56,
+        king_to: 58,
+        rook_to: 59,
+        between: &[59, 58, 57],
+        crossed: [59, 58],
+        text: "queenside (O-O-O)",
+    },
+];
+
+/// The right a castling move names, if any.
+pub(super) fn right_of(king: Cell, rook: Cell) -> Option<&'static Right> {
+    RIGHTS.iter().find(|r| r.king == king.0 && r.rook == rook.0)
+}
+
+impl FluidityPosition {
+    // -- Pieces -----------------------------------------------------------------------------
+
+    #[inline]
+    pub(super) fn own(&self, color: Color) -> u64 {
+        self.colors[color.index()]
+    }
+
+    #[inline]
+    pub(super) fn occupied(&self) -> u64 {
+        self.colors[0] | self.colors[1]
+    }
+
+    /// The kind (index into `roles`) of the piece on a square.
+    #[inline]
+    pub(super) fn kind_at(&self, c: u8) -> Option<usize> {
+        let b = bit(c);
+        self.roles.iter().position(|r| r & b != 0)
+    }
+
+    #[inline]
+    pub(super) fn king(&self, color: Color) -> Option<u8> {
+        let k = self.roles[KING] & self.own(color);
+        (k != 0).then(|| k.trailing_zeros() as u8)
+    }
+
+    // -- Check and dissection ----------------------------------------------------------------
+
+    /// Whether `color`'s King is in check, or (with `dissection`) dissectable: rules
+    /// section 6, looking outwards from the King along each line and at the Knights near it.
+    pub(super) fn exposed(&self, color: Color, dissection: bool) -> bool {
+        let Some(k) = self.king(color) else {
+            return false;
+        };
+        let t = tables();
+        let ki = k as usize;
+        let own = self.own(color);
+        let enemy = self.own(color.opposite());
+        let occ = own | enemy;
+        let knights = self.roles[KNIGHT] & enemy;
+        if knights != 0 {
+            if t.knight[ki] & knights != 0 {
+                return true;
+            }
+            if dissection {
+                let pairs = &t.dissectors[ki][..t.dissector_count[ki] as usize];
+                if pairs
+                    .iter()
+                    .any(|&(n, land)| knights & bit(n) != 0 && occ & bit(land) == 0)
+                {
+                    return true;
+                }
+            }
+        }
+        let straight = (self.roles[QUEEN] | self.roles[ROOK]) & enemy;
+        let diagonal = (self.roles[QUEEN] | self.roles[BISHOP]) & enemy;
+        if t.orthogonal[ki] & straight == 0 && t.diagonal[ki] & diagonal == 0 {
+            return false;
+        }
+        for (slot, &back) in OPPOSITE.iter().enumerate() {
+            let rangers = if slot < 4 { straight } else { diagonal };
+            if t.ray_mask[ki][slot] & rangers == 0 {
+                continue;
+            }
+            // Walk from the King towards the ranger: own pieces on the way are more
+            // pieces it would remove; the first enemy piece must be the ranger itself.
+            let mut passed = 0u8;
+            let mut first_enemy = None;
+            for c in t.rays[ki][slot].iter() {
+                if own & bit(c) != 0 {
+                    passed += 1;
+                } else if enemy & bit(c) != 0 {
+                    first_enemy = Some(c);
+                    break;
+                }
+            }
+            let Some(x) = first_enemy else { continue };
+            if rangers & bit(x) == 0 {
+                continue;
+            }
+            if passed == 0 {
+                return true;
+            }
+            if !dissection {
+                continue;
+            }
+            let limit = self.kind_at(x).map_or(0, |kind| self.config.limits[kind]);
+            // Beyond the King: more own pieces, then an empty landing square.
+            let mut removed = passed + 1;
+            for c in t.rays[ki][back].iter() {
+                if removed > limit || enemy & bit(c) != 0 {
+                    break;
+                }
+                if own & bit(c) != 0 {
+                    removed += 1;
+                } else {
+                    if removed <= limit {
+                        return true;
+                    }
+                    break;
+                }
+            }
+        }
+        false
+    }
+
+    /// In danger as the options read it: in check, or dissectable too by default.
+    #[inline]
+    pub(super) fn in_danger(&self, color: Color) -> bool {
+        self.exposed(color, !self.config.wins)
+    }
+
+    // -- Moves ----------------------------------------------------------------------------
+
+    /// The enemy pieces a move from `from` to `to` by a piece of `kind` removes.
+    #[inline]
+    pub(super) fn removed_by(&self, kind: usize, from: u8, to: u8) -> u64 {
+        let t = tables();
+        let enemy = self.own(self.side.opposite());
+        match kind {
+            KNIGHT => t.knight_legs[from as usize][to as usize] & enemy,
+            KING => 0,
+            _ => t.between[from as usize][to as usize] & enemy,
+        }
+    }
+
+    /// The board after the side to move's piece of `kind` goes from `from` to `to` and
+    /// the pieces of `removed` leave; counters and rights unchanged.
+    #[inline]
+    pub(super) fn moved(&self, kind: usize, from: u8, to: u8, removed: u64) -> FluidityPosition {
+        // Removed first: in castling the King may land where an enemy piece stood.
+        let mut next = if removed != 0 {
+            self.without(removed)
+        } else {
+            *self
+        };
+        let us = self.side.index();
+        let step = bit(from) | bit(to);
+        next.colors[us] ^= step;
+        next.roles[kind] ^= step;
+        next
+    }
+
+    /// The board with the pieces of `removed` taken off.
+    #[inline]
+    pub(super) fn without(&self, removed: u64) -> FluidityPosition {
+        let mut next = *self;
+        for c in next.colors.iter_mut().chain(next.roles.iter_mut()) {
+            *c &= !removed;
+        }
+        next
+    }
+
+    /// Every legal move by the move rules alone, whether or not the game is over.
+    pub(super) fn generate(&self, out: &mut MoveList) {
+        let us = self.side;
+        let Some(k) = self.king(us) else {
+            return;
+        };
+        let t = tables();
+        let own = self.own(us);
+        let enemy = self.own(us.opposite());
+        let occ = own | enemy;
+        let wins = self.config.wins;
+        let enemy_king = self.roles[KING] & enemy;
+        let danger_before = self.in_danger(us);
+        let sensitive = t.sensitive[k as usize];
+        // A move that changes no square the King's safety depends on leaves it as it was.
+        let mut push = |kind: usize, from: u8, to: u8, removed: u64| {
+            let changed = bit(from) | bit(to) | removed;
+            let legal = if wins && removed & enemy_king != 0 {
+                true
+            } else if kind != KING && changed & sensitive == 0 {
+                !danger_before
+            } else {
+                !self.moved(kind, from, to, removed).in_danger(us)
+            };
+            if legal {
+                out.push(Move::normal(Cell(from), Cell(to)));
+            }
+        };
+        for (kind, &set) in self.roles.iter().enumerate() {
+            for from in squares(set & own) {
+                let f = from as usize;
+                match kind {
+                    KING => {
+                        for to in squares(t.king[f] & !occ) {
+                            push(KING, from, to, 0);
+                        }
+                    }
+                    KNIGHT => {
+                        for leap in &t.leaps[f][..t.leap_count[f] as usize] {
+                            if occ & bit(leap.to) == 0 {
+                                let legs = t.knight_legs[f][leap.to as usize];
+                                push(KNIGHT, from, leap.to, legs & enemy);
+                            }
+                        }
+                    }
+                    _ => {
+                        let limit = self.config.limits[kind];
+                        for slot in 0..8 {
+                            if !moves_along(kind, slot) {
+                                continue;
+                            }
+                            let mut passed = 0u64;
+                            let mut count = 0u8;
+                            for c in t.rays[f][slot].iter() {
+                                let b = bit(c);
+                                if own & b != 0 {
+                                    break;
+                                }
+                                if enemy & b != 0 {
+                                    count += 1;
+                                    if count > limit {
+                                        break;
+                                    }
+                                    passed |= b;
+                                    continue;
+                                }
+                                push(kind, from, c, passed);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for right in RIGHTS.iter() {
+            if right.color == us
+                && self.castling & right.bit != 0
+                && self.castle_problem(right).is_none()
+            {
+                out.push(Move::Castle {
+                    king: Cell(right.king),
+                    rook: Cell(right.rook),
+                });
+            }
+        }
+    }
+
+    /// Why castling with `right` is not legal now, or `None` when it is (rules 5.4). The
+    /// right itself is taken as present.
+    pub(super) fn castle_problem(&self, right: &Right) -> Option<IllegalMove> {
+        let us = self.side;
+        let own = self.own(us);
+        let enemy = self.own(us.opposite());
+        let name = super::tables::name;
+        if self.piece(right.king) != Some(Piece::new(us, ROLES[KING]))
+            || self.piece(right.rook) != Some(Piece::new(us, ROLES[ROOK]))
+        {
+            return Some(IllegalMove::Rule(format!(
+                "you cannot castle {}: it needs your King on {} and your Rook on {}",
+                right.text,
+                name(right.king),
+                name(right.rook)
+            )));
+        }
+        let mut last_enemy: Option<u8> = None;
+        let mut removed = 0u64;
+        for &c in right.between {
+            if own & bit(c) != 0 {
+                return Some(IllegalMove::Blocked(format!(
+                    "you cannot castle {}: your own {} on {} stands between King and Rook",
+                    right.text,
+                    self.kind_at(c).map_or(ROLES[KNIGHT], |k| ROLES[k]),
+                    name(c)
+                )));
+            }
+            if enemy & bit(c) != 0 {
+                let kind = self.kind_at(c).unwrap_or(KING);
+                if kind != BISHOP && kind != KNIGHT {
+                    return Some(IllegalMove::Rule(format!(
+                        "you cannot castle {}: the enemy {} on {} is between King and Rook; \
+                         only Bishops and Knights may be, and castling removes them",
+                        right.text,
+                        ROLES[kind],
+                        name(c)
+                    )));
+                }
+                if let Some(prev) = last_enemy.filter(|&p| p.abs_diff(c) == 1) {
+                    return Some(IllegalMove::Rule(format!(
+                        "you cannot castle {}: the enemy pieces on {} and {} stand next to each \
+                         other; castling passes only enemy pieces that do not touch",
+                        right.text,
+                        name(prev.min(c)),
+                        name(prev.max(c))
+                    )));
+                }
+                last_enemy = Some(c);
+                removed |= bit(c);
+            }
+        }
+        let danger = if self.config.wins {
+            "in check"
+        } else {
+            "in danger (in check or open to dissection)"
+        };
+        if self.in_danger(us) {
+            return Some(IllegalMove::LeavesInCheck(format!(
+                "you cannot castle {}: your King is {danger} now",
+                right.text
+            )));
+        }
+        // The enemy pieces between removed, the Rook still on its corner.
+        let cleared = self.without(removed);
+        for &c in &right.crossed {
+            let step = cleared.moved(KING, right.king, c, 0);
+            if step.in_danger(us) {
+                return Some(IllegalMove::LeavesInCheck(format!(
+                    "you cannot castle {}: your King would be {danger} on {}, which it crosses",
+                    right.text,
+                    name(c)
+                )));
+            }
+        }
+        let done = cleared.moved(KING, right.king, right.king_to, 0).moved(
+            ROOK,
+            right.rook,
+            right.rook_to,
+            0,
+        );
+        if done.in_danger(us) {
+            return Some(IllegalMove::LeavesInCheck(format!(
+                "you cannot castle {}: your King would end {danger}",
+                right.text
+            )));
+        }
+        None
+    }
+
+    // -- Playing a move -----------------------------------------------------------------
+
+    /// The squares a move removes pieces from, in the order of its text: along the path
+    /// for a ranger, the leg next to the Knight first, from the King outwards in castling.
+    pub(super) fn removed_in_order(&self, m: &Move) -> Vec<u8> {
+        let t = tables();
+        let enemy = self.own(self.side.opposite());
+        match *m {
+            Move::Normal { from, to, .. } if from.0 < 64 && to.0 < 64 => {
+                match self.kind_at(from.0) {
+                    Some(KNIGHT) => {
+                        let (f, to) = (from.0 as usize, to.0);
+                        t.leaps[f][..t.leap_count[f] as usize]
+                            .iter()
+                            .find(|l| l.to == to)
+                            .map(|l| {
+                                l.legs
+                                    .iter()
+                                    .copied()
+                                    .filter(|&c| enemy & bit(c) != 0)
+                                    .collect()
+                            })
+                            .unwrap_or_default()
+                    }
+                    Some(KING) | None => Vec::new(),
+                    Some(_) => {
+                        let between = t.between[from.0 as usize][to.0 as usize];
+                        let mut cells: Vec<u8> = squares(between & enemy).collect();
+                        // Nearest the mover first.
+                        cells.sort_by_key(|&c| c.abs_diff(from.0));
+                        cells
+                    }
+                }
+            }
+            Move::Castle { king, rook } => right_of(king, rook)
+                .map(|r| {
+                    r.between
+                        .iter()
+                        .copied()
+                        .filter(|&c| enemy & bit(c) != 0)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Plays a legal move (anything else is ignored rather than panicking) and says what
+    /// it did.
+    pub(super) fn apply(&mut self, m: &Move) -> Effects {
+        let before = *self;
+        let mut fx = Effects::default();
+        if !self.make(m) {
+            return fx;
+        }
+        for c in before.removed_in_order(m) {
+            if let Some(p) = before.piece(c) {
+                fx.removed.push((Cell(c), p, Removal::Captured));
+            }
+        }
+        match *m {
+            Move::Castle { king, rook } => {
+                if let Some(r) = right_of(king, rook) {
+                    for c in [r.king, r.king_to, r.rook, r.rook_to] {
+                        fx.cells.push(Cell(c));
+                    }
+                }
+            }
+            _ => {
+                if let (Some(from), Some(to)) = (m.from(), m.to()) {
+                    fx.cells.push(from);
+                    fx.cells.push(to);
+                }
+            }
+        }
+        fx
+    }
+
+    /// Plays a legal move without reporting what it did (perft); false, with nothing
+    /// changed, for a move that is not the mover's to make.
+    pub(super) fn make(&mut self, m: &Move) -> bool {
+        let us = self.side;
+        let removed;
+        let touched;
+        match *m {
+            Move::Normal { from, to, .. } if from.0 < 64 && to.0 < 64 && from != to => {
+                let Some(kind) = self.kind_at(from.0) else {
+                    return false;
+                };
+                if self.own(us) & bit(from.0) == 0 {
+                    return false;
+                }
+                removed = self.removed_by(kind, from.0, to.0);
+                *self = self.moved(kind, from.0, to.0, removed);
+                touched = bit(from.0) | removed;
+            }
+            Move::Castle { king, rook } => {
+                let Some(right) = right_of(king, rook).filter(|r| r.color == us) else {
+                    return false;
+                };
+                let enemy = self.own(us.opposite());
+                removed = right.between.iter().fold(0, |acc, &c| acc | bit(c)) & enemy;
+                *self = self.moved(KING, right.king, right.king_to, removed).moved(
+                    ROOK,
+                    right.rook,
+                    right.rook_to,
+                    0,
+                );
+                touched = bit(right.king) | bit(right.rook) | removed;
+            }
+            _ => return false,
+        }
+        // A right goes when its King or Rook leaves its square or is removed there.
+        if self.castling != 0 {
+            for right in RIGHTS.iter() {
+                if touched & (bit(right.king) | bit(right.rook)) != 0 {
+                    self.castling &= !right.bit;
+                }
+            }
+        }
+        self.quiet = if removed != 0 {
+            0
+        } else {
+            self.quiet.saturating_add(1)
+        };
+        if us == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.side = us.opposite();
+        true
+    }
+
+    // -- End of game ----------------------------------------------------------------------
+
+    /// Over by a rule that reads this position alone, so that it has no moves: a King
+    /// removed (with `king_dissection=wins`) or the quiet counter at its limit.
+    pub(super) fn over_by_position(&self) -> bool {
+        self.king(Color::White).is_none()
+            || self.king(Color::Black).is_none()
+            || self.quiet >= QUIET_LIMIT
+    }
+
+    /// Only the two Kings, or the two Kings and one Bishop.
+    pub(super) fn insufficient_material(&self) -> bool {
+        let all = self.occupied();
+        let kings = self.roles[KING];
+        let others = all & !kings;
+        kings.count_ones() == 2
+            && (others == 0 || (others.count_ones() == 1 && others & self.roles[BISHOP] != 0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::variant::Position;
+
+    use super::super::VARIANT;
+
+    /// Danger by trying every capture of every enemy piece, as the rules word it.
+    fn exposed_forward(p: &FluidityPosition, color: Color, dissection: bool) -> bool {
+        let t = tables();
+        let Some(k) = p.king(color) else { return false };
+        let them = color.opposite();
+        let own = p.own(color);
+        let enemy = p.own(them);
+        let occ = own | enemy;
+        for from in squares(enemy) {
+            let kind = p.kind_at(from).unwrap();
+            let f = from as usize;
+            match kind {
+                KING => {}
+                KNIGHT => {
+                    if t.knight[f] & bit(k) != 0 {
+                        return true;
+                    }
+                    if dissection {
+                        for to in squares(t.knight[f] & !occ) {
+                            if t.knight_legs[f][to as usize] & bit(k) != 0 {
+                                return true;
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    for slot in 0..8 {
+                        if !moves_along(kind, slot) {
+                            continue;
+                        }
+                        let mut count = 0;
+                        let mut king_passed = false;
+                        let mut clear = true;
+                        for c in t.rays[f][slot].iter() {
+                            if enemy & bit(c) != 0 {
+                                break;
+                            }
+                            if c == k && clear {
+                                return true;
+                            }
+                            if own & bit(c) != 0 {
+                                clear = false;
+                                count += 1;
+                                king_passed |= c == k;
+                                if count > p.config.limits[kind] {
+                                    break;
+                                }
+                                continue;
+                            }
+                            if king_passed && dissection {
+                                return true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn danger_from_the_king_matches_danger_from_the_attackers_in_random_games() {
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        for pairs in [
+            &[][..],
+            &["king_dissection=wins"][..],
+            &["rook_limit=1", "queen_limit=2", "bishop_limit=6"][..],
+        ] {
+            let options = VARIANT.options(pairs).unwrap();
+            for game in 0..30 {
+                let mut p = FluidityPosition::start(&options);
+                for _ in 0..200 {
+                    for color in Color::ALL {
+                        for dissection in [false, true] {
+                            assert_eq!(
+                                p.exposed(color, dissection),
+                                exposed_forward(&p, color, dissection),
+                                "game {game}: {} ({color}, {dissection})",
+                                Position::text(&p)
+                            );
+                        }
+                    }
+                    let mut moves = MoveList::new();
+                    Position::legal_moves(&p, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let m = moves[(seed % moves.len() as u64) as usize];
+                    p.make(&m);
+                }
+            }
+        }
+    }
+}
