@@ -10,6 +10,7 @@ use ferry::engine::{
     variant, Color, Game, GameError, GameResult, History, HistoryEntry, IllegalMove, MoveList,
     Outcome, Position, Reason,
 };
+use proptest::prelude::*;
 
 const ID: &str = "little-river";
 const START: &str = "nr1krn/*w2w*/*4*/1pppp1/6/1PPPP1/*4*/*W2W*/NR1KRN w - 0 0";
@@ -770,58 +771,62 @@ fn misty_every_uses_the_die_per_block() {
     assert_eq!(moves(g.position()).len(), expected);
 }
 
-#[test]
-fn random_playouts_replay_to_the_same_position() {
-    // A property test over many seeds and every aspect: the record replays exactly.
-    let v = variant(ID).unwrap();
-    let sets: [&[&str]; 6] = [
-        &["river=shallow"],
-        &["river=gentle"],
-        &["river=wild"],
-        &["river=misty", "misty.seed=99"],
-        &[
-            "river=misty",
-            "misty.schedule=0:gentle,4:wild,8:shallow,12:gentle",
-            "misty.seed=5",
-            "misty.knight_exit=leap",
-        ],
-        &[
-            "river=misty",
-            "misty.every=3",
-            "misty.seed=77",
-            "misty.float=die",
-        ],
-    ];
-    let mut state = 0x1234_5678_u64;
-    let mut next = || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) as usize
-    };
-    for opts in sets {
-        let o = v.options(opts).unwrap();
-        for _ in 0..6 {
-            let mut g = Game::new(v, o.clone(), (v.start)(&o));
-            let mut played = (v.start)(&o);
-            for _ in 0..150 {
-                if g.outcome().is_some() {
-                    break;
-                }
-                let mut legal = MoveList::new();
-                g.position().legal_moves(&mut legal);
-                let m = legal[next() % legal.len()];
-                let text = g.position().move_text(&m);
-                if g.play(&text).is_err() {
-                    continue;
-                }
-                played.play(&m);
-                assert_eq!(played.text(), g.position().text());
+/// Option sets for the replay property: every aspect, Misty schedules and dice.
+const REPLAY_SETS: [&[&str]; 6] = [
+    &["river=shallow"],
+    &["river=gentle"],
+    &["river=wild"],
+    &["river=misty", "misty.seed=99"],
+    &[
+        "river=misty",
+        "misty.schedule=0:gentle,4:wild,8:shallow,12:gentle",
+        "misty.seed=5",
+        "misty.knight_exit=leap",
+    ],
+    &[
+        "river=misty",
+        "misty.every=3",
+        "misty.seed=77",
+        "misty.float=die",
+    ],
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Replaying a random playout's record gives the position reached by playing its moves
+    /// one by one on a bare position, and the same outcome.
+    #[test]
+    fn replaying_random_playouts_gives_the_same_position(
+        set in 0..REPLAY_SETS.len(),
+        seed in any::<u64>(),
+        plies in 1usize..160,
+    ) {
+        let v = variant(ID).unwrap();
+        let o = v.options(REPLAY_SETS[set]).unwrap();
+        let mut g = Game::new(v, o.clone(), (v.start)(&o));
+        let mut played = (v.start)(&o);
+        let mut state = seed | 1;
+        for _ in 0..plies {
+            if g.outcome().is_some() {
+                break;
             }
-            let again = Game::replay(v, o.clone(), g.start().boxed_clone(), g.actions()).unwrap();
-            assert_eq!(again.position().text(), g.position().text());
-            assert_eq!(again.outcome(), g.outcome());
+            let mut legal = MoveList::new();
+            g.position().legal_moves(&mut legal);
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let m = legal[(state % legal.len() as u64) as usize];
+            let text = g.position().move_text(&m);
+            if g.play(&text).is_err() {
+                continue; // a perpetual check the history forbids
+            }
+            played.play(&m);
+            prop_assert_eq!(played.text(), g.position().text());
         }
+        let again = Game::replay(v, o.clone(), g.start().boxed_clone(), g.actions()).unwrap();
+        prop_assert_eq!(again.position().text(), g.position().text());
+        prop_assert_eq!(again.outcome(), g.outcome());
     }
 }
 
