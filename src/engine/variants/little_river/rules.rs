@@ -497,15 +497,34 @@ impl LittleRiver {
             return;
         }
         let mut any = false;
-        for f in cells(floats) {
-            for x in cells(self.exits_in(role, f, half, false, own, enemy_after)) {
-                any = true;
-                out.push(Raw {
-                    mv: path(from, r, f, x, false),
-                    fin: x.0,
-                    caps: cap_r | (enemy & bit(x)),
-                    rank: rank_of(r, f),
-                });
+        let mut push = |out: &mut Paths, f: Cell, x: Cell| {
+            any = true;
+            out.push(Raw {
+                mv: path(from, r, f, x, false),
+                fin: x.0,
+                caps: cap_r | (enemy & bit(x)),
+                rank: rank_of(r, f),
+            });
+        };
+        if role == Role::Knight && self.config.knight_leap {
+            for f in cells(floats) {
+                for x in cells(self.exits_in(role, f, half, false, own, enemy_after)) {
+                    push(out, f, x);
+                }
+            }
+        } else {
+            // One step across from every float cell at once: the float cells shifted by
+            // a rank (what `exits_in` gives cell by cell).
+            let capture = if role == Role::Knight {
+                self.config.knight_capture
+            } else {
+                self.config.gentle_capture
+            };
+            let across = if half == 1 { floats << 6 } else { floats >> 6 };
+            let open = if capture { !own } else { !own & !enemy_after };
+            for x in cells(across & t.half[half] & !t.palaces & open) {
+                let f = if half == 1 { Cell(x.0 - 6) } else { Cell(x.0 + 6) };
+                push(out, f, x);
             }
         }
         if !any {
