@@ -102,6 +102,53 @@ fn perft_start_depths_2_and_3_per_aspect() {
     }
 }
 
+#[test]
+fn perft_start_under_misty_options() {
+    // Ferry's own figures (depths 1-3), kept as regressions.
+    for (pairs, figures) in [
+        (
+            &[
+                "misty.schedule=0:gentle",
+                "misty.float=die",
+                "misty.seed=12345",
+            ][..],
+            [13, 168, 2248],
+        ),
+        (
+            &[
+                "misty.schedule=0:wild",
+                "misty.float=die",
+                "misty.seed=12345",
+            ][..],
+            [13, 168, 2264],
+        ),
+        (
+            &[
+                "misty.schedule=0:gentle",
+                "misty.gentle_capture=on",
+                "misty.seed=1",
+            ][..],
+            [33, 982, 26290],
+        ),
+        (
+            &[
+                "misty.schedule=0:wild",
+                "misty.knight_exit=leap",
+                "misty.knight_capture=on",
+                "misty.seed=1",
+            ][..],
+            [33, 908, 20890],
+        ),
+    ] {
+        let mut all = vec!["river=misty"];
+        all.extend_from_slice(pairs);
+        let p = common::position(ID, None, &all);
+        for (depth, n) in (1..).zip(figures) {
+            assert_eq!(p.perft(depth), n, "{pairs:?} depth {depth}");
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Section 13.
 

@@ -523,7 +523,11 @@ impl LittleRiver {
             let across = if half == 1 { floats << 6 } else { floats >> 6 };
             let open = if capture { !own } else { !own & !enemy_after };
             for x in cells(across & t.half[half] & !t.palaces & open) {
-                let f = if half == 1 { Cell(x.0 - 6) } else { Cell(x.0 + 6) };
+                let f = if half == 1 {
+                    Cell(x.0 - 6)
+                } else {
+                    Cell(x.0 + 6)
+                };
                 push(out, f, x);
             }
         }
