@@ -1,5 +1,7 @@
 //! The `ferry` command line. Other tools depend on this exact interface:
 //!
+//! - `ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel NAME]`
+//!   (Ferry offline: see `crate::console`)
 //! - `ferry variants`
 //! - `ferry moves VARIANT [--fen TEXT] [--set KEY=VALUE]...`
 //! - `ferry perft VARIANT DEPTH [--fen TEXT] [--set KEY=VALUE]... [--divide]`
@@ -16,7 +18,8 @@ use std::io::{BufRead, Write};
 use std::time::Instant;
 
 const USAGE: &str =
-    "usage: ferry variants | ferry moves VARIANT [--fen TEXT] [--set KEY=VALUE]... | \
+    "usage: ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel NAME] | \
+ferry variants | ferry moves VARIANT [--fen TEXT] [--set KEY=VALUE]... | \
 ferry perft VARIANT DEPTH [--fen TEXT] [--set KEY=VALUE]... [--divide] | \
 ferry replay VARIANT [--fen TEXT] [--set KEY=VALUE]... [FILE] | \
 ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]... | \
@@ -43,6 +46,7 @@ pub fn run_with_input(
             let _ = writeln!(out, "{USAGE}");
             Ok(0)
         }
+        Some("console") => return crate::console::run(&args[1..], input, out, err),
         Some("variants") => list_variants(&args[1..], out),
         Some("moves") => moves(&args[1..], out),
         Some("perft") => perft(&args[1..], out, err),

@@ -1,7 +1,10 @@
 //! Ferry: a correspondence chess-variant service. The engine holds the rules of every
 //! variant; the command line in `cli` exposes it for tools and tests.
 
+pub mod app;
 pub mod cli;
+pub mod console;
 pub mod engine;
 pub mod picture;
 pub mod render;
+pub mod store;

@@ -96,6 +96,10 @@ const EXTRA_OPTION_SETS: &[(&str, &[&str])] = &[
         "little-river",
         &["river=gentle", "rook_through_capture=off"],
     ),
+    // River Chess: many bridges and boats; none of either; few sites and one boat.
+    ("river", &["bridges=unlimited", "boats=c5,d6,e5,f6"]),
+    ("river", &["bridges=0", "boats=none"]),
+    ("river", &["bridge_files=c,f", "boats=d5"]),
 ];
 
 /// The default options, then each choice of each choice-option with the rest at default,
@@ -121,6 +125,14 @@ fn option_sets(v: &Variant) -> Vec<Options> {
 /// (Little River's perpetual check), which the position alone cannot know.
 fn refused_by_history(e: &ferry::engine::GameError) -> bool {
     e.to_string().contains("perpetual check")
+}
+
+/// Plies per random playout: River Chess needs longer games to build bridges and sail.
+fn plies_for(id: &str) -> usize {
+    match id {
+        "river" => 200,
+        _ => 120,
+    }
 }
 
 /// Checks one position; returns its legal moves.
@@ -295,7 +307,7 @@ fn playouts(v: &'static Variant, games: usize, max_plies: usize, seed: u64) {
 fn every_variant_conforms_over_random_playouts() {
     assert!(!variants().is_empty(), "no variant is registered");
     for v in variants() {
-        playouts(v, 6, 120, 0x5EED_0000 + v.id.len() as u64);
+        playouts(v, 6, plies_for(v.id), 0x5EED_0000 + v.id.len() as u64);
     }
 }
 

@@ -1,0 +1,394 @@
+//! Challenges: made, accepted (which starts the game), declined, cancelled.
+
+use super::play::deadlines;
+use super::text::{mention, span_text, time_text};
+use super::{button, refuse, App, Command, Fail, Out, Reply};
+use crate::engine::{self, OptionValues, Variant};
+use crate::store::{ChallengeRow, ChallengeStatus, NewChallenge, NewGame, StoreError};
+
+/// How long a challenge waits for an answer.
+pub(crate) const CHALLENGE_HOURS: i64 = 7 * 24;
+
+/// Whether a variant has a river aspect (a `river` option among the aspects): its
+/// challenges take the server's default aspect unless they name one.
+pub(crate) fn takes_river_aspect(v: &Variant) -> bool {
+    v.options.iter().any(|o| {
+        o.key == "river"
+            && matches!(o.values, OptionValues::Choice(list) if super::votes::ASPECTS.iter().all(|a| list.contains(a)))
+    })
+}
+
+/// A fair coin from the challenge, so that a replay of the records gives the same sides.
+fn coin(id: i64, at: i64) -> bool {
+    let mut z = (id as u64) ^ (at as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) & 1 == 1
+}
+
+impl App {
+    pub(super) fn challenge(
+        &mut self,
+        cmd: &Command,
+        opponent: Option<&str>,
+        variant_id: &str,
+        options: &[String],
+        days: Option<u32>,
+        color: Option<&str>,
+    ) -> Out {
+        let variant = engine::variant(variant_id).map_err(|e| {
+            Fail::Refuse(format!(
+                "{e}. Example: /challenge @member {}.",
+                engine::variants().first().map_or("VARIANT", |v| v.id)
+            ))
+        })?;
+        let opponent = opponent
+            .map(|o| o.trim().trim_start_matches('@'))
+            .filter(|o| !o.is_empty());
+        if opponent == Some(cmd.who.id.as_str()) {
+            return refuse("You cannot challenge yourself; name another member, or leave the opponent out so that anyone may accept.");
+        }
+        let settings = self.store.server_settings(&cmd.server)?;
+        let mut pairs: Vec<String> = options.to_vec();
+        let names_river = pairs.iter().any(|p| {
+            p.split_once('=')
+                .is_some_and(|(k, _)| k.trim().eq_ignore_ascii_case("river"))
+        });
+        if takes_river_aspect(variant) && !names_river {
+            pairs.insert(0, format!("river={}", settings.river_aspect));
+        }
+        let checked = variant
+            .options(&pairs)
+            .map_err(|e| Fail::Refuse(format!("{e}. /rules {} lists the options.", variant.id)))?;
+        let days = days.unwrap_or(settings.clock_days);
+        if !(1..=30).contains(&days) {
+            return refuse(format!(
+                "A clock of {days} days per move is not possible: choose days:1 to days:30."
+            ));
+        }
+        let color = color
+            .map(|c| c.trim().to_ascii_lowercase())
+            .unwrap_or_else(|| "random".to_string());
+        if !["white", "black", "random"].contains(&color.as_str()) {
+            return refuse(format!(
+                "Your side cannot be '{color}': choose color:white, color:black or color:random."
+            ));
+        }
+        let all: Vec<String> = checked.pairs().map(|(k, v)| format!("{k}={v}")).collect();
+        if self
+            .store
+            .active_game_in(&cmd.server, &cmd.channel)?
+            .is_some()
+        {
+            let name = match opponent {
+                Some(o) => format!("{}: {} vs {}", variant.name, cmd.who.name, o),
+                None => format!("{}: {} vs anyone", variant.name, cmd.who.name),
+            };
+            let mut reply = Reply::private(
+                "This channel already has a game going, so the challenge goes to a new thread.",
+            );
+            reply.open_thread = Some(name);
+            return Ok(reply);
+        }
+        let now = self.now();
+        let new = NewChallenge {
+            server: cmd.server.clone(),
+            channel: cmd.channel.clone(),
+            challenger: cmd.who.id.clone(),
+            opponent: opponent.map(str::to_string),
+            variant: variant.id.to_string(),
+            options: all,
+            color: color.clone(),
+            clock_days: days,
+            created_at: now,
+            expires_at: now + CHALLENGE_HOURS * 3600,
+        };
+        let id = self.store.insert_challenge(&new)?;
+        let mut shown = checked.non_default(variant.options);
+        // Both players agree on the river by the challenge and its acceptance: always say it.
+        if takes_river_aspect(variant) && !shown.iter().any(|o| o.starts_with("river=")) {
+            shown.insert(0, format!("river={}", checked.get("river")));
+        }
+        let opts = if shown.is_empty() {
+            String::new()
+        } else {
+            format!(" with {}", shown.join(", "))
+        };
+        let side = match color.as_str() {
+            "random" => "sides drawn at random".to_string(),
+            c => format!("{} plays {c}", mention(&cmd.who.id)),
+        };
+        let me = mention(&cmd.who.id);
+        let text = match opponent {
+            Some(o) => format!(
+                "{me} challenges {} to {}{opts}, {days} days per move, {side} (challenge {id}). \
+                 {}: /accept or /decline within {}.",
+                mention(o),
+                variant.name,
+                mention(o),
+                span_text(CHALLENGE_HOURS * 3600)
+            ),
+            None => format!(
+                "{me} challenges anyone to {}{opts}, {days} days per move, {side} (challenge \
+                 {id}): /accept within {}.",
+                variant.name,
+                span_text(CHALLENGE_HOURS * 3600)
+            ),
+        };
+        let mut reply = Reply::public(text);
+        if let Some(o) = opponent {
+            reply = reply.mentioning(&[o]);
+        }
+        reply.buttons = vec![button(format!("accept:{id}"), "Accept")];
+        if opponent.is_some() {
+            reply
+                .buttons
+                .push(button(format!("decline:{id}"), "Decline"));
+        }
+        reply.buttons.push(button(format!("cancel:{id}"), "Cancel"));
+        Ok(reply)
+    }
+
+    /// The challenge a command means: the one named (on this server), or the only open
+    /// one that fits, preferring this channel's.
+    fn find_challenge(
+        &self,
+        cmd: &Command,
+        id: Option<i64>,
+        fits: impl Fn(&ChallengeRow) -> bool,
+        verb: &str,
+    ) -> Out<ChallengeRow> {
+        if let Some(id) = id {
+            return match self.store.challenge(id)? {
+                Some(c) if c.new.server == cmd.server => Ok(c),
+                _ => refuse(format!("There is no challenge {id} on this server.")),
+            };
+        }
+        let now = self.now();
+        let open: Vec<ChallengeRow> = self
+            .store
+            .open_challenges(&cmd.server)?
+            .into_iter()
+            .filter(|c| fits(c))
+            .collect();
+        let live: Vec<&ChallengeRow> = open.iter().filter(|c| c.new.expires_at > now).collect();
+        let here: Vec<&&ChallengeRow> = live
+            .iter()
+            .filter(|c| c.new.channel == cmd.channel)
+            .collect();
+        match (live.len(), here.len()) {
+            (1, _) => Ok(live[0].clone()),
+            (_, 1) => Ok((*here[0]).clone()),
+            (0, _) => match open.first() {
+                Some(c) => refuse(format!(
+                    "Challenge {} expired on {}; ask for a new one with /challenge.",
+                    c.id,
+                    time_text(c.new.expires_at)
+                )),
+                None => refuse(format!(
+                    "There is no open challenge for you to {verb} on this server."
+                )),
+            },
+            _ => {
+                let ids: Vec<String> = live.iter().map(|c| c.id.to_string()).collect();
+                refuse(format!(
+                    "Several challenges are open for you ({}): name one, for example /{verb} {}.",
+                    ids.join(", "),
+                    ids[0]
+                ))
+            }
+        }
+    }
+
+    fn check_open(&self, c: &ChallengeRow) -> Out<()> {
+        if c.status != ChallengeStatus::Open {
+            return refuse(format!(
+                "Challenge {} is no longer open: it was {}.",
+                c.id,
+                c.status.text()
+            ));
+        }
+        if c.new.expires_at <= self.now() {
+            return refuse(format!(
+                "Challenge {} expired on {}; ask for a new one with /challenge.",
+                c.id,
+                time_text(c.new.expires_at)
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn accept(&mut self, cmd: &Command, id: Option<i64>) -> Out {
+        let me = cmd.who.id.clone();
+        let c = self.find_challenge(
+            cmd,
+            id,
+            |c| {
+                c.new.opponent.as_deref() == Some(me.as_str())
+                    || (c.new.opponent.is_none() && c.new.challenger != me)
+            },
+            "accept",
+        )?;
+        self.check_open(&c)?;
+        if c.new.challenger == me {
+            return refuse(format!(
+                "You cannot accept your own challenge {}; /cancel {} withdraws it.",
+                c.id, c.id
+            ));
+        }
+        if let Some(o) = &c.new.opponent {
+            if *o != me {
+                return refuse(format!(
+                    "Only {} can accept challenge {}.",
+                    mention(o),
+                    c.id
+                ));
+            }
+        }
+        let variant = engine::variant(&c.new.variant)
+            .map_err(|e| Fail::Refuse(format!("Challenge {}: {e}.", c.id)))?;
+        let options = variant
+            .options(&c.new.options)
+            .map_err(|e| Fail::Refuse(format!("Challenge {} cannot start: {e}.", c.id)))?;
+        let channel = if self
+            .store
+            .active_game_in(&cmd.server, &c.new.channel)?
+            .is_none()
+        {
+            c.new.channel.clone()
+        } else if self
+            .store
+            .active_game_in(&cmd.server, &cmd.channel)?
+            .is_none()
+        {
+            cmd.channel.clone()
+        } else {
+            let mut reply = Reply::private(
+                "The challenge's channel already has a game going, so this game goes to a new thread.",
+            );
+            reply.open_thread = Some(format!(
+                "{}: {} vs {}",
+                variant.name, c.new.challenger, cmd.who.name
+            ));
+            return Ok(reply);
+        };
+        let challenger_white = match c.new.color.as_str() {
+            "white" => true,
+            "black" => false,
+            _ => coin(c.id, c.new.created_at),
+        };
+        let (white, black) = if challenger_white {
+            (c.new.challenger.clone(), me.clone())
+        } else {
+            (me.clone(), c.new.challenger.clone())
+        };
+        let now = self.now();
+        let (deadline, remind_at) = deadlines(now, c.new.clock_days);
+        let start = (variant.start)(&options);
+        let new = NewGame {
+            server: cmd.server.clone(),
+            channel,
+            variant: variant.id.to_string(),
+            options: c.new.options.clone(),
+            white,
+            black,
+            start_position: start.text(),
+            clock_days: c.new.clock_days,
+            deadline,
+            remind_at,
+            now,
+        };
+        let game_id = match self.store.accept_challenge(c.id, &new) {
+            Ok(id) => id,
+            Err(StoreError::Conflict(why)) => {
+                return refuse(format!("Nothing was started: {why}."))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let row = self.store.game(game_id)?.ok_or_else(|| {
+            Fail::Error(super::AppError::Internal(format!(
+                "game {game_id} vanished after it started"
+            )))
+        })?;
+        let g = self.load(&row)?;
+        let said = format!(
+            "Game {game_id} starts in this channel: {}, {} (White) vs {} (Black), {} days per move.",
+            variant.name,
+            mention(&row.white),
+            mention(&row.black),
+            row.clock_days
+        );
+        self.position_reply(&row, &g, said)
+    }
+
+    pub(super) fn decline(&mut self, cmd: &Command, id: Option<i64>) -> Out {
+        let me = cmd.who.id.clone();
+        let c = self.find_challenge(
+            cmd,
+            id,
+            |c| c.new.opponent.as_deref() == Some(me.as_str()),
+            "decline",
+        )?;
+        self.check_open(&c)?;
+        match &c.new.opponent {
+            Some(o) if *o == me => {}
+            Some(o) => {
+                return refuse(format!(
+                    "Only {} can decline challenge {}.",
+                    mention(o),
+                    c.id
+                ))
+            }
+            None => {
+                return refuse(format!(
+                    "Challenge {} is open to anyone: there is nothing to decline, just leave it. \
+                     Its author can /cancel it.",
+                    c.id
+                ))
+            }
+        }
+        if !self
+            .store
+            .close_challenge(c.id, ChallengeStatus::Declined)?
+        {
+            return refuse(format!("Challenge {} was answered meanwhile.", c.id));
+        }
+        Ok(Reply::public(format!(
+            "{} declines challenge {} from {}.",
+            mention(&me),
+            c.id,
+            mention(&c.new.challenger)
+        ))
+        .mentioning(&[&c.new.challenger]))
+    }
+
+    pub(super) fn cancel(&mut self, cmd: &Command, id: Option<i64>) -> Out {
+        let me = cmd.who.id.clone();
+        let c = self.find_challenge(cmd, id, |c| c.new.challenger == me, "cancel")?;
+        if c.status != ChallengeStatus::Open {
+            return refuse(format!(
+                "Challenge {} is no longer open: it was {}.",
+                c.id,
+                c.status.text()
+            ));
+        }
+        if c.new.challenger != me && !cmd.who.manager {
+            return refuse(format!(
+                "Only {} (or a server manager) can cancel challenge {}.",
+                mention(&c.new.challenger),
+                c.id
+            ));
+        }
+        if !self
+            .store
+            .close_challenge(c.id, ChallengeStatus::Cancelled)?
+        {
+            return refuse(format!("Challenge {} was answered meanwhile.", c.id));
+        }
+        let mut reply = Reply::public(format!("Challenge {} is cancelled.", c.id));
+        if let Some(o) = &c.new.opponent {
+            reply = reply.mentioning(&[o]);
+        }
+        Ok(reply)
+    }
+}

@@ -1,0 +1,172 @@
+//! Correspondence clocks and the scheduler. The scheduler is a function of the time,
+//! `tick(now)`, not a thread: the adapter calls it every minute or so and once at start
+//! (which catches up on everything missed while Ferry was down), and tests pass any time.
+
+use super::text::{mention, time_text};
+use super::{App, AppError, Fail, Reply};
+use crate::engine::Action;
+use crate::store::StoreError;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+/// Where the time comes from.
+pub trait Clock: Send + Sync {
+    /// Unix seconds.
+    fn now(&self) -> i64;
+}
+
+/// The system's clock.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64)
+    }
+}
+
+/// A clock that moves only when told (tests, the console's `/wait`).
+#[derive(Debug, Default)]
+pub struct ManualClock(AtomicI64);
+
+impl ManualClock {
+    pub fn new(now: i64) -> ManualClock {
+        ManualClock(AtomicI64::new(now))
+    }
+    pub fn set(&self, now: i64) {
+        self.0.store(now, Ordering::SeqCst);
+    }
+    pub fn advance(&self, secs: i64) {
+        self.0.fetch_add(secs, Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// Something the scheduler says unasked, in a channel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub server: String,
+    pub channel: String,
+    pub reply: Reply,
+}
+
+fn fail(f: Fail) -> AppError {
+    match f {
+        Fail::Error(e) => e,
+        Fail::Refuse(s) => AppError::Internal(s),
+    }
+}
+
+/// Something the scheduler will act on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Due {
+    /// Remind the player to move in this game.
+    Reminder(i64),
+    /// End this game: the player to move ran out of time.
+    Timeout(i64),
+    /// Close this vote.
+    CloseVote(i64),
+}
+
+pub(super) fn due(app: &App, now: i64) -> Result<Vec<Due>, AppError> {
+    let mut out = Vec::new();
+    for g in app.store.games_due(now)? {
+        out.push(if g.deadline <= now {
+            Due::Timeout(g.id)
+        } else {
+            Due::Reminder(g.id)
+        });
+    }
+    for v in app.store.votes_due(now)? {
+        out.push(Due::CloseVote(v.id));
+    }
+    Ok(out)
+}
+
+/// Sends the reminders that are due, ends the games whose deadline has passed (a game
+/// whose reminder was missed too just ends), closes the votes whose time is up. Safe to
+/// run in several processes at once: each change is made once.
+pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
+    let mut notices = Vec::new();
+    for row in app.store.games_due(now)? {
+        let game = app.load(&row).map_err(fail)?;
+        let side = game.position().side_to_move();
+        let who = row.player(side).to_string();
+        if row.deadline <= now {
+            let mut g = game;
+            let action = Action::Timeout(side);
+            if g.apply(action.clone()).is_err() {
+                continue;
+            }
+            // The game's own time: the deadline, not the moment the scheduler ran.
+            let append = crate::store::Append {
+                game_id: row.id,
+                expect_seq: row.seq,
+                expect_ply: row.ply,
+                action: &action,
+                member: None,
+                at: row.deadline,
+                position_after: None,
+                ply: row.ply,
+                finished: g.outcome().as_ref().map(super::play::outcome_parts),
+                deadline: row.deadline,
+                remind_at: row.remind_at,
+                reminded: row.reminded,
+            };
+            match app.store.append(&append) {
+                Ok(()) => {}
+                // Someone moved in time after all, or another process ended it.
+                Err(StoreError::Stale { .. }) => continue,
+                Err(e) => return Err(e.into()),
+            }
+            let winner = row.player(side.opposite());
+            let mut reply = Reply::public(format!(
+                "Game {}: {} did not move by {} and loses on time. {} wins as {}.",
+                row.id,
+                mention(&who),
+                time_text(row.deadline),
+                mention(winner),
+                side.opposite()
+            ))
+            .mentioning(&[&row.white, &row.black]);
+            reply.picture = Some(app.picture(&row, &g, Some(winner), None).map_err(fail)?);
+            notices.push(Notice {
+                server: row.server.clone(),
+                channel: row.channel.clone(),
+                reply,
+            });
+        } else if app.store.mark_reminded(row.id, row.seq)? {
+            let left = super::text::span_text(row.deadline - now);
+            let mut reply = Reply::public(format!(
+                "Game {}: {}, {left} left to move as {side}, by {}; after that the game is lost \
+                 on time.",
+                row.id,
+                mention(&who),
+                time_text(row.deadline)
+            ))
+            .mentioning(&[&who]);
+            reply.buttons = vec![super::button(format!("board:{}", row.id), "Board")];
+            notices.push(Notice {
+                server: row.server.clone(),
+                channel: row.channel.clone(),
+                reply,
+            });
+        }
+    }
+    for v in app.store.votes_due(now)? {
+        if let Some(reply) = app.close(&v).map_err(fail)? {
+            notices.push(Notice {
+                server: v.server.clone(),
+                channel: v.channel.clone(),
+                reply,
+            });
+        }
+    }
+    Ok(notices)
+}

@@ -1,0 +1,444 @@
+//! The command layer: a `Command` (who, where, what) in, a `Reply` out, with no chat
+//! types. Permissions, clocks and votes live here; `store` keeps the state and `engine`
+//! judges the moves. Synchronous: an async chat adapter calls it from `spawn_blocking`.
+
+mod challenges;
+mod clock;
+mod play;
+mod text;
+mod votes;
+
+pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
+pub use text::{mention, time_text};
+
+use crate::store::{Store, StoreError};
+use std::fmt;
+use std::sync::Arc;
+
+/// A member of a chat server, as the adapter knows them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    /// The chat's stable id.
+    pub id: String,
+    /// The display name, for pictures and lists.
+    pub name: String,
+    /// Holds a server-management role: may start and close votes and cancel games.
+    pub manager: bool,
+}
+
+impl Member {
+    pub fn new(id: &str) -> Member {
+        Member {
+            id: id.to_string(),
+            name: id.to_string(),
+            manager: false,
+        }
+    }
+}
+
+/// One command from a member in a server's channel.
+#[derive(Clone, Debug)]
+pub struct Command {
+    pub who: Member,
+    pub server: String,
+    pub channel: String,
+    pub what: What,
+}
+
+/// A draw or takeback step.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Offer,
+    Accept,
+    Decline,
+}
+
+/// What a command asks. `game: None` means the active game of the channel; `challenge`
+/// and `vote: None` the one that fits.
+#[derive(Clone, Debug)]
+pub enum What {
+    Challenge {
+        /// `None`: anyone may accept.
+        opponent: Option<String>,
+        variant: String,
+        /// `key=value` texts (the river aspect is `river=ASPECT`).
+        options: Vec<String>,
+        /// Days per move; `None`: the server's default.
+        days: Option<u32>,
+        /// The challenger's side: `white`, `black` or `random` (the default).
+        color: Option<String>,
+    },
+    Accept {
+        challenge: Option<i64>,
+    },
+    Decline {
+        challenge: Option<i64>,
+    },
+    Cancel {
+        challenge: Option<i64>,
+    },
+    /// `ply`: the ply the player saw (buttons carry it); a move for another is refused.
+    Move {
+        text: String,
+        game: Option<i64>,
+        ply: Option<u32>,
+    },
+    Board {
+        game: Option<i64>,
+    },
+    /// The legal moves of the piece on `from`.
+    Moves {
+        from: String,
+        game: Option<i64>,
+    },
+    Resign {
+        game: Option<i64>,
+    },
+    Draw {
+        step: Step,
+        game: Option<i64>,
+    },
+    Takeback {
+        step: Step,
+        game: Option<i64>,
+    },
+    History {
+        game: Option<i64>,
+    },
+    /// `None`: the variant of the channel's game, or the list of variants.
+    Rules {
+        variant: Option<String>,
+    },
+    MyGames,
+    /// `own` or `white`; `None` shows the setting.
+    Settings {
+        orientation: Option<String>,
+    },
+    /// Server managers: the default days per move of new challenges on the server.
+    ServerClock {
+        days: u32,
+    },
+    /// Server managers: a river-aspect vote that closes after this many hours.
+    VoteStart {
+        hours: Option<u32>,
+    },
+    Vote {
+        choice: String,
+        vote: Option<i64>,
+    },
+    Tally {
+        vote: Option<i64>,
+    },
+    /// Server managers.
+    VoteClose {
+        vote: Option<i64>,
+    },
+    /// Server managers: end a stuck game without a result.
+    Abort {
+        game: Option<i64>,
+    },
+    /// A button was pressed: its id.
+    Button(String),
+}
+
+/// A PNG picture to attach.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picture {
+    pub name: String,
+    pub png: Vec<u8>,
+}
+
+/// A text file to attach (the history export).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// A button under a reply. `id` is stable and carries what it acts on (game, challenge or
+/// vote id), so a press still works after a restart: pass it back as `What::Button`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Button {
+    pub id: String,
+    pub label: String,
+}
+
+/// What to answer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    /// Plain text; members are written `<@id>` (see `mention`).
+    pub text: String,
+    pub picture: Option<Picture>,
+    pub file: Option<TextFile>,
+    pub buttons: Vec<Button>,
+    /// Members to notify (their ids).
+    pub mentions: Vec<String>,
+    /// Only the member who sent the command sees it.
+    pub private: bool,
+    /// The channel is busy: open a thread with this name and send the same command again
+    /// from inside it. Nothing was stored.
+    pub open_thread: Option<String>,
+}
+
+impl Reply {
+    fn public(text: impl Into<String>) -> Reply {
+        Reply {
+            text: text.into(),
+            ..Reply::default()
+        }
+    }
+    fn private(text: impl Into<String>) -> Reply {
+        Reply {
+            text: text.into(),
+            private: true,
+            ..Reply::default()
+        }
+    }
+    fn mentioning(mut self, ids: &[&str]) -> Reply {
+        for id in ids {
+            if !self.mentions.iter().any(|m| m == id) {
+                self.mentions.push(id.to_string());
+            }
+        }
+        self
+    }
+}
+
+/// A failure that is Ferry's, not the player's (the database, a stored game that no
+/// longer replays). The adapter logs it and answers with a short apology.
+#[derive(Debug)]
+pub enum AppError {
+    Store(StoreError),
+    Internal(String),
+}
+
+impl fmt::Display for AppError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AppError::Store(e) => write!(f, "{e}"),
+            AppError::Internal(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for AppError {}
+
+impl From<StoreError> for AppError {
+    fn from(e: StoreError) -> Self {
+        AppError::Store(e)
+    }
+}
+
+/// Inside the layer: a refusal (the player's mistake, answered privately) or a failure.
+enum Fail {
+    Refuse(String),
+    Error(AppError),
+}
+
+impl From<StoreError> for Fail {
+    fn from(e: StoreError) -> Self {
+        Fail::Error(AppError::Store(e))
+    }
+}
+
+impl From<AppError> for Fail {
+    fn from(e: AppError) -> Self {
+        Fail::Error(e)
+    }
+}
+
+type Out<T = Reply> = Result<T, Fail>;
+
+fn refuse<T>(text: impl Into<String>) -> Out<T> {
+    Err(Fail::Refuse(text.into()))
+}
+
+/// The command layer over one database connection. Open one per thread.
+pub struct App {
+    store: Store,
+    clock: Arc<dyn Clock>,
+}
+
+impl App {
+    pub fn new(store: Store, clock: Arc<dyn Clock>) -> App {
+        App { store, clock }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn now(&self) -> i64 {
+        self.clock.now()
+    }
+
+    /// Runs a command. A refusal is an `Ok` private reply that says what is wrong and
+    /// what would be right, and nothing is stored; `Err` is Ferry's own failure.
+    pub fn handle(&mut self, cmd: &Command) -> Result<Reply, AppError> {
+        if cmd.who.id.trim().is_empty() {
+            return Ok(Reply::private("Ferry cannot tell who sent this command."));
+        }
+        let out = self.dispatch(cmd, &cmd.what);
+        match out {
+            Ok(reply) => {
+                // Names for pictures and lists; a refused command stores nothing, not even this.
+                // The command is stored already: a name that fails to save must not turn
+                // its reply into an error (pictures fall back to the member's id).
+                if reply.open_thread.is_none() {
+                    let _ = self.store.touch_member(&cmd.who.id, &cmd.who.name);
+                }
+                Ok(reply)
+            }
+            Err(Fail::Refuse(text)) => Ok(Reply::private(text)),
+            Err(Fail::Error(e)) => Err(e),
+        }
+    }
+
+    fn dispatch(&mut self, cmd: &Command, what: &What) -> Out {
+        match what {
+            What::Challenge {
+                opponent,
+                variant,
+                options,
+                days,
+                color,
+            } => self.challenge(
+                cmd,
+                opponent.as_deref(),
+                variant,
+                options,
+                *days,
+                color.as_deref(),
+            ),
+            What::Accept { challenge } => self.accept(cmd, *challenge),
+            What::Decline { challenge } => self.decline(cmd, *challenge),
+            What::Cancel { challenge } => self.cancel(cmd, *challenge),
+            What::Move { text, game, ply } => self.play_move(cmd, text, *game, *ply),
+            What::Board { game } => self.board(cmd, *game),
+            What::Moves { from, game } => self.piece_moves(cmd, from, *game),
+            What::Resign { game } => self.resign(cmd, *game),
+            What::Draw { step, game } => self.draw(cmd, *step, *game),
+            What::Takeback { step, game } => self.takeback(cmd, *step, *game),
+            What::History { game } => self.history(cmd, *game),
+            What::Rules { variant } => self.rules(cmd, variant.as_deref()),
+            What::MyGames => self.my_games(cmd),
+            What::Settings { orientation } => self.settings(cmd, orientation.as_deref()),
+            What::ServerClock { days } => self.server_clock(cmd, *days),
+            What::VoteStart { hours } => self.vote_start(cmd, *hours),
+            What::Vote { choice, vote } => self.vote(cmd, choice, *vote),
+            What::Tally { vote } => self.tally(cmd, *vote),
+            What::VoteClose { vote } => self.vote_close(cmd, *vote),
+            What::Abort { game } => self.abort(cmd, *game),
+            What::Button(id) => match parse_button(id) {
+                Some(what) => self.dispatch(cmd, &what),
+                None => refuse(format!(
+                    "That button ({id}) is not one Ferry knows; it may be from an older version. \
+                     Use the slash command instead."
+                )),
+            },
+        }
+    }
+
+    /// Reminders and time-outs that are due, and votes to close: see `clock`.
+    pub fn tick(&mut self, now: i64) -> Result<Vec<Notice>, AppError> {
+        clock::tick(self, now)
+    }
+
+    /// What `tick(now)` would act on, without acting.
+    pub fn due(&self, now: i64) -> Result<Vec<Due>, AppError> {
+        clock::due(self, now)
+    }
+}
+
+/// Button ids: `KIND:ID[:MORE]`. Kinds: accept, decline, cancel (challenges);
+/// draw-accept, draw-decline, takeback-accept, takeback-decline, board, history
+/// (games); move:GAME:PLY:TEXT; vote:VOTE:CHOICE, tally:VOTE.
+pub fn parse_button(id: &str) -> Option<What> {
+    let mut parts = id.splitn(4, ':');
+    let kind = parts.next()?;
+    let n: i64 = parts.next()?.parse().ok()?;
+    let more = parts.next();
+    let rest = parts.next();
+    let game = Some(n);
+    Some(match (kind, more) {
+        ("accept", None) => What::Accept { challenge: game },
+        ("decline", None) => What::Decline { challenge: game },
+        ("cancel", None) => What::Cancel { challenge: game },
+        ("draw-accept", None) => What::Draw {
+            step: Step::Accept,
+            game,
+        },
+        ("draw-decline", None) => What::Draw {
+            step: Step::Decline,
+            game,
+        },
+        ("takeback-accept", None) => What::Takeback {
+            step: Step::Accept,
+            game,
+        },
+        ("takeback-decline", None) => What::Takeback {
+            step: Step::Decline,
+            game,
+        },
+        ("board", None) => What::Board { game },
+        ("history", None) => What::History { game },
+        ("move", Some(ply)) => What::Move {
+            text: rest?.to_string(),
+            game,
+            ply: Some(ply.parse().ok()?),
+        },
+        ("vote", Some(choice)) if rest.is_none() => What::Vote {
+            choice: choice.to_string(),
+            vote: game,
+        },
+        ("tally", None) => What::Tally { vote: game },
+        _ => return None,
+    })
+}
+
+fn button(id: String, label: &str) -> Button {
+    Button {
+        id,
+        label: label.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn button_ids_read_back() {
+        assert!(matches!(
+            parse_button("move:7:12:Rb3-b6"),
+            Some(What::Move { game: Some(7), ply: Some(12), ref text }) if text == "Rb3-b6"
+        ));
+        // A move text may hold a colon: it is the last field.
+        assert!(matches!(
+            parse_button("move:7:0:a:b"),
+            Some(What::Move { ref text, .. }) if text == "a:b"
+        ));
+        assert!(matches!(
+            parse_button("vote:3:wild"),
+            Some(What::Vote { vote: Some(3), ref choice }) if choice == "wild"
+        ));
+        assert!(matches!(
+            parse_button("takeback-accept:5"),
+            Some(What::Takeback {
+                step: Step::Accept,
+                game: Some(5)
+            })
+        ));
+        for bad in [
+            "",
+            "accept",
+            "accept:x",
+            "accept:1:2",
+            "move:1:x:e4",
+            "move:1:2",
+            "nope:1",
+        ] {
+            assert!(parse_button(bad).is_none(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,296 @@
+//! `ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel
+//! NAME]`: Ferry offline. Reads chat commands from standard input, prints the replies,
+//! writes pictures and files to a directory and prints their paths. It only translates:
+//! everything else is `app`.
+
+pub mod parse;
+
+use crate::app::{App, Clock, Command, Member, Notice, Reply, SystemClock};
+use crate::store::Store;
+use parse::Line;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+const USAGE: &str = "usage: ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel NAME]";
+
+/// The system clock plus what `/wait` added.
+#[derive(Default)]
+struct ConsoleClock {
+    offset: AtomicI64,
+}
+
+impl Clock for ConsoleClock {
+    fn now(&self) -> i64 {
+        SystemClock
+            .now()
+            .saturating_add(self.offset.load(Ordering::SeqCst))
+    }
+}
+
+struct Session {
+    app: App,
+    clock: Arc<ConsoleClock>,
+    who: Member,
+    server: String,
+    channel: String,
+    pictures: PathBuf,
+    threads: u32,
+}
+
+/// Runs the console; returns the exit status.
+pub fn run(
+    args: &[String],
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    match run_inner(args, input, out) {
+        Ok(()) => 0,
+        Err(msg) => {
+            let _ = writeln!(err, "ferry console: {msg}");
+            2
+        }
+    }
+}
+
+fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
+    let mut db = PathBuf::from("ferry.db");
+    let mut pictures = None;
+    let mut who = "alice".to_string();
+    let mut server = "home".to_string();
+    let mut channel = "general".to_string();
+    let mut i = 0;
+    while i < args.len() {
+        let value = |i: usize| {
+            args.get(i + 1)
+                .cloned()
+                .ok_or_else(|| format!("{} needs a value; {USAGE}", args[i]))
+        };
+        match args[i].as_str() {
+            "--db" => db = PathBuf::from(value(i)?),
+            "--pictures" => pictures = Some(PathBuf::from(value(i)?)),
+            "--as" => who = value(i)?,
+            "--server" => server = value(i)?,
+            "--channel" => channel = value(i)?,
+            "-h" | "--help" => {
+                let _ = writeln!(out, "{USAGE}\n{}", parse::HELP);
+                return Ok(());
+            }
+            other => return Err(format!("unknown argument '{other}'; {USAGE}")),
+        }
+        i += 2;
+    }
+    let pictures = pictures.unwrap_or_else(|| {
+        db.parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .join("ferry-pictures")
+    });
+    let store = Store::open(&db).map_err(|e| e.to_string())?;
+    let clock = Arc::new(ConsoleClock::default());
+    let app = App::new(store, clock.clone());
+    let mut s = Session {
+        app,
+        clock,
+        who: Member::new(&who),
+        server,
+        channel,
+        pictures,
+        threads: 0,
+    };
+    let echo = !std::io::stdin().is_terminal();
+    let io = |e: std::io::Error| format!("cannot write: {e}");
+    writeln!(
+        out,
+        "Ferry console on {} (pictures in {}). You are {} in #{} of server {}. /help lists the commands.",
+        db.display(),
+        s.pictures.display(),
+        s.who.id,
+        s.channel,
+        s.server
+    )
+    .map_err(io)?;
+    // Whatever fell due while Ferry was not running is handled first.
+    s.tick(out).map_err(io)?;
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if !echo {
+            write!(out, "{}@#{}> ", s.who.id, s.channel).map_err(io)?;
+            out.flush().map_err(io)?;
+        }
+        match input.read_line(&mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => return Err(format!("cannot read standard input: {e}")),
+        }
+        let text = line.trim();
+        if text.is_empty() || text.starts_with("//") {
+            continue;
+        }
+        if echo {
+            writeln!(out, "{}@#{}> {text}", s.who.id, s.channel).map_err(io)?;
+        }
+        match parse::parse(text) {
+            Err(msg) => writeln!(out, "  ! {msg}").map_err(io)?,
+            Ok(Line::Quit) => break,
+            Ok(Line::Help) => writeln!(out, "{}", parse::HELP).map_err(io)?,
+            Ok(Line::As { name, manager }) => {
+                s.who = Member {
+                    id: name.clone(),
+                    name,
+                    manager,
+                };
+                let role = if manager { " (server manager)" } else { "" };
+                writeln!(out, "  you are now {}{role}", s.who.id).map_err(io)?;
+            }
+            Ok(Line::Channel(c)) => {
+                s.channel = c;
+                writeln!(out, "  now in #{}", s.channel).map_err(io)?;
+            }
+            Ok(Line::Server(v)) => {
+                s.server = v;
+                writeln!(out, "  now on server {}", s.server).map_err(io)?;
+            }
+            Ok(Line::Wait(secs)) => {
+                s.clock.offset.fetch_add(secs, Ordering::SeqCst);
+                writeln!(
+                    out,
+                    "  the console's clock is now {}",
+                    crate::app::time_text(s.app.now())
+                )
+                .map_err(io)?;
+                s.tick(out).map_err(io)?;
+            }
+            Ok(Line::App(what)) => {
+                s.tick(out).map_err(io)?;
+                s.command(what, out).map_err(io)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Session {
+    fn command(&mut self, what: crate::app::What, out: &mut dyn Write) -> std::io::Result<()> {
+        let cmd = Command {
+            who: self.who.clone(),
+            server: self.server.clone(),
+            channel: self.channel.clone(),
+            what,
+        };
+        match self.app.handle(&cmd) {
+            Err(e) => writeln!(out, "  ! Ferry failed: {e}"),
+            Ok(reply) => {
+                let thread = reply.open_thread.clone();
+                self.print(&reply, out)?;
+                if let Some(name) = thread {
+                    // What a chat would do: open the thread and send the command there.
+                    self.threads += 1;
+                    self.channel = format!("{}-thread-{}", self.channel, self.threads);
+                    writeln!(
+                        out,
+                        "  (opened thread #{} \"{name}\"; you are in it now)",
+                        self.channel
+                    )?;
+                    let again = Command {
+                        channel: self.channel.clone(),
+                        ..cmd
+                    };
+                    match self.app.handle(&again) {
+                        Ok(r) => self.print(&r, out)?,
+                        Err(e) => writeln!(out, "  ! Ferry failed: {e}")?,
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn tick(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let now = self.app.now();
+        match self.app.tick(now) {
+            Ok(notices) => {
+                for Notice {
+                    server,
+                    channel,
+                    reply,
+                } in notices
+                {
+                    writeln!(out, "  [notice in {server} #{channel}]")?;
+                    self.print(&reply, out)?;
+                }
+                Ok(())
+            }
+            Err(e) => writeln!(out, "  ! Ferry's clock failed: {e}"),
+        }
+    }
+
+    fn print(&self, reply: &Reply, out: &mut dyn Write) -> std::io::Result<()> {
+        let who = if reply.private { "(only you) " } else { "" };
+        writeln!(out, "  {who}{}", plain(&reply.text))?;
+        if !reply.mentions.is_empty() {
+            let m: Vec<String> = reply.mentions.iter().map(|m| format!("@{m}")).collect();
+            writeln!(out, "  notifies: {}", m.join(" "))?;
+        }
+        if let Some(p) = &reply.picture {
+            writeln!(out, "  picture: {}", self.save(&p.name, &p.png))?;
+        }
+        if let Some(f) = &reply.file {
+            writeln!(out, "  file: {}", self.save(&f.name, f.text.as_bytes()))?;
+        }
+        if !reply.buttons.is_empty() {
+            let b: Vec<String> = reply
+                .buttons
+                .iter()
+                .map(|b| format!("[{}] /press {}", b.label, b.id))
+                .collect();
+            writeln!(out, "  buttons: {}", b.join("  "))?;
+        }
+        Ok(())
+    }
+
+    /// Writes an attachment and returns its path (or why it could not be written).
+    fn save(&self, name: &str, bytes: &[u8]) -> String {
+        let safe: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || ".-_".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let path = self.pictures.join(safe);
+        match std::fs::create_dir_all(&self.pictures).and_then(|_| std::fs::write(&path, bytes)) {
+            Ok(()) => path.display().to_string(),
+            Err(e) => format!("(not written: {}: {e})", path.display()),
+        }
+    }
+}
+
+/// Mentions `<@bob>` printed as `@bob`; other text untouched.
+fn plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("<@") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        match after.find('>') {
+            Some(end) if !after[..end].contains(char::is_whitespace) => {
+                out.push('@');
+                out.push_str(&after[..end]);
+                rest = &after[end + 1..];
+            }
+            _ => {
+                out.push_str("<@");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}

@@ -1,0 +1,349 @@
+//! The chat's command syntax, as typed at the console: `/challenge @bob little-river
+//! river:gentle`, `/move d4-d5`, `/draw accept`, ... Options are `key:value` (or
+//! `key=value`); a game, challenge or vote is named by its number (`12`, `#12`, `game:12`).
+
+use crate::app::{Step, What};
+
+/// A console line: a command for Ferry, or one for the console itself.
+#[derive(Clone, Debug)]
+pub enum Line {
+    App(What),
+    /// Speak as this member from now on; `manager`: with a server-management role.
+    As {
+        name: String,
+        manager: bool,
+    },
+    Channel(String),
+    Server(String),
+    /// Move the console's clock forward by seconds.
+    Wait(i64),
+    Help,
+    Quit,
+}
+
+pub const HELP: &str = "\
+Commands (as in the chat):
+  /challenge [@member|anyone] VARIANT [key:value]... [days:N] [color:white|black|random]
+  /accept [N]   /decline [N]   /cancel [N]
+  /move TEXT    /board        /moves CELL    /resign
+  /draw offer|accept|decline   /takeback request|accept|decline
+  /history      /rules [VARIANT]   /games   /settings [orientation:own|white | days:N]
+  /vote start [hours:N]   /vote ASPECT   /vote tally   /vote close   /abort [N]
+  /press BUTTON-ID   (press a button shown under a reply)
+A game, challenge or vote is named by its number (12, #12 or game:12); without one, the
+channel's game or the one that fits.
+Console only:
+  /as NAME [manager]   /channel NAME   /server NAME   /wait 25h|3d|90m   /help   /quit";
+
+/// Reads one line, or says what is wrong with it.
+pub fn parse(line: &str) -> Result<Line, String> {
+    let line = line.trim();
+    let Some(body) = line.strip_prefix('/') else {
+        return Err(format!(
+            "'{line}' is not a command: commands start with '/', for example /board (/help lists them)"
+        ));
+    };
+    let mut words = body.split_whitespace();
+    let name = words.next().unwrap_or("").to_ascii_lowercase();
+    let args: Vec<&str> = words.collect();
+    let what = match name.as_str() {
+        "as" => {
+            let Some(who) = args.first() else {
+                return Err(
+                    "/as needs a member: /as bob (add 'manager' for a server manager)".into(),
+                );
+            };
+            let manager = match args.get(1).map(|s| s.to_ascii_lowercase()) {
+                None => false,
+                Some(m) if m == "manager" => true,
+                Some(other) => {
+                    return Err(format!(
+                        "/as takes a name and optionally 'manager', not '{other}'"
+                    ))
+                }
+            };
+            return Ok(Line::As {
+                name: who.trim_start_matches('@').to_string(),
+                manager,
+            });
+        }
+        "channel" => {
+            return one_word(&args, "/channel general")
+                .map(|c| Line::Channel(c.trim_start_matches('#').to_string()))
+        }
+        "server" => return one_word(&args, "/server home").map(Line::Server),
+        "wait" => {
+            return one_word(&args, "/wait 25h")
+                .and_then(|s| span(&s))
+                .map(Line::Wait)
+        }
+        "help" => return Ok(Line::Help),
+        "quit" | "exit" => return Ok(Line::Quit),
+        "challenge" => challenge(&args)?,
+        "accept" => What::Accept {
+            challenge: number(&args, "challenge")?,
+        },
+        "decline" => What::Decline {
+            challenge: number(&args, "challenge")?,
+        },
+        "cancel" => What::Cancel {
+            challenge: number(&args, "challenge")?,
+        },
+        "move" | "m" => {
+            let (game, rest) = game_key(&args)?;
+            if rest.is_empty() {
+                return Err("/move needs a move, for example /move e2-e4".into());
+            }
+            What::Move {
+                text: rest.join(" "),
+                game,
+                ply: None,
+            }
+        }
+        "board" => What::Board {
+            game: number(&args, "game")?,
+        },
+        "moves" => {
+            let (game, rest) = game_key(&args)?;
+            let [from] = rest.as_slice() else {
+                return Err("/moves needs one square, for example /moves b1".into());
+            };
+            What::Moves {
+                from: from.to_string(),
+                game,
+            }
+        }
+        "resign" => What::Resign {
+            game: number(&args, "game")?,
+        },
+        "draw" | "takeback" => {
+            let (mut game, rest) = game_key(&args)?;
+            let mut step = None;
+            for w in rest {
+                if w.starts_with(|c: char| c.is_ascii_digit()) && game.is_none() {
+                    game = Some(id(w, "game")?);
+                    continue;
+                }
+                step = Some(match w.to_ascii_lowercase().as_str() {
+                    _ if step.is_some() => {
+                        return Err(format!("/{name} takes one of offer, accept or decline"))
+                    }
+                    "offer" | "request" | "ask" => Step::Offer,
+                    "accept" | "yes" => Step::Accept,
+                    "decline" | "no" => Step::Decline,
+                    other => {
+                        return Err(format!(
+                            "/{name} takes offer, accept or decline, not '{other}'"
+                        ))
+                    }
+                });
+            }
+            let step = step.unwrap_or(Step::Offer);
+            if name == "draw" {
+                What::Draw { step, game }
+            } else {
+                What::Takeback { step, game }
+            }
+        }
+        "history" => What::History {
+            game: number(&args, "game")?,
+        },
+        "rules" => What::Rules {
+            variant: args.first().map(|s| s.to_string()),
+        },
+        "games" | "mygames" => What::MyGames,
+        "settings" => match args.as_slice() {
+            [] => What::Settings { orientation: None },
+            [a] => match key_value(a) {
+                Some(("orientation", v)) => What::Settings {
+                    orientation: Some(v.to_string()),
+                },
+                Some(("days", v)) => What::ServerClock {
+                    days: v
+                        .parse()
+                        .map_err(|_| format!("days must be a whole number of days, not '{v}'"))?,
+                },
+                _ => {
+                    return Err(format!(
+                        "/settings takes orientation:own, orientation:white or (server managers) \
+                         days:N, not '{a}'"
+                    ))
+                }
+            },
+            _ => return Err("/settings takes one setting at a time".into()),
+        },
+        "vote" => vote(&args)?,
+        "tally" => What::Tally {
+            vote: number(&args, "vote")?,
+        },
+        "abort" => What::Abort {
+            game: number(&args, "game")?,
+        },
+        "press" => What::Button(one_word(&args, "/press accept:3")?),
+        _ => {
+            return Err(format!(
+                "unknown command '/{name}'; /help lists the commands"
+            ))
+        }
+    };
+    Ok(Line::App(what))
+}
+
+fn one_word(args: &[&str], example: &str) -> Result<String, String> {
+    match args {
+        [w] => Ok(w.to_string()),
+        _ => Err(format!(
+            "this command takes one word, for example {example}"
+        )),
+    }
+}
+
+fn key_value(a: &str) -> Option<(&str, &str)> {
+    a.split_once(':').or_else(|| a.split_once('='))
+}
+
+/// `12`, `#12`, `game:12` (any key), or nothing.
+fn number(args: &[&str], what: &str) -> Result<Option<i64>, String> {
+    match args {
+        [] => Ok(None),
+        [a] => id(a, what).map(Some),
+        _ => Err(format!("give at most one {what} number")),
+    }
+}
+
+fn id(a: &str, what: &str) -> Result<i64, String> {
+    let digits = key_value(a).map_or(a, |(_, v)| v).trim_start_matches('#');
+    digits
+        .parse::<i64>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("'{a}' is not a {what} number; write it as 12 or #12"))
+}
+
+/// Takes a `game:N` (or `#N`) out of the arguments.
+fn game_key<'a>(args: &[&'a str]) -> Result<(Option<i64>, Vec<&'a str>), String> {
+    let mut game = None;
+    let mut rest = Vec::new();
+    for a in args {
+        if a.starts_with("game:") || a.starts_with("game=") || a.starts_with('#') {
+            game = Some(id(a, "game")?);
+        } else {
+            rest.push(*a);
+        }
+    }
+    Ok((game, rest))
+}
+
+fn challenge(args: &[&str]) -> Result<What, String> {
+    let mut args = args.iter().copied().peekable();
+    let opponent = match args.peek().copied() {
+        Some(a) if a.eq_ignore_ascii_case("anyone") || a.eq_ignore_ascii_case("@anyone") => {
+            args.next();
+            None
+        }
+        Some(a) if a.starts_with('@') => {
+            args.next();
+            Some(a.trim_start_matches('@').to_string())
+        }
+        _ => None,
+    };
+    let Some(variant) = args.next() else {
+        return Err(
+            "/challenge needs a variant: /challenge @member VARIANT (/rules lists them)".into(),
+        );
+    };
+    let mut options = Vec::new();
+    let mut days = None;
+    let mut color = None;
+    for a in args {
+        let Some((k, v)) = key_value(a) else {
+            return Err(format!(
+                "'{a}' is not an option: write options as key:value, for example days:3"
+            ));
+        };
+        match k.to_ascii_lowercase().as_str() {
+            "days" => {
+                days = Some(v.parse::<u32>().map_err(|_| {
+                    format!("days must be a whole number of days per move, not '{v}'")
+                })?)
+            }
+            "color" | "colour" | "side" => color = Some(v.to_string()),
+            _ => options.push(format!("{k}={v}")),
+        }
+    }
+    Ok(What::Challenge {
+        opponent,
+        variant: variant.to_string(),
+        options,
+        days,
+        color,
+    })
+}
+
+fn vote(args: &[&str]) -> Result<What, String> {
+    let Some(first) = args.first() else {
+        return Err("/vote needs an aspect (/vote wild), or start, tally or close".into());
+    };
+    let rest = &args[1..];
+    Ok(match first.to_ascii_lowercase().as_str() {
+        "start" | "open" => {
+            let mut hours = None;
+            for a in rest {
+                match key_value(a) {
+                    Some(("hours", v)) => {
+                        hours = Some(
+                            v.parse::<u32>()
+                                .map_err(|_| format!("hours must be a whole number, not '{v}'"))?,
+                        )
+                    }
+                    _ => return Err(format!("/vote start takes hours:N, not '{a}'")),
+                }
+            }
+            What::VoteStart { hours }
+        }
+        "tally" => What::Tally {
+            vote: number(rest, "vote")?,
+        },
+        "close" => What::VoteClose {
+            vote: number(rest, "vote")?,
+        },
+        choice => What::Vote {
+            choice: choice.to_string(),
+            vote: number(rest, "vote")?,
+        },
+    })
+}
+
+/// `90m`, `25h`, `3d`, `1d12h`, or seconds.
+pub fn span(s: &str) -> Result<i64, String> {
+    let bad = || format!("'{s}' is not a span of time: write it as 90m, 25h, 3d or 1d12h");
+    let mut total: i64 = 0;
+    let mut digits = String::new();
+    for ch in s.chars() {
+        if ch.is_ascii_digit() {
+            digits.push(ch);
+            continue;
+        }
+        let n: i64 = digits.parse().map_err(|_| bad())?;
+        digits.clear();
+        let unit = match ch {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            'd' => 86_400,
+            _ => return Err(bad()),
+        };
+        total = total
+            .checked_add(n.checked_mul(unit).ok_or_else(bad)?)
+            .ok_or_else(bad)?;
+    }
+    if !digits.is_empty() {
+        total = total
+            .checked_add(digits.parse().map_err(|_| bad())?)
+            .ok_or_else(bad)?;
+    }
+    if total <= 0 || total > 3650 * 86_400 {
+        return Err(bad());
+    }
+    Ok(total)
+}

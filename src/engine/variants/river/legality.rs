@@ -1,0 +1,362 @@
+//! The check of one move with a reason a player reads when it is refused, and the
+//! candidate moves the conformance tests ask it about.
+
+use super::rules::{sail, via};
+use super::River;
+use crate::engine::board::Cell;
+use crate::engine::errors::IllegalMove;
+use crate::engine::moves::{Move, MoveList};
+use crate::engine::types::Role;
+
+impl River {
+    pub(super) fn check(&self, m: &Move) -> Result<(), IllegalMove> {
+        if self.over_by_position() {
+            return Err(IllegalMove::GameOver(
+                "the game is over: no more moves can be played".to_string(),
+            ));
+        }
+        let g = self.geo();
+        let us = self.side;
+        let all = g.shape.cells();
+        // A cell index past the bit set is off the board too (and must not be shifted by).
+        let cells = Cells(all);
+        let v = self.view();
+        let off = || IllegalMove::NoSuchMove("that square is not on the board".to_string());
+        match *m {
+            Move::Drop { .. } => Err(IllegalMove::Rule(
+                "there are no drops in River Chess".to_string(),
+            )),
+            Move::Castle { king, rook } => {
+                if !cells.contains(king) || !cells.contains(rook) {
+                    return Err(off());
+                }
+                let mut list = MoveList::new();
+                self.castles(&v, &mut list);
+                if list.contains(m) {
+                    Ok(())
+                } else {
+                    Err(IllegalMove::Rule(
+                        "castling is not possible now: king and rook must be unmoved, the \
+                         squares between them empty, and the king may not be in check or \
+                         pass or land on a square the opponent could capture on"
+                            .to_string(),
+                    ))
+                }
+            }
+            Move::Normal { from, to, .. } | Move::Path { from, to, .. } => {
+                if !cells.contains(from) || !cells.contains(to) {
+                    return Err(off());
+                }
+                if let Move::Path {
+                    via: vc,
+                    via_len,
+                    drown,
+                    ..
+                } = *m
+                {
+                    let canonical = match via_len {
+                        0 => sail(from, to),
+                        1 if cells.contains(vc[0]) => via(from, vc[0], to),
+                        _ => Move::Drop {
+                            role: Role::Pawn,
+                            to,
+                        },
+                    };
+                    if drown || canonical != *m {
+                        return Err(IllegalMove::NoSuchMove(
+                            "River Chess has no such compound move: a boat sails one or two \
+                             steps, or a piece boards and sails one step, or sails one step \
+                             and lands"
+                                .to_string(),
+                        ));
+                    }
+                }
+                let f = g.name(from);
+                match self.board.get(from) {
+                    None if !v.boats.contains(from) => {
+                        return Err(IllegalMove::NoPiece(format!(
+                            "there is no piece or boat on {f}"
+                        )))
+                    }
+                    None => {
+                        if matches!(m, Move::Normal { .. }) {
+                            return Err(IllegalMove::NoPiece(format!(
+                                "the boat on {f} is empty: move it with ~{f}>{}",
+                                g.name(to)
+                            )));
+                        }
+                        let side = g.side_of(from);
+                        if side != us {
+                            return Err(IllegalMove::NotYourPiece(format!(
+                                "the empty boat on {f} lies on {side}'s side of the river: \
+                                 only {side} may move it"
+                            )));
+                        }
+                    }
+                    Some(p) if p.color != us => {
+                        return Err(IllegalMove::NotYourPiece(format!(
+                            "the {} on {f} is {}'s, and it is {us} to move",
+                            p.role, p.color
+                        )))
+                    }
+                    Some(_) => {}
+                }
+                if !self.direct_ok(&v, m) {
+                    return Err(self.why_not(m));
+                }
+                if !self.safe_after(m) {
+                    return Err(IllegalMove::LeavesInCheck(
+                        "that would leave your King in check".to_string(),
+                    ));
+                }
+                Ok(())
+            }
+            Move::Bridge { file, then } => {
+                if file >= 8 {
+                    return Err(IllegalMove::NoSuchMove(
+                        "a bridge is built on a file a to h".to_string(),
+                    ));
+                }
+                let fl = (b'a' + file) as char;
+                let limit = self.config.bridges;
+                if self.built(us) >= limit {
+                    return Err(IllegalMove::Rule(format!(
+                        "{us} has built {} bridge(s), all this game allows",
+                        self.built(us)
+                    )));
+                }
+                if self.config.bridge_files & (1 << file) == 0 {
+                    let files: Vec<String> = (0..8u8)
+                        .filter(|f| self.config.bridge_files & (1 << f) != 0)
+                        .map(|f| ((b'a' + f) as char).to_string())
+                        .collect();
+                    return Err(IllegalMove::Rule(format!(
+                        "bridges may be built only on files {}",
+                        files.join(", ")
+                    )));
+                }
+                let [a, b] = g.water_cells(file);
+                if !v.open.contains(a) || !v.open.contains(b) {
+                    return Err(IllegalMove::Rule(format!(
+                        "no bridge on file {fl}: {} and {} must both be open water",
+                        g.name(a),
+                        g.name(b)
+                    )));
+                }
+                let builders = self.builders(&v, file, us);
+                if builders.is_empty() {
+                    return Err(IllegalMove::Rule(format!(
+                        "to build on file {fl} you need two or more pieces on one bank rank \
+                         ({} or {}) on files {} to {}",
+                        g.bank.white + 1,
+                        g.bank.black + 1,
+                        (b'a' + file.saturating_sub(1)) as char,
+                        (b'a' + (file + 1).min(7)) as char
+                    )));
+                }
+                if let Some((from, to)) = then {
+                    if !cells.contains(from) || !cells.contains(to) {
+                        return Err(off());
+                    }
+                    if !builders.contains(from) {
+                        return Err(IllegalMove::Rule(format!(
+                            "{} holds none of the builders of the bridge on {fl}",
+                            g.name(from)
+                        )));
+                    }
+                    if !self.crossing_ok(file, from, to) {
+                        return Err(IllegalMove::CannotMoveThere(format!(
+                            "after building on {fl}, the piece on {} cannot go to {} by a move \
+                             that ends on the bridge or passes over it",
+                            g.name(from),
+                            g.name(to)
+                        )));
+                    }
+                }
+                if !self.safe_after(m) {
+                    return Err(IllegalMove::LeavesInCheck(
+                        "that would leave your King in check".to_string(),
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Why a move of a piece or boat that is the mover's is not among its moves.
+    fn why_not(&self, m: &Move) -> IllegalMove {
+        let g = self.geo();
+        let v = self.view();
+        let (from, to) = match *m {
+            Move::Normal { from, to, .. } | Move::Path { from, to, .. } => (from, to),
+            _ => return IllegalMove::NoSuchMove("that is not a move here".to_string()),
+        };
+        let (f, t) = (g.name(from), g.name(to));
+        let Some(piece) = self.board.get(from) else {
+            return IllegalMove::CannotMoveThere(format!(
+                "the empty boat on {f} moves one step to open water; it cannot go to {t}"
+            ));
+        };
+        let role = piece.role;
+        match *m {
+            Move::Normal { promotion, .. } => {
+                if let Some(own) = self.board.get(to).filter(|p| p.color == piece.color) {
+                    if !(v.boats.contains(from) && v.boats.contains(to)) {
+                        return IllegalMove::OwnPiece(format!("your {} stands on {t}", own.role));
+                    }
+                }
+                let last = g.shape.rank(to) == g.last_rank(piece.color);
+                if role == Role::Pawn && last && promotion.is_none() {
+                    return IllegalMove::Rule(format!(
+                        "a pawn reaching {t} must promote: add =Q, =R, =B or =N"
+                    ));
+                }
+                if promotion.is_some() && (role != Role::Pawn || !last) {
+                    return IllegalMove::Rule(
+                        "only a pawn reaching the last rank promotes".to_string(),
+                    );
+                }
+                if v.swimmers.contains(to) && role == Role::King {
+                    return IllegalMove::Rule("a King never captures a swimmer".to_string());
+                }
+                if v.boats.contains(from) {
+                    return IllegalMove::CannotMoveThere(format!(
+                        "the {role} on the boat on {f} cannot go to {t}: a passenger lands on \
+                         land by its own move, or takes the passenger of an adjacent boat \
+                         (a rook across an edge, a bishop across a corner, a pawn diagonally \
+                         forward)"
+                    ));
+                }
+                if v.empty_boats.contains(to) && g.side_of(to) != g.side_of(from) {
+                    return IllegalMove::Rule(format!(
+                        "the boat on {t} lies on the other side of the river: a piece boards \
+                         only a boat on its own side"
+                    ));
+                }
+                if v.open.contains(to) {
+                    return IllegalMove::Rule(format!(
+                        "{t} is open water: only a pawn on its bank swims, two squares \
+                         forward into the far water rank"
+                    ));
+                }
+                if let Some(between) = g.shape.between(from, to) {
+                    if let Some(b) = between.and(v.blockers).first() {
+                        if matches!(role, Role::Queen | Role::Rook | Role::Bishop) {
+                            let what = if v.open.contains(b) {
+                                "open water".to_string()
+                            } else if v.swimmers.contains(b) {
+                                "a swimmer".to_string()
+                            } else if v.passengers.contains(b) {
+                                "a boat with a passenger".to_string()
+                            } else {
+                                "a piece".to_string()
+                            };
+                            return IllegalMove::Blocked(format!(
+                                "the {role} on {f} cannot go to {t}: {what} on {} is in the way",
+                                g.name(b)
+                            ));
+                        }
+                    }
+                }
+                IllegalMove::CannotMoveThere(format!("the {role} on {f} cannot move to {t}"))
+            }
+            Move::Path { via_len: 0, .. } => IllegalMove::CannotMoveThere(format!(
+                "the boat on {f} cannot sail to {t}: a boat sails one or two steps through \
+                 open water, and only the last step may land on an enemy swimmer"
+            )),
+            _ => IllegalMove::CannotMoveThere(if v.boats.contains(from) {
+                format!(
+                    "the {role} on {f} cannot sail and land on {t}: the boat makes one step to \
+                     open water, then the passenger lands by its own move"
+                )
+            } else {
+                format!(
+                    "the {role} on {f} cannot board and sail to {t}: it boards an empty boat \
+                     on its side by its own move (no capture), then the boat makes one step"
+                )
+            }),
+        }
+    }
+
+    /// Every move-shaped value worth asking `check` about.
+    pub(super) fn candidates(&self, out: &mut MoveList) {
+        let g = self.geo();
+        let v = self.view();
+        let us = self.side;
+        let cells = g.shape.cells();
+        for from in v.by[us] {
+            let pawn = self.board.get(from).is_some_and(|p| p.role == Role::Pawn);
+            for to in cells {
+                out.push(Move::normal(from, to));
+                if pawn && g.shape.rank(to) == g.last_rank(us) {
+                    for r in super::rules::PROMOTIONS {
+                        out.push(Move::Normal {
+                            from,
+                            to,
+                            promotion: Some(r),
+                        });
+                    }
+                }
+            }
+            if !v.boats.contains(from) {
+                for boat in v.boats {
+                    for to in g.king[boat.index()].and(v.water) {
+                        out.push(via(from, boat, to));
+                    }
+                }
+            }
+        }
+        for boat in v.boats {
+            if self.board.get(boat).is_some_and(|p| p.color != us) {
+                continue;
+            }
+            for to in v.water {
+                out.push(sail(boat, to));
+            }
+            if v.passengers.contains(boat) {
+                for m in g.king[boat.index()].and(v.water) {
+                    for to in cells {
+                        out.push(via(boat, m, to));
+                    }
+                }
+            }
+        }
+        let rank = g.home_rank(us);
+        if let Some(king) = g.shape.cell(4, rank) {
+            for f in [0, 7] {
+                if let Some(rook) = g.shape.cell(f, rank) {
+                    out.push(Move::Castle { king, rook });
+                }
+            }
+        }
+        let banks: Vec<Cell> = v.by[us]
+            .filter(|&c| {
+                let r = g.shape.rank(c);
+                r == g.bank.white || r == g.bank.black
+            })
+            .collect();
+        for file in 0..8u8 {
+            out.push(Move::Bridge { file, then: None });
+            for &from in &banks {
+                if g.shape.file(from).abs_diff(file) > 1 {
+                    continue;
+                }
+                for to in cells {
+                    out.push(Move::Bridge {
+                        file,
+                        then: Some((from, to)),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The board's cells, asked about cells of any index.
+struct Cells(crate::engine::board::CellSet);
+
+impl Cells {
+    fn contains(&self, c: Cell) -> bool {
+        c.0 < 128 && self.0.contains(c)
+    }
+}

@@ -1,0 +1,291 @@
+//! River Chess (rules: `shared/rules/river-chess.md`).
+//!
+//! Chess on an 8x10 board (or 8x12, 8x14) cut by a river two ranks wide. Pawns swim,
+//! knights jump the river, players build pontoon bridges, and two unowned boats carry
+//! pieces across. The terrain (boats, bridges and who built them) is part of the
+//! position and of its text.
+//!
+//! Moves use the shared `Move` unchanged: `Normal` for a piece's own move (on land, swim
+//! in, a swimmer's step, a knight's jump, boarding, landing, capturing a passenger from
+//! land or boat to boat); `Path` without `via` for a boat's sail (empty, or with its
+//! passenger), with one `via` for board-and-sail (starting on land) or sail-and-land
+//! (starting on a boat); `Bridge` for a build and its optional crossing; `Castle`.
+//!
+//! Split by concern: `options` (the option specs and `Config`), `tables` (board sizes
+//! and movement tables), `rules` (generation, attacks, playing a move, the end of the
+//! game), `text` (position text), `direct` (each move's rules read square by square,
+//! apart from the generator), `legality` (the check of one move, with reasons) and
+//! `move_text` (canonical move text and the lenient reader).
+
+mod direct;
+mod legality;
+mod move_text;
+mod options;
+mod rules;
+mod tables;
+mod text;
+
+pub use options::Config;
+
+use crate::engine::board::{Cell, CellSet, Shape};
+use crate::engine::errors::{IllegalMove, PositionError};
+use crate::engine::moves::{Effects, Move, MoveList};
+use crate::engine::options::Options;
+use crate::engine::outcome::{Outcome, Reason};
+use crate::engine::perft::{self, PerftPosition};
+use crate::engine::placement::Placement;
+use crate::engine::types::{Color, Piece, Role};
+use crate::engine::variant::{Feature, History, PieceInfo, Position, Variant};
+
+static PIECES: [PieceInfo; 6] = [
+    PieceInfo {
+        role: Role::King,
+        promoted: false,
+        moves: "K: one step in any direction; castles; never takes a swimmer",
+    },
+    PieceInfo {
+        role: Role::Queen,
+        promoted: false,
+        moves: "Q: any distance in a line, over land and empty boats",
+    },
+    PieceInfo {
+        role: Role::Rook,
+        promoted: false,
+        moves: "R: any distance along a rank or file, over land and empty boats",
+    },
+    PieceInfo {
+        role: Role::Bishop,
+        promoted: false,
+        moves: "B: any distance diagonally, over land and empty boats",
+    },
+    PieceInfo {
+        role: Role::Knight,
+        promoted: false,
+        moves: "N: leaps as in chess; from a bank, also jumps the river to the far bank",
+    },
+    PieceInfo {
+        role: Role::Pawn,
+        promoted: false,
+        moves: "P: as in chess; from its bank swims into the far water rank, then steps out",
+    },
+];
+
+pub static VARIANT: Variant = Variant {
+    id: "river",
+    name: "River Chess",
+    summary: "8x10 chess across a two-rank river: pawns swim, knights jump, \
+              players build bridges and sail two boats",
+    options: options::OPTIONS,
+    pieces: &PIECES,
+    check_options: options::check_options,
+    start: start_position,
+    parse: parse_position,
+};
+
+/// A River Chess position: plain data, copied for every move tried.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct River {
+    board: Placement,
+    side: Color,
+    /// Castling rights: 1 = K, 2 = Q, 4 = k, 8 = q.
+    castling: u8,
+    /// The square a double step passed over on the last move.
+    ep: Option<Cell>,
+    boats: CellSet,
+    /// The builder of the bridge on each file.
+    bridges: [Option<Color>; 8],
+    /// Water squares now: the water ranks less bridged files.
+    water: CellSet,
+    halfmove: u32,
+    fullmove: u32,
+    config: Config,
+}
+
+/// The terrain of a position, for pictures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Terrain {
+    /// Unbridged water squares (with or without a boat or a swimmer on them).
+    pub water: Vec<Cell>,
+    /// Each boat with its passenger, if any.
+    pub boats: Vec<(Cell, Option<Piece>)>,
+    /// Pawns in the water.
+    pub swimmers: Vec<(Cell, Piece)>,
+    /// Each bridge: its file (0 = a), its builder, its two squares.
+    pub bridges: Vec<(u8, Color, [Cell; 2])>,
+}
+
+fn start_position(options: &Options) -> Box<dyn Position> {
+    Box::new(River::start(options))
+}
+
+fn parse_position(text: &str, options: &Options) -> Result<Box<dyn Position>, PositionError> {
+    River::from_text(text, options).map(|p| Box::new(p) as Box<dyn Position>)
+}
+
+impl River {
+    pub fn start(options: &Options) -> River {
+        River::start_with(Config::from_options(options))
+    }
+
+    pub fn from_text(text: &str, options: &Options) -> Result<River, PositionError> {
+        River::read(text, Config::from_options(options))
+    }
+
+    /// Boats with their passengers, swimmers and bridges, for drawing the board.
+    pub fn terrain(&self) -> Terrain {
+        let g = self.geo();
+        Terrain {
+            water: self.water.collect(),
+            boats: self.boats.map(|c| (c, self.board.get(c))).collect(),
+            swimmers: self
+                .water
+                .without(self.boats)
+                .filter_map(|c| self.board.get(c).map(|p| (c, p)))
+                .collect(),
+            bridges: self
+                .bridges
+                .iter()
+                .enumerate()
+                .filter_map(|(f, b)| b.map(|c| (f as u8, c, g.water_cells(f as u8))))
+                .collect(),
+        }
+    }
+
+    fn legal_list(&self) -> MoveList {
+        let mut list = MoveList::with_capacity(64);
+        if !self.over_by_position() {
+            self.generate(&mut list);
+        }
+        list
+    }
+}
+
+impl PerftPosition for River {
+    fn legal_moves(&self, out: &mut MoveList) {
+        if !self.over_by_position() {
+            self.generate(out);
+        }
+    }
+    fn play(&mut self, m: &Move) {
+        self.apply(m);
+    }
+}
+
+impl Position for River {
+    fn variant(&self) -> &'static Variant {
+        &VARIANT
+    }
+    fn boxed_clone(&self) -> Box<dyn Position> {
+        Box::new(*self)
+    }
+    fn shape(&self) -> &'static Shape {
+        &self.geo().shape
+    }
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+    fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        if cell.0 < 128 && self.geo().shape.cells().contains(cell) {
+            self.board.get(cell)
+        } else {
+            None
+        }
+    }
+
+    fn text(&self) -> String {
+        format!("{} {} {}", self.key_text(), self.halfmove, self.fullmove)
+    }
+
+    fn repetition_key(&self) -> String {
+        self.key_text()
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        PerftPosition::legal_moves(self, out);
+    }
+
+    fn check_move(&self, m: &Move) -> Result<(), IllegalMove> {
+        self.check(m)
+    }
+
+    fn candidate_moves(&self, out: &mut MoveList) {
+        self.candidates(out);
+    }
+
+    fn play(&mut self, m: &Move) -> Effects {
+        self.apply(m)
+    }
+
+    fn in_check(&self) -> bool {
+        self.king_attacked(self.side)
+    }
+
+    fn move_text(&self, m: &Move) -> String {
+        self.text_of(m)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
+        self.read_move_text(text)
+    }
+
+    fn outcome(&self, history: Option<&History>) -> Option<Outcome> {
+        let mover = self.side.opposite();
+        let mut moves = MoveList::with_capacity(64);
+        self.generate(&mut moves);
+        if moves.is_empty() {
+            return Some(if self.in_check() {
+                Outcome::win(mover, Reason::Checkmate)
+            } else {
+                Outcome::draw(Reason::Stalemate)
+            });
+        }
+        if self.insufficient() {
+            return Some(Outcome::draw(Reason::InsufficientMaterial));
+        }
+        if history.is_some_and(|h| h.occurrences_of_last() >= 3) {
+            return Some(Outcome::draw(Reason::Repetition));
+        }
+        if self.halfmove >= 100 {
+            return Some(Outcome::draw(Reason::MoveCountRule));
+        }
+        None
+    }
+
+    fn move_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    fn counters(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.halfmove >= 60 {
+            out.push(format!(
+                "{} of 100 plies without capture, pawn move or bridge",
+                self.halfmove
+            ));
+        }
+        out
+    }
+
+    fn features(&self) -> Vec<(Cell, Feature)> {
+        let t = self.terrain();
+        let boats = t.boats.iter().map(|&(c, _)| (c, Feature::Boat));
+        let bridges = t
+            .bridges
+            .iter()
+            .flat_map(|&(_, _, cells)| cells.map(|c| (c, Feature::Bridge)));
+        boats.chain(bridges).collect()
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft::perft(self, depth)
+    }
+
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        let mut out: Vec<(String, u64)> = perft::divide(self, depth)
+            .into_iter()
+            .map(|(m, n)| (self.text_of(&m), n))
+            .collect();
+        out.sort();
+        out
+    }
+}

@@ -1,0 +1,529 @@
+//! Move text (rules section 10): the canonical text of each kind of move, and the
+//! lenient reader (long forms with `-`/`x` interchangeable or left out, SAN-like steps,
+//! squares in any case, a piece letter left out or in the other case).
+
+use super::rules::sail;
+use super::tables::{letter, role_of};
+use super::River;
+use crate::engine::board::Cell;
+use crate::engine::errors::IllegalMove;
+use crate::engine::moves::Move;
+use crate::engine::notation::{clean_move_text, most_telling};
+use crate::engine::types::Role;
+
+/// What separates two squares of a move text.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Sep {
+    /// `-`, `x` or nothing: a piece's own move.
+    Step,
+    /// `>` (or `>x`): a boat's step.
+    Sail,
+}
+
+/// A move text read as squares and separators.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Form {
+    letter: Option<Role>,
+    /// The first square's separator is unused.
+    cells: Vec<(Sep, Cell)>,
+    promotion: Option<Role>,
+}
+
+/// A SAN-like step: `[L][file][rank][x]square[=L]`.
+#[derive(Clone, Debug)]
+struct San {
+    letter: Option<Role>,
+    file: Option<u8>,
+    rank: Option<u8>,
+    to: Cell,
+    promotion: Option<Role>,
+}
+
+impl River {
+    /// The canonical text of a move (also printed, in the same shape, for a move that is
+    /// not legal).
+    pub(super) fn text_of(&self, m: &Move) -> String {
+        let g = self.geo();
+        let n = |c: Cell| g.name(c);
+        let l = |c: Cell| self.board.get(c).map_or("", |p| letter(p.role));
+        let taken = |c: Cell| self.board.get(c).is_some();
+        let cells = [m.from(), m.to()];
+        let via_off = matches!(*m, Move::Path { via, .. } if via[0].0 >= 128);
+        let off = |c: &Cell| c.0 >= 128 || !g.shape.cells().contains(*c);
+        if via_off || cells.iter().flatten().any(off) {
+            return format!("{m:?}");
+        }
+        match *m {
+            Move::Castle { king, rook } => {
+                if g.shape.file(rook) > g.shape.file(king) {
+                    "O-O".to_string()
+                } else {
+                    "O-O-O".to_string()
+                }
+            }
+            Move::Normal {
+                from,
+                to,
+                promotion,
+            } => self.step_text(from, to, promotion),
+            Move::Path {
+                from,
+                via,
+                via_len,
+                to,
+                ..
+            } => {
+                let x = if taken(to) { "x" } else { "" };
+                if via_len == 0 {
+                    if self.board.get(from).is_none() {
+                        format!("~{}>{}", n(from), n(to))
+                    } else {
+                        format!("{}{}>{x}{}", l(from), n(from), n(to))
+                    }
+                } else if self.boats.contains(from) {
+                    let sep = if taken(to) { "x" } else { "-" };
+                    format!("{}{}>{}{sep}{}", l(from), n(from), n(via[0]), n(to))
+                } else {
+                    format!("{}{}-{}>{x}{}", l(from), n(from), n(via[0]), n(to))
+                }
+            }
+            Move::Bridge { file, then } => {
+                let mut s = format!("@{}", (b'a' + file.min(25)) as char);
+                if let Some((from, to)) = then {
+                    s.push(':');
+                    s.push_str(&self.step_text(from, to, None));
+                }
+                s
+            }
+            Move::Drop { role, to } => format!("{}@{}", letter(role), n(to)),
+        }
+    }
+
+    fn step_text(&self, from: Cell, to: Cell, promotion: Option<Role>) -> String {
+        let g = self.geo();
+        let piece = self.board.get(from);
+        let ep = piece.is_some_and(|p| p.role == Role::Pawn)
+            && self.ep == Some(to)
+            && g.shape.file(from) != g.shape.file(to)
+            && self.board.get(to).is_none();
+        let capture = ep || self.board.get(to).is_some();
+        let mut s = String::with_capacity(8);
+        s.push_str(piece.map_or("", |p| letter(p.role)));
+        s.push_str(&g.name(from));
+        s.push(if capture { 'x' } else { '-' });
+        s.push_str(&g.name(to));
+        if let Some(r) = promotion {
+            s.push('=');
+            s.push_str(letter(r));
+        }
+        s
+    }
+
+    /// Reads any accepted form of a move text.
+    pub(super) fn read_move_text(&self, text: &str) -> Result<Move, IllegalMove> {
+        let legal = self.legal_list();
+        if legal.is_empty() {
+            if let Some(o) = crate::engine::variant::Position::outcome(self, None) {
+                return Err(IllegalMove::GameOver(format!("the game is over ({o})")));
+            }
+        }
+        let t = clean_move_text(text);
+        if t.is_empty() {
+            return Err(IllegalMove::Unreadable(
+                "the move is empty: write one like e2-e4, Ng1-f3, ~a5>b6 or @d:Rd4-d8".to_string(),
+            ));
+        }
+        if !t.is_ascii() || t.chars().any(char::is_whitespace) {
+            return Err(IllegalMove::Unreadable(format!(
+                "'{t}' is not a move: write one move like e2-e4, Nf3, ~a5>b6 or @d, without spaces"
+            )));
+        }
+        let upper = t.to_ascii_uppercase().replace('0', "O");
+        if matches!(upper.as_str(), "O-O" | "O-O-O" | "OO" | "OOO") {
+            let long = upper.matches('O').count() == 3;
+            let g = self.geo();
+            return legal
+                .iter()
+                .find(|m| {
+                    matches!(m, Move::Castle { king, rook }
+                        if (g.shape.file(*rook) < g.shape.file(*king)) == long)
+                })
+                .copied()
+                .ok_or_else(|| {
+                    let king = g.shape.cell(4, g.home_rank(self.side));
+                    let rook = g
+                        .shape
+                        .cell(if long { 0 } else { 7 }, g.home_rank(self.side));
+                    match (king, rook) {
+                        (Some(king), Some(rook)) => self
+                            .check(&Move::Castle { king, rook })
+                            .err()
+                            .unwrap_or_else(|| {
+                                IllegalMove::NoSuchMove("castling is not possible now".into())
+                            }),
+                        _ => IllegalMove::NoSuchMove("castling is not possible now".into()),
+                    }
+                });
+        }
+        if let Some(rest) = t.strip_prefix('~') {
+            return self.read_boat(rest, &legal);
+        }
+        if let Some(rest) = t.strip_prefix('@') {
+            return self.read_build(rest, &legal);
+        }
+        // As written first, then with the first letter's case swapped (`bd2-a5` as a
+        // Bishop's move, `Bxc3` as a b-pawn's capture when no Bishop can take there).
+        let mut attempts = vec![t.to_string()];
+        if let Some(first) = t.chars().next() {
+            if first.is_ascii_alphabetic() {
+                let swapped = if first.is_ascii_uppercase() {
+                    first.to_ascii_lowercase()
+                } else {
+                    first.to_ascii_uppercase()
+                };
+                attempts.push(swapped.to_string() + &t[1..]);
+            }
+        }
+        let mut readings: Vec<Move> = Vec::new();
+        let mut fallback = None;
+        for a in &attempts {
+            if let Some(form) = self.read_form(a) {
+                let found: Vec<Move> = legal
+                    .iter()
+                    .filter(|m| !matches!(m, Move::Bridge { .. } | Move::Castle { .. }))
+                    .filter(|m| {
+                        self.read_form(&self.text_of(m))
+                            .is_some_and(|c| self.form_fits(&form, &c))
+                    })
+                    .copied()
+                    .collect();
+                match found.len() {
+                    0 => readings.push(self.form_move(&form)),
+                    1 => return Ok(found[0]),
+                    _ => return Err(self.ambiguous(&found)),
+                }
+            } else if let Some(san) = self.read_san(a) {
+                let found: Vec<Move> = legal
+                    .iter()
+                    .filter(|m| self.san_fits(&san, m))
+                    .copied()
+                    .collect();
+                match found.len() {
+                    0 => {
+                        let role = san.letter.unwrap_or(Role::Pawn);
+                        fallback.get_or_insert_with(|| {
+                            format!(
+                                "no {role} of yours can move to {} ('{t}')",
+                                self.geo().name(san.to)
+                            )
+                        });
+                        for from in self.board.of(self.side) {
+                            if self.board.get(from).is_some_and(|p| p.role == role) {
+                                readings.push(Move::Normal {
+                                    from,
+                                    to: san.to,
+                                    promotion: san.promotion,
+                                });
+                            }
+                        }
+                        if readings.is_empty() {
+                            return Err(IllegalMove::NoPiece(format!(
+                                "you have no {role} that could move to {}",
+                                self.geo().name(san.to)
+                            )));
+                        }
+                    }
+                    1 => return Ok(found[0]),
+                    _ => return Err(self.ambiguous(&found)),
+                }
+            }
+        }
+        if readings.is_empty() {
+            return Err(IllegalMove::Unreadable(format!(
+                "'{t}' is not a move: write it like e2-e4, Nf3, exd5, d4-d6, ~a5>b6, \
+                 Nc4-a5>b5, Rc5>e5, Qd5>e6xe7, @d or @d:Rd4-d8"
+            )));
+        }
+        readings.sort();
+        readings.dedup();
+        let reasons: Vec<IllegalMove> = readings
+            .iter()
+            .map(|m| match self.check(m) {
+                Err(e) => e,
+                Ok(()) => IllegalMove::NoSuchMove(format!(
+                    "'{t}' does not name that move; write it as {}",
+                    self.text_of(m)
+                )),
+            })
+            .collect();
+        Err(most_telling(&reasons).unwrap_or_else(|| {
+            IllegalMove::NoSuchMove(
+                fallback.unwrap_or_else(|| format!("'{t}' matches no legal move")),
+            )
+        }))
+    }
+
+    fn ambiguous(&self, found: &[Move]) -> IllegalMove {
+        let mut texts: Vec<String> = found.iter().map(|m| self.text_of(m)).collect();
+        texts.sort();
+        IllegalMove::Ambiguous(texts)
+    }
+
+    fn read_boat(&self, rest: &str, legal: &[Move]) -> Result<Move, IllegalMove> {
+        let g = self.geo();
+        let bad = || {
+            IllegalMove::Unreadable(format!(
+                "'~{rest}' is not a boat move: write ~ then the boat's square, > and where it goes, like ~a5>b6"
+            ))
+        };
+        let (a, b) = rest.split_once('>').ok_or_else(bad)?;
+        let from = g.shape.parse_cell(a).ok_or_else(bad)?;
+        let to = g.shape.parse_cell(b).ok_or_else(bad)?;
+        let m = sail(from, to);
+        if self.board.get(from).is_some() {
+            return Err(IllegalMove::Rule(format!(
+                "the boat on {} carries a passenger: write the sail with its letter, like {}",
+                g.name(from),
+                self.text_of(&m)
+            )));
+        }
+        if legal.contains(&m) {
+            return Ok(m);
+        }
+        Err(self.check(&m).err().unwrap_or_else(|| {
+            IllegalMove::NoSuchMove(format!("~{rest} is not a legal boat move"))
+        }))
+    }
+
+    fn read_build(&self, rest: &str, legal: &[Move]) -> Result<Move, IllegalMove> {
+        let bad = || {
+            IllegalMove::Unreadable(format!(
+                "'@{rest}' is not a build: write @ and a file, then optionally : and the builder's move, like @d or @d:Rd4-d8"
+            ))
+        };
+        let (file_text, step) = match rest.split_once(':') {
+            Some((f, s)) => (f, Some(s)),
+            None => (rest, None),
+        };
+        let fb = file_text.as_bytes();
+        if fb.len() != 1 || !(b'a'..=b'h').contains(&fb[0].to_ascii_lowercase()) {
+            return Err(bad());
+        }
+        let file = fb[0].to_ascii_lowercase() - b'a';
+        let then = match step {
+            None => None,
+            Some(s) => {
+                let mut form = self.read_form(s);
+                if form.is_none() {
+                    if let Some(first) = s.chars().next() {
+                        form = self.read_form(&(first.to_ascii_uppercase().to_string() + &s[1..]));
+                    }
+                }
+                let form = form.ok_or_else(bad)?;
+                match form.cells.as_slice() {
+                    [(_, a), (Sep::Step, b)] if form.promotion.is_none() => {
+                        if form
+                            .letter
+                            .is_some_and(|r| self.board.get(*a).is_some_and(|p| p.role != r))
+                        {
+                            return Err(IllegalMove::NoSuchMove(format!(
+                                "the piece on {} is not a {}",
+                                self.geo().name(*a),
+                                form.letter.map_or("", |r| r.name())
+                            )));
+                        }
+                        Some((*a, *b))
+                    }
+                    _ => return Err(bad()),
+                }
+            }
+        };
+        let m = Move::Bridge { file, then };
+        if legal.contains(&m) {
+            return Ok(m);
+        }
+        Err(self
+            .check(&m)
+            .err()
+            .unwrap_or_else(|| IllegalMove::NoSuchMove(format!("@{rest} is not a legal build"))))
+    }
+
+    /// Reads `[L]sq(sep sq)+[=L]`; `None` when the text is not of that shape.
+    fn read_form(&self, text: &str) -> Option<Form> {
+        let g = self.geo();
+        let b = text.as_bytes();
+        let mut i = 0;
+        let mut letter = None;
+        if leads_with_letter(b) {
+            letter = Some(role_of(b[0] as char)?);
+            i = 1;
+        }
+        let mut cells = Vec::new();
+        let mut promotion = None;
+        while i < b.len() {
+            let mut sep = Sep::Step;
+            match b[i] {
+                b'-' | b'x' | b'X' => {
+                    i += 1;
+                }
+                b'>' => {
+                    sep = Sep::Sail;
+                    i += 1;
+                    if i < b.len() && matches!(b[i], b'x' | b'X' | b'-') {
+                        i += 1;
+                    }
+                }
+                b'=' => {
+                    let rest = &text[i + 1..];
+                    let mut chars = rest.chars();
+                    let r = role_of(chars.next()?)?;
+                    if chars.next().is_some() || matches!(r, Role::King | Role::Pawn) {
+                        return None;
+                    }
+                    promotion = Some(r);
+                    i = b.len();
+                    continue;
+                }
+                _ => {
+                    if !cells.is_empty() && !b[i].is_ascii_alphabetic() {
+                        return None;
+                    }
+                }
+            }
+            if cells.is_empty() && i > 0 && letter.is_none() {
+                return None;
+            }
+            let start = i;
+            if i >= b.len() || !b[i].is_ascii_alphabetic() {
+                return None;
+            }
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() && i - start <= 2 {
+                i += 1;
+            }
+            let cell = g.shape.parse_cell(&text[start..i])?;
+            cells.push((sep, cell));
+        }
+        (cells.len() >= 2).then_some(Form {
+            letter,
+            cells,
+            promotion,
+        })
+    }
+
+    /// Whether the typed form `p` names the canonical form `c`.
+    fn form_fits(&self, p: &Form, c: &Form) -> bool {
+        if p.promotion != c.promotion || p.cells.len() != c.cells.len() {
+            return false;
+        }
+        let same = p
+            .cells
+            .iter()
+            .zip(&c.cells)
+            .enumerate()
+            .all(|(i, (a, b))| a.1 == b.1 && (i == 0 || a.0 == b.0));
+        if !same {
+            return false;
+        }
+        match p.letter {
+            None => true,
+            Some(r) => self.board.get(c.cells[0].1).is_some_and(|x| x.role == r),
+        }
+    }
+
+    /// The move a form would name, for explaining why it is refused.
+    fn form_move(&self, f: &Form) -> Move {
+        match f.cells.as_slice() {
+            [(_, a), (Sep::Step, b)] => Move::Normal {
+                from: *a,
+                to: *b,
+                promotion: f.promotion,
+            },
+            [(_, a), (Sep::Sail, b)] => sail(*a, *b),
+            [(_, a), (_, m), (_, b)] => super::rules::via(*a, *m, *b),
+            _ => Move::Drop {
+                role: Role::Pawn,
+                to: f.cells[0].1,
+            },
+        }
+    }
+
+    /// Reads `[L][file][rank][x|-]square[=L]`.
+    fn read_san(&self, text: &str) -> Option<San> {
+        let g = self.geo();
+        let mut rest = text;
+        let mut letter = None;
+        let b = text.as_bytes();
+        if leads_with_letter(b) {
+            letter = Some(role_of(b[0] as char)?);
+            rest = &text[1..];
+        }
+        let mut promotion = None;
+        if let Some((body, p)) = rest.split_once('=') {
+            let mut chars = p.chars();
+            let r = role_of(chars.next()?)?;
+            if chars.next().is_some() {
+                return None;
+            }
+            promotion = Some(r);
+            rest = body;
+        }
+        let digits = rest.bytes().rev().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || digits > 2 || rest.len() < digits + 1 {
+            return None;
+        }
+        let split = rest.len() - digits - 1;
+        let to = g.shape.parse_cell(&rest[split..])?;
+        let mut prefix = &rest[..split];
+        if let Some(p) = prefix.strip_suffix(['-', 'x', 'X']) {
+            prefix = p;
+        }
+        let pb = prefix.as_bytes();
+        let (file, rank) = match pb {
+            [] => (None, None),
+            [f] if (b'a'..=b'h').contains(&f.to_ascii_lowercase()) => {
+                (Some(f.to_ascii_lowercase() - b'a'), None)
+            }
+            d if d.iter().all(u8::is_ascii_digit) && d.len() <= 2 => {
+                let r: u8 = prefix.parse().ok()?;
+                (None, Some(r.checked_sub(1)?))
+            }
+            _ => return None,
+        };
+        Some(San {
+            letter,
+            file,
+            rank,
+            to,
+            promotion,
+        })
+    }
+
+    fn san_fits(&self, s: &San, m: &Move) -> bool {
+        let g = self.geo();
+        let Move::Normal {
+            from,
+            to,
+            promotion,
+        } = *m
+        else {
+            return false;
+        };
+        let role = self.board.get(from).map(|p| p.role);
+        to == s.to
+            && promotion == s.promotion
+            && role == Some(s.letter.unwrap_or(Role::Pawn))
+            && s.file.is_none_or(|f| g.shape.file(from) == f)
+            && s.rank.is_none_or(|r| g.shape.rank(from) == r)
+    }
+}
+
+/// Whether a move text starts with a piece letter: an uppercase letter, except a `B`
+/// followed by a digit, which is the square of file b (`B2-b4`).
+fn leads_with_letter(b: &[u8]) -> bool {
+    match b {
+        [b'B', d, ..] if d.is_ascii_digit() => false,
+        [c, _, ..] => c.is_ascii_uppercase() && *c != b'X',
+        _ => false,
+    }
+}

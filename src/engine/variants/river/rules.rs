@@ -1,0 +1,906 @@
+//! Move generation, attacks (check), playing a move and the end of the game.
+//!
+//! A `View` holds the terrain sets one generation needs; every kind of move reads it.
+//! Legality is tried by playing each move on a copy and asking whether the opponent could
+//! then capture the king by a move of any kind (rules section 7).
+
+use super::tables::{geo, Geo};
+use super::River;
+use crate::engine::board::{Cell, CellSet};
+use crate::engine::moves::{Effects, Move, MoveList, Removal};
+use crate::engine::patterns::{slide, ALL_SLOTS, DIAGONAL_SLOTS, ORTHOGONAL_SLOTS};
+use crate::engine::types::{ByColor, Color, Piece, Role};
+
+/// The terrain as the rules see it at one moment.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct View {
+    pub by: ByColor<CellSet>,
+    pub occ: CellSet,
+    /// Water squares (unbridged cells of the water ranks), whatever stands on them.
+    pub water: CellSet,
+    pub land: CellSet,
+    pub boats: CellSet,
+    pub open: CellSet,
+    pub empty_boats: CellSet,
+    pub passengers: CellSet,
+    pub swimmers: CellSet,
+    /// Where a line stops: everything but empty land and empty boats.
+    pub blockers: CellSet,
+}
+
+pub(super) const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+/// A boat's sail of one or two steps, or the first step of a board-and-sail.
+pub(super) fn sail(from: Cell, to: Cell) -> Move {
+    Move::Path {
+        from,
+        via: [from, from],
+        via_len: 0,
+        to,
+        drown: false,
+    }
+}
+
+/// Board the boat on `boat`, or (from a boat) sail to `boat`; then step or land on `to`.
+pub(super) fn via(from: Cell, boat: Cell, to: Cell) -> Move {
+    Move::Path {
+        from,
+        via: [boat, boat],
+        via_len: 1,
+        to,
+        drown: false,
+    }
+}
+
+impl River {
+    pub(super) fn geo(&self) -> &'static Geo {
+        geo(self.config.land)
+    }
+
+    pub(super) fn view(&self) -> View {
+        self.view_with(self.water)
+    }
+
+    fn view_with(&self, water: CellSet) -> View {
+        let g = self.geo();
+        let by = ByColor::new(self.board.of(Color::White), self.board.of(Color::Black));
+        let occ = by.white.or(by.black);
+        let land = g.shape.cells().without(water);
+        let boats = self.boats;
+        let empty_boats = boats.without(occ);
+        let passable = land.without(occ).or(empty_boats);
+        View {
+            by,
+            occ,
+            water,
+            land,
+            boats,
+            open: water.without(boats).without(occ),
+            empty_boats,
+            passengers: boats.and(occ),
+            swimmers: water.and(occ).without(boats),
+            blockers: g.shape.cells().without(passable),
+        }
+    }
+
+    /// Raw reach of a piece's ordinary move pattern from `from` (lines stop at blockers,
+    /// which are included); the knight's jump is added by the caller where it applies.
+    fn pattern(&self, v: &View, from: Cell, role: Role) -> CellSet {
+        let g = self.geo();
+        let i = from.index();
+        match role {
+            Role::King => g.king[i],
+            Role::Knight => g.knight[i],
+            Role::Rook => slide(&g.shape, from, &ORTHOGONAL_SLOTS, v.blockers),
+            Role::Bishop => slide(&g.shape, from, &DIAGONAL_SLOTS, v.blockers),
+            Role::Queen => slide(&g.shape, from, &ALL_SLOTS, v.blockers),
+            _ => CellSet::EMPTY,
+        }
+    }
+
+    /// Where a non-pawn piece standing on land may end an ordinary move (rule 4): land
+    /// that is empty or enemy, an empty boat on its own side, an enemy passenger, an enemy
+    /// swimmer (not for a king).
+    pub(super) fn land_targets(&self, v: &View, from: Cell, piece: Piece) -> CellSet {
+        let g = self.geo();
+        let mut raw = self.pattern(v, from, piece.role);
+        if piece.role == Role::Knight {
+            raw = raw.or(g.jump[from.index()]);
+        }
+        raw.and(self.dest_mask(v, from, piece))
+    }
+
+    fn dest_mask(&self, v: &View, from: Cell, piece: Piece) -> CellSet {
+        let g = self.geo();
+        let enemy = v.by[piece.color.opposite()];
+        let mut m = v.land.without(v.by[piece.color]);
+        m = m.or(v.empty_boats.and(g.half[g.side_of(from)]));
+        m = m.or(v.passengers.and(enemy));
+        if piece.role != Role::King {
+            m = m.or(v.swimmers.and(enemy));
+        }
+        m
+    }
+
+    /// Where a land pawn captures diagonally: enemy on land, enemy passenger, enemy
+    /// swimmer (drowning), and the en passant square.
+    fn pawn_captures(&self, v: &View, from: Cell, color: Color) -> CellSet {
+        let g = self.geo();
+        let ahead = g.ahead[color][from.index()];
+        let enemy = v.by[color.opposite()];
+        let mut m = ahead.and(enemy);
+        if let Some(ep) = self.ep_target(v, color) {
+            if ahead.contains(ep) {
+                m.insert(ep);
+            }
+        }
+        m
+    }
+
+    /// The en passant square, if a pawn of `color` could take there at all.
+    fn ep_target(&self, v: &View, color: Color) -> Option<Cell> {
+        let ep = self.ep?;
+        let g = self.geo();
+        let victim = g.push[color.opposite()][ep.index()]?;
+        let ok = v.land.contains(ep)
+            && !v.occ.contains(ep)
+            && self.board.get(victim) == Some(Piece::new(color.opposite(), Role::Pawn));
+        ok.then_some(ep)
+    }
+
+    /// Where a passenger on `from` may land (rule 5.5): land only; a pawn straight ahead
+    /// to an empty square or diagonally ahead capturing.
+    pub(super) fn landing_targets(&self, v: &View, from: Cell, piece: Piece) -> CellSet {
+        let g = self.geo();
+        let own = v.by[piece.color];
+        if piece.role == Role::Pawn {
+            let mut m = g.ahead[piece.color][from.index()]
+                .and(v.land)
+                .and(v.by[piece.color.opposite()]);
+            if let Some(p) = g.push[piece.color][from.index()] {
+                if v.land.contains(p) && !v.occ.contains(p) {
+                    m.insert(p);
+                }
+            }
+            return m;
+        }
+        self.pattern(v, from, piece.role).and(v.land).without(own)
+    }
+
+    /// Boat-to-boat captures of a passenger on `from` (rule 5.7).
+    pub(super) fn boat_captures(&self, v: &View, from: Cell, piece: Piece) -> CellSet {
+        let g = self.geo();
+        let i = from.index();
+        let reach = match piece.role {
+            Role::Rook => g.orth[i],
+            Role::Bishop => g.diag[i],
+            Role::Queen | Role::King => g.king[i],
+            Role::Pawn => g.ahead[piece.color][i],
+            _ => CellSet::EMPTY,
+        };
+        reach.and(v.passengers).and(v.by[piece.color.opposite()])
+    }
+
+    /// Where the boat on `from` may sail with a passenger of `color`: one or two steps
+    /// through open water, the last step possibly onto an enemy swimmer.
+    pub(super) fn sail_targets(&self, v: &View, from: Cell, color: Color) -> CellSet {
+        let g = self.geo();
+        let prey = v.swimmers.and(v.by[color.opposite()]);
+        let first = g.king[from.index()].and(v.open);
+        let mut out = first.or(g.king[from.index()].and(prey));
+        for m in first {
+            out = out.or(g.king[m.index()].and(v.open.or(prey)));
+        }
+        out.without(CellSet::single(from))
+    }
+
+    /// Where a swimmer on `from` may go (rule 5.2).
+    fn swimmer_targets(&self, v: &View, from: Cell, color: Color) -> CellSet {
+        let g = self.geo();
+        let i = from.index();
+        let rank = g.shape.rank(from);
+        let mut m = g.orth[i]
+            .and(v.open)
+            .filter(|&c| g.shape.rank(c) == rank)
+            .fold(CellSet::EMPTY, |s, c| s.or(CellSet::single(c)));
+        if let Some(p) = g.push[color][i] {
+            if v.land.contains(p) && !v.occ.contains(p) {
+                m.insert(p);
+            }
+        }
+        m.or(g.ahead[color][i].and(v.land).and(v.by[color.opposite()]))
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Bridges.
+
+    pub(super) fn built(&self, color: Color) -> u8 {
+        self.bridges.iter().filter(|b| **b == Some(color)).count() as u8
+    }
+
+    /// Whether `color` may build on `file` now, leaving builders aside.
+    pub(super) fn site_open(&self, v: &View, file: u8, color: Color) -> bool {
+        let g = self.geo();
+        file < 8
+            && self.built(color) < self.config.bridges
+            && self.config.bridge_files & (1 << file) != 0
+            && g.water_cells(file).iter().all(|&c| v.open.contains(c))
+    }
+
+    /// The builders of a bridge on `file`: pieces of `color` on one bank rank, files
+    /// `file-1..=file+1`, when that rank holds two or more of them.
+    pub(super) fn builders(&self, v: &View, file: u8, color: Color) -> CellSet {
+        let g = self.geo();
+        let mut out = CellSet::EMPTY;
+        for rank in [g.bank.white, g.bank.black] {
+            let mut here = CellSet::EMPTY;
+            for f in file.saturating_sub(1)..=(file + 1).min(7) {
+                if let Some(c) = g.shape.cell(f, rank) {
+                    if v.by[color].contains(c) {
+                        here.insert(c);
+                    }
+                }
+            }
+            if here.count() >= 2 {
+                out = out.or(here);
+            }
+        }
+        out
+    }
+
+    /// The view with a bridge on `file`.
+    pub(super) fn bridged_view(&self, file: u8) -> View {
+        let [a, b] = self.geo().water_cells(file);
+        self.view_with(
+            self.water
+                .without(CellSet::single(a).or(CellSet::single(b))),
+        )
+    }
+
+    /// Where a builder on `from` may go right after building on `file` (`v` is the
+    /// bridged view): an ordinary move that ends on the bridge or passes over it.
+    pub(super) fn crossings(&self, v: &View, from: Cell, file: u8) -> CellSet {
+        let g = self.geo();
+        let Some(piece) = self.board.get(from) else {
+            return CellSet::EMPTY;
+        };
+        let [a, b] = g.water_cells(file);
+        let bridge = CellSet::single(a).or(CellSet::single(b));
+        let reach = match piece.role {
+            Role::Pawn => {
+                let mut m = self.pawn_captures(v, from, piece.color);
+                if let Some(p) = g.push[piece.color][from.index()] {
+                    if v.land.contains(p) && !v.occ.contains(p) {
+                        m.insert(p);
+                    }
+                }
+                m
+            }
+            // The jump passes over nothing and ends on a bank: never a crossing.
+            Role::Knight => self
+                .pattern(v, from, Role::Knight)
+                .and(self.dest_mask(v, from, piece)),
+            _ => self.land_targets(v, from, piece),
+        };
+        reach
+            .filter(|&to| {
+                bridge.contains(to)
+                    || g.shape
+                        .between(from, to)
+                        .is_some_and(|btw| btw.and(bridge).any())
+            })
+            .fold(CellSet::EMPTY, |s, c| s.or(CellSet::single(c)))
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Generation.
+
+    /// Every pseudo-legal move of the piece (or empty boat) on `from`, castling and
+    /// builds aside.
+    pub(super) fn piece_moves(&self, v: &View, from: Cell, out: &mut MoveList) {
+        let g = self.geo();
+        let us = self.side;
+        let Some(piece) = self.board.get(from) else {
+            // An empty boat on our side: one step to open water.
+            if v.empty_boats.contains(from) && g.side_of(from) == us {
+                for to in g.king[from.index()].and(v.open) {
+                    out.push(sail(from, to));
+                }
+            }
+            return;
+        };
+        if piece.color != us {
+            return;
+        }
+        if v.boats.contains(from) {
+            // A passenger: land, capture boat to boat, sail, sail and land.
+            for to in self
+                .landing_targets(v, from, piece)
+                .or(self.boat_captures(v, from, piece))
+            {
+                out.push(Move::normal(from, to));
+            }
+            for to in self.sail_targets(v, from, us) {
+                out.push(sail(from, to));
+            }
+            for m in g.king[from.index()].and(v.open) {
+                for to in self.landing_targets(v, m, piece) {
+                    out.push(via(from, m, to));
+                }
+            }
+            return;
+        }
+        if v.water.contains(from) {
+            // A swimmer.
+            for to in self.swimmer_targets(v, from, us) {
+                out.push(Move::normal(from, to));
+            }
+            return;
+        }
+        let prey = v.swimmers.and(v.by[us.opposite()]);
+        let board_and_sail = |boat: Cell, out: &mut MoveList| {
+            for to in g.king[boat.index()].and(v.open.or(prey)) {
+                out.push(via(from, boat, to));
+            }
+        };
+        if piece.role == Role::Pawn {
+            let i = from.index();
+            let last = g.last_rank(us);
+            let push_to = |to: Cell, out: &mut MoveList| {
+                if g.shape.rank(to) == last {
+                    for r in PROMOTIONS {
+                        out.push(Move::Normal {
+                            from,
+                            to,
+                            promotion: Some(r),
+                        });
+                    }
+                } else {
+                    out.push(Move::normal(from, to));
+                }
+            };
+            if let Some(p) = g.push[us][i] {
+                if v.land.contains(p) && !v.occ.contains(p) {
+                    push_to(p, out);
+                    if g.shape.rank(from) == g.pawn_rank(us) {
+                        if let Some(p2) = g.push[us][p.index()] {
+                            if v.land.contains(p2) && !v.occ.contains(p2) {
+                                out.push(Move::normal(from, p2));
+                            }
+                        }
+                    }
+                } else if v.empty_boats.contains(p) && g.side_of(p) == g.side_of(from) {
+                    out.push(Move::normal(from, p));
+                    board_and_sail(p, out);
+                } else if g.shape.rank(from) == g.bank[us] && v.open.contains(p) {
+                    if let Some(p2) = g.push[us][p.index()] {
+                        if v.open.contains(p2) {
+                            out.push(Move::normal(from, p2));
+                        }
+                    }
+                }
+            }
+            for to in self.pawn_captures(v, from, us) {
+                push_to(to, out);
+            }
+            return;
+        }
+        for to in self.land_targets(v, from, piece) {
+            out.push(Move::normal(from, to));
+            if v.empty_boats.contains(to) {
+                board_and_sail(to, out);
+            }
+        }
+    }
+
+    /// Castling moves that are legal (rule 4 and 7).
+    pub(super) fn castles(&self, v: &View, out: &mut MoveList) {
+        let us = self.side;
+        let g = self.geo();
+        let rank = g.home_rank(us);
+        let Some(king) = g.shape.cell(4, rank) else {
+            return;
+        };
+        if self.board.get(king) != Some(Piece::new(us, Role::King)) {
+            return;
+        }
+        let them = us.opposite();
+        let mut checked = None;
+        for (right, rook_file, empty, safe) in [
+            (0u8, 7u8, &[5u8, 6][..], [5u8, 6]),
+            (1, 0, &[1, 2, 3][..], [3, 2]),
+        ] {
+            let bit = 1 << (right + 2 * us.index() as u8);
+            if self.castling & bit == 0 {
+                continue;
+            }
+            let Some(rook) = g.shape.cell(rook_file, rank) else {
+                continue;
+            };
+            if self.board.get(rook) != Some(Piece::new(us, Role::Rook)) {
+                continue;
+            }
+            if empty
+                .iter()
+                .any(|&f| g.shape.cell(f, rank).is_none_or(|c| v.occ.contains(c)))
+            {
+                continue;
+            }
+            if *checked.get_or_insert_with(|| self.can_capture(v, king, them)) {
+                return;
+            }
+            let passes = safe.iter().all(|&f| {
+                g.shape.cell(f, rank).is_some_and(|c| {
+                    let mut p = *self;
+                    p.board.take(king);
+                    p.board.put(c, Piece::new(us, Role::King));
+                    !p.can_capture(&p.view(), c, them)
+                })
+            });
+            if passes {
+                out.push(Move::Castle { king, rook });
+            }
+        }
+    }
+
+    /// Every build (with or without a crossing) of the side to move, pseudo-legal.
+    pub(super) fn builds(&self, v: &View, out: &mut MoveList) {
+        let us = self.side;
+        for file in 0..8u8 {
+            if !self.site_open(v, file, us) {
+                continue;
+            }
+            let builders = self.builders(v, file, us);
+            if builders.is_empty() {
+                continue;
+            }
+            out.push(Move::Bridge { file, then: None });
+            let bv = self.bridged_view(file);
+            for b in builders {
+                for to in self.crossings(&bv, b, file) {
+                    out.push(Move::Bridge {
+                        file,
+                        then: Some((b, to)),
+                    });
+                }
+            }
+        }
+    }
+
+    pub(super) fn pseudo(&self, out: &mut MoveList) {
+        let v = self.view();
+        let g = self.geo();
+        for from in v.by[self.side].or(v.empty_boats.and(g.half[self.side])) {
+            self.piece_moves(&v, from, out);
+        }
+        self.castles(&v, out);
+        self.builds(&v, out);
+    }
+
+    /// Whether the mover's king is safe after `m` (castling is checked when generated).
+    pub(super) fn safe_after(&self, m: &Move) -> bool {
+        if matches!(m, Move::Castle { .. }) {
+            return true;
+        }
+        let mut p = *self;
+        p.apply(m);
+        !p.king_attacked(self.side)
+    }
+
+    /// Every legal move.
+    pub(super) fn generate(&self, out: &mut MoveList) {
+        let start = out.len();
+        self.pseudo(out);
+        let mut i = start;
+        while i < out.len() {
+            if self.safe_after(&out[i]) {
+                i += 1;
+            } else {
+                out.swap_remove(i);
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Attacks.
+
+    pub(super) fn king_of(&self, color: Color) -> Option<Cell> {
+        self.board.find(Piece::new(color, Role::King))
+    }
+
+    pub(super) fn king_attacked(&self, color: Color) -> bool {
+        match self.king_of(color) {
+            Some(k) => self.can_capture(&self.view(), k, color.opposite()),
+            None => false,
+        }
+    }
+
+    /// Whether the pattern of `role` from `from` reaches `target` (lines stop at the
+    /// first blocker, which they reach); the knight's jump aside.
+    fn hits(&self, v: &View, from: Cell, target: Cell, role: Role) -> bool {
+        let g = self.geo();
+        let slots: &[usize] = match role {
+            Role::King => return g.king[from.index()].contains(target),
+            Role::Knight => return g.knight[from.index()].contains(target),
+            Role::Rook => &ORTHOGONAL_SLOTS,
+            Role::Bishop => &DIAGONAL_SLOTS,
+            Role::Queen => &ALL_SLOTS,
+            _ => return false,
+        };
+        for &slot in slots {
+            if g.shape.ray(from, slot).contains(target) {
+                return match g.shape.first_on_ray(from, slot, v.blockers) {
+                    None => true,
+                    Some(b) => !g.shape.ray(b, slot).contains(target),
+                };
+            }
+        }
+        false
+    }
+
+    /// Whether `by`, were it its turn, would have a move of any kind that captures the
+    /// piece on `target` (rule 7). `target` holds a piece of the other side (or is where
+    /// a castling king would stand), so only the patterns need checking.
+    pub(super) fn can_capture(&self, v: &View, target: Cell, by: Color) -> bool {
+        let g = self.geo();
+        let on_land = v.land.contains(target);
+        for s in v.by[by] {
+            let Some(piece) = self.board.get(s) else {
+                continue;
+            };
+            let role = piece.role;
+            if v.land.contains(s) {
+                let hit = match role {
+                    Role::Pawn => g.ahead[by][s.index()].contains(target),
+                    Role::Knight => {
+                        g.knight[s.index()].contains(target) || g.jump[s.index()].contains(target)
+                    }
+                    _ => self.hits(v, s, target, role),
+                };
+                if hit {
+                    return true;
+                }
+            } else if v.boats.contains(s) {
+                if !on_land {
+                    if self.boat_captures(v, s, piece).contains(target) {
+                        return true;
+                    }
+                    continue;
+                }
+                // Land from here, or sail one step first, then strike.
+                let pawn_hit = |from: Cell| g.ahead[by][from.index()].contains(target);
+                let hit = |from: Cell| match role {
+                    Role::Pawn => pawn_hit(from),
+                    _ => self.hits(v, from, target, role),
+                };
+                if hit(s) {
+                    return true;
+                }
+                for m in g.king[s.index()].and(v.open) {
+                    if hit(m) {
+                        return true;
+                    }
+                }
+            } else if on_land && g.ahead[by][s.index()].contains(target) {
+                // A swimmer leaving the water.
+                return true;
+            }
+        }
+        // Build and cross: only with two pieces on one bank.
+        let banks = [g.bank.white, g.bank.black];
+        let builders_possible = banks
+            .iter()
+            .any(|&r| v.by[by].filter(|&c| g.shape.rank(c) == r).count() >= 2);
+        if !builders_possible {
+            return false;
+        }
+        for file in 0..8u8 {
+            if !self.site_open(v, file, by) {
+                continue;
+            }
+            let mut builders = self.builders(v, file, by);
+            if builders.is_empty() {
+                continue;
+            }
+            let bv = self.bridged_view(file);
+            if Iterator::any(&mut builders, |b| {
+                self.crossings(&bv, b, file).contains(target)
+            }) {
+                return true;
+            }
+        }
+        false
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Playing a move.
+
+    /// Plays a move the rules accept and says what it did.
+    pub(super) fn apply(&mut self, m: &Move) -> Effects {
+        let mut fx = Effects::default();
+        let us = self.side;
+        let g = self.geo();
+        let ep_before = self.ep.take();
+        let mut reset = false;
+        match *m {
+            Move::Normal {
+                from,
+                to,
+                promotion,
+            } => {
+                reset |= self.step(from, to, promotion, ep_before, &mut fx);
+            }
+            Move::Castle { king, rook } => {
+                let rank = g.shape.rank(king);
+                let (kf, rf) = if g.shape.file(rook) > g.shape.file(king) {
+                    (6, 5)
+                } else {
+                    (2, 3)
+                };
+                let kp = self.board.take(king);
+                let rp = self.board.take(rook);
+                if let (Some(kp), Some(rp), Some(kc), Some(rc)) =
+                    (kp, rp, g.shape.cell(kf, rank), g.shape.cell(rf, rank))
+                {
+                    self.board.put(kc, kp);
+                    self.board.put(rc, rp);
+                    fx.cells.push(king);
+                    fx.cells.push(kc);
+                    fx.cells.push(rook);
+                    fx.cells.push(rc);
+                }
+                self.castling &= !(3 << (2 * us.index()));
+            }
+            Move::Path {
+                from,
+                via,
+                via_len,
+                to,
+                ..
+            } => {
+                let boat_start = self.boats.contains(from);
+                fx.cells.push(from);
+                if via_len == 0 {
+                    // The boat on `from` sails (with its passenger, if any).
+                    reset |= self.move_boat(from, to, &mut fx);
+                    fx.cells.push(to);
+                } else if boat_start {
+                    // Sail one step, then land.
+                    let m = via[0];
+                    reset |= self.move_boat(from, m, &mut fx);
+                    reset |= self.step(m, to, None, None, &mut fx);
+                } else {
+                    // Board, then sail one step.
+                    let boat = via[0];
+                    reset |= self.board.get(from).is_some_and(|p| p.role == Role::Pawn);
+                    if let Some(p) = self.board.take(from) {
+                        self.board.put(boat, p);
+                    }
+                    self.lose_rights(from);
+                    reset |= self.move_boat(boat, to, &mut fx);
+                    fx.cells.push(boat);
+                    fx.cells.push(to);
+                }
+            }
+            Move::Bridge { file, then } => {
+                if file < 8 {
+                    self.bridges[file as usize] = Some(us);
+                    for c in g.water_cells(file) {
+                        self.water.remove(c);
+                        fx.cells.push(c);
+                    }
+                }
+                reset = true;
+                if let Some((from, to)) = then {
+                    self.step(from, to, None, None, &mut fx);
+                }
+            }
+            Move::Drop { .. } => {}
+        }
+        if reset {
+            self.halfmove = 0;
+        } else {
+            self.halfmove = self.halfmove.saturating_add(1);
+        }
+        if us == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.side = us.opposite();
+        fx
+    }
+
+    /// One piece's ordinary move from `from` to `to`: capture, drowning, en passant,
+    /// promotion. Returns whether it resets the halfmove clock.
+    fn step(
+        &mut self,
+        from: Cell,
+        to: Cell,
+        promotion: Option<Role>,
+        ep: Option<Cell>,
+        fx: &mut Effects,
+    ) -> bool {
+        let g = self.geo();
+        let Some(piece) = self.board.take(from) else {
+            return false;
+        };
+        fx.cells.push(from);
+        fx.cells.push(to);
+        self.lose_rights(from);
+        self.lose_rights(to);
+        let mut reset = piece.role == Role::Pawn;
+        let swimmer_there = self.water.contains(to) && !self.boats.contains(to);
+        if let Some(victim) = self.board.take(to) {
+            reset = true;
+            if swimmer_there {
+                fx.removed.push((to, victim, Removal::Drowned));
+                fx.removed.push((to, piece, Removal::Drowned));
+                return true;
+            }
+            fx.removed.push((to, victim, Removal::Captured));
+        } else if piece.role == Role::Pawn
+            && Some(to) == ep
+            && g.shape.file(from) != g.shape.file(to)
+        {
+            if let Some(vc) = g.push[piece.color.opposite()][to.index()] {
+                if let Some(victim) = self.board.take(vc) {
+                    fx.removed.push((vc, victim, Removal::Captured));
+                }
+            }
+        }
+        let placed = match promotion {
+            Some(r) if piece.role == Role::Pawn => {
+                let p = Piece::new(piece.color, r);
+                fx.transformed.push((to, piece, p));
+                p
+            }
+            _ => piece,
+        };
+        self.board.put(to, placed);
+        if piece.role == Role::Pawn
+            && g.shape.rank(from) == g.pawn_rank(piece.color)
+            && g.shape.rank(to).abs_diff(g.shape.rank(from)) == 2
+        {
+            self.ep = g.push[piece.color][from.index()];
+        }
+        reset
+    }
+
+    /// Moves the boat on `from` (and its passenger) to `to`, capturing a swimmer there.
+    /// Returns whether it captured.
+    fn move_boat(&mut self, from: Cell, to: Cell, fx: &mut Effects) -> bool {
+        self.boats.remove(from);
+        self.boats.insert(to);
+        let mut captured = false;
+        if let Some(victim) = self.board.take(to) {
+            fx.removed.push((to, victim, Removal::Captured));
+            captured = true;
+        }
+        if let Some(p) = self.board.take(from) {
+            self.board.put(to, p);
+        }
+        captured
+    }
+
+    /// Castling rights lost when a piece leaves or is taken on `c`.
+    fn lose_rights(&mut self, c: Cell) {
+        let g = self.geo();
+        for color in Color::ALL {
+            let rank = g.home_rank(color);
+            let shift = 2 * color.index() as u8;
+            if g.shape.cell(4, rank) == Some(c) {
+                self.castling &= !(3 << shift);
+            }
+            if g.shape.cell(7, rank) == Some(c) {
+                self.castling &= !(1 << shift);
+            }
+            if g.shape.cell(0, rank) == Some(c) {
+                self.castling &= !(2 << shift);
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // The end of the game.
+
+    /// Only the kings, or (with no boats) kings and one bishop or knight.
+    pub(super) fn insufficient(&self) -> bool {
+        let pieces: Vec<Role> = self.board.pieces().map(|(_, p)| p.role).collect();
+        match pieces.len() {
+            2 => true,
+            3 => {
+                self.boats.is_empty()
+                    && pieces
+                        .iter()
+                        .any(|r| matches!(r, Role::Bishop | Role::Knight))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the position alone stops all moves: the move-count rule. Insufficient
+    /// material ends a game that reaches it, but a set-up position with bare kings still
+    /// lists its moves (worked example E22 shows them).
+    pub(super) fn over_by_position(&self) -> bool {
+        self.halfmove >= 100
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::options::Options;
+    use crate::engine::variant::Position;
+
+    /// A tiny deterministic generator for random playouts.
+    fn next(seed: &mut u64) -> u64 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *seed >> 33
+    }
+
+    /// Whether `by`, moving now, has a pseudo-legal move after which `color`'s king is
+    /// gone: check by brute force, to compare with `can_capture`.
+    fn brute_force_check(p: &River, color: Color) -> bool {
+        let mut q = *p;
+        q.side = color.opposite();
+        q.ep = None;
+        let mut list = MoveList::new();
+        q.pseudo(&mut list);
+        list.iter().any(|m| {
+            let mut r = q;
+            r.apply(m);
+            r.king_of(color).is_none()
+        })
+    }
+
+    #[test]
+    fn check_agrees_with_brute_force_in_the_worked_examples() {
+        let options = Options::defaults(super::super::options::OPTIONS);
+        for (text, checked) in [
+            ("4k3/8/8/3rb3/8/8/3K4/8/8/8 w - - a5,h6 - 0 1", true),
+            ("3rk3/8/8/8/8/8/3K4/8/8/8 w - - a5,h6 - 0 1", false),
+            ("3rk3/8/8/8/8/8/8/3K4/8/8 w - - d5,d6 - 0 1", true),
+            ("4k3/8/8/8/2r5/8/8/8/8/3K4 w - - c6,h5 - 0 1", true),
+            ("8/8/8/8/8/1B6/k1K5/8/8/8 b - - b5,h6 - 0 1", true),
+            ("8/8/8/4k3/3P4/8/8/8/8/6K1 b - - a5,h6 - 0 1", true),
+        ] {
+            let p = River::from_text(text, &options).unwrap();
+            assert_eq!(p.king_attacked(p.side), checked, "{text}");
+            assert_eq!(brute_force_check(&p, p.side), checked, "{text}");
+        }
+    }
+
+    #[test]
+    fn check_agrees_with_capturing_the_king_by_any_move() {
+        for pairs in [
+            vec![],
+            vec!["bridges=unlimited"],
+            vec!["boats=c5,d6,e5,f6", "bridges=3"],
+            vec!["board=8x12"],
+        ] {
+            let options = Options::parse(super::super::options::OPTIONS, &pairs).unwrap();
+            let mut seed = 17u64;
+            for _ in 0..12 {
+                let mut p = River::start(&options);
+                for _ in 0..160 {
+                    for color in Color::ALL {
+                        assert_eq!(
+                            p.king_attacked(color),
+                            brute_force_check(&p, color),
+                            "{color} in {}",
+                            p.text()
+                        );
+                    }
+                    let mut list = MoveList::new();
+                    p.generate(&mut list);
+                    if list.is_empty() || p.outcome(None).is_some() {
+                        break;
+                    }
+                    let m = list[next(&mut seed) as usize % list.len()];
+                    p.apply(&m);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,586 @@
+//! Games, their moves and actions, and challenges.
+
+use super::{Result, Store, StoreError};
+use crate::engine::{Action, Color};
+use rusqlite::{params, OptionalExtension, Row, TransactionBehavior};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameStatus {
+    Active,
+    Finished,
+    /// Ended without a result (a server manager cancelled it).
+    Aborted,
+}
+
+impl GameStatus {
+    pub fn text(self) -> &'static str {
+        match self {
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+            GameStatus::Aborted => "aborted",
+        }
+    }
+    fn parse(s: &str) -> GameStatus {
+        match s {
+            "active" => GameStatus::Active,
+            "finished" => GameStatus::Finished,
+            _ => GameStatus::Aborted,
+        }
+    }
+}
+
+/// A stored game (its moves and actions are read separately).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: i64,
+    pub server: String,
+    pub channel: String,
+    pub variant: String,
+    /// `key=value` texts, every key.
+    pub options: Vec<String>,
+    pub white: String,
+    pub black: String,
+    pub status: GameStatus,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    pub start_position: String,
+    pub clock_days: u32,
+    pub deadline: i64,
+    pub remind_at: i64,
+    pub reminded: bool,
+    pub ply: u32,
+    pub seq: u32,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl GameRow {
+    /// The colour `member` plays, if they play in this game (White first when a member
+    /// plays both sides).
+    pub fn color_of(&self, member: &str) -> Option<Color> {
+        if self.white == member {
+            Some(Color::White)
+        } else if self.black == member {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+    pub fn player(&self, color: Color) -> &str {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+}
+
+const GAME_COLUMNS: &str = "id, server, channel, variant, options, white, black, status, result, \
+     reason, start_position, clock_days, deadline, remind_at, reminded, ply, seq, created_at, \
+     updated_at";
+
+fn game_row(r: &Row) -> rusqlite::Result<GameRow> {
+    let options: String = r.get(4)?;
+    let status: String = r.get(7)?;
+    Ok(GameRow {
+        id: r.get(0)?,
+        server: r.get(1)?,
+        channel: r.get(2)?,
+        variant: r.get(3)?,
+        options: split_lines(&options),
+        white: r.get(5)?,
+        black: r.get(6)?,
+        status: GameStatus::parse(&status),
+        result: r.get(8)?,
+        reason: r.get(9)?,
+        start_position: r.get(10)?,
+        clock_days: r.get(11)?,
+        deadline: r.get(12)?,
+        remind_at: r.get(13)?,
+        reminded: r.get(14)?,
+        ply: r.get(15)?,
+        seq: r.get(16)?,
+        created_at: r.get(17)?,
+        updated_at: r.get(18)?,
+    })
+}
+
+fn split_lines(s: &str) -> Vec<String> {
+    s.lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// One recorded move or action of a game, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub seq: u32,
+    pub action: Action,
+    /// Who did it; `None` for the clock.
+    pub member: Option<String>,
+    pub at: i64,
+}
+
+/// A write to a game: one move or action, and the game's state after it. Stored only if
+/// the game is still active at `expect_seq` and `expect_ply` (what the writer saw).
+#[derive(Clone, Debug)]
+pub struct Append<'a> {
+    pub game_id: i64,
+    pub expect_seq: u32,
+    pub expect_ply: u32,
+    pub action: &'a Action,
+    pub member: Option<&'a str>,
+    pub at: i64,
+    /// For a move: the position text after it.
+    pub position_after: Option<String>,
+    /// Moves in effect after the write.
+    pub ply: u32,
+    /// The outcome, when this write ends the game: result and reason.
+    pub finished: Option<(String, String)>,
+    pub deadline: i64,
+    pub remind_at: i64,
+    pub reminded: bool,
+}
+
+/// A game about to start.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub server: String,
+    pub channel: String,
+    pub variant: String,
+    pub options: Vec<String>,
+    pub white: String,
+    pub black: String,
+    pub start_position: String,
+    pub clock_days: u32,
+    pub deadline: i64,
+    pub remind_at: i64,
+    pub now: i64,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ChallengeStatus {
+    Open,
+    Accepted,
+    Declined,
+    Cancelled,
+}
+
+impl ChallengeStatus {
+    pub fn text(self) -> &'static str {
+        match self {
+            ChallengeStatus::Open => "open",
+            ChallengeStatus::Accepted => "accepted",
+            ChallengeStatus::Declined => "declined",
+            ChallengeStatus::Cancelled => "cancelled",
+        }
+    }
+    fn parse(s: &str) -> ChallengeStatus {
+        match s {
+            "open" => ChallengeStatus::Open,
+            "accepted" => ChallengeStatus::Accepted,
+            "declined" => ChallengeStatus::Declined,
+            _ => ChallengeStatus::Cancelled,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewChallenge {
+    pub server: String,
+    pub channel: String,
+    pub challenger: String,
+    /// `None`: anyone may accept.
+    pub opponent: Option<String>,
+    pub variant: String,
+    pub options: Vec<String>,
+    /// `white`, `black` or `random`: the challenger's side.
+    pub color: String,
+    pub clock_days: u32,
+    pub created_at: i64,
+    pub expires_at: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeRow {
+    pub id: i64,
+    pub new: NewChallenge,
+    pub status: ChallengeStatus,
+    pub game_id: Option<i64>,
+}
+
+const CHALLENGE_COLUMNS: &str = "id, server, channel, challenger, opponent, variant, options, \
+     color, clock_days, created_at, expires_at, status, game_id";
+
+fn challenge_row(r: &Row) -> rusqlite::Result<ChallengeRow> {
+    let options: String = r.get(6)?;
+    let status: String = r.get(11)?;
+    Ok(ChallengeRow {
+        id: r.get(0)?,
+        new: NewChallenge {
+            server: r.get(1)?,
+            channel: r.get(2)?,
+            challenger: r.get(3)?,
+            opponent: r.get(4)?,
+            variant: r.get(5)?,
+            options: split_lines(&options),
+            color: r.get(7)?,
+            clock_days: r.get(8)?,
+            created_at: r.get(9)?,
+            expires_at: r.get(10)?,
+        },
+        status: ChallengeStatus::parse(&status),
+        game_id: r.get(12)?,
+    })
+}
+
+fn action_kind(a: &Action) -> Option<(&'static str, Color)> {
+    Some(match *a {
+        Action::Move(_) => return None,
+        Action::OfferDraw(c) => ("offer_draw", c),
+        Action::AcceptDraw(c) => ("accept_draw", c),
+        Action::DeclineDraw(c) => ("decline_draw", c),
+        Action::RequestTakeback(c) => ("request_takeback", c),
+        Action::AcceptTakeback(c) => ("accept_takeback", c),
+        Action::DeclineTakeback(c) => ("decline_takeback", c),
+        Action::Resign(c) => ("resign", c),
+        Action::Timeout(c) => ("timeout", c),
+    })
+}
+
+fn parse_action(kind: &str, color: &str) -> Option<Action> {
+    let c = match color {
+        "white" => Color::White,
+        "black" => Color::Black,
+        _ => return None,
+    };
+    Some(match kind {
+        "offer_draw" => Action::OfferDraw(c),
+        "accept_draw" => Action::AcceptDraw(c),
+        "decline_draw" => Action::DeclineDraw(c),
+        "request_takeback" => Action::RequestTakeback(c),
+        "accept_takeback" => Action::AcceptTakeback(c),
+        "decline_takeback" => Action::DeclineTakeback(c),
+        "resign" => Action::Resign(c),
+        "timeout" => Action::Timeout(c),
+        _ => return None,
+    })
+}
+
+fn color_text(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+impl Store {
+    pub fn game(&self, id: i64) -> Result<Option<GameRow>> {
+        Ok(self
+            .conn
+            .query_row(
+                &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
+                [id],
+                game_row,
+            )
+            .optional()?)
+    }
+
+    /// The active game of a channel.
+    pub fn active_game_in(&self, server: &str, channel: &str) -> Result<Option<GameRow>> {
+        Ok(self
+            .conn
+            .query_row(
+                &format!(
+                    "SELECT {GAME_COLUMNS} FROM games
+                     WHERE server = ?1 AND channel = ?2 AND status = 'active'"
+                ),
+                [server, channel],
+                game_row,
+            )
+            .optional()?)
+    }
+
+    /// The latest game of a channel, whatever its status.
+    pub fn last_game_in(&self, server: &str, channel: &str) -> Result<Option<GameRow>> {
+        Ok(self
+            .conn
+            .query_row(
+                &format!(
+                    "SELECT {GAME_COLUMNS} FROM games
+                     WHERE server = ?1 AND channel = ?2 ORDER BY id DESC LIMIT 1"
+                ),
+                [server, channel],
+                game_row,
+            )
+            .optional()?)
+    }
+
+    /// A member's active games on every server, oldest first.
+    pub fn active_games_of(&self, member: &str) -> Result<Vec<GameRow>> {
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {GAME_COLUMNS} FROM games
+             WHERE status = 'active' AND (white = ?1 OR black = ?1) ORDER BY id"
+        ))?;
+        let rows = st.query_map([member], game_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Active games whose reminder or deadline has come.
+    pub fn games_due(&self, now: i64) -> Result<Vec<GameRow>> {
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {GAME_COLUMNS} FROM games
+             WHERE status = 'active' AND ((remind_at <= ?1 AND reminded = 0) OR deadline <= ?1)
+             ORDER BY deadline, id"
+        ))?;
+        let rows = st.query_map([now], game_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The moves and actions of a game in the order they happened.
+    pub fn entries(&self, game_id: i64) -> Result<Vec<Entry>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT seq, text, NULL, member, played_at FROM moves WHERE game_id = ?1
+             UNION ALL
+             SELECT seq, kind, color, member, at FROM actions WHERE game_id = ?1
+             ORDER BY 1",
+        )?;
+        let rows = st.query_map([game_id], |r| {
+            let seq: u32 = r.get(0)?;
+            let first: String = r.get(1)?;
+            let color: Option<String> = r.get(2)?;
+            let action = match color {
+                None => Some(Action::Move(first)),
+                Some(c) => parse_action(&first, &c),
+            };
+            Ok((
+                seq,
+                action,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (seq, action, member, at) = row?;
+            let action = action.ok_or_else(|| {
+                StoreError::Setup(format!("game {game_id}: unknown action at seq {seq}"))
+            })?;
+            out.push(Entry {
+                seq,
+                action,
+                member,
+                at,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Appends one move or action if the game is still active where the writer saw it.
+    pub fn append(&mut self, a: &Append) -> Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let (seq, ply, status): (u32, u32, String) = tx.query_row(
+            "SELECT seq, ply, status FROM games WHERE id = ?1",
+            [a.game_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
+        if seq != a.expect_seq || ply != a.expect_ply || status != "active" {
+            return Err(StoreError::Stale {
+                seq,
+                ply,
+                active: status == "active",
+            });
+        }
+        let next = seq + 1;
+        match a.action {
+            Action::Move(text) => {
+                let after = a.position_after.as_deref().unwrap_or("");
+                tx.execute(
+                    "INSERT INTO moves (game_id, seq, ply, text, position_after, member, played_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![
+                        a.game_id,
+                        next,
+                        ply + 1,
+                        text,
+                        after,
+                        a.member.unwrap_or(""),
+                        a.at
+                    ],
+                )?;
+            }
+            other => {
+                let (kind, color) = action_kind(other).unwrap_or(("resign", Color::White));
+                if matches!(other, Action::AcceptTakeback(_)) {
+                    tx.execute(
+                        "UPDATE moves SET taken_back = 1
+                         WHERE game_id = ?1 AND ply = ?2 AND taken_back = 0",
+                        params![a.game_id, ply],
+                    )?;
+                }
+                tx.execute(
+                    "INSERT INTO actions (game_id, seq, kind, color, member, at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![a.game_id, next, kind, color_text(color), a.member, a.at],
+                )?;
+            }
+        }
+        let (status, result, reason) = match &a.finished {
+            Some((result, reason)) => ("finished", Some(result.as_str()), Some(reason.as_str())),
+            None => ("active", None, None),
+        };
+        tx.execute(
+            "UPDATE games SET seq = ?2, ply = ?3, status = ?4, result = ?5, reason = ?6,
+                 deadline = ?7, remind_at = ?8, reminded = ?9, updated_at = ?10
+             WHERE id = ?1",
+            params![
+                a.game_id,
+                next,
+                a.ply,
+                status,
+                result,
+                reason,
+                a.deadline,
+                a.remind_at,
+                a.reminded,
+                a.at
+            ],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Marks a game's reminder as sent, if nobody did since `seq`. True when this call
+    /// did it (so exactly one process sends it).
+    pub fn mark_reminded(&mut self, game_id: i64, seq: u32) -> Result<bool> {
+        let n = self.conn.execute(
+            "UPDATE games SET reminded = 1
+             WHERE id = ?1 AND seq = ?2 AND reminded = 0 AND status = 'active'",
+            params![game_id, seq],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Ends an active game without a result. True when it was active.
+    pub fn abort_game(&mut self, game_id: i64, reason: &str, now: i64) -> Result<bool> {
+        let n = self.conn.execute(
+            "UPDATE games SET status = 'aborted', reason = ?2, updated_at = ?3
+             WHERE id = ?1 AND status = 'active'",
+            params![game_id, reason, now],
+        )?;
+        Ok(n == 1)
+    }
+
+    pub fn insert_challenge(&mut self, c: &NewChallenge) -> Result<i64> {
+        self.conn.execute(
+            "INSERT INTO challenges (server, channel, challenger, opponent, variant, options,
+                 color, clock_days, created_at, expires_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                c.server,
+                c.channel,
+                c.challenger,
+                c.opponent,
+                c.variant,
+                c.options.join("\n"),
+                c.color,
+                c.clock_days,
+                c.created_at,
+                c.expires_at
+            ],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    pub fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>> {
+        Ok(self
+            .conn
+            .query_row(
+                &format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?1"),
+                [id],
+                challenge_row,
+            )
+            .optional()?)
+    }
+
+    /// Open challenges of a server (expired ones included: the caller tells them apart),
+    /// newest first.
+    pub fn open_challenges(&self, server: &str) -> Result<Vec<ChallengeRow>> {
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {CHALLENGE_COLUMNS} FROM challenges
+             WHERE server = ?1 AND status = 'open' ORDER BY id DESC"
+        ))?;
+        let rows = st.query_map([server], challenge_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Declines or cancels an open challenge. True when it was open.
+    pub fn close_challenge(&mut self, id: i64, status: ChallengeStatus) -> Result<bool> {
+        let n = self.conn.execute(
+            "UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'",
+            params![id, status.text()],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Accepts a challenge and starts its game in one transaction: the challenge must
+    /// still be open and unexpired at `g.now`, and the channel free.
+    pub fn accept_challenge(&mut self, challenge_id: i64, g: &NewGame) -> Result<i64> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let (status, expires_at): (String, i64) = tx.query_row(
+            "SELECT status, expires_at FROM challenges WHERE id = ?1",
+            [challenge_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if status != "open" {
+            return Err(StoreError::Conflict(format!(
+                "challenge {challenge_id} is no longer open (it was {status})"
+            )));
+        }
+        if expires_at <= g.now {
+            return Err(StoreError::Conflict(format!(
+                "challenge {challenge_id} has expired"
+            )));
+        }
+        let busy: bool = tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM games
+                 WHERE server = ?1 AND channel = ?2 AND status = 'active')",
+            [&g.server, &g.channel],
+            |r| r.get(0),
+        )?;
+        if busy {
+            return Err(StoreError::Conflict(
+                "this channel already has a game going".to_string(),
+            ));
+        }
+        tx.execute(
+            "INSERT INTO games (server, channel, variant, options, white, black, start_position,
+                 clock_days, deadline, remind_at, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
+            params![
+                g.server,
+                g.channel,
+                g.variant,
+                g.options.join("\n"),
+                g.white,
+                g.black,
+                g.start_position,
+                g.clock_days,
+                g.deadline,
+                g.remind_at,
+                g.now
+            ],
+        )?;
+        let game_id = tx.last_insert_rowid();
+        tx.execute(
+            "UPDATE challenges SET status = 'accepted', game_id = ?2 WHERE id = ?1",
+            params![challenge_id, game_id],
+        )?;
+        tx.commit()?;
+        Ok(game_id)
+    }
+}

@@ -1,0 +1,258 @@
+//! Storage: SQLite through rusqlite. Every write that depends on what it read runs in a
+//! `BEGIN IMMEDIATE` transaction that checks again under the write lock, so several
+//! threads or processes may share one database file.
+
+mod games;
+mod schema;
+mod votes;
+
+pub use games::{
+    Append, ChallengeRow, ChallengeStatus, Entry, GameRow, GameStatus, NewChallenge, NewGame,
+};
+pub use schema::{version, Migration, MIGRATIONS};
+pub use votes::{NewVote, VoteRow, VoteStatus};
+
+use rusqlite::types::ValueRef;
+use rusqlite::{params, Connection, OptionalExtension};
+use std::fmt;
+use std::path::Path;
+
+/// Why a store operation failed.
+#[derive(Debug)]
+pub enum StoreError {
+    Sqlite(rusqlite::Error),
+    /// Opening or migrating failed.
+    Setup(String),
+    /// The database was written by a newer Ferry.
+    NewerSchema {
+        found: u32,
+        known: u32,
+    },
+    /// The game is no longer where the writer saw it (another move or action landed
+    /// first, or it ended): nothing was written.
+    Stale {
+        seq: u32,
+        ply: u32,
+        active: bool,
+    },
+    /// The write no longer fits (the challenge was answered, the channel got a game, the
+    /// vote closed): nothing was written. The text says what.
+    Conflict(String),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Sqlite(e) => write!(f, "database error: {e}"),
+            StoreError::Setup(s) => f.write_str(s),
+            StoreError::NewerSchema { found, known } => write!(
+                f,
+                "this database was written by a newer Ferry (schema version {found}; this \
+                 program knows versions up to {known}): run a newer Ferry on it, or use \
+                 another database file"
+            ),
+            StoreError::Stale { ply, active, .. } => {
+                if *active {
+                    write!(f, "the game changed meanwhile (it is now at ply {ply})")
+                } else {
+                    write!(f, "the game has ended meanwhile")
+                }
+            }
+            StoreError::Conflict(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Sqlite(e)
+    }
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// A server's settings (the defaults when it has none stored).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerSettings {
+    pub river_aspect: String,
+    pub clock_days: u32,
+}
+
+pub const DEFAULT_RIVER_ASPECT: &str = "gentle";
+pub const DEFAULT_CLOCK_DAYS: u32 = 3;
+
+/// Board orientation a member asked for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Orientation {
+    /// Their own side at the bottom.
+    Own,
+    /// White at the bottom always.
+    White,
+}
+
+impl Orientation {
+    pub fn text(self) -> &'static str {
+        match self {
+            Orientation::Own => "own",
+            Orientation::White => "white",
+        }
+    }
+    fn parse(s: &str) -> Orientation {
+        if s == "white" {
+            Orientation::White
+        } else {
+            Orientation::Own
+        }
+    }
+}
+
+/// One connection to a Ferry database. Not shared between threads: open one per thread
+/// (they coordinate through SQLite's locks).
+pub struct Store {
+    conn: Connection,
+}
+
+impl Store {
+    /// Opens (creating if needed) and migrates the database at `path`.
+    pub fn open(path: impl AsRef<Path>) -> Result<Store> {
+        Store::open_with(path, MIGRATIONS)
+    }
+
+    /// `open` with a given list of migrations (tests of upgrades).
+    pub fn open_with(path: impl AsRef<Path>, migrations: &[Migration]) -> Result<Store> {
+        let path = path.as_ref();
+        let conn = Connection::open(path).map_err(|e| {
+            StoreError::Setup(format!("cannot open the database {}: {e}", path.display()))
+        })?;
+        Store::setup(conn, migrations)
+    }
+
+    /// A private in-memory database (tests).
+    pub fn in_memory() -> Result<Store> {
+        Store::setup(Connection::open_in_memory()?, MIGRATIONS)
+    }
+
+    fn setup(mut conn: Connection, migrations: &[Migration]) -> Result<Store> {
+        schema::configure(&conn)?;
+        schema::migrate(&mut conn, migrations)?;
+        Ok(Store { conn })
+    }
+
+    /// The schema version of the open database.
+    pub fn schema_version(&self) -> Result<u32> {
+        version(&self.conn)
+    }
+
+    pub fn server_settings(&self, server: &str) -> Result<ServerSettings> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT river_aspect, clock_days FROM servers WHERE id = ?1",
+                [server],
+                |r| {
+                    Ok(ServerSettings {
+                        river_aspect: r.get(0)?,
+                        clock_days: r.get(1)?,
+                    })
+                },
+            )
+            .optional()?;
+        Ok(row.unwrap_or(ServerSettings {
+            river_aspect: DEFAULT_RIVER_ASPECT.to_string(),
+            clock_days: DEFAULT_CLOCK_DAYS,
+        }))
+    }
+
+    /// Sets a server's default clock for new challenges.
+    pub fn set_clock_days(&mut self, server: &str, days: u32) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO servers (id, clock_days) VALUES (?1, ?2)
+             ON CONFLICT (id) DO UPDATE SET clock_days = excluded.clock_days",
+            params![server, days],
+        )?;
+        Ok(())
+    }
+
+    /// Records a member's display name, writing only when it changed.
+    pub fn touch_member(&mut self, id: &str, name: &str) -> Result<()> {
+        let known: Option<String> = self
+            .conn
+            .query_row("SELECT name FROM members WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?;
+        if known.as_deref() != Some(name) {
+            self.conn.execute(
+                "INSERT INTO members (id, name) VALUES (?1, ?2)
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+                params![id, name],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// A member's display name, or their id when Ferry has not seen them.
+    pub fn member_name(&self, id: &str) -> Result<String> {
+        let name: Option<String> = self
+            .conn
+            .query_row("SELECT name FROM members WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?;
+        Ok(name.unwrap_or_else(|| id.to_string()))
+    }
+
+    pub fn orientation(&self, id: &str) -> Result<Orientation> {
+        let o: Option<String> = self
+            .conn
+            .query_row("SELECT orientation FROM members WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        Ok(o.map_or(Orientation::Own, |s| Orientation::parse(&s)))
+    }
+
+    pub fn set_orientation(&mut self, id: &str, name: &str, o: Orientation) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO members (id, name, orientation) VALUES (?1, ?2, ?3)
+             ON CONFLICT (id) DO UPDATE SET orientation = excluded.orientation",
+            params![id, name, o.text()],
+        )?;
+        Ok(())
+    }
+
+    /// Every row of every table, as text: tests compare it before and after a refused
+    /// command to show that nothing changed.
+    pub fn dump(&self) -> Result<String> {
+        let mut out = String::new();
+        let tables: Vec<String> = {
+            let mut st = self
+                .conn
+                .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")?;
+            let rows = st.query_map([], |r| r.get(0))?;
+            rows.collect::<std::result::Result<_, _>>()?
+        };
+        for t in tables {
+            out.push_str(&format!("[{t}]\n"));
+            let mut st = self
+                .conn
+                .prepare(&format!("SELECT * FROM \"{t}\" ORDER BY 1, 2"))?;
+            let n = st.column_count();
+            let mut rows = st.query([])?;
+            while let Some(r) = rows.next()? {
+                let mut cols = Vec::with_capacity(n);
+                for i in 0..n {
+                    cols.push(match r.get_ref(i)? {
+                        ValueRef::Null => "NULL".to_string(),
+                        ValueRef::Integer(v) => v.to_string(),
+                        ValueRef::Real(v) => v.to_string(),
+                        ValueRef::Text(t) => format!("{:?}", String::from_utf8_lossy(t)),
+                        ValueRef::Blob(b) => format!("blob of {} bytes", b.len()),
+                    });
+                }
+                out.push_str(&cols.join("|"));
+                out.push('\n');
+            }
+        }
+        out.push_str(&format!("version {}\n", self.schema_version()?));
+        Ok(out)
+    }
+}

@@ -1,0 +1,68 @@
+//! Connection setup and migrations. The schema version is SQLite's `user_version`.
+
+use super::StoreError;
+use rusqlite::{Connection, TransactionBehavior};
+use std::time::Duration;
+
+/// One schema change: the version it brings the database to and its SQL.
+#[derive(Copy, Clone, Debug)]
+pub struct Migration {
+    pub version: u32,
+    pub sql: &'static str,
+}
+
+/// Every migration, in order. New files go at the end; old ones are never edited.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    sql: include_str!("../../migrations/0001_init.sql"),
+}];
+
+/// How long a writer waits for another (thread or process) to finish before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// WAL (readers never wait for the writer), a busy timeout (writers queue instead of
+/// failing), foreign keys checked.
+pub(crate) fn configure(conn: &Connection) -> Result<(), StoreError> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+    // An in-memory database answers "memory": WAL does not apply there.
+    if mode != "wal" && mode != "memory" {
+        return Err(StoreError::Setup(format!(
+            "the database could not switch to WAL mode (it is in {mode} mode)"
+        )));
+    }
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    // FULL: a move that was answered survives a power cut too.
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    Ok(())
+}
+
+/// The schema version a database is at (0: empty).
+pub fn version(conn: &Connection) -> Result<u32, StoreError> {
+    Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
+}
+
+/// Brings the database up to the last migration, one transaction per migration. Several
+/// processes may start at once: each migration re-reads the version under the write lock.
+pub(crate) fn migrate(conn: &mut Connection, migrations: &[Migration]) -> Result<(), StoreError> {
+    let known = migrations.last().map_or(0, |m| m.version);
+    let found = version(conn)?;
+    if found > known {
+        return Err(StoreError::NewerSchema { found, known });
+    }
+    for m in migrations.iter().filter(|m| m.version > found) {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let now = version(&tx)?;
+        if now > known {
+            return Err(StoreError::NewerSchema { found: now, known });
+        }
+        if now >= m.version {
+            continue;
+        }
+        tx.execute_batch(m.sql)
+            .map_err(|e| StoreError::Setup(format!("migration {:04} failed: {e}", m.version)))?;
+        tx.pragma_update(None, "user_version", m.version)?;
+        tx.commit()?;
+    }
+    Ok(())
+}

@@ -1,0 +1,233 @@
+//! Server votes (the river-aspect vote) and their ballots.
+
+use super::{Result, Store, StoreError};
+use rusqlite::{params, OptionalExtension, Row, TransactionBehavior};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum VoteStatus {
+    Open,
+    Closed,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VoteRow {
+    pub id: i64,
+    pub server: String,
+    pub channel: String,
+    pub question: String,
+    pub choices: Vec<String>,
+    pub opened_by: String,
+    pub opened_at: i64,
+    pub closes_at: i64,
+    pub status: VoteStatus,
+    pub winner: Option<String>,
+}
+
+/// A vote about to open.
+#[derive(Clone, Debug)]
+pub struct NewVote<'a> {
+    pub server: &'a str,
+    pub channel: &'a str,
+    pub question: &'a str,
+    pub choices: &'a [&'a str],
+    pub by: &'a str,
+    pub now: i64,
+    pub closes_at: i64,
+}
+
+const VOTE_COLUMNS: &str =
+    "id, server, channel, question, choices, opened_by, opened_at, closes_at, status, winner";
+
+fn vote_row(r: &Row) -> rusqlite::Result<VoteRow> {
+    let choices: String = r.get(4)?;
+    let status: String = r.get(8)?;
+    Ok(VoteRow {
+        id: r.get(0)?,
+        server: r.get(1)?,
+        channel: r.get(2)?,
+        question: r.get(3)?,
+        choices: choices.split(',').map(str::to_string).collect(),
+        opened_by: r.get(5)?,
+        opened_at: r.get(6)?,
+        closes_at: r.get(7)?,
+        status: if status == "open" {
+            VoteStatus::Open
+        } else {
+            VoteStatus::Closed
+        },
+        winner: r.get(9)?,
+    })
+}
+
+impl Store {
+    /// Opens a vote; refused while the server has an open vote on the same question.
+    pub fn open_vote(&mut self, v: &NewVote) -> Result<i64> {
+        let NewVote {
+            server,
+            channel,
+            question,
+            choices,
+            by,
+            now,
+            closes_at,
+        } = v;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let open: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM votes WHERE server = ?1 AND question = ?2 AND status = 'open'",
+                [server, question],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if let Some(id) = open {
+            return Err(StoreError::Conflict(format!(
+                "vote {id} on this question is still open"
+            )));
+        }
+        tx.execute(
+            "INSERT INTO votes (server, channel, question, choices, opened_by, opened_at,
+                 closes_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                server,
+                channel,
+                question,
+                choices.join(","),
+                by,
+                now,
+                closes_at
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        tx.commit()?;
+        Ok(id)
+    }
+
+    pub fn vote(&self, id: i64) -> Result<Option<VoteRow>> {
+        Ok(self
+            .conn
+            .query_row(
+                &format!("SELECT {VOTE_COLUMNS} FROM votes WHERE id = ?1"),
+                [id],
+                vote_row,
+            )
+            .optional()?)
+    }
+
+    /// The latest vote of a server on a question, open or closed.
+    pub fn latest_vote(&self, server: &str, question: &str) -> Result<Option<VoteRow>> {
+        Ok(self
+            .conn
+            .query_row(
+                &format!(
+                    "SELECT {VOTE_COLUMNS} FROM votes WHERE server = ?1 AND question = ?2
+                     ORDER BY id DESC LIMIT 1"
+                ),
+                [server, question],
+                vote_row,
+            )
+            .optional()?)
+    }
+
+    /// Open votes whose closing time has come.
+    pub fn votes_due(&self, now: i64) -> Result<Vec<VoteRow>> {
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {VOTE_COLUMNS} FROM votes WHERE status = 'open' AND closes_at <= ?1
+             ORDER BY id"
+        ))?;
+        let rows = st.query_map([now], vote_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Records or changes a member's ballot while the vote is open and before its
+    /// closing time.
+    pub fn cast_ballot(
+        &mut self,
+        vote_id: i64,
+        member: &str,
+        choice: &str,
+        now: i64,
+    ) -> Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let (status, closes_at): (String, i64) = tx.query_row(
+            "SELECT status, closes_at FROM votes WHERE id = ?1",
+            [vote_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if status != "open" || closes_at <= now {
+            return Err(StoreError::Conflict(format!("vote {vote_id} is closed")));
+        }
+        tx.execute(
+            "INSERT INTO ballots (vote_id, member, choice, at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (vote_id, member) DO UPDATE SET choice = excluded.choice, at = excluded.at",
+            params![vote_id, member, choice, now],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Each choice with its number of ballots, in the vote's order of choices.
+    pub fn tally(&self, vote_id: i64) -> Result<Vec<(String, u32)>> {
+        let Some(vote) = self.vote(vote_id)? else {
+            return Ok(Vec::new());
+        };
+        let mut st = self.conn.prepare_cached(
+            "SELECT choice, COUNT(*) FROM ballots WHERE vote_id = ?1 GROUP BY choice",
+        )?;
+        let counted: Vec<(String, u32)> = st
+            .query_map([vote_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(vote
+            .choices
+            .iter()
+            .map(|c| {
+                let n = counted.iter().find(|(k, _)| k == c).map_or(0, |(_, n)| *n);
+                (c.clone(), n)
+            })
+            .collect())
+    }
+
+    pub fn ballot(&self, vote_id: i64, member: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT choice FROM ballots WHERE vote_id = ?1 AND member = ?2",
+                params![vote_id, member],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Closes an open vote with its winner (`None`: no ballots) and, for the river-aspect
+    /// question, makes the winner the server's default. False when it was already closed.
+    pub fn close_vote(&mut self, vote_id: i64, winner: Option<&str>, now: i64) -> Result<bool> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let (server, question, status): (String, String, String) = tx.query_row(
+            "SELECT server, question, status FROM votes WHERE id = ?1",
+            [vote_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
+        if status != "open" {
+            return Ok(false);
+        }
+        tx.execute(
+            "UPDATE votes SET status = 'closed', winner = ?2, closed_at = ?3 WHERE id = ?1",
+            params![vote_id, winner, now],
+        )?;
+        if let (Some(w), "river_aspect") = (winner, question.as_str()) {
+            tx.execute(
+                "INSERT INTO servers (id, river_aspect) VALUES (?1, ?2)
+                 ON CONFLICT (id) DO UPDATE SET river_aspect = excluded.river_aspect",
+                params![server, w],
+            )?;
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+}

@@ -1,0 +1,148 @@
+//! `ferry console`: chat syntax in, replies out, pictures written to files.
+
+mod app_support;
+
+use app_support::TempDir;
+
+fn console(dir: &TempDir, input: &str) -> String {
+    let args: Vec<String> = vec!["--db".into(), dir.db().display().to_string()];
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let code = ferry::console::run(&args, &mut input.as_bytes(), &mut out, &mut err);
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn a_game_at_the_console_with_pictures_and_a_restart() {
+    let dir = TempDir::new("console");
+    let v = ferry::engine::variants()[0].id;
+    let out = console(
+        &dir,
+        &format!(
+            "/challenge @bob {v} color:white\n/as bob\n/accept\n/nonsense\n/as alice\n/board\n"
+        ),
+    );
+    assert!(out.contains("@alice challenges @bob"), "{out}");
+    assert!(out.contains("Game 1 starts"), "{out}");
+    assert!(out.contains("unknown command '/nonsense'"), "{out}");
+    let picture = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("picture: "))
+        .expect("a picture path");
+    let bytes = std::fs::read(picture).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG"));
+    // A second run on the same file: the game is still there.
+    let out = console(&dir, "/as alice\n/history\n/wait 3d\n");
+    assert!(
+        out.contains("Game 1 (") && out.contains("no moves yet"),
+        "{out}"
+    );
+    assert!(out.contains("loses on time"), "{out}");
+}
+
+#[test]
+fn console_arguments_are_checked() {
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let code = ferry::console::run(
+        &["--frobnicate".into()],
+        &mut "".as_bytes(),
+        &mut out,
+        &mut err,
+    );
+    assert_eq!(code, 2);
+    assert!(String::from_utf8_lossy(&err).contains("unknown argument '--frobnicate'"));
+}
+
+#[test]
+fn chat_syntax_is_read_as_the_chat_writes_it() {
+    use ferry::app::{Step, What};
+    use ferry::console::parse::{parse, span, Line};
+    let Ok(Line::App(What::Challenge {
+        opponent,
+        variant,
+        options,
+        days,
+        color,
+    })) = parse("/challenge @bob little-river river:gentle days:2 color:black misty.seed=7")
+    else {
+        panic!("not a challenge")
+    };
+    assert_eq!(opponent.as_deref(), Some("bob"));
+    assert_eq!(variant, "little-river");
+    assert_eq!(options, ["river=gentle", "misty.seed=7"]);
+    assert_eq!((days, color.as_deref()), (Some(2), Some("black")));
+    assert!(matches!(
+        parse("/challenge anyone river"),
+        Ok(Line::App(What::Challenge { opponent: None, .. }))
+    ));
+    assert!(matches!(
+        parse("/move d4-d5"),
+        Ok(Line::App(What::Move { game: None, .. }))
+    ));
+    assert!(matches!(
+        parse("/draw accept #3"),
+        Ok(Line::App(What::Draw {
+            step: Step::Accept,
+            game: Some(3)
+        }))
+    ));
+    assert!(matches!(
+        parse("/as bob manager"),
+        Ok(Line::As { manager: true, .. })
+    ));
+    assert!(parse("move d4").is_err());
+    assert!(parse("/accept x").is_err());
+    assert!(parse("/draw maybe").is_err());
+    assert!(parse("/challenge @bob").is_err());
+    assert!(parse("/challenge @bob continental days:many").is_err());
+    assert_eq!(span("1d12h"), Ok(36 * 3600));
+    assert!(span("soon").is_err());
+    assert!(span("99999999999999999999d").is_err());
+}
+
+/// Two Ferry processes on one database file, the same player sending a different move
+/// for the same turn from each: exactly one move lands.
+#[test]
+fn two_processes_on_one_file_store_one_move_per_turn() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = TempDir::new("processes");
+    let v = ferry::engine::variants()[0];
+    console(
+        &dir,
+        &format!("/challenge @bob {} color:white\n/as bob\n/accept\n", v.id),
+    );
+    let start = (v.start)(&v.default_options());
+    let mut list = ferry::engine::MoveList::new();
+    start.legal_moves(&mut list);
+    let moves: Vec<String> = list.iter().take(2).map(|m| start.move_text(m)).collect();
+    let children: Vec<_> = moves
+        .iter()
+        .map(|mv| {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+                .args(["console", "--db"])
+                .arg(dir.db())
+                .arg("--pictures")
+                .arg(dir.0.join(format!("pictures-{mv}")))
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("ferry console");
+            let mut stdin = child.stdin.take().unwrap();
+            writeln!(stdin, "/as alice\n/move {mv}").unwrap();
+            drop(stdin);
+            child
+        })
+        .collect();
+    let outputs: Vec<String> = children
+        .into_iter()
+        .map(|c| String::from_utf8(c.wait_with_output().unwrap().stdout).unwrap())
+        .collect();
+    let landed = outputs.iter().filter(|o| o.contains(" played ")).count();
+    assert_eq!(landed, 1, "{outputs:#?}");
+    let store = ferry::store::Store::open(dir.db()).unwrap();
+    let row = store.active_game_in("home", "general").unwrap().unwrap();
+    assert_eq!((row.ply, row.seq), (1, 1));
+}

@@ -1,0 +1,172 @@
+//! River-aspect votes, the server's default aspect, settings, rules and a member's games.
+
+mod app_support;
+
+use app_support::game::{Table, DAY};
+use ferry::app::Due;
+use ferry::engine::{self, OptionValues};
+use ferry::store::Orientation;
+
+/// Variants with a river aspect (Little River); none until that variant is merged.
+fn river_variants() -> Vec<&'static str> {
+    engine::variants()
+        .iter()
+        .filter(|v| {
+            v.options.iter().any(|o| {
+                o.key == "river"
+                    && matches!(o.values, OptionValues::Choice(l) if l.contains(&"wild"))
+            })
+        })
+        .map(|v| v.id)
+        .collect()
+}
+
+#[test]
+fn a_vote_changes_the_default_aspect_of_later_challenges() {
+    let mut t = Table::new("vote");
+    assert_eq!(
+        t.app.store().server_settings("home").unwrap().river_aspect,
+        "gentle"
+    );
+    let r = t.ok("mod!", "/vote start hours:48");
+    assert!(
+        r.buttons.iter().any(|b| b.id == "vote:1:wild"),
+        "{:?}",
+        r.buttons
+    );
+    assert!(r.mentions.is_empty());
+    let r = t.run("ann", "/vote wild");
+    assert!(r.private && r.text.contains("counted"), "{}", r.text);
+    let r = t.run("ben", "/press vote:1:misty");
+    assert!(r.text.contains("misty"), "{}", r.text);
+    let r = t.run("ben", "/vote wild");
+    assert!(r.text.contains("now wild (was misty)"), "{}", r.text);
+    t.run("cat", "/vote shallow");
+    let r = t.run("dan", "/vote tally");
+    assert!(
+        r.text.contains("wild 2") && r.text.contains("shallow 1") && r.text.contains("misty 0"),
+        "{}",
+        r.text
+    );
+    // The scheduler closes it at its time.
+    t.clock.advance(2 * DAY);
+    let now = t.app.now();
+    assert_eq!(t.app.due(now).unwrap(), [Due::CloseVote(1)]);
+    let notices = t.app.tick(now).unwrap();
+    assert_eq!(notices.len(), 1);
+    assert_eq!(notices[0].channel, "general");
+    assert!(
+        notices[0].reply.text.contains("wild wins"),
+        "{}",
+        notices[0].reply.text
+    );
+    assert_eq!(
+        t.app.store().server_settings("home").unwrap().river_aspect,
+        "wild"
+    );
+    assert!(t.app.tick(now).unwrap().is_empty());
+    let r = t.run("dan", "/vote tally");
+    assert!(r.text.contains("closed: wild won"), "{}", r.text);
+
+    for id in river_variants() {
+        t.channel = format!("{id}-default");
+        t.ok("alice", &format!("/challenge @bob {id}"));
+        t.ok("bob", "/accept");
+        assert!(t.game_row().options.contains(&"river=wild".to_string()));
+        // A challenge that names its aspect keeps it.
+        t.channel = format!("{id}-named");
+        t.ok("alice", &format!("/challenge @bob {id} river:shallow"));
+        t.ok("bob", "/accept");
+        assert!(t.game_row().options.contains(&"river=shallow".to_string()));
+    }
+}
+
+#[test]
+fn a_manager_closes_a_vote_and_a_tie_keeps_the_current_aspect() {
+    let mut t = Table::new("vote-close");
+    t.ok("mod!", "/vote start");
+    t.run("ann", "/vote gentle");
+    t.run("ben", "/vote misty");
+    let r = t.ok("mod!", "/vote close");
+    assert!(r.text.contains("gentle wins"), "{}", r.text);
+    assert_eq!(
+        t.app.store().server_settings("home").unwrap().river_aspect,
+        "gentle"
+    );
+    // Without ballots nothing changes.
+    t.ok("mod!", "/vote start");
+    let r = t.ok("mod!", "/vote close");
+    assert!(r.text.contains("without ballots"), "{}", r.text);
+}
+
+#[test]
+fn settings_rules_and_my_games() {
+    let mut t = Table::new("settings");
+    let r = t.run("bob", "/settings orientation:white");
+    assert!(r.private && r.text.contains("White at the bottom"));
+    assert_eq!(
+        t.app.store().orientation("bob").unwrap(),
+        Orientation::White
+    );
+    let r = t.run("bob", "/settings");
+    assert!(r.text.contains("White at the bottom") && r.text.contains("3 days per move"));
+    let text = t.refused("bob", "/settings days:5");
+    assert!(text.contains("Only a server manager"), "{text}");
+    let text = t.refused("mod!", "/settings days:45");
+    assert!(text.contains("days:1 to days:30"), "{text}");
+    t.ok("mod!", "/settings days:5");
+    let r = t.run("bob", "/settings");
+    assert!(r.text.contains("5 days per move"), "{}", r.text);
+    for v in engine::variants() {
+        let r = t.run("bob", &format!("/rules {}", v.id));
+        assert!(r.text.contains(v.name), "{}", r.text);
+        assert!(r.picture.as_ref().unwrap().png.starts_with(b"\x89PNG"));
+    }
+    let r = t.run("bob", "/rules");
+    for v in engine::variants() {
+        assert!(r.text.contains(v.id));
+    }
+    let r = t.run("bob", "/games");
+    assert!(r.text.contains("no game going"), "{}", r.text);
+    let v = engine::variants()[0].id;
+    t.ok("alice", &format!("/challenge @bob {v} color:white"));
+    t.ok("bob", "/accept");
+    t.server = "elsewhere".into();
+    t.ok("carol", &format!("/challenge @bob {v} color:black"));
+    t.ok("bob", "/accept");
+    let r = t.run("bob", "/games");
+    assert!(r.private);
+    assert!(
+        r.text.contains("game 1") && r.text.contains("game 2"),
+        "{}",
+        r.text
+    );
+    assert!(r.text.contains("your move"), "{}", r.text);
+    // A manager cancels a stuck game.
+    let r = t.ok("mod!", "/abort 2");
+    assert!(r.mentions.contains(&"bob".to_string()));
+    let r = t.run("bob", "/games");
+    assert!(!r.text.contains("game 2"), "{}", r.text);
+}
+
+#[test]
+fn the_board_is_drawn_from_the_side_a_player_asked_for() {
+    let mut t = Table::new("orientation");
+    let v = engine::variants()[0].id;
+    t.ok("alice", &format!("/challenge @bob {v} color:white"));
+    t.ok("bob", "/accept");
+    let png = |t: &mut Table, who: &str| t.ok(who, "/board").picture.unwrap().png;
+    let white_view = png(&mut t, "alice");
+    let bob_own = png(&mut t, "bob");
+    assert_ne!(
+        bob_own, white_view,
+        "Black's own side is at the bottom by default"
+    );
+    assert_eq!(
+        png(&mut t, "carol"),
+        white_view,
+        "a watcher sees White at the bottom"
+    );
+    t.run("bob", "/settings orientation:white");
+    assert_eq!(png(&mut t, "bob"), white_view);
+}
