@@ -45,8 +45,8 @@ impl LittleRiver {
     }
 
     /// A plain step of the piece on `from` to `to` by its pattern: the pattern, palaces,
-    /// what is in the way and what stands there. `river_stop` refuses a rook line that
-    /// passes a river cell (Wild), `through_ok` allows passing an empty one (Gentle).
+    /// what is in the way and what stands there. Under `aspect` a rook line that passes a
+    /// river cell is refused (Wild) or may not capture beyond it (Gentle, option off).
     fn check_step(&self, from: Cell, to: Cell, aspect: Aspect) -> Result<(), IllegalMove> {
         let t = tables();
         let piece = self.board[from.index()].ok_or_else(|| {
