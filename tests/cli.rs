@@ -240,3 +240,33 @@ fn render_writes_a_png_and_refuses_bad_requests() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn little_river_moves_perft_and_replay() {
+    let o = ferry(&["moves", "little-river", "--set", "river=wild"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 33);
+    let o = ferry(&["perft", "little-river", "2"], "");
+    assert!(stdout(&o).ends_with("nodes 317\n"), "{}", stdout(&o));
+    let o = ferry(
+        &[
+            "replay",
+            "little-river",
+            "--set",
+            "river=misty",
+            "--set",
+            "misty.seed=9",
+        ],
+        "1. c4-c5 Kd9-d8 2. c5-c6 *",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o)
+            .contains("position: nr2rn/*w1kw*/*4*/1pPpp1/6/1P1PP1/*4*/*W2W*/NR1KRN b - 0 3 9"),
+        "{}",
+        stdout(&o)
+    );
+    let o = ferry(&["moves", "little-river", "--set", "misty.float=die"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("river=misty"), "{}", stderr(&o));
+}

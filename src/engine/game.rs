@@ -236,6 +236,10 @@ impl Game {
             key: next.repetition_key(),
             gave_check: next.in_check(),
         });
+        if let Some(e) = next.forbidden_by_history(&self.history) {
+            self.history.pop();
+            return Err(GameError::Illegal(e));
+        }
         self.outcome = next.outcome(Some(&self.history));
         self.plies.push(Ply {
             text: canonical.clone(),

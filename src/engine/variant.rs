@@ -95,6 +95,12 @@ pub trait Position: Send + Sync + fmt::Debug {
     fn play(&mut self, m: &Move) -> Effects;
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;
+    /// Whether a rule that reads earlier positions forbids the move that led here (the
+    /// last entry of `history` is this position): Little River's perpetual check. The
+    /// game refuses such a move.
+    fn forbidden_by_history(&self, _history: &History) -> Option<IllegalMove> {
+        None
+    }
 
     /// The canonical text of a legal move.
     fn move_text(&self, m: &Move) -> String;

@@ -5,9 +5,11 @@ use super::variant::Variant;
 pub mod amalgamated;
 pub mod continental;
 pub mod fluidity;
+pub mod little_river;
 pub mod river;
 
 pub static ALL: &[&Variant] = &[
+    &little_river::VARIANT,
     &amalgamated::VARIANT,
     &continental::VARIANT,
     &fluidity::VARIANT,

@@ -1,0 +1,382 @@
+//! Little River Chess (rules: `shared/rules/little-river.md`).
+//!
+//! A 6 x 9 board with 8 holes, two 2 x 2 palaces and a river on rank 5 whose aspect
+//! (Shallow, Gentle, Wild, Misty) is an option. Compound river moves are `Move::Path`
+//! values; paths with the same outcome are one move, printed as its canonical path.
+//!
+//! Split by concern: `options` (option specs, `Config`, the die), `tables` (the board as
+//! data and movement tables), `rules` (attacks, paths, playing, legality), `legality` (the
+//! independent check of one move), `text` (position text) and `move_text` (canonical and
+//! lenient move text). This module holds the descriptor, the position and its plugs.
+
+mod legality;
+mod move_text;
+mod options;
+mod rules;
+mod tables;
+mod text;
+
+pub use options::{die, Aspect};
+
+use crate::engine::board::{Cell, Dir, Shape};
+use crate::engine::errors::{IllegalMove, PositionError};
+use crate::engine::moves::{Effects, Move, MoveList};
+use crate::engine::options::Options;
+use crate::engine::outcome::{Outcome, Reason};
+use crate::engine::perft::{self, PerftPosition};
+use crate::engine::types::{Color, Piece, Role};
+use crate::engine::variant::{Feature, History, HistoryEntry, PieceInfo, Position, Variant};
+use options::{Config, OPTIONS};
+use tables::{shape, Bits, CELLS};
+
+static PIECES: [PieceInfo; 5] = [
+    PieceInfo {
+        role: Role::King,
+        promoted: false,
+        moves: "K: one step in any direction, only inside its own palace",
+    },
+    PieceInfo {
+        role: Role::Rook,
+        promoted: false,
+        moves: "R: any distance along a rank or file; never into or through a palace",
+    },
+    PieceInfo {
+        role: Role::Knight,
+        promoted: false,
+        moves: "N: leaps like a chess knight, over holes and palaces",
+    },
+    PieceInfo {
+        role: Role::Wazir,
+        promoted: false,
+        moves: "W: one step along a rank or file",
+    },
+    PieceInfo {
+        role: Role::Pawn,
+        promoted: false,
+        moves: "P: one step forward, left or right, capturing the same way; no promotion",
+    },
+];
+
+pub static VARIANT: Variant = Variant {
+    id: "little-river",
+    name: "Little River Chess",
+    summary: "6x9 with holes, palaces, facing kings and a river of four aspects; stalemate wins",
+    options: &OPTIONS,
+    pieces: &PIECES,
+    check_options: options::check_options,
+    start: start_position,
+    parse: parse_position,
+};
+
+pub(super) const START: &str = "nr1krn/*w2w*/*4*/1pppp1/6/1PPPP1/*4*/*W2W*/NR1KRN w - 0 0";
+
+fn start_position(options: &Options) -> Box<dyn Position> {
+    let pos = LittleRiver::from_text(START, Config::from_options(options))
+        .expect("the start position is valid");
+    Box::new(pos)
+}
+
+fn parse_position(text: &str, options: &Options) -> Result<Box<dyn Position>, PositionError> {
+    Ok(Box::new(LittleRiver::from_text(
+        text,
+        Config::from_options(options),
+    )?))
+}
+
+/// A Little River position: plain data, copied for every move tried.
+#[derive(Copy, Clone, Debug)]
+pub struct LittleRiver {
+    board: [Option<Piece>; CELLS],
+    occ: [Bits; 2],
+    /// Cells of each kind (`tables::kind`), both colours.
+    roles: [Bits; 5],
+    /// River pieces tagged to exit north / south.
+    tag_n: Bits,
+    tag_s: Bits,
+    side: Color,
+    clock: u32,
+    ply: u32,
+    seed: u64,
+    config: &'static Config,
+}
+
+impl LittleRiver {
+    fn empty(config: &'static Config) -> LittleRiver {
+        LittleRiver {
+            board: [None; CELLS],
+            occ: [0; 2],
+            roles: [0; 5],
+            tag_n: 0,
+            tag_s: 0,
+            side: Color::White,
+            clock: 0,
+            ply: 0,
+            seed: 0,
+            config,
+        }
+    }
+
+    fn over_by_position(&self) -> bool {
+        self.config.no_capture_limit > 0 && self.clock >= self.config.no_capture_limit
+    }
+
+    fn game_over() -> IllegalMove {
+        IllegalMove::GameOver("the game is over: no more moves can be played".to_string())
+    }
+
+    /// The position after `m` (a legal move), with its history entry.
+    fn child_entry(&self, m: &Move) -> HistoryEntry {
+        let mut next = *self;
+        next.apply(m);
+        HistoryEntry {
+            key: next.repetition_key(),
+            gave_check: next.in_check(),
+        }
+    }
+}
+
+/// Section 8.2 for the move that led to `last` (appended to `earlier`): `Some(true)` when
+/// that move is illegal (perpetual check), `Some(false)` for a drawn repetition, `None`
+/// when play goes on.
+fn repetition(earlier: &[HistoryEntry], last: &HistoryEntry) -> Option<bool> {
+    let count = 1 + earlier.iter().filter(|e| e.key == last.key).count();
+    if count < 3 {
+        return None;
+    }
+    let first = earlier.iter().position(|e| e.key == last.key)?;
+    let n = earlier.len();
+    // Moves first+1 ..= n; move n (the last) is by X, so X's are those at even distance.
+    let mut x_all = true;
+    let mut o_all = true;
+    let gave = earlier[first + 1..]
+        .iter()
+        .map(|e| e.gave_check)
+        .chain(std::iter::once(last.gave_check));
+    for (k, gave) in (first + 1..=n).zip(gave) {
+        if (n - k) % 2 == 0 {
+            x_all &= gave;
+        } else {
+            o_all &= gave;
+        }
+    }
+    match (x_all, o_all) {
+        (true, false) => Some(true),
+        (false, true) => None,
+        _ => Some(false),
+    }
+}
+
+impl PerftPosition for LittleRiver {
+    fn legal_moves(&self, out: &mut MoveList) {
+        Position::legal_moves(self, out);
+    }
+    fn play(&mut self, m: &Move) {
+        self.apply(m);
+    }
+}
+
+impl Position for LittleRiver {
+    fn variant(&self) -> &'static Variant {
+        &VARIANT
+    }
+    fn boxed_clone(&self) -> Box<dyn Position> {
+        Box::new(*self)
+    }
+    fn shape(&self) -> &'static Shape {
+        shape()
+    }
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+    fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        self.board.get(cell.index()).copied().flatten()
+    }
+
+    fn text(&self) -> String {
+        self.full_text()
+    }
+
+    fn repetition_key(&self) -> String {
+        let mut key = self.key_text();
+        if self.config.misty() {
+            key.push(' ');
+            key.push_str(self.aspect().name());
+        }
+        key
+    }
+
+    fn legal_moves(&self, out: &mut MoveList) {
+        if !self.over_by_position() {
+            self.generate(out);
+        }
+    }
+
+    fn check_move(&self, m: &Move) -> Result<(), IllegalMove> {
+        if self.over_by_position() {
+            return Err(Self::game_over());
+        }
+        self.check(m)
+    }
+
+    fn candidate_moves(&self, out: &mut MoveList) {
+        self.candidates(out);
+    }
+
+    fn play(&mut self, m: &Move) -> Effects {
+        let done = self.apply(m);
+        let mut effects = Effects::default();
+        for r in done.removed.into_iter().flatten() {
+            effects.removed.push(r);
+        }
+        for c in done.cells.into_iter().flatten() {
+            effects.cells.push(c);
+        }
+        effects
+    }
+
+    fn in_check(&self) -> bool {
+        self.king_attacked(self.side)
+    }
+
+    fn move_text(&self, m: &Move) -> String {
+        self.canonical_text(m)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
+        if self.over_by_position() {
+            return Err(Self::game_over());
+        }
+        self.read_move(text)
+    }
+
+    fn forbidden_by_history(&self, history: &History) -> Option<IllegalMove> {
+        let (last, earlier) = history.entries().split_last()?;
+        (repetition(earlier, last) == Some(true)).then(|| {
+            IllegalMove::Rule(
+                "perpetual check: this check would repeat the position a third time while you have checked on every move since it first occurred; vary your play".to_string(),
+            )
+        })
+    }
+
+    fn outcome(&self, history: Option<&History>) -> Option<Outcome> {
+        let mover = self.side.opposite();
+        let mut moves = MoveList::new();
+        self.generate(&mut moves);
+        let checked = self.in_check();
+        if moves.is_empty() {
+            let reason = if checked {
+                Reason::Checkmate
+            } else {
+                Reason::Stalemate
+            };
+            return Some(Outcome::win(mover, reason));
+        }
+        if let Some(h) = history {
+            let entries = h.entries();
+            // Only a move to a position seen twice already can be forbidden.
+            let mut seen = std::collections::HashSet::new();
+            let twice = entries.iter().any(|e| !seen.insert(e.key.as_str()));
+            let all_forbidden = twice
+                && moves.iter().all(|m| {
+                    let child = self.child_entry(m);
+                    repetition(entries, &child) == Some(true)
+                });
+            if all_forbidden {
+                return Some(Outcome::win(mover, Reason::PerpetualCheck));
+            }
+            if let Some((last, earlier)) = entries.split_last() {
+                if repetition(earlier, last) == Some(false) {
+                    return Some(Outcome::draw(Reason::Repetition));
+                }
+            }
+        }
+        if self.over_by_position() {
+            return Some(Outcome::draw(Reason::MoveCountRule));
+        }
+        None
+    }
+
+    fn move_number(&self) -> u32 {
+        self.ply / 2 + 1
+    }
+
+    fn counters(&self) -> Vec<String> {
+        let limit = self.config.no_capture_limit;
+        let mut out = Vec::new();
+        if limit > 0 && self.clock + 20 >= limit && self.clock < limit {
+            out.push(format!(
+                "no-capture rule: drawn in {} plies without a capture or drowning",
+                limit - self.clock
+            ));
+        }
+        if self.config.misty() {
+            out.push(format!("river: {} this move", self.aspect().name()));
+        }
+        out
+    }
+
+    fn features(&self) -> Vec<(Cell, Feature)> {
+        tables::cells(self.tag_n)
+            .map(|c| (c, Feature::Exit(Dir::N)))
+            .chain(tables::cells(self.tag_s).map(|c| (c, Feature::Exit(Dir::S))))
+            .collect()
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft::perft(self, depth)
+    }
+
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        perft::divide(self, depth)
+            .into_iter()
+            .map(|(m, n)| (self.canonical_text(&m), n))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{repetition, HistoryEntry};
+
+    fn entries(spec: &[(&str, bool)]) -> Vec<HistoryEntry> {
+        spec.iter()
+            .map(|&(k, c)| HistoryEntry {
+                key: k.to_string(),
+                gave_check: c,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn repetition_rule_of_section_8() {
+        // A B A B A: the fifth position is A's third occurrence.
+        let keys = ["A", "B", "A", "B", "A"];
+        let run = |checks: [bool; 5]| {
+            let spec: Vec<(&str, bool)> = keys.iter().copied().zip(checks).collect();
+            let all = entries(&spec);
+            let (last, earlier) = all.split_last().unwrap();
+            repetition(earlier, last)
+        };
+        // X made moves 2 and 4 (the last); the opponent moves 1 and 3.
+        assert_eq!(
+            run([false, false, true, false, true]),
+            Some(true),
+            "X checked"
+        );
+        assert_eq!(
+            run([false, true, false, true, false]),
+            None,
+            "X was checked"
+        );
+        assert_eq!(run([false, false, false, false, false]), Some(false));
+        assert_eq!(
+            run([false, true, true, true, true]),
+            Some(false),
+            "both checked"
+        );
+        // Only two occurrences: nothing yet.
+        let all = entries(&[("A", false), ("B", false), ("A", true)]);
+        let (last, earlier) = all.split_last().unwrap();
+        assert_eq!(repetition(earlier, last), None);
+    }
+}

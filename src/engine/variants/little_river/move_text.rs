@@ -1,0 +1,364 @@
+//! Move text (rules section 11): the canonical text of a move, and the lenient reader
+//! (any path of the move, from and final cell, SAN-like final or drowning cell).
+
+use super::rules::{route, Paths};
+use super::tables::{file, letter, role_of_letter, tables};
+use super::LittleRiver;
+use crate::engine::board::Cell;
+use crate::engine::errors::IllegalMove;
+use crate::engine::moves::Move;
+use crate::engine::notation;
+use crate::engine::types::Role;
+
+/// A legal move with one of its paths.
+struct Spelling {
+    mv: Move,
+    path: Move,
+    role: Role,
+}
+
+enum Token {
+    Cell(Cell),
+    File(u8),
+    Rank(u8),
+    Step,
+    Float,
+    Drown,
+}
+
+/// Turns the cells of a spelled path back into the `Move` that spells it (the inverse of
+/// `rules::route`).
+fn path_move(cells: &[Cell], drown: bool) -> Option<Move> {
+    let t = tables();
+    let p = |from, a, b, to, drown| Move::Path {
+        from,
+        via: [a, b],
+        via_len: if a == b { 1 } else { 2 },
+        to,
+        drown,
+    };
+    match *cells {
+        [a, b] if drown => Some(p(a, b, b, b, true)),
+        [a, b] => Some(Move::normal(a, b)),
+        [a, b, c] if drown => Some(p(a, b, c, c, true)),
+        [a, b, c] if b != c && a != b => Some(p(a, b, b, c, false)),
+        [a, b, c, d] if !drown && b != c && t.in_river(b) => Some(p(a, b, c, d, false)),
+        _ => None,
+    }
+}
+
+impl LittleRiver {
+    /// The canonical text of a move the rules produce.
+    pub(super) fn canonical_text(&self, m: &Move) -> String {
+        let t = tables();
+        let (cells, n, drown) = route(m);
+        if n < 2 {
+            return format!("{m:?}");
+        }
+        let from = cells[0];
+        let Some(piece) = self.board.get(from.index()).copied().flatten() else {
+            return format!("{m:?}");
+        };
+        if cells[..n].iter().any(|c| c.index() >= self.board.len()) {
+            return format!("{m:?}");
+        }
+        let enemy = self.occ[1 - self.side.index()];
+        let sep = |c: Cell| {
+            if enemy & super::tables::bit(c) != 0 {
+                'x'
+            } else {
+                '-'
+            }
+        };
+        let mut s = String::with_capacity(16);
+        if piece.role != Role::Pawn {
+            s.push_str(letter(piece.role));
+        }
+        s.push_str(&t.name(from));
+        let compound = matches!(m, Move::Path { .. });
+        let mut prev_river = t.in_river(from);
+        for &c in &cells[1..n] {
+            if compound && prev_river && t.in_river(c) {
+                s.push('>');
+            } else {
+                s.push(sep(c));
+            }
+            s.push_str(&t.name(c));
+            prev_river = t.in_river(c);
+        }
+        if drown {
+            s.push('~');
+        }
+        s
+    }
+
+    /// Every legal move with every path that spells it.
+    fn spellings(&self) -> Vec<Spelling> {
+        let aspect = self.aspect();
+        let stranded = self.stranded(aspect);
+        let mut out = Vec::new();
+        let mut paths = Paths::new();
+        for from in super::tables::cells(self.occ[self.side.index()]) {
+            let Some(piece) = self.board[from.index()] else {
+                continue;
+            };
+            paths.clear();
+            self.piece_paths(aspect, stranded, from, &mut paths);
+            let mut canon: Vec<(u8, u64, Move)> = Vec::new();
+            paths.merged(|r| {
+                if self.legal_now(&r.mv) {
+                    canon.push((r.fin, r.caps, r.mv));
+                }
+            });
+            for r in paths.iter() {
+                if let Some(&(_, _, mv)) =
+                    canon.iter().find(|(f, c, _)| *f == r.fin && *c == r.caps)
+                {
+                    out.push(Spelling {
+                        mv,
+                        path: r.mv,
+                        role: piece.role,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn legal_now(&self, m: &Move) -> bool {
+        let aspect = self.aspect();
+        self.legal_after(m, aspect, self.stranded(aspect))
+    }
+
+    fn tokens(&self, text: &str) -> Result<(Option<Role>, Vec<Token>), IllegalMove> {
+        let t = tables();
+        let unreadable = || {
+            IllegalMove::Unreadable(format!(
+                "'{text}' is not a move: write it like Na1-b3, c4-c5>f5-f6, Wc4-c5~ or Nc6"
+            ))
+        };
+        let lower = text.to_ascii_lowercase();
+        let bytes = lower.as_bytes();
+        let mut i = 0;
+        let mut role = None;
+        if let Some(&b) = bytes.first() {
+            if matches!(b, b'k' | b'r' | b'n' | b'w' | b'p') {
+                role = role_of_letter(b as char);
+                i = 1;
+            }
+        }
+        let mut tokens = Vec::new();
+        while i < bytes.len() {
+            let b = bytes[i];
+            match b {
+                b'a'..=b'f' => {
+                    let digits = bytes[i + 1..]
+                        .iter()
+                        .take_while(|d| d.is_ascii_digit())
+                        .count();
+                    if digits == 0 {
+                        tokens.push(Token::File(b - b'a'));
+                        i += 1;
+                    } else {
+                        let name = &lower[i..i + 1 + digits];
+                        let c = t.shape.parse_cell(name).ok_or_else(|| {
+                            IllegalMove::Unreadable(format!(
+                                "'{name}' is not a cell of the board (files a-f, ranks 1-9; a2 a3 f2 f3 a7 a8 f7 f8 are holes)"
+                            ))
+                        })?;
+                        tokens.push(Token::Cell(c));
+                        i += 1 + digits;
+                    }
+                }
+                b'1'..=b'9' => {
+                    tokens.push(Token::Rank(b - b'1'));
+                    i += 1;
+                }
+                b'-' | b'x' => {
+                    tokens.push(Token::Step);
+                    i += 1;
+                }
+                b'>' => {
+                    tokens.push(Token::Float);
+                    i += 1;
+                }
+                b'~' if i + 1 == bytes.len() => {
+                    tokens.push(Token::Drown);
+                    i += 1;
+                }
+                _ => return Err(unreadable()),
+            }
+        }
+        Ok((role, tokens))
+    }
+
+    /// Reads any accepted form of a move text (section 11).
+    pub(super) fn read_move(&self, text: &str) -> Result<Move, IllegalMove> {
+        let t = tables();
+        let clean = notation::clean_move_text(text);
+        if clean.is_empty() {
+            return Err(IllegalMove::Unreadable(
+                "the move is empty: write it like Na1-b3, c4-c5>f5-f6 or Nc6".to_string(),
+            ));
+        }
+        if !clean.is_ascii() || clean.chars().any(char::is_whitespace) {
+            return Err(IllegalMove::Unreadable(format!(
+                "'{clean}' is not a move: write one move like Na1-b3 or c4-c5>f5-f6, without spaces"
+            )));
+        }
+        let upper = clean.to_ascii_uppercase().replace('0', "O");
+        if matches!(upper.as_str(), "O-O" | "O-O-O" | "OO" | "OOO") {
+            return Err(IllegalMove::Rule(
+                "there is no castling in Little River Chess".to_string(),
+            ));
+        }
+        let (role, tokens) = self.tokens(clean)?;
+        let mut cells = Vec::new();
+        let mut qual_file = None;
+        let mut qual_rank = None;
+        let mut drown = false;
+        let mut float = false;
+        for (k, tok) in tokens.iter().enumerate() {
+            match *tok {
+                Token::Cell(c) => cells.push(c),
+                Token::File(f) if k == 0 => qual_file = Some(f),
+                Token::Rank(r) if k == 0 => qual_rank = Some(r),
+                Token::Drown => drown = true,
+                Token::Float => float = true,
+                Token::Step => {}
+                _ => {
+                    return Err(IllegalMove::Unreadable(format!(
+                        "'{clean}' is not a move: a file or rank may only come first, as in Nac6 or N4c6"
+                    )))
+                }
+            }
+        }
+        let spellings = self.spellings();
+        let role_ok = |s: &Spelling| role.is_none_or(|r| r == s.role);
+        let found = |moves: Vec<Move>| -> Result<Move, IllegalMove> {
+            let mut moves = moves;
+            moves.sort();
+            moves.dedup();
+            match moves.len() {
+                1 => Ok(moves[0]),
+                0 => Err(IllegalMove::NoSuchMove(format!(
+                    "no legal move matches '{clean}'"
+                ))),
+                _ => {
+                    let mut texts: Vec<String> =
+                        moves.iter().map(|m| self.canonical_text(m)).collect();
+                    texts.sort();
+                    Err(IllegalMove::Ambiguous(texts))
+                }
+            }
+        };
+        if cells.is_empty() {
+            return Err(IllegalMove::Unreadable(format!(
+                "'{clean}' names no cell: write it like Na1-b3, c4-c5>f5-f6 or Nc6"
+            )));
+        }
+        if let Some(p) = role {
+            if cells.len() >= 2 {
+                if let Some(piece) = self.board[cells[0].index()] {
+                    if piece.role != p && piece.color == self.side {
+                        return Err(IllegalMove::NoSuchMove(format!(
+                            "the piece on {} is a {}, not a {p}",
+                            t.name(cells[0]),
+                            piece.role
+                        )));
+                    }
+                }
+            }
+        }
+        if cells.len() == 1 {
+            // SAN-like: the final cell, or the drowning cell with '~'.
+            let target = cells[0];
+            let wanted = role.unwrap_or(Role::Pawn);
+            let matches: Vec<Move> = spellings
+                .iter()
+                .filter(|s| s.role == wanted && s.path == s.mv)
+                .filter(|s| {
+                    let (c, n, d) = route(&s.mv);
+                    d == drown && n >= 2 && c[n - 1] == target && {
+                        let from = c[0];
+                        qual_file.is_none_or(|f| f == file(from))
+                            && qual_rank.is_none_or(|r| r == t.shape.rank(from))
+                    }
+                })
+                .map(|s| s.mv)
+                .collect();
+            if matches.is_empty() {
+                let what = if drown { "drown on" } else { "reach" };
+                return Err(IllegalMove::NoSuchMove(if role.is_none() {
+                    format!(
+                        "no Pawn of yours can {what} {}; name the piece (K, R, N, W) or write the move from its cell, like Na1-b3",
+                        t.name(target)
+                    )
+                } else {
+                    format!("no {wanted} of yours can {what} {}", t.name(target))
+                }));
+            }
+            return found(matches);
+        }
+        if qual_file.is_some() || qual_rank.is_some() {
+            return Err(IllegalMove::Unreadable(format!(
+                "'{clean}' is not a move: write the path from the piece's cell, like Nc4-a5>c5-c6"
+            )));
+        }
+        let Some(spelled) = path_move(&cells, drown) else {
+            return Err(IllegalMove::Unreadable(format!(
+                "'{clean}' is not a path of the river rules: from-cell, entry cell, float cell after '>', then the exit cell or '~'"
+            )));
+        };
+        let exact: Vec<Move> = spellings
+            .iter()
+            .filter(|s| s.path == spelled && role_ok(s))
+            .map(|s| s.mv)
+            .collect();
+        if !exact.is_empty() {
+            return found(exact);
+        }
+        if cells.len() == 2 && !drown && !float {
+            let (a, b) = (cells[0], cells[1]);
+            // With the die, a text that stops at the entry cell names what the die does.
+            if self.config.float_die && t.in_river(b) && !t.in_river(a) {
+                let entering: Vec<Move> = spellings
+                    .iter()
+                    .filter(|s| {
+                        let (c, n, _) = route(&s.path);
+                        n >= 3 && c[0] == a && c[1] == b
+                    })
+                    .map(|s| s.mv)
+                    .collect();
+                if !entering.is_empty() {
+                    return found(entering);
+                }
+            }
+            // A plain step the piece could make names itself, even when it is illegal.
+            match self.check(&Move::normal(a, b)) {
+                Err(IllegalMove::CannotMoveThere(_)) | Err(IllegalMove::NoSuchMove(_)) => {}
+                Err(e) => return Err(e),
+                Ok(()) => {}
+            }
+            // From and final cell.
+            let short: Vec<Move> = spellings
+                .iter()
+                .filter(|s| s.path == s.mv && role_ok(s))
+                .filter(|s| {
+                    let (c, n, d) = route(&s.mv);
+                    !d && c[0] == a && c[n - 1] == b
+                })
+                .map(|s| s.mv)
+                .collect();
+            if short.is_empty() {
+                return Err(self.check(&Move::normal(a, b)).err().unwrap_or_else(|| {
+                    IllegalMove::NoSuchMove(format!("no legal move matches '{clean}'"))
+                }));
+            }
+            return found(short);
+        }
+        Err(self.check(&spelled).err().unwrap_or_else(|| {
+            IllegalMove::NoSuchMove(format!("no legal move follows the path '{clean}'"))
+        }))
+    }
+}

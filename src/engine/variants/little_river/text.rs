@@ -1,0 +1,218 @@
+//! Position text (rules section 10): `BOARD SIDE TAGS CLOCK PLY [SEED]`.
+
+use super::options::{random_seed, Config};
+use super::tables::{bit, cells, letter, role_of_letter, shape, tables, Bits};
+use super::LittleRiver;
+use crate::engine::errors::PositionError;
+use crate::engine::notation::{self, Fields};
+use crate::engine::types::{Color, Piece, Role};
+
+const FIELDS: &str = "BOARD SIDE TAGS CLOCK PLY [SEED]";
+
+impl LittleRiver {
+    fn board_text(&self) -> String {
+        notation::write_board(
+            shape(),
+            |c| self.board[c.index()],
+            |p| p.color.cased(letter(p.role)),
+        )
+    }
+
+    fn tags_text(&self) -> String {
+        let tags: Vec<String> = cells(self.tag_n | self.tag_s)
+            .map(|c| {
+                let d = if self.tag_n & bit(c) != 0 { 'n' } else { 's' };
+                format!("{}{d}", shape().name(c))
+            })
+            .collect();
+        if tags.is_empty() {
+            "-".to_string()
+        } else {
+            tags.join(",")
+        }
+    }
+
+    /// The text less CLOCK and PLY.
+    pub(super) fn key_text(&self) -> String {
+        let mut s = format!(
+            "{} {} {}",
+            self.board_text(),
+            self.side.letter(),
+            self.tags_text()
+        );
+        if self.config.misty() {
+            s.push_str(&format!(" {}", self.seed));
+        }
+        s
+    }
+
+    pub(super) fn full_text(&self) -> String {
+        let mut s = format!(
+            "{} {} {} {} {}",
+            self.board_text(),
+            self.side.letter(),
+            self.tags_text(),
+            self.clock,
+            self.ply
+        );
+        if self.config.misty() {
+            s.push_str(&format!(" {}", self.seed));
+        }
+        s
+    }
+
+    /// Reads and checks a position text.
+    pub fn from_text(text: &str, config: &'static Config) -> Result<LittleRiver, PositionError> {
+        let mut fields = Fields::new(text, FIELDS);
+        let board = fields.board()?;
+        let pieces = notation::parse_board(shape(), board, |s| {
+            let c = s.chars().next()?;
+            let role = role_of_letter(c).filter(|_| c.is_ascii_alphabetic())?;
+            Some((Piece::new(Color::of_case(c), role), 1))
+        })?;
+        let mut pos = LittleRiver::empty(config);
+        for (c, p) in pieces {
+            pos.put(c, p);
+        }
+        pos.side = notation::parse_side(fields.field())?;
+        let tags = fields.field();
+        let clock = fields.field();
+        let ply = fields.field();
+        let seed = fields.field();
+        fields.finish()?;
+        pos.check_pieces()?;
+        if let Some(tags) = tags {
+            pos.read_tags(tags)?;
+        }
+        pos.clock = match clock {
+            None => 0,
+            Some(f) => notation::parse_number(f, "CLOCK", 0, 100_000)?,
+        };
+        pos.ply = match ply {
+            None => 0,
+            Some(f) => notation::parse_number(f, "PLY", 0, 100_000_000)?,
+        };
+        pos.seed = match (seed, config.misty()) {
+            (Some(s), true) => s.parse::<u64>().ok().filter(|_| s.bytes().all(|b| b.is_ascii_digit())).ok_or_else(|| {
+                PositionError::new(format!(
+                    "SEED '{s}' must be a whole number from 0 to 18446744073709551615"
+                ))
+            })?,
+            (Some(s), false) => {
+                return Err(PositionError::new(format!(
+                    "unexpected '{s}' after PLY: a SEED is written only with river=misty; expected {FIELDS}"
+                )))
+            }
+            (None, true) => config.seed.unwrap_or_else(random_seed),
+            (None, false) => 0,
+        };
+        let waiting = pos.side.opposite();
+        if pos.king_attacked(waiting) {
+            return Err(PositionError::new(format!(
+                "{} is to move, but {waiting}'s King is in check: the side not to move may not be in check",
+                pos.side
+            )));
+        }
+        if pos.kings_face() {
+            return Err(PositionError::new(
+                "the Kings face each other on an open file, which no move may leave them doing",
+            ));
+        }
+        Ok(pos)
+    }
+
+    /// One King each inside its own palace; nothing else on a palace cell.
+    fn check_pieces(&self) -> Result<(), PositionError> {
+        let t = tables();
+        for color in Color::ALL {
+            let mine = self.occ[color.index()];
+            let kings = mine & self.roles[0];
+            let n = kings.count_ones();
+            if n != 1 {
+                return Err(PositionError::new(format!(
+                    "{color} has {n} Kings on the board; each side needs exactly one ('{}')",
+                    color.cased("K")
+                )));
+            }
+            let palace = t.palace[color.index()];
+            if kings & !palace != 0 {
+                let c = cells(kings).next().map(|c| t.name(c)).unwrap_or_default();
+                return Err(PositionError::new(format!(
+                    "{color}'s King on {c} is outside its palace ({}); a King never leaves it",
+                    names(palace)
+                )));
+            }
+        }
+        let others = (self.occ[0] | self.occ[1]) & !self.roles[0] & t.palaces;
+        if let Some(c) = cells(others).next() {
+            let role = self.board[c.index()].map_or(Role::Pawn, |p| p.role);
+            return Err(PositionError::new(format!(
+                "a {role} stands on {}, a palace cell: only a King may stand in a palace",
+                t.name(c)
+            )));
+        }
+        Ok(())
+    }
+
+    fn read_tags(&mut self, field: &str) -> Result<(), PositionError> {
+        let t = tables();
+        if field == "-" {
+            return Ok(());
+        }
+        let mut last: Option<u8> = None;
+        for tag in field.split(',') {
+            let bad = || {
+                PositionError::new(format!(
+                    "tag '{tag}' must be a river cell and n or s, like c5n; TAGS is '-' or tags in file order joined by commas, like b5s,d5n"
+                ))
+            };
+            if tag.len() != 3 || !tag.is_ascii() {
+                return Err(bad());
+            }
+            let c = shape().parse_cell(&tag[..2]).ok_or_else(bad)?;
+            if !t.in_river(c) {
+                return Err(PositionError::new(format!(
+                    "tag '{tag}': {} is not a river cell (a5 to f5)",
+                    t.name(c)
+                )));
+            }
+            let north = match &tag[2..] {
+                "n" | "N" => true,
+                "s" | "S" => false,
+                _ => return Err(bad()),
+            };
+            if last.is_some_and(|l| l >= c.0) {
+                return Err(PositionError::new(format!(
+                    "tags must be in file order, each cell once: '{tag}' comes too late"
+                )));
+            }
+            last = Some(c.0);
+            let Some(p) = self.board[c.index()] else {
+                return Err(PositionError::new(format!(
+                    "tag '{tag}' names {}, which is empty: a tag belongs to a piece in the river",
+                    t.name(c)
+                )));
+            };
+            if p.role == Role::Pawn && north != (p.color == Color::White) {
+                return Err(PositionError::new(format!(
+                    "tag '{tag}' points a {} Pawn backwards: a Pawn's tag is {}",
+                    p.color,
+                    if p.color == Color::White { 'n' } else { 's' }
+                )));
+            }
+            if north {
+                self.tag_n |= bit(c);
+            } else {
+                self.tag_s |= bit(c);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn names(set: Bits) -> String {
+    cells(set)
+        .map(|c| shape().name(c))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
