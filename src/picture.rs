@@ -121,9 +121,20 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
     if let Some((white, black)) = &request.players {
         details.insert(0, format!("{white} (White) vs {black} (Black)"));
     }
-    details.extend(game.options().non_default(variant.options));
-    details.extend(p.counters());
-    view.details = details.join("  ·  ");
+    // Options that differ from the default, unless the position states them itself
+    // (Little River names its river aspect in every picture).
+    let counters = p.counters();
+    for spec in variant.options {
+        let value = game.options().get(spec.key);
+        let stated = counters
+            .iter()
+            .any(|c| c.starts_with(&format!("{}:", spec.key)));
+        if value != spec.default && !stated {
+            details.push(format!("{}: {value}", spec.key));
+        }
+    }
+    details.extend(counters);
+    view.details = details;
     view
 }
 

@@ -571,10 +571,10 @@ fn e26_misty_dice() {
     assert_eq!(
         aspects,
         [
-            "river: gentle this move",
-            "river: gentle this move",
-            "river: wild this move",
-            "river: shallow this move"
+            "river: misty, gentle this move",
+            "river: misty, gentle this move",
+            "river: misty, wild this move",
+            "river: misty, shallow this move"
         ]
     );
 }

@@ -147,7 +147,7 @@ fn moves_picture_from_black_side() {
 
 #[test]
 fn legends() {
-    for id in ["continental", "amalgamated"] {
+    for id in ferry::engine::variants().iter().map(|v| v.id) {
         let (title, entries) = legend(ferry::engine::variant(id).unwrap());
         assert_eq!(
             entries.len(),
@@ -211,7 +211,7 @@ fn terrain_of_an_irregular_board() {
     let (f, r) = at("c5");
     view.cell_mut(f, r).marks.last_move = true;
     view.title = "Little River Chess: Black to move".to_string();
-    view.details = "move 7  ·  river: gentle".to_string();
+    view.details = vec!["move 7".to_string(), "river: gentle".to_string()];
     view.to_move = Some(Color::Black);
     let png = board_png(&view);
     assert!(png.len() < MAX_BYTES);
@@ -254,7 +254,10 @@ fn boats_swimmers_bridges_and_exit_tags() {
     view.cell_mut(4, 0).piece = piece(Color::White, Role::King);
     view.cell_mut(4, 9).piece = piece(Color::Black, Role::King);
     view.title = "River Chess: White to move".to_string();
-    view.details = "move 18  ·  bridges: White 1 of 1".to_string();
+    view.details = vec![
+        "move 18".to_string(),
+        "bridges built: White 1 of 1, Black 0 of 1".to_string(),
+    ];
     view.to_move = Some(Color::White);
     let png = board_png(&view);
     assert!(png.len() < MAX_BYTES);
@@ -324,4 +327,52 @@ fn vote_tally() {
         ],
     );
     golden("vote-tally", &png);
+}
+
+#[test]
+fn little_river_paths_tags_and_aspects() {
+    // Gentle: the whole crossing is marked (entry, float, step out).
+    let png = board(
+        "little-river",
+        None,
+        &[],
+        &["c4-c5>a5-a6"],
+        Request::default(),
+    );
+    golden("little-river-gentle-crossing", &png);
+    // Wild: a pawn stopped in the river carries its exit arrow.
+    let png = board(
+        "little-river",
+        None,
+        &["river=wild"],
+        &["c4-c5>a5", "Nf9-e7"],
+        Request::default(),
+    );
+    golden("little-river-wild-tag", &png);
+}
+
+#[test]
+fn river_chess_boats_swimmers_and_a_bridge_from_a_game() {
+    let png = board(
+        "river",
+        Some(
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/3B2Q1/2p5/4P3/2N5/PPPP1PPP/R1B1K1NR b KQkq - a5,g6 dw 3 8",
+        ),
+        &[],
+        &["c5-b5"],
+        Request::default(),
+    );
+    golden("river-game", &png);
+}
+
+#[test]
+fn fluidity_dissection_marks_every_removed_piece() {
+    let png = board(
+        "fluidity",
+        Some("7k/8/b7/b7/8/n7/8/R6K w - 0 40"),
+        &[],
+        &["Ra7"],
+        Request::default(),
+    );
+    golden("fluidity-dissection", &png);
 }

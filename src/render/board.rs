@@ -34,6 +34,8 @@ struct Layout {
     cell: u32,
     pad: u32,
     caption: u32,
+    /// The detail phrases, packed into lines that fit the picture's width.
+    detail_lines: Vec<String>,
     coords: u32,
     hands: u32,
 }
@@ -45,17 +47,29 @@ impl Layout {
         let cell = (540 / view.files.max(1) as u32)
             .min(620 / view.ranks.max(1) as u32)
             .max(24);
-        Layout {
+        let mut l = Layout {
             cell,
             pad: cell / 5,
-            caption: cell * 9 / 10,
+            caption: 0,
+            detail_lines: Vec::new(),
             coords: cell * 7 / 20,
             hands: if view.hands.is_some() {
                 cell * 13 / 10
             } else {
                 0
             },
-        }
+        };
+        let width = l.size(view).0.saturating_sub(l.board_x() + l.pad / 2) as f32;
+        l.detail_lines = pack_phrases(&view.details, l.detail_px(), width);
+        let extra = l.detail_lines.len().saturating_sub(1) as f32 * l.detail_line();
+        l.caption = cell * 9 / 10 + extra.ceil() as u32;
+        l
+    }
+    fn detail_px(&self) -> f32 {
+        self.cell as f32 * 0.22
+    }
+    fn detail_line(&self) -> f32 {
+        self.detail_px() * 1.4
     }
     fn board_x(&self) -> u32 {
         self.pad + self.coords
@@ -312,9 +326,8 @@ fn draw_coordinates(img: &mut RgbImage, view: &BoardView, l: &Layout) {
 
 fn draw_captions(img: &mut RgbImage, view: &BoardView, l: &Layout) {
     let title_px = l.cell as f32 * 0.3;
-    let detail_px = l.cell as f32 * 0.22;
     let mut x = l.board_x() as f32;
-    let title_base = l.caption as f32 * 0.42;
+    let title_base = (l.cell * 9 / 10) as f32 * 0.42;
     if let Some(color) = view.to_move {
         let r = title_px * 0.36;
         let cy = title_base - title_px * 0.35;
@@ -348,16 +361,38 @@ fn draw_captions(img: &mut RgbImage, view: &BoardView, l: &Layout) {
         CAPTION,
         &view.title,
     );
-    let details_base = l.caption as f32 * 0.8;
-    canvas::text(
-        img,
-        Face::Regular,
-        detail_px,
-        l.board_x() as f32,
-        details_base,
-        CAPTION_DIM,
-        &view.details,
-    );
+    // The first line where a single line always stood; more lines below it.
+    let first_base = (l.cell * 9 / 10) as f32 * 0.8;
+    for (i, line) in l.detail_lines.iter().enumerate() {
+        canvas::text(
+            img,
+            Face::Regular,
+            l.detail_px(),
+            l.board_x() as f32,
+            first_base + i as f32 * l.detail_line(),
+            CAPTION_DIM,
+            line,
+        );
+    }
+}
+
+/// Joins phrases with a middle dot, starting a new line where the next would not fit.
+fn pack_phrases(phrases: &[String], px: f32, width: f32) -> Vec<String> {
+    const SEPARATOR: &str = "  ·  ";
+    let mut lines: Vec<String> = Vec::new();
+    for phrase in phrases {
+        match lines.last_mut() {
+            Some(line)
+                if canvas::text_width(Face::Regular, px, &format!("{line}{SEPARATOR}{phrase}"))
+                    <= width =>
+            {
+                line.push_str(SEPARATOR);
+                line.push_str(phrase);
+            }
+            _ => lines.push(phrase.clone()),
+        }
+    }
+    lines
 }
 
 fn draw_hands(img: &mut RgbImage, view: &BoardView, l: &Layout, hands: &[Vec<HandItem>; 2]) {

@@ -89,8 +89,9 @@ pub struct BoardView {
     pub flipped: bool,
     /// First caption line: the variant and who is to move, or the result.
     pub title: String,
-    /// Second caption line: move number, options and counters that matter.
-    pub details: String,
+    /// Under the title: move number, options and counters that matter, one phrase each;
+    /// they wrap onto more lines when the picture is too narrow for them.
+    pub details: Vec<String>,
     /// The side to move, shown as a disc beside the title; `None` when the game is over.
     pub to_move: Option<Color>,
 }
@@ -113,7 +114,7 @@ impl BoardView {
             hands: None,
             flipped: false,
             title: String::new(),
-            details: String::new(),
+            details: Vec::new(),
             to_move: None,
         }
     }

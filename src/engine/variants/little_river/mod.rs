@@ -309,9 +309,12 @@ impl Position for LittleRiver {
                 limit - self.clock
             ));
         }
-        if self.config.misty() {
-            out.push(format!("river: {} this move", self.aspect().name()));
-        }
+        // The aspect is the first thing a player needs to read the board, default or not.
+        out.push(if self.config.misty() {
+            format!("river: misty, {} this move", self.aspect().name())
+        } else {
+            format!("river: {}", self.aspect().name())
+        });
         out
     }
 
