@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{all_moves, moves_of, words};
+use common::{all_moves, moves_of, refusal, words};
 use ferry::engine::{
     variant, Action, Game, GameResult, IllegalMove, Move, Options, Position, Reason, Variant,
 };
@@ -43,13 +43,6 @@ fn game_after(text: &str, pairs: &[&str], mv: &str) -> Game {
 
 fn outcome_text(game: &Game) -> Option<String> {
     game.outcome().map(|o| o.to_string())
-}
-
-fn refusal(p: &dyn Position, text: &str) -> IllegalMove {
-    match p.parse_move(text) {
-        Ok(m) => panic!("'{text}' was accepted as {}", p.move_text(&m)),
-        Err(e) => e,
-    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -3,10 +3,8 @@
 
 mod common;
 
-use common::{all_moves, moves_of, words};
-use ferry::engine::{
-    variant, Game, GameResult, IllegalMove, MoveList, Outcome, Position, Reason, Variant,
-};
+use common::{all_moves, moves_of, outcome, play, words};
+use ferry::engine::{variant, Game, GameResult, IllegalMove, MoveList, Position, Reason, Variant};
 use ferry::engine::{Color, Role};
 
 const START: &str = "rhegkehr/8/pppppppp/8/8/PPPPPPPP/8/RHEKGEHR[PPCCppcc] w - 1";
@@ -31,23 +29,8 @@ fn game(text: &str) -> Game {
     game_with(text, &[])
 }
 
-/// Plays `text` and checks the canonical text and the resulting position text.
-fn play(g: &mut Game, text: &str, canonical: &str, after: &str) {
-    let played = g.play(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    assert_eq!(played, canonical, "canonical text of {text}");
-    assert_eq!(g.position().text(), after, "position after {text}");
-}
-
 fn moves(p: &dyn Position) -> Vec<String> {
     all_moves(p)
-}
-
-fn outcome(result: GameResult, reason: Reason) -> Option<Outcome> {
-    Some(Outcome {
-        result,
-        reason,
-        points: None,
-    })
 }
 
 const WHITE_WINS: GameResult = GameResult::Win(Color::White);

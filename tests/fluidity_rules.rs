@@ -4,10 +4,10 @@
 
 mod common;
 
-use common::{all_moves, moves_of, words};
+use common::{all_moves, moves_of, outcome, play, refusal, words};
 use ferry::engine::{
-    variant, Color, Game, GameResult, IllegalMove, Move, MoveList, Outcome, Position, Reason,
-    Removal, Role, Variant,
+    variant, Color, Game, GameResult, IllegalMove, Move, MoveList, Position, Reason, Removal, Role,
+    Variant,
 };
 
 const START: &str = "rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq 0 1";
@@ -31,20 +31,6 @@ fn game_with(text: &str, options: &[&str]) -> Game {
 
 fn game(text: &str) -> Game {
     game_with(text, &[])
-}
-
-/// Plays `text` and checks the canonical text and the resulting position text.
-fn play(g: &mut Game, text: &str, canonical: &str, after: &str) {
-    let played = g.play(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    assert_eq!(played, canonical, "canonical text of {text}");
-    assert_eq!(g.position().text(), after, "position after {text}");
-}
-
-fn outcome(result: GameResult, reason: Reason) -> Option<Outcome> {
-    Some(match result {
-        GameResult::Win(c) => Outcome::win(c, reason),
-        GameResult::Draw => Outcome::draw(reason),
-    })
 }
 
 fn no_moves(p: &dyn Position) -> bool {
@@ -73,13 +59,6 @@ fn check_move_agrees(p: &dyn Position) {
             p.text(),
             p.check_move(m)
         );
-    }
-}
-
-fn refusal(p: &dyn Position, text: &str) -> IllegalMove {
-    match p.parse_move(text) {
-        Ok(m) => panic!("{text} was accepted as {}", p.move_text(&m)),
-        Err(e) => e,
     }
 }
 

@@ -4,11 +4,11 @@
 
 mod common;
 
-use common::{all_moves, moves_of, words};
+use common::{all_moves, moves_of, outcome, play, words};
 use ferry::engine::variants::little_river::die;
 use ferry::engine::{
     variant, Color, Game, GameError, GameResult, History, HistoryEntry, IllegalMove, MoveList,
-    Outcome, Position, Reason,
+    Position, Reason,
 };
 use proptest::prelude::*;
 
@@ -25,21 +25,6 @@ fn game(text: &str, options: &[&str]) -> Game {
 
 fn moves(p: &dyn Position) -> Vec<String> {
     all_moves(p)
-}
-
-/// Plays `text` and checks the canonical text and the resulting position text.
-fn play(g: &mut Game, text: &str, canonical: &str, after: &str) {
-    let played = g.play(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    assert_eq!(played, canonical, "canonical text of {text}");
-    assert_eq!(g.position().text(), after, "position after {text}");
-}
-
-fn outcome(result: GameResult, reason: Reason) -> Option<Outcome> {
-    Some(Outcome {
-        result,
-        reason,
-        points: None,
-    })
 }
 
 fn refused(p: &dyn Position, text: &str) -> IllegalMove {

@@ -2,7 +2,9 @@
 //! sorted canonical move texts. Each test file uses a part of them.
 #![allow(dead_code)]
 
-use ferry::engine::{variant, Game, Move, MoveList, Options, Position};
+use ferry::engine::{
+    variant, Game, GameResult, IllegalMove, Move, MoveList, Options, Outcome, Position, Reason,
+};
 
 /// Checked options of variant `id`.
 pub fn options(id: &str, pairs: &[&str]) -> Options {
@@ -57,4 +59,27 @@ pub fn words(s: &str) -> Vec<String> {
     let mut v: Vec<String> = s.split_whitespace().map(str::to_string).collect();
     v.sort();
     v
+}
+
+/// Plays `text` and checks its canonical text and the position text after it.
+pub fn play(g: &mut Game, text: &str, canonical: &str, after: &str) {
+    let played = g.play(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    assert_eq!(played, canonical, "canonical text of {text}");
+    assert_eq!(g.position().text(), after, "position after {text}");
+}
+
+/// The outcome `result` for `reason`, without points.
+pub fn outcome(result: GameResult, reason: Reason) -> Option<Outcome> {
+    Some(match result {
+        GameResult::Win(c) => Outcome::win(c, reason),
+        GameResult::Draw => Outcome::draw(reason),
+    })
+}
+
+/// Why `text` is refused in `p`; fails the test when it is accepted.
+pub fn refusal(p: &dyn Position, text: &str) -> IllegalMove {
+    match p.parse_move(text) {
+        Ok(m) => panic!("'{text}' was accepted as {}", p.move_text(&m)),
+        Err(e) => e,
+    }
 }
