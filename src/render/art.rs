@@ -52,15 +52,109 @@ fn look(role: Role, promoted: bool) -> Look {
 
 type Key = (Role, Color, bool, u32);
 
+/// Sprites other than pieces: drawn once per kind and size.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// A boat's hull; an empty boat also has a mast and sail so it reads as a boat.
+    Boat { empty: bool },
+    /// A river piece's exit arrow, pointing up or down on the picture.
+    Exit { up: bool },
+}
+
+/// The sprite of `mark` for a cell of `size` pixels.
+pub fn mark(mark: Mark, size: u32) -> Arc<Sprite> {
+    static CACHE: SpriteCache<(Mark, u32)> = OnceLock::new();
+    cached(&CACHE, (mark, size), || match mark {
+        Mark::Boat { empty } => boat(size, empty),
+        Mark::Exit { up } => exit_arrow(size, up),
+    })
+}
+
+const HULL: Rgb8 = [120, 78, 44];
+pub const HULL_EDGE: Rgb8 = [70, 44, 24];
+const SAIL: Rgb8 = [250, 248, 240];
+
+fn boat(size: u32, empty: bool) -> Sprite {
+    let mut sprite = Sprite::new(size);
+    let s = size as f32;
+    let hull = |grow: f32| {
+        [
+            (s * 0.06 - grow, s * 0.62 - grow),
+            (s * 0.94 + grow, s * 0.62 - grow),
+            (s * 0.78 + grow, s * 0.9 + grow),
+            (s * 0.22 - grow, s * 0.9 + grow),
+        ]
+    };
+    sprite.polygon(&hull(s * 0.025), HULL_EDGE);
+    sprite.polygon(&hull(0.0), HULL);
+    if empty {
+        let mast = (s * 0.04).max(2.0);
+        let x = s * 0.48;
+        sprite.polygon(
+            &[
+                (x, s * 0.14),
+                (x + mast, s * 0.14),
+                (x + mast, s * 0.62),
+                (x, s * 0.62),
+            ],
+            HULL_EDGE,
+        );
+        sprite.polygon(
+            &[
+                (s * 0.54, s * 0.16),
+                (s * 0.8, s * 0.56),
+                (s * 0.54, s * 0.56),
+            ],
+            SAIL,
+        );
+    }
+    sprite
+}
+
+const TAG: Rgb8 = [255, 255, 255];
+const TAG_EDGE: Rgb8 = [30, 30, 30];
+
+/// A small arrow in the cell's top-right corner.
+fn exit_arrow(size: u32, up: bool) -> Sprite {
+    let mut sprite = Sprite::new(size);
+    let s = size as f32;
+    let (cx, cy) = (s * 0.84, s * 0.17);
+    let h = if up { -1.0 } else { 1.0 };
+    let arrow = |grow: f32| {
+        [
+            (cx, cy + h * (s * 0.12 + grow)),
+            (cx + s * 0.11 + grow, cy - h * (s * 0.08 + grow * 0.5)),
+            (cx - s * 0.11 - grow, cy - h * (s * 0.08 + grow * 0.5)),
+        ]
+    };
+    sprite.polygon(&arrow(s * 0.03), TAG_EDGE);
+    sprite.polygon(&arrow(0.0), TAG);
+    sprite
+}
+
 /// The sprite of `piece` at `size` pixels square.
 pub fn sprite(piece: PieceView, size: u32) -> Arc<Sprite> {
-    static CACHE: OnceLock<Mutex<HashMap<Key, Arc<Sprite>>>> = OnceLock::new();
-    let key = (piece.role, piece.color, piece.promoted, size);
-    let cache = CACHE.get_or_init(Default::default);
+    static CACHE: SpriteCache<Key> = OnceLock::new();
+    cached(
+        &CACHE,
+        (piece.role, piece.color, piece.promoted, size),
+        || draw(piece, size),
+    )
+}
+
+type SpriteCache<K> = OnceLock<Mutex<HashMap<K, Arc<Sprite>>>>;
+
+/// The sprite under `key`, drawn by `draw` the first time it is asked for.
+fn cached<K: std::hash::Hash + Eq>(
+    cache: &'static SpriteCache<K>,
+    key: K,
+    draw: impl FnOnce() -> Sprite,
+) -> Arc<Sprite> {
+    let cache = cache.get_or_init(Default::default);
     if let Some(s) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return s;
     }
-    let s = Arc::new(draw(piece, size));
+    let s = Arc::new(draw());
     if let Ok(mut c) = cache.lock() {
         c.insert(key, s.clone());
     }

@@ -22,12 +22,7 @@ const SELECTED: Rgb8 = [90, 190, 90];
 const HINT: Rgb8 = [25, 25, 25];
 const PLANK: Rgb8 = [150, 108, 66];
 const PLANK_GAP: Rgb8 = [92, 62, 36];
-const HULL: Rgb8 = [120, 78, 44];
-const HULL_EDGE: Rgb8 = [70, 44, 24];
-const SAIL: Rgb8 = [250, 248, 240];
 const WAVE: Rgb8 = [70, 130, 190];
-const TAG: Rgb8 = [255, 255, 255];
-const TAG_EDGE: Rgb8 = [30, 30, 30];
 
 /// Pixel sizes of one picture, all derived from the cell size.
 struct Layout {
@@ -160,7 +155,13 @@ fn draw_cell(img: &mut RgbImage, view: &BoardView, l: &Layout, file: u8, rank: u
     }
     let swimming = c.terrain == Terrain::Water && !c.boat;
     if c.boat {
-        draw_boat(img, x, y, s, c.piece.is_none());
+        art::mark(
+            art::Mark::Boat {
+                empty: c.piece.is_none(),
+            },
+            l.cell,
+        )
+        .draw_on(img, x, y);
     }
     if let Some(p) = c.piece {
         if c.boat {
@@ -178,7 +179,7 @@ fn draw_cell(img: &mut RgbImage, view: &BoardView, l: &Layout, file: u8, rank: u
     if let Some(exit) = c.exit {
         // Pointing up on the picture when the exit is towards its top edge.
         let up = (exit == Exit::North) != view.flipped;
-        draw_exit_arrow(img, x, y, s, up);
+        art::mark(art::Mark::Exit { up }, l.cell).draw_on(img, x, y);
     }
     if m.destination {
         if c.piece.is_some() {
@@ -207,39 +208,8 @@ fn draw_bridge(img: &mut RgbImage, x: i32, y: i32, s: i32) {
         gy += plank;
     }
     let rail = (s / 16).max(2);
-    canvas::fill_rect(img, x + inset, y, rail, s, HULL_EDGE);
-    canvas::fill_rect(img, x + s - inset - rail, y, rail, s, HULL_EDGE);
-}
-
-/// A hull low in the cell; an empty boat also gets a mast and sail so it reads as a boat.
-fn draw_boat(img: &mut RgbImage, x: i32, y: i32, s: i32, empty: bool) {
-    let (x, y, s) = (x as f32, y as f32, s as f32);
-    let hull = |grow: f32| {
-        [
-            (x + s * 0.06 - grow, y + s * 0.62 - grow),
-            (x + s * 0.94 + grow, y + s * 0.62 - grow),
-            (x + s * 0.78 + grow, y + s * 0.9 + grow),
-            (x + s * 0.22 - grow, y + s * 0.9 + grow),
-        ]
-    };
-    canvas::polygon(img, &hull(s * 0.025), HULL_EDGE, 1.0);
-    canvas::polygon(img, &hull(0.0), HULL, 1.0);
-    if empty {
-        canvas::fill_rect(
-            img,
-            (x + s * 0.48) as i32,
-            (y + s * 0.14) as i32,
-            (s * 0.04).max(2.0) as i32,
-            (s * 0.48) as i32,
-            HULL_EDGE,
-        );
-        let sail = [
-            (x + s * 0.54, y + s * 0.16),
-            (x + s * 0.8, y + s * 0.56),
-            (x + s * 0.54, y + s * 0.56),
-        ];
-        canvas::polygon(img, &sail, SAIL, 1.0);
-    }
+    canvas::fill_rect(img, x + inset, y, rail, s, art::HULL_EDGE);
+    canvas::fill_rect(img, x + s - inset - rail, y, rail, s, art::HULL_EDGE);
 }
 
 /// Water over the lower part of a swimming piece, with a wave line along its top.
@@ -255,25 +225,6 @@ fn draw_waves(img: &mut RgbImage, x: i32, y: i32, s: i32, water: Rgb8) {
         cx += r * 0.9;
         up = !up;
     }
-}
-
-/// A small arrow in the cell's top-right corner.
-fn draw_exit_arrow(img: &mut RgbImage, x: i32, y: i32, s: i32, up: bool) {
-    let (s, cx, cy) = (
-        s as f32,
-        x as f32 + s as f32 * 0.84,
-        y as f32 + s as f32 * 0.17,
-    );
-    let h = if up { -1.0 } else { 1.0 };
-    let arrow = |grow: f32| {
-        [
-            (cx, cy + h * (s * 0.12 + grow)),
-            (cx + s * 0.11 + grow, cy - h * (s * 0.08 + grow * 0.5)),
-            (cx - s * 0.11 - grow, cy - h * (s * 0.08 + grow * 0.5)),
-        ]
-    };
-    canvas::polygon(img, &arrow(s * 0.03), TAG_EDGE, 1.0);
-    canvas::polygon(img, &arrow(0.0), TAG, 1.0);
 }
 
 fn draw_rank_lines(img: &mut RgbImage, view: &BoardView, l: &Layout) {

@@ -110,8 +110,9 @@ pub fn disc(img: &mut RgbImage, cx: f32, cy: f32, r: f32, color: Rgb8, alpha: f3
     ring(img, cx, cy, r, r, color, alpha);
 }
 
-/// An antialiased convex polygon (4x4 samples a pixel); `points` in order around it.
-pub fn polygon(img: &mut RgbImage, points: &[(f32, f32)], color: Rgb8, alpha: f32) {
+/// Calls `plot(x, y, coverage)` for every pixel an antialiased convex polygon touches
+/// (4x4 samples a pixel); `points` in order around it.
+fn polygon_pixels(points: &[(f32, f32)], mut plot: impl FnMut(i32, i32, f32)) {
     if points.len() < 3 {
         return;
     }
@@ -146,7 +147,7 @@ pub fn polygon(img: &mut RgbImage, points: &[(f32, f32)], color: Rgb8, alpha: f3
                 }
             }
             if hits > 0 {
-                blend(img, x, y, color, alpha * hits as f32 / 16.0);
+                plot(x, y, hits as f32 / 16.0);
             }
         }
     }
@@ -291,6 +292,11 @@ impl Sprite {
 
     pub fn disc(&mut self, cx: f32, cy: f32, r: f32, color: Rgb8) {
         self.ring(cx, cy, r, r, color);
+    }
+
+    /// An antialiased convex polygon; `points` in order around it.
+    pub fn polygon(&mut self, points: &[(f32, f32)], color: Rgb8) {
+        polygon_pixels(points, |x, y, c| self.paint(x, y, color, c));
     }
 
     /// Draws one glyph of `font` at `px` pixels, its ink box centred on `center`. With
