@@ -541,72 +541,111 @@ impl River {
     /// Whether `by`, were it its turn, would have a move of any kind that captures the
     /// piece on `target` (rule 7). `target` holds a piece of the other side (or is where
     /// a castling king would stand), so only the patterns need checking.
+    ///
+    /// Land attackers are found from the target outward (the patterns are symmetric);
+    /// passengers (at most one per boat) and builders are tried one by one.
     pub(super) fn can_capture(&self, v: &View, target: Cell, by: Color) -> bool {
         let g = self.geo();
+        let t = target.index();
         let on_land = v.land.contains(target);
-        for s in v.by[by] {
+        let theirs = v.by[by];
+        let on_foot = theirs.and(v.land);
+        let is = |c: Cell, role: Role| self.board.get(c).is_some_and(|p| p.role == role);
+        // Pawns on land, and swimmers leaving the water (only onto land).
+        for s in g.ahead[by.opposite()][t].and(theirs).without(v.boats) {
+            if (v.land.contains(s) && is(s, Role::Pawn)) || (on_land && v.water.contains(s)) {
+                return true;
+            }
+        }
+        if Iterator::any(&mut g.knight[t].or(g.jump[t]).and(on_foot), |s| {
+            is(s, Role::Knight)
+        }) {
+            return true;
+        }
+        if Iterator::any(&mut g.king[t].and(on_foot), |s| is(s, Role::King)) {
+            return true;
+        }
+        // Lines: the first blocker seen from the target is the only piece that can use
+        // that line, and every piece is a blocker.
+        for slot in 0..8 {
+            let Some(s) = g.shape.first_on_ray(target, slot, v.blockers) else {
+                continue;
+            };
+            if !on_foot.contains(s) {
+                continue;
+            }
+            let slider = if slot < 4 { Role::Rook } else { Role::Bishop };
+            if self
+                .board
+                .get(s)
+                .is_some_and(|p| p.role == slider || p.role == Role::Queen)
+            {
+                return true;
+            }
+        }
+        for s in theirs.and(v.boats) {
             let Some(piece) = self.board.get(s) else {
                 continue;
             };
             let role = piece.role;
-            if v.land.contains(s) {
-                let hit = match role {
-                    Role::Pawn => g.ahead[by][s.index()].contains(target),
-                    Role::Knight => {
-                        g.knight[s.index()].contains(target) || g.jump[s.index()].contains(target)
-                    }
-                    _ => self.hits(v, s, target, role),
-                };
-                if hit {
+            if !on_land {
+                if self.boat_captures(v, s, piece).contains(target) {
                     return true;
                 }
-            } else if v.boats.contains(s) {
-                if !on_land {
-                    if self.boat_captures(v, s, piece).contains(target) {
-                        return true;
-                    }
-                    continue;
-                }
-                // Land from here, or sail one step first, then strike.
-                let pawn_hit = |from: Cell| g.ahead[by][from.index()].contains(target);
-                let hit = |from: Cell| match role {
-                    Role::Pawn => pawn_hit(from),
-                    _ => self.hits(v, from, target, role),
-                };
-                if hit(s) {
-                    return true;
-                }
-                for m in g.king[s.index()].and(v.open) {
-                    if hit(m) {
-                        return true;
-                    }
-                }
-            } else if on_land && g.ahead[by][s.index()].contains(target) {
-                // A swimmer leaving the water.
+                continue;
+            }
+            // Land from here, or sail one step first, then strike.
+            let hit = |from: Cell| match role {
+                Role::Pawn => g.ahead[by][from.index()].contains(target),
+                _ => self.hits(v, from, target, role),
+            };
+            if hit(s) {
                 return true;
             }
+            for m in g.king[s.index()].and(v.open) {
+                if hit(m) {
+                    return true;
+                }
+            }
         }
-        // Build and cross: only with two pieces on one bank.
-        let banks = [g.bank.white, g.bank.black];
-        let builders_possible = banks
-            .iter()
-            .any(|&r| v.by[by].filter(|&c| g.shape.rank(c) == r).count() >= 2);
-        if !builders_possible {
+        self.build_can_capture(v, target, by)
+    }
+
+    /// Whether `by` could build a bridge and have a builder cross it to `target`. The
+    /// target holds a piece (never on open water), so it is not on the bridge: only a
+    /// line from a bank that passes over the bridge can reach it, from a rook, bishop
+    /// or queen on a bank rank whose file is next to the bridge's.
+    fn build_can_capture(&self, v: &View, target: Cell, by: Color) -> bool {
+        let g = self.geo();
+        if self.built(by) >= self.config.bridges {
             return false;
         }
-        for file in 0..8u8 {
-            if !self.site_open(v, file, by) {
+        for s in v.by[by].and(g.banks) {
+            if !self
+                .board
+                .get(s)
+                .is_some_and(|p| matches!(p.role, Role::Rook | Role::Bishop | Role::Queen))
+            {
                 continue;
             }
-            let mut builders = self.builders(v, file, by);
-            if builders.is_empty() {
+            let Some(line) = g.shape.between(s, target) else {
                 continue;
-            }
-            let bv = self.bridged_view(file);
-            if Iterator::any(&mut builders, |b| {
-                self.crossings(&bv, b, file).contains(target)
-            }) {
-                return true;
+            };
+            let f = g.shape.file(s);
+            for file in f.saturating_sub(1)..=(f + 1).min(7) {
+                let [a, b] = g.water_cells(file);
+                if !line.contains(a) && !line.contains(b) {
+                    continue;
+                }
+                if !self.site_open(v, file, by) || !self.builders(v, file, by).contains(s) {
+                    continue;
+                }
+                if self
+                    .crossings(&self.bridged_view(file), s, file)
+                    .contains(target)
+                {
+                    return true;
+                }
             }
         }
         false

@@ -17,6 +17,8 @@ pub(super) struct Geo {
     pub half: ByColor<CellSet>,
     /// 0-based rank of each side's own bank.
     pub bank: ByColor<u8>,
+    /// Both bank ranks.
+    pub banks: CellSet,
     pub king: Vec<CellSet>,
     pub orth: Vec<CellSet>,
     pub diag: Vec<CellSet>,
@@ -38,6 +40,7 @@ impl Geo {
             .with_rank_region("south bank", water_lo, water_lo)
             .with_rank_region("north bank", water_lo + 3, water_lo + 3);
         let water = shape.region("water");
+        let banks = shape.region("south bank").or(shape.region("north bank"));
         let white_half = shape
             .cells()
             .filter(|&c| shape.rank(c) <= water_lo)
@@ -90,6 +93,7 @@ impl Geo {
             water,
             half: ByColor::new(white_half, black_half),
             bank: ByColor::new(south, north),
+            banks,
             king,
             orth,
             diag,
