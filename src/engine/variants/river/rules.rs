@@ -446,6 +446,16 @@ impl River {
     /// Every build (with or without a crossing) of the side to move, pseudo-legal.
     pub(super) fn builds(&self, v: &View, out: &mut MoveList) {
         let us = self.side;
+        let g = self.geo();
+        // No builders without two pieces on one bank rank.
+        let ours = v.by[us];
+        if self.built(us) >= self.config.bridges
+            || [g.bank.white, g.bank.black]
+                .iter()
+                .all(|&r| ours.and(g.rank_cells(r)).count() < 2)
+        {
+            return;
+        }
         for file in 0..8u8 {
             if !self.site_open(v, file, us) {
                 continue;
@@ -468,32 +478,84 @@ impl River {
     }
 
     pub(super) fn pseudo(&self, out: &mut MoveList) {
-        let v = self.view();
+        self.pseudo_with(&self.view(), out);
+    }
+
+    fn pseudo_with(&self, v: &View, out: &mut MoveList) {
         let g = self.geo();
         for from in v.by[self.side].or(v.empty_boats.and(g.half[self.side])) {
-            self.piece_moves(&v, from, out);
+            self.piece_moves(v, from, out);
         }
-        self.castles(&v, out);
-        self.builds(&v, out);
+        self.castles(v, out);
+        self.builds(v, out);
     }
 
     /// Whether the mover's king is safe after `m` (castling is checked when generated).
     pub(super) fn safe_after(&self, m: &Move) -> bool {
+        self.safe_after_with(m, self.king_of(self.side))
+    }
+
+    /// `safe_after`, given where the mover's king stands now.
+    fn safe_after_with(&self, m: &Move, king: Option<Cell>) -> bool {
         if matches!(m, Move::Castle { .. }) {
             return true;
         }
         let mut p = *self;
         p.apply(m);
-        !p.king_attacked(self.side)
+        let us = self.side;
+        let ours = Piece::new(us, Role::King);
+        // The king stays put unless it moved: look for it only then.
+        let king = match king {
+            Some(k) if p.board.get(k) == Some(ours) => Some(k),
+            _ => p.king_of(us),
+        };
+        match king {
+            Some(k) => !p.can_capture(&p.view(), k, us.opposite()),
+            None => true,
+        }
     }
 
     /// Every legal move.
     pub(super) fn generate(&self, out: &mut MoveList) {
         let start = out.len();
-        self.pseudo(out);
+        let v = self.view();
+        self.pseudo_with(&v, out);
+        let us = self.side;
+        let g = self.geo();
+        let king = self.king_of(us);
+        // With the king not in check, a move of another piece from land to land only
+        // empties its start and fills its end (en passant aside). Filling a square never
+        // gives check, and emptying one opens only lines through it, which reach the
+        // king only if no piece stands between (open water may be bridged, a boat may
+        // sail, but a piece always blocks). Every attack, sails and builds included,
+        // reaches the king by a land pattern or by such a line. So a move from any other
+        // land square than the first piece on each line from the king is legal without
+        // playing it.
+        let quiet = match king {
+            Some(k) if !self.can_capture(&v, k, us.opposite()) => {
+                let first = (0..8).fold(CellSet::EMPTY, |s, slot| {
+                    g.shape
+                        .first_on_ray(k, slot, v.occ)
+                        .map_or(s, |c| s.or(CellSet::single(c)))
+                });
+                v.land.without(first).without(CellSet::single(k))
+            }
+            _ => CellSet::EMPTY,
+        };
         let mut i = start;
         while i < out.len() {
-            if self.safe_after(&out[i]) {
+            let legal = match out[i] {
+                Move::Normal { from, to, .. }
+                    if quiet.contains(from)
+                        && v.land.contains(to)
+                        && (Some(to) != self.ep
+                            || self.board.get(from).is_some_and(|p| p.role != Role::Pawn)) =>
+                {
+                    true
+                }
+                ref m => self.safe_after_with(m, king),
+            };
+            if legal {
                 i += 1;
             } else {
                 out.swap_remove(i);
@@ -823,6 +885,10 @@ impl River {
     /// Castling rights lost when a piece leaves or is taken on `c`.
     fn lose_rights(&mut self, c: Cell) {
         let g = self.geo();
+        let rank = g.shape.rank(c);
+        if self.castling == 0 || (rank != 0 && rank != g.ranks - 1) {
+            return;
+        }
         for color in Color::ALL {
             let rank = g.home_rank(color);
             let shift = 2 * color.index() as u8;

@@ -114,6 +114,12 @@ impl Geo {
         }
     }
 
+    /// The cells of a rank (0-based).
+    #[inline]
+    pub fn rank_cells(&self, rank: u8) -> CellSet {
+        CellSet(0xffu128 << (8 * rank as u32))
+    }
+
     /// The two water cells of a file (White's rank first).
     pub fn water_cells(&self, file: u8) -> [Cell; 2] {
         [
