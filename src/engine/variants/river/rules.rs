@@ -976,6 +976,48 @@ mod tests {
         }
     }
 
+    /// The legal moves by brute force: every pseudo-legal move after which no move of
+    /// the opponent takes the king (castling is checked where it is generated).
+    fn brute_force_legal(p: &River) -> Vec<Move> {
+        let mut list = MoveList::new();
+        p.pseudo(&mut list);
+        list.retain(|m| {
+            let mut r = *p;
+            r.apply(m);
+            matches!(m, Move::Castle { .. }) || !brute_force_check(&r, p.side)
+        });
+        list.sort();
+        list
+    }
+
+    #[test]
+    fn generation_agrees_with_playing_every_move() {
+        for pairs in [
+            vec![],
+            vec!["bridges=unlimited"],
+            vec!["boats=c5,d6,e5,f6", "bridges=3"],
+            vec!["board=8x12", "boats=none"],
+        ] {
+            let options = Options::parse(super::super::options::OPTIONS, &pairs).unwrap();
+            let mut seed = 5u64;
+            for _ in 0..12 {
+                let mut p = River::start(&options);
+                for _ in 0..160 {
+                    let mut list = MoveList::new();
+                    p.generate(&mut list);
+                    let mut sorted = list.clone();
+                    sorted.sort();
+                    assert_eq!(sorted, brute_force_legal(&p), "{}", p.text());
+                    if list.is_empty() || p.outcome(None).is_some() {
+                        break;
+                    }
+                    let m = list[next(&mut seed) as usize % list.len()];
+                    p.apply(&m);
+                }
+            }
+        }
+    }
+
     #[test]
     fn check_agrees_with_capturing_the_king_by_any_move() {
         for pairs in [
