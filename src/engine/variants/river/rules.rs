@@ -28,6 +28,37 @@ pub(super) struct View {
     pub blockers: CellSet,
 }
 
+impl View {
+    /// The view of pieces `by`, boats and water squares.
+    pub fn new(g: &Geo, by: ByColor<CellSet>, boats: CellSet, water: CellSet) -> View {
+        let occ = by.white.or(by.black);
+        let land = g.shape.cells().without(water);
+        let empty_boats = boats.without(occ);
+        let passable = land.without(occ).or(empty_boats);
+        View {
+            by,
+            occ,
+            water,
+            land,
+            boats,
+            open: water.without(boats).without(occ),
+            empty_boats,
+            passengers: boats.and(occ),
+            swimmers: water.and(occ).without(boats),
+            blockers: g.shape.cells().without(passable),
+        }
+    }
+
+    /// This view with a bridge on `file`.
+    fn bridged(&self, g: &Geo, file: u8) -> View {
+        let [a, b] = g.water_cells(file);
+        let water = self
+            .water
+            .without(CellSet::single(a).or(CellSet::single(b)));
+        View::new(g, self.by, self.boats, water)
+    }
+}
+
 pub(super) const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 /// A boat's sail of one or two steps, or the first step of a board-and-sail.
@@ -62,25 +93,8 @@ impl River {
     }
 
     fn view_with(&self, water: CellSet) -> View {
-        let g = self.geo();
         let by = ByColor::new(self.board.of(Color::White), self.board.of(Color::Black));
-        let occ = by.white.or(by.black);
-        let land = g.shape.cells().without(water);
-        let boats = self.boats;
-        let empty_boats = boats.without(occ);
-        let passable = land.without(occ).or(empty_boats);
-        View {
-            by,
-            occ,
-            water,
-            land,
-            boats,
-            open: water.without(boats).without(occ),
-            empty_boats,
-            passengers: boats.and(occ),
-            swimmers: water.and(occ).without(boats),
-            blockers: g.shape.cells().without(passable),
-        }
+        View::new(self.geo(), by, self.boats, water)
     }
 
     /// Raw reach of a piece's ordinary move pattern from `from` (lines stop at blockers,
@@ -465,7 +479,7 @@ impl River {
                 continue;
             }
             out.push(Move::Bridge { file, then: None });
-            let bv = self.bridged_view(file);
+            let bv = v.bridged(g, file);
             for b in builders {
                 for to in self.crossings(&bv, b, file) {
                     out.push(Move::Bridge {
@@ -544,22 +558,78 @@ impl River {
         };
         let mut i = start;
         while i < out.len() {
-            let legal = match out[i] {
+            let m = out[i];
+            let legal = match m {
                 Move::Normal { from, to, .. }
-                    if quiet.contains(from)
-                        && v.land.contains(to)
-                        && (Some(to) != self.ep
-                            || self.board.get(from).is_some_and(|p| p.role != Role::Pawn)) =>
+                    if quiet.contains(from) && self.plain(&v, from, to) =>
                 {
                     true
                 }
-                ref m => self.safe_after_with(m, king),
+                _ => match (self.sets_after(&v, &m), king) {
+                    (Some((by, boats, moved)), Some(k)) => {
+                        let k = if moved.0 == k { moved.1 } else { k };
+                        let after = View::new(g, by, boats, v.water);
+                        !self.can_capture(&after, k, us.opposite())
+                    }
+                    _ => self.safe_after_with(&m, king),
+                },
             };
             if legal {
                 i += 1;
             } else {
                 out.swap_remove(i);
             }
+        }
+    }
+
+    /// Whether the ordinary move `from`-`to` goes from land to land and takes nothing
+    /// but what stands on `to` (not en passant).
+    fn plain(&self, v: &View, from: Cell, to: Cell) -> bool {
+        v.land.contains(from)
+            && v.land.contains(to)
+            && (Some(to) != self.ep || self.board.get(from).is_some_and(|p| p.role != Role::Pawn))
+    }
+
+    /// The pieces and boats after `m`, for the moves that change nothing else of what
+    /// an attack reads (the water, the roles of the opponent's pieces), with the cell
+    /// the moving thing left and reached; `None` for the rest (they are played).
+    fn sets_after(&self, v: &View, m: &Move) -> Option<(ByColor<CellSet>, CellSet, (Cell, Cell))> {
+        let us = self.side;
+        let them = us.opposite();
+        let mut by = v.by;
+        let mut boats = v.boats;
+        match *m {
+            // An ordinary move onto land (from land, a boat or the water), onto a boat
+            // (boarding, taking a passenger) or onto a swimmer (both drown).
+            Move::Normal { from, to, .. } => {
+                let pawn = self.board.get(from).is_some_and(|p| p.role == Role::Pawn);
+                if pawn && Some(to) == self.ep {
+                    return None;
+                }
+                by[us].remove(from);
+                if !v.swimmers.contains(to) {
+                    by[us].insert(to);
+                }
+                by[them].remove(to);
+                Some((by, boats, (from, to)))
+            }
+            // A sail, with or without a passenger; a swimmer on `to` is taken.
+            Move::Path {
+                from,
+                via_len: 0,
+                to,
+                ..
+            } => {
+                boats.remove(from);
+                boats.insert(to);
+                if by[us].contains(from) {
+                    by[us].remove(from);
+                    by[us].insert(to);
+                }
+                by[them].remove(to);
+                Some((by, boats, (from, to)))
+            }
+            _ => None,
         }
     }
 
@@ -703,7 +773,7 @@ impl River {
                     continue;
                 }
                 if self
-                    .crossings(&self.bridged_view(file), s, file)
+                    .crossings(&v.bridged(g, file), s, file)
                     .contains(target)
                 {
                     return true;
