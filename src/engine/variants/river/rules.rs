@@ -542,17 +542,18 @@ impl River {
         // gives check, and emptying one opens only lines through it, which reach the
         // king only if no piece stands between (open water may be bridged, a boat may
         // sail, but a piece always blocks). Every attack, sails and builds included,
-        // reaches the king by a land pattern or by such a line. So a move from any other
-        // land square than the first piece on each line from the king is legal without
-        // playing it.
+        // reaches the king by a land pattern or by such a line. So only the first piece
+        // on each line from the king can expose it, and only if an attack could come
+        // along that line from beyond it (`exposing`).
         let quiet = match king {
             Some(k) if !self.can_capture(&v, k, us.opposite()) => {
-                let first = (0..8).fold(CellSet::EMPTY, |s, slot| {
-                    g.shape
-                        .first_on_ray(k, slot, v.occ)
-                        .map_or(s, |c| s.or(CellSet::single(c)))
+                let pinned = (0..8).fold(CellSet::EMPTY, |s, slot| {
+                    match g.shape.first_on_ray(k, slot, v.occ) {
+                        Some(c) if self.exposing(&v, c, slot) => s.or(CellSet::single(c)),
+                        _ => s,
+                    }
                 });
-                v.land.without(first).without(CellSet::single(k))
+                v.land.without(pinned).without(CellSet::single(k))
             }
             _ => CellSet::EMPTY,
         };
@@ -580,6 +581,31 @@ impl River {
                 out.swap_remove(i);
             }
         }
+    }
+
+    /// Whether emptying `from`, the first piece from the king along `slot`, might open
+    /// that line to an attack. Beyond `from` up to the next piece, empty land cannot
+    /// hold an attacker, change into water, or take a sailing boat; a piece there
+    /// attacks along the line only if it is an enemy line piece of the right kind on
+    /// land. Water on the way, or a piece on water, is left to the full test.
+    fn exposing(&self, v: &View, from: Cell, slot: usize) -> bool {
+        let g = self.geo();
+        let ray = g.shape.ray(from, slot);
+        let Some(n) = g.shape.first_on_ray(from, slot, v.occ) else {
+            return ray.and(v.water).any();
+        };
+        if ray.without(g.shape.ray(n, slot)).and(v.water).any() {
+            return true;
+        }
+        if v.by[self.side].contains(n) {
+            return false;
+        }
+        let line = if slot < 4 { Role::Rook } else { Role::Bishop };
+        !v.land.contains(n)
+            || self
+                .board
+                .get(n)
+                .is_some_and(|p| p.role == line || p.role == Role::Queen)
     }
 
     /// Whether the ordinary move `from`-`to` goes from land to land and takes nothing
