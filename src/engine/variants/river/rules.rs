@@ -545,17 +545,43 @@ impl River {
         // reaches the king by a land pattern or by such a line. So only the first piece
         // on each line from the king can expose it, and only if an attack could come
         // along that line from beyond it (`exposing`).
-        let quiet = match king {
-            Some(k) if !self.can_capture(&v, k, us.opposite()) => {
-                let pinned = (0..8).fold(CellSet::EMPTY, |s, slot| {
-                    match g.shape.first_on_ray(k, slot, v.occ) {
-                        Some(c) if self.exposing(&v, c, slot) => s.or(CellSet::single(c)),
-                        _ => s,
+        let them = us.opposite();
+        let calm = king.is_some_and(|k| !self.can_capture(&v, k, them));
+        let mut quiet = CellSet::EMPTY;
+        // The squares the king sees along its lines, up to the first piece.
+        let mut seen = CellSet::EMPTY;
+        if let (Some(k), true) = (king, calm) {
+            let mut pinned = CellSet::EMPTY;
+            for slot in 0..8 {
+                let ray = g.shape.ray(k, slot);
+                match g.shape.first_on_ray(k, slot, v.occ) {
+                    Some(c) => {
+                        seen = seen.or(ray
+                            .without(g.shape.ray(c, slot))
+                            .without(CellSet::single(c)));
+                        if self.exposing(&v, c, slot) {
+                            pinned.insert(c);
+                        }
                     }
-                });
-                v.land.without(pinned).without(CellSet::single(k))
+                    None => seen = seen.or(ray),
+                }
             }
-            _ => CellSet::EMPTY,
+            quiet = v.land.without(pinned).without(CellSet::single(k));
+        }
+        // An empty boat moving from `a` to `b` makes `b` a stepping stone (which opens
+        // a line to the king only where the king sees it) and `a` open water (which
+        // only an enemy passenger next to it could sail to, or an enemy builder next
+        // to the file bridge).
+        let passengers = v.passengers.and(v.by[them]);
+        let bank_pieces = v.by[them].and(g.banks);
+        let quiet_boat = |a: Cell, b: Cell| {
+            let f = g.shape.file(a);
+            let files = (f.saturating_sub(1)..=(f + 1).min(7))
+                .fold(CellSet::EMPTY, |s, x| s.or(g.file_cells(x)));
+            calm && v.empty_boats.contains(a)
+                && !seen.contains(b)
+                && g.king[a.index()].and(passengers).is_empty()
+                && bank_pieces.and(files).is_empty()
         };
         let mut i = start;
         while i < out.len() {
@@ -566,11 +592,17 @@ impl River {
                 {
                     true
                 }
+                Move::Path {
+                    from,
+                    via_len: 0,
+                    to,
+                    ..
+                } if quiet_boat(from, to) => true,
                 _ => match (self.sets_after(&v, &m), king) {
                     (Some((by, boats, moved)), Some(k)) => {
                         let k = if moved.0 == k { moved.1 } else { k };
                         let after = View::new(g, by, boats, v.water);
-                        !self.can_capture(&after, k, us.opposite())
+                        !self.can_capture(&after, k, them)
                     }
                     _ => self.safe_after_with(&m, king),
                 },

@@ -120,6 +120,12 @@ impl Geo {
         CellSet(0xffu128 << (8 * rank as u32))
     }
 
+    /// The cells of a file (0-based).
+    #[inline]
+    pub fn file_cells(&self, file: u8) -> CellSet {
+        CellSet(0x0101_0101_0101_0101_0101_0101_0101_0101u128 << file).and(self.shape.cells())
+    }
+
     /// The two water cells of a file (White's rank first).
     pub fn water_cells(&self, file: u8) -> [Cell; 2] {
         [
