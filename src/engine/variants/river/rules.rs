@@ -1118,6 +1118,32 @@ mod tests {
         list
     }
 
+    /// Positions where a move the generator might take for quiet gives check.
+    #[test]
+    fn moves_that_open_water_or_a_line_to_a_sail_or_a_bridge() {
+        let options = Options::defaults(super::super::options::OPTIONS);
+        for (text, illegal) in [
+            // Moving the boat opens c5: the rook on d6 sails there and lands on c1.
+            ("7k/8/8/8/2Pr4/8/8/8/8/2K5 w - - c5,d6 - 0 1", "~c5>b5"),
+            // Moving the boat opens c5: Black builds on c, the rook crosses to c1.
+            ("7k/8/8/2rp4/8/8/8/8/8/2K5 w - - c5,h6 - 0 1", "~c5>b5"),
+            // The knight leaves the c-file, whose next piece is White's own rook, but the
+            // rook on d6 can sail to c5 in between and land on c1.
+            ("7k/8/2R5/8/3r4/8/2N5/8/8/2K5 w - - d6,h5 - 0 1", "Nc4-e3"),
+        ] {
+            let p = River::from_text(text, &options).unwrap();
+            let mut pseudo = MoveList::new();
+            p.pseudo(&mut pseudo);
+            assert!(pseudo.iter().any(|m| p.text_of(m) == illegal), "{text}");
+            let mut list = MoveList::new();
+            p.generate(&mut list);
+            let texts: Vec<String> = list.iter().map(|m| p.text_of(m)).collect();
+            assert!(!texts.iter().any(|t| t == illegal), "{text}: {texts:?}");
+            list.sort();
+            assert_eq!(list, brute_force_legal(&p), "{text}");
+        }
+    }
+
     #[test]
     fn generation_agrees_with_playing_every_move() {
         for pairs in [
