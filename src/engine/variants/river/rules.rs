@@ -28,6 +28,37 @@ pub(super) struct View {
     pub blockers: CellSet,
 }
 
+impl View {
+    /// The view of pieces `by`, boats and water squares.
+    pub fn new(g: &Geo, by: ByColor<CellSet>, boats: CellSet, water: CellSet) -> View {
+        let occ = by.white.or(by.black);
+        let land = g.shape.cells().without(water);
+        let empty_boats = boats.without(occ);
+        let passable = land.without(occ).or(empty_boats);
+        View {
+            by,
+            occ,
+            water,
+            land,
+            boats,
+            open: water.without(boats).without(occ),
+            empty_boats,
+            passengers: boats.and(occ),
+            swimmers: water.and(occ).without(boats),
+            blockers: g.shape.cells().without(passable),
+        }
+    }
+
+    /// This view with a bridge on `file`.
+    fn bridged(&self, g: &Geo, file: u8) -> View {
+        let [a, b] = g.water_cells(file);
+        let water = self
+            .water
+            .without(CellSet::single(a).or(CellSet::single(b)));
+        View::new(g, self.by, self.boats, water)
+    }
+}
+
 pub(super) const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 /// A boat's sail of one or two steps, or the first step of a board-and-sail.
@@ -62,25 +93,8 @@ impl River {
     }
 
     fn view_with(&self, water: CellSet) -> View {
-        let g = self.geo();
         let by = ByColor::new(self.board.of(Color::White), self.board.of(Color::Black));
-        let occ = by.white.or(by.black);
-        let land = g.shape.cells().without(water);
-        let boats = self.boats;
-        let empty_boats = boats.without(occ);
-        let passable = land.without(occ).or(empty_boats);
-        View {
-            by,
-            occ,
-            water,
-            land,
-            boats,
-            open: water.without(boats).without(occ),
-            empty_boats,
-            passengers: boats.and(occ),
-            swimmers: water.and(occ).without(boats),
-            blockers: g.shape.cells().without(passable),
-        }
+        View::new(self.geo(), by, self.boats, water)
     }
 
     /// Raw reach of a piece's ordinary move pattern from `from` (lines stop at blockers,
@@ -446,6 +460,16 @@ impl River {
     /// Every build (with or without a crossing) of the side to move, pseudo-legal.
     pub(super) fn builds(&self, v: &View, out: &mut MoveList) {
         let us = self.side;
+        let g = self.geo();
+        // No builders without two pieces on one bank rank.
+        let ours = v.by[us];
+        if self.built(us) >= self.config.bridges
+            || [g.bank.white, g.bank.black]
+                .iter()
+                .all(|&r| ours.and(g.rank_cells(r)).count() < 2)
+        {
+            return;
+        }
         for file in 0..8u8 {
             if !self.site_open(v, file, us) {
                 continue;
@@ -455,7 +479,7 @@ impl River {
                 continue;
             }
             out.push(Move::Bridge { file, then: None });
-            let bv = self.bridged_view(file);
+            let bv = v.bridged(g, file);
             for b in builders {
                 for to in self.crossings(&bv, b, file) {
                     out.push(Move::Bridge {
@@ -468,36 +492,202 @@ impl River {
     }
 
     pub(super) fn pseudo(&self, out: &mut MoveList) {
-        let v = self.view();
+        self.pseudo_with(&self.view(), out);
+    }
+
+    fn pseudo_with(&self, v: &View, out: &mut MoveList) {
         let g = self.geo();
         for from in v.by[self.side].or(v.empty_boats.and(g.half[self.side])) {
-            self.piece_moves(&v, from, out);
+            self.piece_moves(v, from, out);
         }
-        self.castles(&v, out);
-        self.builds(&v, out);
+        self.castles(v, out);
+        self.builds(v, out);
     }
 
     /// Whether the mover's king is safe after `m` (castling is checked when generated).
     pub(super) fn safe_after(&self, m: &Move) -> bool {
+        self.safe_after_with(m, self.king_of(self.side))
+    }
+
+    /// `safe_after`, given where the mover's king stands now.
+    fn safe_after_with(&self, m: &Move, king: Option<Cell>) -> bool {
         if matches!(m, Move::Castle { .. }) {
             return true;
         }
         let mut p = *self;
         p.apply(m);
-        !p.king_attacked(self.side)
+        let us = self.side;
+        let ours = Piece::new(us, Role::King);
+        // The king stays put unless it moved: look for it only then.
+        let king = match king {
+            Some(k) if p.board.get(k) == Some(ours) => Some(k),
+            _ => p.king_of(us),
+        };
+        match king {
+            Some(k) => !p.can_capture(&p.view(), k, us.opposite()),
+            None => true,
+        }
     }
 
     /// Every legal move.
     pub(super) fn generate(&self, out: &mut MoveList) {
         let start = out.len();
-        self.pseudo(out);
+        let v = self.view();
+        self.pseudo_with(&v, out);
+        let us = self.side;
+        let g = self.geo();
+        let king = self.king_of(us);
+        // With the king not in check, a move of another piece from land to land only
+        // empties its start and fills its end (en passant aside). Filling a square never
+        // gives check, and emptying one opens only lines through it, which reach the
+        // king only if no piece stands between (open water may be bridged, a boat may
+        // sail, but a piece always blocks). Every attack, sails and builds included,
+        // reaches the king by a land pattern or by such a line. So only the first piece
+        // on each line from the king can expose it, and only if an attack could come
+        // along that line from beyond it (`exposing`).
+        let them = us.opposite();
+        let calm = king.is_some_and(|k| !self.can_capture(&v, k, them));
+        let mut quiet = CellSet::EMPTY;
+        // The squares the king sees along its lines, up to the first piece.
+        let mut seen = CellSet::EMPTY;
+        if let (Some(k), true) = (king, calm) {
+            let mut pinned = CellSet::EMPTY;
+            for slot in 0..8 {
+                let ray = g.shape.ray(k, slot);
+                match g.shape.first_on_ray(k, slot, v.occ) {
+                    Some(c) => {
+                        seen = seen.or(ray
+                            .without(g.shape.ray(c, slot))
+                            .without(CellSet::single(c)));
+                        if self.exposing(&v, c, slot) {
+                            pinned.insert(c);
+                        }
+                    }
+                    None => seen = seen.or(ray),
+                }
+            }
+            quiet = v.land.without(pinned).without(CellSet::single(k));
+        }
+        // An empty boat moving from `a` to `b` makes `b` a stepping stone (which opens
+        // a line to the king only where the king sees it) and `a` open water (which
+        // only an enemy passenger next to it could sail to, or an enemy builder next
+        // to the file bridge).
+        let passengers = v.passengers.and(v.by[them]);
+        let bank_pieces = v.by[them].and(g.banks);
+        let quiet_boat = |a: Cell, b: Cell| {
+            let f = g.shape.file(a);
+            let files = (f.saturating_sub(1)..=(f + 1).min(7))
+                .fold(CellSet::EMPTY, |s, x| s.or(g.file_cells(x)));
+            calm && v.empty_boats.contains(a)
+                && !seen.contains(b)
+                && g.king[a.index()].and(passengers).is_empty()
+                && bank_pieces.and(files).is_empty()
+        };
         let mut i = start;
         while i < out.len() {
-            if self.safe_after(&out[i]) {
+            let m = out[i];
+            let legal = match m {
+                Move::Normal { from, to, .. }
+                    if quiet.contains(from) && self.plain(&v, from, to) =>
+                {
+                    true
+                }
+                Move::Path {
+                    from,
+                    via_len: 0,
+                    to,
+                    ..
+                } if quiet_boat(from, to) => true,
+                _ => match (self.sets_after(&v, &m), king) {
+                    (Some((by, boats, moved)), Some(k)) => {
+                        let k = if moved.0 == k { moved.1 } else { k };
+                        let after = View::new(g, by, boats, v.water);
+                        !self.can_capture(&after, k, them)
+                    }
+                    _ => self.safe_after_with(&m, king),
+                },
+            };
+            if legal {
                 i += 1;
             } else {
                 out.swap_remove(i);
             }
+        }
+    }
+
+    /// Whether emptying `from`, the first piece from the king along `slot`, might open
+    /// that line to an attack. Beyond `from` up to the next piece, empty land cannot
+    /// hold an attacker, change into water, or take a sailing boat; a piece there
+    /// attacks along the line only if it is an enemy line piece of the right kind on
+    /// land. Water on the way, or a piece on water, is left to the full test.
+    fn exposing(&self, v: &View, from: Cell, slot: usize) -> bool {
+        let g = self.geo();
+        let ray = g.shape.ray(from, slot);
+        let Some(n) = g.shape.first_on_ray(from, slot, v.occ) else {
+            return ray.and(v.water).any();
+        };
+        if ray.without(g.shape.ray(n, slot)).and(v.water).any() {
+            return true;
+        }
+        if v.by[self.side].contains(n) {
+            return false;
+        }
+        let line = if slot < 4 { Role::Rook } else { Role::Bishop };
+        !v.land.contains(n)
+            || self
+                .board
+                .get(n)
+                .is_some_and(|p| p.role == line || p.role == Role::Queen)
+    }
+
+    /// Whether the ordinary move `from`-`to` goes from land to land and takes nothing
+    /// but what stands on `to` (not en passant).
+    fn plain(&self, v: &View, from: Cell, to: Cell) -> bool {
+        v.land.contains(from)
+            && v.land.contains(to)
+            && (Some(to) != self.ep || self.board.get(from).is_some_and(|p| p.role != Role::Pawn))
+    }
+
+    /// The pieces and boats after `m`, for the moves that change nothing else of what
+    /// an attack reads (the water, the roles of the opponent's pieces), with the cell
+    /// the moving thing left and reached; `None` for the rest (they are played).
+    fn sets_after(&self, v: &View, m: &Move) -> Option<(ByColor<CellSet>, CellSet, (Cell, Cell))> {
+        let us = self.side;
+        let them = us.opposite();
+        let mut by = v.by;
+        let mut boats = v.boats;
+        match *m {
+            // An ordinary move onto land (from land, a boat or the water), onto a boat
+            // (boarding, taking a passenger) or onto a swimmer (both drown).
+            Move::Normal { from, to, .. } => {
+                let pawn = self.board.get(from).is_some_and(|p| p.role == Role::Pawn);
+                if pawn && Some(to) == self.ep {
+                    return None;
+                }
+                by[us].remove(from);
+                if !v.swimmers.contains(to) {
+                    by[us].insert(to);
+                }
+                by[them].remove(to);
+                Some((by, boats, (from, to)))
+            }
+            // A sail, with or without a passenger; a swimmer on `to` is taken.
+            Move::Path {
+                from,
+                via_len: 0,
+                to,
+                ..
+            } => {
+                boats.remove(from);
+                boats.insert(to);
+                if by[us].contains(from) {
+                    by[us].remove(from);
+                    by[us].insert(to);
+                }
+                by[them].remove(to);
+                Some((by, boats, (from, to)))
+            }
+            _ => None,
         }
     }
 
@@ -541,72 +731,111 @@ impl River {
     /// Whether `by`, were it its turn, would have a move of any kind that captures the
     /// piece on `target` (rule 7). `target` holds a piece of the other side (or is where
     /// a castling king would stand), so only the patterns need checking.
+    ///
+    /// Land attackers are found from the target outward (the patterns are symmetric);
+    /// passengers (at most one per boat) and builders are tried one by one.
     pub(super) fn can_capture(&self, v: &View, target: Cell, by: Color) -> bool {
         let g = self.geo();
+        let t = target.index();
         let on_land = v.land.contains(target);
-        for s in v.by[by] {
+        let theirs = v.by[by];
+        let on_foot = theirs.and(v.land);
+        let is = |c: Cell, role: Role| self.board.get(c).is_some_and(|p| p.role == role);
+        // Pawns on land, and swimmers leaving the water (only onto land).
+        for s in g.ahead[by.opposite()][t].and(theirs).without(v.boats) {
+            if (v.land.contains(s) && is(s, Role::Pawn)) || (on_land && v.water.contains(s)) {
+                return true;
+            }
+        }
+        if Iterator::any(&mut g.knight[t].or(g.jump[t]).and(on_foot), |s| {
+            is(s, Role::Knight)
+        }) {
+            return true;
+        }
+        if Iterator::any(&mut g.king[t].and(on_foot), |s| is(s, Role::King)) {
+            return true;
+        }
+        // Lines: the first blocker seen from the target is the only piece that can use
+        // that line, and every piece is a blocker.
+        for slot in 0..8 {
+            let Some(s) = g.shape.first_on_ray(target, slot, v.blockers) else {
+                continue;
+            };
+            if !on_foot.contains(s) {
+                continue;
+            }
+            let slider = if slot < 4 { Role::Rook } else { Role::Bishop };
+            if self
+                .board
+                .get(s)
+                .is_some_and(|p| p.role == slider || p.role == Role::Queen)
+            {
+                return true;
+            }
+        }
+        for s in theirs.and(v.boats) {
             let Some(piece) = self.board.get(s) else {
                 continue;
             };
             let role = piece.role;
-            if v.land.contains(s) {
-                let hit = match role {
-                    Role::Pawn => g.ahead[by][s.index()].contains(target),
-                    Role::Knight => {
-                        g.knight[s.index()].contains(target) || g.jump[s.index()].contains(target)
-                    }
-                    _ => self.hits(v, s, target, role),
-                };
-                if hit {
+            if !on_land {
+                if self.boat_captures(v, s, piece).contains(target) {
                     return true;
                 }
-            } else if v.boats.contains(s) {
-                if !on_land {
-                    if self.boat_captures(v, s, piece).contains(target) {
-                        return true;
-                    }
-                    continue;
-                }
-                // Land from here, or sail one step first, then strike.
-                let pawn_hit = |from: Cell| g.ahead[by][from.index()].contains(target);
-                let hit = |from: Cell| match role {
-                    Role::Pawn => pawn_hit(from),
-                    _ => self.hits(v, from, target, role),
-                };
-                if hit(s) {
-                    return true;
-                }
-                for m in g.king[s.index()].and(v.open) {
-                    if hit(m) {
-                        return true;
-                    }
-                }
-            } else if on_land && g.ahead[by][s.index()].contains(target) {
-                // A swimmer leaving the water.
+                continue;
+            }
+            // Land from here, or sail one step first, then strike.
+            let hit = |from: Cell| match role {
+                Role::Pawn => g.ahead[by][from.index()].contains(target),
+                _ => self.hits(v, from, target, role),
+            };
+            if hit(s) {
                 return true;
             }
+            for m in g.king[s.index()].and(v.open) {
+                if hit(m) {
+                    return true;
+                }
+            }
         }
-        // Build and cross: only with two pieces on one bank.
-        let banks = [g.bank.white, g.bank.black];
-        let builders_possible = banks
-            .iter()
-            .any(|&r| v.by[by].filter(|&c| g.shape.rank(c) == r).count() >= 2);
-        if !builders_possible {
+        self.build_can_capture(v, target, by)
+    }
+
+    /// Whether `by` could build a bridge and have a builder cross it to `target`. The
+    /// target holds a piece (never on open water), so it is not on the bridge: only a
+    /// line from a bank that passes over the bridge can reach it, from a rook, bishop
+    /// or queen on a bank rank whose file is next to the bridge's.
+    fn build_can_capture(&self, v: &View, target: Cell, by: Color) -> bool {
+        let g = self.geo();
+        if self.built(by) >= self.config.bridges {
             return false;
         }
-        for file in 0..8u8 {
-            if !self.site_open(v, file, by) {
+        for s in v.by[by].and(g.banks) {
+            if !self
+                .board
+                .get(s)
+                .is_some_and(|p| matches!(p.role, Role::Rook | Role::Bishop | Role::Queen))
+            {
                 continue;
             }
-            let mut builders = self.builders(v, file, by);
-            if builders.is_empty() {
+            let Some(line) = g.shape.between(s, target) else {
                 continue;
-            }
-            let bv = self.bridged_view(file);
-            if Iterator::any(&mut builders, |b| {
-                self.crossings(&bv, b, file).contains(target)
-            }) {
-                return true;
+            };
+            let f = g.shape.file(s);
+            for file in f.saturating_sub(1)..=(f + 1).min(7) {
+                let [a, b] = g.water_cells(file);
+                if !line.contains(a) && !line.contains(b) {
+                    continue;
+                }
+                if !self.site_open(v, file, by) || !self.builders(v, file, by).contains(s) {
+                    continue;
+                }
+                if self
+                    .crossings(&v.bridged(g, file), s, file)
+                    .contains(target)
+                {
+                    return true;
+                }
             }
         }
         false
@@ -784,6 +1013,10 @@ impl River {
     /// Castling rights lost when a piece leaves or is taken on `c`.
     fn lose_rights(&mut self, c: Cell) {
         let g = self.geo();
+        let rank = g.shape.rank(c);
+        if self.castling == 0 || (rank != 0 && rank != g.ranks - 1) {
+            return;
+        }
         for color in Color::ALL {
             let rank = g.home_rank(color);
             let shift = 2 * color.index() as u8;
@@ -868,6 +1101,74 @@ mod tests {
             let p = River::from_text(text, &options).unwrap();
             assert_eq!(p.king_attacked(p.side), checked, "{text}");
             assert_eq!(brute_force_check(&p, p.side), checked, "{text}");
+        }
+    }
+
+    /// The legal moves by brute force: every pseudo-legal move after which no move of
+    /// the opponent takes the king (castling is checked where it is generated).
+    fn brute_force_legal(p: &River) -> Vec<Move> {
+        let mut list = MoveList::new();
+        p.pseudo(&mut list);
+        list.retain(|m| {
+            let mut r = *p;
+            r.apply(m);
+            matches!(m, Move::Castle { .. }) || !brute_force_check(&r, p.side)
+        });
+        list.sort();
+        list
+    }
+
+    /// Positions where a move the generator might take for quiet gives check.
+    #[test]
+    fn moves_that_open_water_or_a_line_to_a_sail_or_a_bridge() {
+        let options = Options::defaults(super::super::options::OPTIONS);
+        for (text, illegal) in [
+            // Moving the boat opens c5: the rook on d6 sails there and lands on c1.
+            ("7k/8/8/8/2Pr4/8/8/8/8/2K5 w - - c5,d6 - 0 1", "~c5>b5"),
+            // Moving the boat opens c5: Black builds on c, the rook crosses to c1.
+            ("7k/8/8/2rp4/8/8/8/8/8/2K5 w - - c5,h6 - 0 1", "~c5>b5"),
+            // The knight leaves the c-file, whose next piece is White's own rook, but the
+            // rook on d6 can sail to c5 in between and land on c1.
+            ("7k/8/2R5/8/3r4/8/2N5/8/8/2K5 w - - d6,h5 - 0 1", "Nc4-e3"),
+        ] {
+            let p = River::from_text(text, &options).unwrap();
+            let mut pseudo = MoveList::new();
+            p.pseudo(&mut pseudo);
+            assert!(pseudo.iter().any(|m| p.text_of(m) == illegal), "{text}");
+            let mut list = MoveList::new();
+            p.generate(&mut list);
+            let texts: Vec<String> = list.iter().map(|m| p.text_of(m)).collect();
+            assert!(!texts.iter().any(|t| t == illegal), "{text}: {texts:?}");
+            list.sort();
+            assert_eq!(list, brute_force_legal(&p), "{text}");
+        }
+    }
+
+    #[test]
+    fn generation_agrees_with_playing_every_move() {
+        for pairs in [
+            vec![],
+            vec!["bridges=unlimited"],
+            vec!["boats=c5,d6,e5,f6", "bridges=3"],
+            vec!["board=8x12", "boats=none"],
+        ] {
+            let options = Options::parse(super::super::options::OPTIONS, &pairs).unwrap();
+            let mut seed = 5u64;
+            for _ in 0..12 {
+                let mut p = River::start(&options);
+                for _ in 0..160 {
+                    let mut list = MoveList::new();
+                    p.generate(&mut list);
+                    let mut sorted = list.clone();
+                    sorted.sort();
+                    assert_eq!(sorted, brute_force_legal(&p), "{}", p.text());
+                    if list.is_empty() || p.outcome(None).is_some() {
+                        break;
+                    }
+                    let m = list[next(&mut seed) as usize % list.len()];
+                    p.apply(&m);
+                }
+            }
         }
     }
 

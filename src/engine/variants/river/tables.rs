@@ -17,6 +17,8 @@ pub(super) struct Geo {
     pub half: ByColor<CellSet>,
     /// 0-based rank of each side's own bank.
     pub bank: ByColor<u8>,
+    /// Both bank ranks.
+    pub banks: CellSet,
     pub king: Vec<CellSet>,
     pub orth: Vec<CellSet>,
     pub diag: Vec<CellSet>,
@@ -38,6 +40,7 @@ impl Geo {
             .with_rank_region("south bank", water_lo, water_lo)
             .with_rank_region("north bank", water_lo + 3, water_lo + 3);
         let water = shape.region("water");
+        let banks = shape.region("south bank").or(shape.region("north bank"));
         let white_half = shape
             .cells()
             .filter(|&c| shape.rank(c) <= water_lo)
@@ -90,6 +93,7 @@ impl Geo {
             water,
             half: ByColor::new(white_half, black_half),
             bank: ByColor::new(south, north),
+            banks,
             king,
             orth,
             diag,
@@ -108,6 +112,18 @@ impl Geo {
         } else {
             Color::Black
         }
+    }
+
+    /// The cells of a rank (0-based).
+    #[inline]
+    pub fn rank_cells(&self, rank: u8) -> CellSet {
+        CellSet(0xffu128 << (8 * rank as u32))
+    }
+
+    /// The cells of a file (0-based).
+    #[inline]
+    pub fn file_cells(&self, file: u8) -> CellSet {
+        CellSet(0x0101_0101_0101_0101_0101_0101_0101_0101u128 << file).and(self.shape.cells())
     }
 
     /// The two water cells of a file (White's rank first).
