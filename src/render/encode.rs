@@ -77,26 +77,37 @@ impl ColorTable {
     }
 }
 
+/// A colour as the low three bytes of a `u32`, red lowest (the order of a little-endian
+/// load of the pixel's bytes).
 #[inline]
 fn pack(p: &[u8]) -> u32 {
-    (p[0] as u32) << 16 | (p[1] as u32) << 8 | p[2] as u32
+    p[0] as u32 | (p[1] as u32) << 8 | (p[2] as u32) << 16
 }
 
 fn unpack(c: u32) -> [u8; 3] {
-    [(c >> 16) as u8, (c >> 8) as u8, c as u8]
+    [c as u8, (c >> 8) as u8, (c >> 16) as u8]
 }
 
 /// The picture as runs of one colour: (packed colour, length). Pictures are mostly flat,
 /// so there are far fewer runs than pixels, and the rest of the work is per run.
 fn runs(raw: &[u8]) -> Vec<(u32, u32)> {
     let mut out: Vec<(u32, u32)> = Vec::with_capacity(raw.len() / 24);
-    let mut pixels = raw.chunks_exact(3);
-    let Some(first) = pixels.next() else {
+    let n = raw.len() / 3;
+    if n == 0 {
         return out;
+    }
+    // One 4-byte load a pixel (masked to its 3 bytes) while a 4th byte exists; the last
+    // pixel is read bytewise. The packed value is only compared and counted, so its byte
+    // order does not matter as long as `unpack` reverses it.
+    let at = |i: usize| -> u32 {
+        match raw.get(3 * i..3 * i + 4) {
+            Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & 0x00FF_FFFF,
+            None => pack(&raw[3 * i..3 * i + 3]),
+        }
     };
-    let (mut color, mut len) = (pack(first), 1u32);
-    for p in pixels {
-        let c = pack(p);
+    let (mut color, mut len) = (at(0), 1u32);
+    for i in 1..n {
+        let c = at(i);
         if c == color {
             len += 1;
         } else {
@@ -146,8 +157,10 @@ struct Channels {
 
 impl Channels {
     fn new(palette: &[[u8; 3]]) -> Channels {
+        // Unused entries sit far away (but with squares that still fit an i32), so
+        // the loop over all 256 needs no bounds or overflow checks.
         let mut ch = Channels {
-            r: [i32::MAX / 4; 256],
+            r: [4096; 256],
             g: [0; 256],
             b: [0; 256],
             len: palette.len(),
@@ -164,9 +177,15 @@ impl Channels {
         let mut d = [0i32; 256];
         for (i, out) in d.iter_mut().enumerate() {
             let (dr, dg, db) = (self.r[i] - r, self.g[i] - g, self.b[i] - b);
-            *out = dr.saturating_mul(dr) + dg * dg + db * db;
+            *out = dr * dr + dg * dg + db * db;
         }
-        (0..self.len).min_by_key(|&i| d[i]).unwrap_or(0)
+        let mut best = 0;
+        for i in 1..self.len {
+            if d[i] < d[best] {
+                best = i;
+            }
+        }
+        best
     }
 }
 
