@@ -18,7 +18,7 @@ use std::io::{BufRead, Write};
 use std::time::Instant;
 
 const USAGE: &str =
-    "usage: ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel NAME] | \
+    "usage: ferry (the console, on ./ferry.db) | ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel NAME] | \
 ferry variants | ferry moves VARIANT [--fen TEXT] [--set KEY=VALUE]... | \
 ferry perft VARIANT DEPTH [--fen TEXT] [--set KEY=VALUE]... [--divide] | \
 ferry replay VARIANT [--fen TEXT] [--set KEY=VALUE]... [FILE] | \
@@ -42,7 +42,15 @@ pub fn run_with_input(
     err: &mut dyn Write,
 ) -> i32 {
     let result = match args.first().map(String::as_str) {
-        None | Some("help" | "--help" | "-h") => {
+        // Plain `ferry` is Ferry itself: offline in the console when no Discord token is
+        // set. This build has no Discord connection, so a token is refused rather than
+        // silently ignored.
+        None if std::env::var("DISCORD_TOKEN").is_ok_and(|t| !t.is_empty()) => Err(Failure::bad(
+            "DISCORD_TOKEN is set, but this Ferry cannot connect to Discord yet; unset it \
+                 to play offline in the console",
+        )),
+        None => return crate::console::run(&[], input, out, err),
+        Some("help" | "--help" | "-h") => {
             let _ = writeln!(out, "{USAGE}");
             Ok(0)
         }

@@ -20,6 +20,53 @@ fn ferry(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// `ferry` with no arguments, in a fresh directory, with or without a Discord token.
+fn ferry_plain(token: Option<&str>, stdin: &str) -> Output {
+    let dir = std::env::temp_dir().join(format!(
+        "ferry-plain-{}-{}",
+        std::process::id(),
+        token.is_some()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ferry"));
+    cmd.current_dir(&dir).env_remove("DISCORD_TOKEN");
+    if let Some(t) = token {
+        cmd.env("DISCORD_TOKEN", t);
+    }
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ferry runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+#[test]
+fn plain_ferry_is_the_offline_console_and_refuses_a_token_it_cannot_use() {
+    let o = ferry_plain(None, "/challenge @bob river\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Ferry console on ./ferry.db"), "{text}");
+    assert!(text.contains("challenges @bob to River Chess"), "{text}");
+    let o = ferry_plain(Some("secret"), "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unset it to play offline"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("secret"));
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }

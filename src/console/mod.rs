@@ -56,7 +56,7 @@ pub fn run(
 }
 
 fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
-    let mut db = PathBuf::from("ferry.db");
+    let mut db = PathBuf::from("./ferry.db");
     let mut pictures = None;
     let mut who = "alice".to_string();
     let mut server = "home".to_string();
