@@ -1,23 +1,11 @@
 //! The command line as other tools use it: output formats, exit statuses, errors.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 fn ferry(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ferry runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::run_ferry(args, stdin, |_| {})
 }
 
 /// `ferry` with no arguments, in a fresh directory, with or without a Discord token.
@@ -28,24 +16,12 @@ fn ferry_plain(token: Option<&str>, stdin: &str) -> Output {
         token.is_some()
     ));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ferry"));
-    cmd.current_dir(&dir).env_remove("DISCORD_TOKEN");
-    if let Some(t) = token {
-        cmd.env("DISCORD_TOKEN", t);
-    }
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ferry runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_ferry(&[], stdin, |cmd| {
+        cmd.current_dir(&dir).env_remove("DISCORD_TOKEN");
+        if let Some(t) = token {
+            cmd.env("DISCORD_TOKEN", t);
+        }
+    });
     let _ = std::fs::remove_dir_all(&dir);
     out
 }

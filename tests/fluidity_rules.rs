@@ -849,22 +849,7 @@ fn ambiguous_short_forms_list_the_canonical_texts() {
 // The command line.
 
 fn ferry(args: &[&str], stdin: &str) -> (i32, String, String) {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ferry runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = common::run_ferry(args, stdin, |_| {});
     (
         o.status.code().unwrap_or(-1),
         String::from_utf8(o.stdout).unwrap(),

@@ -83,3 +83,26 @@ pub fn refusal(p: &dyn Position, text: &str) -> IllegalMove {
         Err(e) => e,
     }
 }
+
+/// Runs the `ferry` binary with `args`, feeding it `stdin`; `setup` may change the
+/// directory or the environment first.
+pub fn run_ferry(
+    args: &[&str],
+    stdin: &str,
+    setup: impl FnOnce(&mut std::process::Command),
+) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ferry"));
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    setup(&mut cmd);
+    let mut child = cmd.spawn().expect("ferry runs");
+    if let Some(mut input) = child.stdin.take() {
+        // A command that exits without reading its input closes the pipe: not an error.
+        let _ = input.write_all(stdin.as_bytes());
+    }
+    child.wait_with_output().expect("ferry finishes")
+}
