@@ -429,18 +429,13 @@ impl App {
         let me = mention(&cmd.who.id);
         match step {
             Step::Offer => {
-                let mut reply = Reply::public(format!(
+                let text = format!(
                     "Game {}: {me} offers a draw. {}: /draw accept or /draw decline (a move \
                      declines it too).",
                     row.id,
                     mention(&other)
-                ))
-                .mentioning(&[&other]);
-                reply.buttons = vec![
-                    button(format!("draw-accept:{}", row.id), "Accept draw"),
-                    button(format!("draw-decline:{}", row.id), "Decline draw"),
-                ];
-                Ok(reply)
+                );
+                Ok(ask(text, &other, "draw", row.id))
             }
             Step::Accept => {
                 let said = format!("Game {}: {me} accepts the draw.", row.id);
@@ -504,18 +499,13 @@ impl App {
         let me = mention(&cmd.who.id);
         match step {
             Step::Offer => {
-                let mut reply = Reply::public(format!(
+                let text = format!(
                     "Game {}: {me} asks to take back {last}. {}: /takeback accept or /takeback \
                      decline.",
                     row.id,
                     mention(&other)
-                ))
-                .mentioning(&[&other]);
-                reply.buttons = vec![
-                    button(format!("takeback-accept:{}", row.id), "Accept takeback"),
-                    button(format!("takeback-decline:{}", row.id), "Decline takeback"),
-                ];
-                Ok(reply)
+                );
+                Ok(ask(text, &other, "takeback", row.id))
             }
             Step::Accept => {
                 let said = format!("Game {}: {me} agrees to take back {last}.", row.id);
@@ -786,4 +776,15 @@ fn export_text(moves: &[String], result: &str) -> String {
     out.push_str(&line);
     out.push('\n');
     out
+}
+
+/// A question to the opponent (a draw offer, a takeback request) with Accept and Decline
+/// buttons whose ids name the game, so a click works after a restart.
+fn ask(text: String, other: &str, what: &str, game: i64) -> Reply {
+    let mut reply = Reply::public(text).mentioning(&[other]);
+    reply.buttons = vec![
+        button(format!("{what}-accept:{game}"), &format!("Accept {what}")),
+        button(format!("{what}-decline:{game}"), &format!("Decline {what}")),
+    ];
+    reply
 }
