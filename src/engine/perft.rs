@@ -34,16 +34,23 @@ fn walk<P: PerftPosition>(pos: &P, depth: u32, lists: &mut [MoveList]) -> u64 {
     nodes
 }
 
-/// Leaves below each legal move, `depth` plies deep in all (depth >= 1).
-pub fn divide<P: PerftPosition>(pos: &P, depth: u32) -> Vec<(Move, u64)> {
+/// Leaves below each legal move, `depth` plies deep in all (depth >= 1), named by `text`
+/// (the move's canonical text) and sorted by it.
+pub fn divide<P: PerftPosition>(
+    pos: &P,
+    depth: u32,
+    text: impl Fn(&Move) -> String,
+) -> Vec<(String, u64)> {
     let mut moves = MoveList::new();
     pos.legal_moves(&mut moves);
-    moves
+    let mut out: Vec<(String, u64)> = moves
         .into_iter()
         .map(|m| {
             let mut child = pos.clone();
             child.play(&m);
-            (m, perft(&child, depth.saturating_sub(1)))
+            (text(&m), perft(&child, depth.saturating_sub(1)))
         })
-        .collect()
+        .collect();
+    out.sort();
+    out
 }

@@ -356,11 +356,13 @@ impl Position for Amalgamated {
     }
 
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        let mut out: Vec<(String, u64)> = perft::divide(self, depth)
-            .into_iter()
-            .map(|(m, n)| (self.move_text(&m), n))
-            .collect();
-        out.sort();
-        out
+        let texts = self.san_moves(&self.legal_list());
+        perft::divide(self, depth, |m| {
+            texts
+                .iter()
+                .find(|s| s.mv == *m)
+                .map(|s| notation::san_text(shape(), s, &texts))
+                .unwrap_or_default()
+        })
     }
 }

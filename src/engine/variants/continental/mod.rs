@@ -427,9 +427,6 @@ impl Position for ContinentalPosition {
 
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
         let all = self.san_moves();
-        perft::divide(self, depth)
-            .into_iter()
-            .map(|(m, n)| (self.text_among(&m, &all), n))
-            .collect()
+        perft::divide(self, depth, |m| self.text_among(m, &all))
     }
 }

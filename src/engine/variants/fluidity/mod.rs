@@ -311,11 +311,6 @@ impl Position for FluidityPosition {
     }
 
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        let mut out: Vec<(String, u64)> = perft::divide(self, depth)
-            .into_iter()
-            .map(|(m, n)| (self.canonical(&m), n))
-            .collect();
-        out.sort();
-        out
+        perft::divide(self, depth, |m| self.canonical(m))
     }
 }

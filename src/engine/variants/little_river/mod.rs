@@ -330,10 +330,7 @@ impl Position for LittleRiver {
     }
 
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        perft::divide(self, depth)
-            .into_iter()
-            .map(|(m, n)| (self.canonical_text(&m), n))
-            .collect()
+        perft::divide(self, depth, |m| self.canonical_text(m))
     }
 }
 

@@ -295,11 +295,6 @@ impl Position for River {
     }
 
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        let mut out: Vec<(String, u64)> = perft::divide(self, depth)
-            .into_iter()
-            .map(|(m, n)| (self.text_of(&m), n))
-            .collect();
-        out.sort();
-        out
+        perft::divide(self, depth, |m| self.text_of(m))
     }
 }
