@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{all_moves, moves_of, outcome, play, words};
+use common::{all_moves, check_move_agrees, moves_of, outcome, play, words};
 use ferry::engine::{variant, Game, GameResult, IllegalMove, MoveList, Position, Reason, Variant};
 use ferry::engine::{Color, Role};
 
@@ -34,27 +34,6 @@ fn moves(p: &dyn Position) -> Vec<String> {
 }
 
 const WHITE_WINS: GameResult = GameResult::Win(Color::White);
-
-/// `check_move` agrees with `legal_moves` on every candidate move.
-fn check_move_agrees(p: &dyn Position) {
-    let mut legal = MoveList::new();
-    p.legal_moves(&mut legal);
-    let mut candidates = MoveList::new();
-    p.candidate_moves(&mut candidates);
-    for m in &legal {
-        assert!(candidates.contains(m), "{m:?} is legal but not a candidate");
-    }
-    for m in &candidates {
-        let ok = p.check_move(m).is_ok();
-        assert_eq!(
-            ok,
-            legal.contains(m),
-            "{} {m:?}: {:?}",
-            p.text(),
-            p.check_move(m)
-        );
-    }
-}
 
 // ---------------------------------------------------------------------------------------
 // Section 12.

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{all_moves, moves_of, outcome, play, refusal, words};
+use common::{all_moves, check_move_agrees, moves_of, outcome, play, refusal, words};
 use ferry::engine::{
     variant, Color, Game, GameResult, IllegalMove, Move, MoveList, Position, Reason, Removal, Role,
     Variant,
@@ -40,27 +40,6 @@ fn no_moves(p: &dyn Position) -> bool {
 }
 
 const WHITE_WINS: GameResult = GameResult::Win(Color::White);
-
-/// `check_move` agrees with `legal_moves` on every candidate move.
-fn check_move_agrees(p: &dyn Position) {
-    let mut legal = MoveList::new();
-    p.legal_moves(&mut legal);
-    let mut candidates = MoveList::new();
-    p.candidate_moves(&mut candidates);
-    for m in &legal {
-        assert!(candidates.contains(m), "{m:?} is legal but not a candidate");
-    }
-    for m in &candidates {
-        let ok = p.check_move(m).is_ok();
-        assert_eq!(
-            ok,
-            legal.contains(m),
-            "{} {m:?}: {:?}",
-            p.text(),
-            p.check_move(m)
-        );
-    }
-}
 
 /// The moves of a1-a8 and b1-g1 style runs: `run("Ra1", 'a', 2..=8)`.
 fn file_run(prefix: &str, file: char, ranks: std::ops::RangeInclusive<u8>) -> Vec<String> {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{all_moves, moves_of, outcome, play, words};
+use common::{all_moves, check_move_agrees, moves_of, outcome, play, words};
 use ferry::engine::variants::little_river::die;
 use ferry::engine::{
     variant, Color, Game, GameError, GameResult, History, HistoryEntry, IllegalMove, MoveList,
@@ -35,26 +35,6 @@ fn refused(p: &dyn Position, text: &str) -> IllegalMove {
 fn read(p: &dyn Position, text: &str) -> String {
     let m = p.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
     p.move_text(&m)
-}
-
-/// `check_move` agrees with `legal_moves` on every candidate move.
-fn check_move_agrees(p: &dyn Position) {
-    let mut legal = MoveList::new();
-    p.legal_moves(&mut legal);
-    let mut candidates = MoveList::new();
-    p.candidate_moves(&mut candidates);
-    for m in &legal {
-        assert!(candidates.contains(m), "{m:?} is legal but not a candidate");
-    }
-    for m in &candidates {
-        assert_eq!(
-            p.check_move(m).is_ok(),
-            legal.contains(m),
-            "{} {m:?}: {:?}",
-            p.text(),
-            p.check_move(m)
-        );
-    }
 }
 
 const WHITE_WINS: GameResult = GameResult::Win(Color::White);

@@ -106,3 +106,23 @@ pub fn run_ferry(
     }
     child.wait_with_output().expect("ferry finishes")
 }
+
+/// `check_move` agrees with `legal_moves` on every candidate move of `p`.
+pub fn check_move_agrees(p: &dyn Position) {
+    let mut legal = MoveList::new();
+    p.legal_moves(&mut legal);
+    let mut candidates = MoveList::new();
+    p.candidate_moves(&mut candidates);
+    for m in &legal {
+        assert!(candidates.contains(m), "{m:?} is legal but not a candidate");
+    }
+    for m in &candidates {
+        assert_eq!(
+            p.check_move(m).is_ok(),
+            legal.contains(m),
+            "{} {m:?}: {:?}",
+            p.text(),
+            p.check_move(m)
+        );
+    }
+}
