@@ -1,5 +1,6 @@
 //! The `ferry` command line. Other tools depend on this exact interface:
 //!
+//! - `ferry serve` (the Discord bot: see `crate::discord::Config` for its environment)
 //! - `ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel NAME]`
 //!   (Ferry offline: see `crate::console`)
 //! - `ferry variants`
@@ -18,7 +19,7 @@ use std::io::{BufRead, Write};
 use std::time::Instant;
 
 const USAGE: &str =
-    "usage: ferry (the console, on ./ferry.db) | ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel NAME] | \
+    "usage: ferry (the bot if DISCORD_TOKEN is set, else the console) | ferry serve | ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel NAME] | \
 ferry variants | ferry moves VARIANT [--fen TEXT] [--set KEY=VALUE]... | \
 ferry perft VARIANT DEPTH [--fen TEXT] [--set KEY=VALUE]... [--divide] | \
 ferry replay VARIANT [--fen TEXT] [--set KEY=VALUE]... [FILE] | \
@@ -42,18 +43,15 @@ pub fn run_with_input(
     err: &mut dyn Write,
 ) -> i32 {
     let result = match args.first().map(String::as_str) {
-        // Plain `ferry` is Ferry itself: offline in the console when no Discord token is
-        // set. This build has no Discord connection, so a token is refused rather than
-        // silently ignored.
-        None if std::env::var("DISCORD_TOKEN").is_ok_and(|t| !t.is_empty()) => Err(Failure::bad(
-            "DISCORD_TOKEN is set, but this Ferry cannot connect to Discord yet; unset it \
-                 to play offline in the console",
-        )),
+        // Plain `ferry` is Ferry itself: the Discord bot when a token is set, else offline
+        // in the console.
+        None if std::env::var("DISCORD_TOKEN").is_ok_and(|t| !t.trim().is_empty()) => serve(&[]),
         None => return crate::console::run(&[], input, out, err),
         Some("help" | "--help" | "-h") => {
             let _ = writeln!(out, "{USAGE}");
             Ok(0)
         }
+        Some("serve") => serve(&args[1..]),
         Some("console") => return crate::console::run(&args[1..], input, out, err),
         Some("variants") => list_variants(&args[1..], out),
         Some("moves") => moves(&args[1..], out),
@@ -70,6 +68,20 @@ pub fn run_with_input(
             f.code
         }
     }
+}
+
+/// `ferry serve`: the Discord bot, configured by the environment alone (the token must
+/// not appear in a process list).
+fn serve(args: &[String]) -> Result<i32, Failure> {
+    if let Some(a) = args.first() {
+        return Err(Failure::usage(format!(
+            "ferry serve takes no arguments, not '{a}': it reads DISCORD_TOKEN, DISCORD_GUILD, \
+             FERRY_DB, FERRY_DISCORD_PROXY and FERRY_TICK_SECONDS from the environment"
+        )));
+    }
+    let config = crate::discord::Config::from_env().map_err(Failure::bad)?;
+    crate::discord::serve(config).map_err(|e| Failure { message: e, code: 1 })?;
+    Ok(0)
 }
 
 /// A command that could not run: its one-line message and exit status.

@@ -4,6 +4,7 @@
 pub mod app;
 pub mod cli;
 pub mod console;
+pub mod discord;
 pub mod engine;
 pub mod picture;
 pub mod render;

@@ -144,7 +144,7 @@ fn moves_that_do_not_fit() {
 fn votes_that_do_not_fit() {
     let mut t = Table::new("refuse-vote");
     let text = t.refused("bob", "/vote wild");
-    contains_all(&text, &["no river-aspect vote", "/vote start"]);
+    contains_all(&text, &["no river-aspect vote", "/river-vote start"]);
     let text = t.refused("bob", "/vote start");
     contains_all(&text, &["Only a server manager"]);
     let text = t.refused("mod!", "/vote start hours:0");

@@ -81,7 +81,12 @@ impl App {
             .is_some()
         {
             let name = match opponent {
-                Some(o) => format!("{}: {} vs {}", variant.name, cmd.who.name, o),
+                Some(o) => format!(
+                    "{}: {} vs {}",
+                    variant.name,
+                    cmd.who.name,
+                    self.store.member_name(o)?
+                ),
                 None => format!("{}: {} vs anyone", variant.name, cmd.who.name),
             };
             let mut reply = Reply::private(
@@ -268,7 +273,9 @@ impl App {
             );
             reply.open_thread = Some(format!(
                 "{}: {} vs {}",
-                variant.name, c.new.challenger, cmd.who.name
+                variant.name,
+                self.store.member_name(&c.new.challenger)?,
+                cmd.who.name
             ));
             return Ok(reply);
         };

@@ -5,10 +5,12 @@
 mod challenges;
 mod clock;
 mod play;
+mod suggest;
 mod text;
 mod votes;
 
 pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
+pub use suggest::{best_matches, Suggestions};
 pub use text::{mention, time_text};
 
 use crate::store::{Store, StoreError};

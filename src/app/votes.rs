@@ -65,7 +65,7 @@ impl App {
                 Some(v) => Ok(v),
                 None => refuse(
                     "There is no river-aspect vote on this server; a server manager can start \
-                     one with /vote start.",
+                     one with /river-vote start.",
                 ),
             },
         }
@@ -86,7 +86,7 @@ impl App {
     pub(super) fn vote_start(&mut self, cmd: &Command, hours: Option<u32>) -> Out {
         if !cmd.who.manager {
             return refuse(
-                "Only a server manager can start a vote. You can /vote ASPECT in an open one.",
+                "Only a server manager can start a vote. You can /river-vote cast ASPECT in an open one.",
             );
         }
         let hours = hours.unwrap_or(DEFAULT_HOURS);
@@ -108,19 +108,24 @@ impl App {
         }) {
             Ok(id) => id,
             Err(StoreError::Conflict(why)) => {
-                return refuse(format!("No new vote: {why}; /vote close ends it."))
+                return refuse(format!("No new vote: {why}; /river-vote close ends it."))
             }
             Err(e) => return Err(e.into()),
         };
         let current = self.store.server_settings(&cmd.server)?.river_aspect;
         let mut reply = Reply::public(format!(
             "Vote {id}: which river aspect should Little River challenges on this server take \
-             when they name none? Now: {current}. Choices: {}. /vote ASPECT until {} ({} from \
+             when they name none? Now: {current}. Choices: {}. /river-vote cast ASPECT (or a button below) until {} ({} from \
              now); you can change your vote until then.",
             ASPECTS.join(", "),
             time_text(closes_at),
             span_text(closes_at - now)
         ));
+        // The standing so far (nobody yet): a chat shows it under the vote and redraws it
+        // as ballots come in.
+        let tally = self.store.tally(id)?;
+        let state = format!("open until {}", time_text(closes_at));
+        reply.picture = Some(tally_picture(id, &state, &tally, None));
         reply.buttons = ASPECTS
             .iter()
             .map(|a| button(format!("vote:{id}:{a}"), a))
@@ -192,7 +197,7 @@ impl App {
     pub(super) fn vote_close(&mut self, cmd: &Command, id: Option<i64>) -> Out {
         if !cmd.who.manager {
             return refuse(
-                "Only a server manager can close a vote; /vote tally shows the standing.",
+                "Only a server manager can close a vote; /river-vote tally shows the standing.",
             );
         }
         let v = self.find_vote(cmd, id)?;

@@ -28,7 +28,8 @@ Commands (as in the chat):
   /move TEXT    /board        /moves CELL    /resign
   /draw offer|accept|decline   /takeback request|accept|decline
   /history      /rules [VARIANT]   /games   /settings [orientation:own|white | days:N]
-  /vote start [hours:N]   /vote ASPECT   /vote tally   /vote close   /abort [N]
+  /river-vote start [hours:N]   /river-vote cast ASPECT   /river-vote tally
+  /river-vote close   /abort [N]     (/vote is short for /river-vote)
   /press BUTTON-ID   (press a button shown under a reply)
 A game, challenge or vote is named by its number (12, #12 or game:12); without one, the
 channel's game or the one that fits.
@@ -172,7 +173,7 @@ pub fn parse(line: &str) -> Result<Line, String> {
             },
             _ => return Err("/settings takes one setting at a time".into()),
         },
-        "vote" => vote(&args)?,
+        "river-vote" | "vote" => vote(&args)?,
         "tally" => What::Tally {
             vote: number(&args, "vote")?,
         },
@@ -282,7 +283,9 @@ fn challenge(args: &[&str]) -> Result<What, String> {
 
 fn vote(args: &[&str]) -> Result<What, String> {
     let Some(first) = args.first() else {
-        return Err("/vote needs an aspect (/vote wild), or start, tally or close".into());
+        return Err(
+            "/river-vote needs start, cast ASPECT, tally or close (/river-vote cast wild)".into(),
+        );
     };
     let rest = &args[1..];
     Ok(match first.to_ascii_lowercase().as_str() {
@@ -296,7 +299,7 @@ fn vote(args: &[&str]) -> Result<What, String> {
                                 .map_err(|_| format!("hours must be a whole number, not '{v}'"))?,
                         )
                     }
-                    _ => return Err(format!("/vote start takes hours:N, not '{a}'")),
+                    _ => return Err(format!("/river-vote start takes hours:N, not '{a}'")),
                 }
             }
             What::VoteStart { hours }
@@ -307,6 +310,16 @@ fn vote(args: &[&str]) -> Result<What, String> {
         "close" => What::VoteClose {
             vote: number(rest, "vote")?,
         },
+        "cast" => {
+            let Some(choice) = rest.first() else {
+                return Err("/river-vote cast needs an aspect: /river-vote cast wild".into());
+            };
+            What::Vote {
+                choice: choice.to_string(),
+                vote: number(&rest[1..], "vote")?,
+            }
+        }
+        // `/vote wild`: the aspect alone casts a vote.
         choice => What::Vote {
             choice: choice.to_string(),
             vote: number(rest, "vote")?,

@@ -1,0 +1,603 @@
+//! Answering one interaction: the command layer's `Reply` as a Discord message, with its
+//! picture and file attached, its buttons in rows, only the named members pinged, private
+//! replies ephemeral. Work that is not done within a second is deferred first, as Discord
+//! wants a first answer within three. Ferry's own failures are logged with an incident id
+//! and answered with a short apology that carries it.
+
+use super::Data;
+use crate::app::{AppError, Button, Command, Member, Picture, Reply, What};
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ButtonStyle, CommandInteraction, ComponentInteraction, CreateActionRow, CreateAllowedMentions,
+    CreateAttachment, CreateButton, CreateInteractionResponse, CreateInteractionResponseFollowup,
+    CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse, Http,
+};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+/// How long a command may run before its interaction is deferred.
+const DEFER_AFTER: Duration = Duration::from_millis(1000);
+/// Discord's longest message.
+const MAX_TEXT: usize = 2000;
+/// Discord's limits on buttons: 5 a row, 5 rows, ids of 100 characters, labels of 80.
+const BUTTONS_PER_ROW: usize = 5;
+const MAX_ROWS: usize = 5;
+const MAX_CUSTOM_ID: usize = 100;
+const MAX_LABEL: usize = 80;
+
+/// The interaction being answered: a slash command or a button press.
+#[derive(Copy, Clone)]
+pub enum Incoming<'a> {
+    Command(&'a CommandInteraction),
+    Component(&'a ComponentInteraction),
+}
+
+impl Incoming<'_> {
+    fn user(&self) -> &serenity::User {
+        match self {
+            Incoming::Command(i) => &i.user,
+            Incoming::Component(i) => &i.user,
+        }
+    }
+    fn member(&self) -> Option<&serenity::Member> {
+        match self {
+            Incoming::Command(i) => i.member.as_deref(),
+            Incoming::Component(i) => i.member.as_ref(),
+        }
+    }
+    fn guild_id(&self) -> Option<serenity::GuildId> {
+        match self {
+            Incoming::Command(i) => i.guild_id,
+            Incoming::Component(i) => i.guild_id,
+        }
+    }
+    pub fn channel_id(&self) -> serenity::ChannelId {
+        match self {
+            Incoming::Command(i) => i.channel_id,
+            Incoming::Component(i) => i.channel_id,
+        }
+    }
+    /// What the logs call this interaction.
+    fn describe(&self) -> String {
+        match self {
+            Incoming::Command(i) => format!("/{} ({})", i.data.name, i.id),
+            Incoming::Component(i) => format!("button {} ({})", i.data.custom_id, i.id),
+        }
+    }
+    async fn respond(&self, http: &Http, r: CreateInteractionResponse) -> serenity::Result<()> {
+        match self {
+            Incoming::Command(i) => i.create_response(http, r).await,
+            Incoming::Component(i) => i.create_response(http, r).await,
+        }
+    }
+    async fn edit(&self, http: &Http, e: EditInteractionResponse) -> serenity::Result<()> {
+        match self {
+            Incoming::Command(i) => i.edit_response(http, e).await.map(drop),
+            Incoming::Component(i) => i.edit_response(http, e).await.map(drop),
+        }
+    }
+    async fn followup(
+        &self,
+        http: &Http,
+        f: CreateInteractionResponseFollowup,
+    ) -> serenity::Result<()> {
+        match self {
+            Incoming::Command(i) => i.create_followup(http, f).await.map(drop),
+            Incoming::Component(i) => i.create_followup(http, f).await.map(drop),
+        }
+    }
+    async fn delete_original(&self, http: &Http) -> serenity::Result<()> {
+        match self {
+            Incoming::Command(i) => i.delete_response(http).await,
+            Incoming::Component(i) => i.delete_response(http).await,
+        }
+    }
+}
+
+/// The member who sent an interaction, as the command layer knows them.
+pub fn member_of(inc: Incoming<'_>) -> Member {
+    let user = inc.user();
+    let name = match inc.member() {
+        Some(m) => m.display_name().to_string(),
+        None => user.global_name.clone().unwrap_or_else(|| user.name.clone()),
+    };
+    let manager = inc
+        .member()
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.manage_guild() || p.administrator());
+    Member {
+        id: user.id.to_string(),
+        name,
+        manager,
+    }
+}
+
+/// The command layer's command for an interaction, or `None` outside a server.
+pub fn command_of(inc: Incoming<'_>, what: What) -> Option<Command> {
+    Some(Command {
+        who: member_of(inc),
+        server: inc.guild_id()?.to_string(),
+        channel: inc.channel_id().to_string(),
+        what,
+    })
+}
+
+/// How the answer to an interaction is sent.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// A new message (or an ephemeral one).
+    NewMessage,
+    /// Replace the picture of the message whose button was pressed (votes); the reply's
+    /// text goes privately to the presser.
+    UpdatePicture,
+}
+
+/// Whether a command's reply is usually private: only the deferral guesses from it.
+fn likely_private(what: &What) -> bool {
+    matches!(
+        what,
+        What::Moves { .. }
+            | What::MyGames
+            | What::Settings { .. }
+            | What::Vote { .. }
+            | What::Tally { .. }
+            | What::History { .. }
+    )
+}
+
+/// A short id for an internal error, shown to the player and written to the log.
+fn incident_id() -> String {
+    static COUNT: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
+    format!("{:06x}", (nanos ^ n.wrapping_mul(0x9E37_79B9)) & 0xff_ffff)
+}
+
+/// The apology for an internal error, which is logged under `id`.
+pub fn apology(id: &str) -> Reply {
+    Reply {
+        text: format!(
+            "Sorry, something went wrong on Ferry's side (incident {id}); nothing you did \
+             caused it. Please try again in a minute."
+        ),
+        private: true,
+        ..Reply::default()
+    }
+}
+
+/// Logs a failure and gives the apology to answer with.
+pub fn log_failure(what: &str, error: &dyn std::fmt::Display) -> Reply {
+    let id = incident_id();
+    tracing::error!(incident = %id, "{what}: {error}");
+    apology(&id)
+}
+
+/// A private reply with `text`.
+pub fn private(text: impl Into<String>) -> Reply {
+    Reply {
+        text: text.into(),
+        private: true,
+        ..Reply::default()
+    }
+}
+
+pub const RESTARTING: &str = "Ferry is restarting; try again in a minute.";
+pub const SERVER_ONLY: &str =
+    "Ferry's commands work in a server's channels, not in direct messages.";
+
+/// What has been sent for an interaction so far.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Sent {
+    Nothing,
+    /// A "Ferry is thinking" answer, ephemeral or not.
+    Deferred { private: bool },
+    /// A silent acknowledgement of a button press (its message is edited later).
+    DeferredUpdate,
+}
+
+/// Runs a command from an interaction and answers it. Never fails: a failure to answer
+/// is logged.
+pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: What, mode: Mode) {
+    let http = ctx.http.as_ref();
+    // Shutdown takes every permit: a command that gets none would not be waited for.
+    let permit = data.in_flight.clone().try_acquire_owned();
+    if permit.is_err() || data.closing.load(Ordering::SeqCst) {
+        return deliver(http, inc, Sent::Nothing, private(RESTARTING)).await;
+    }
+    let Some(cmd) = command_of(inc, what) else {
+        return deliver(http, inc, Sent::Nothing, private(SERVER_ONLY)).await;
+    };
+    let bridge = data.bridge.clone();
+    let work_cmd = cmd.clone();
+    let mut work = tokio::spawn(async move {
+        let vote = match (&work_cmd.what, mode) {
+            (What::Button(id), Mode::UpdatePicture) => match crate::app::parse_button(id) {
+                Some(What::Vote { vote, .. }) => vote,
+                _ => None,
+            },
+            _ => None,
+        };
+        let cmd = work_cmd.clone();
+        let reply = bridge.run(move |app| app.handle(&cmd)).await?;
+        // A vote's buttons also refresh the tally picture on the vote's message.
+        let tally = match vote {
+            Some(id) => {
+                let cmd = Command {
+                    what: What::Tally { vote: Some(id) },
+                    ..work_cmd
+                };
+                bridge
+                    .run(move |app| app.handle(&cmd))
+                    .await?
+                    .picture
+            }
+            None => None,
+        };
+        Ok::<_, AppError>((reply, tally))
+    });
+    let mut sent = Sent::Nothing;
+    let joined = match tokio::time::timeout(DEFER_AFTER, &mut work).await {
+        Ok(joined) => joined,
+        Err(_) => {
+            sent = defer(http, inc, mode, likely_private(&cmd.what)).await;
+            work.await
+        }
+    };
+    let outcome = joined
+        .map_err(|e| AppError::Internal(format!("a command stopped: {e}")))
+        .and_then(|r| r);
+    match outcome {
+        Err(e) => {
+            let sorry = log_failure(&inc.describe(), &e);
+            deliver(http, inc, sent, sorry).await
+        }
+        Ok((reply, _)) if reply.open_thread.is_some() => {
+            into_thread(ctx, data, inc, cmd, reply, sent).await
+        }
+        Ok((reply, Some(tally))) => update_picture(http, inc, sent, reply, tally).await,
+        Ok((reply, None)) => deliver(http, inc, sent, reply).await,
+    }
+    drop(permit);
+}
+
+/// Tells Discord the answer is coming.
+async fn defer(http: &Http, inc: Incoming<'_>, mode: Mode, private: bool) -> Sent {
+    let (response, sent) = match mode {
+        Mode::UpdatePicture => (CreateInteractionResponse::Acknowledge, Sent::DeferredUpdate),
+        Mode::NewMessage => (
+            CreateInteractionResponse::Defer(
+                CreateInteractionResponseMessage::new().ephemeral(private),
+            ),
+            Sent::Deferred { private },
+        ),
+    };
+    match inc.respond(http, response).await {
+        Ok(()) => sent,
+        Err(e) => {
+            tracing::warn!("cannot defer {}: {e}", inc.describe());
+            Sent::Nothing
+        }
+    }
+}
+
+/// Sends `reply` as the answer, given what was sent before; a failure is logged.
+async fn deliver(http: &Http, inc: Incoming<'_>, sent: Sent, reply: Reply) {
+    if let Err(e) = try_deliver(http, inc, sent, &reply).await {
+        tracing::warn!("cannot answer {}: {e}", inc.describe());
+    }
+}
+
+async fn try_deliver(
+    http: &Http,
+    inc: Incoming<'_>,
+    sent: Sent,
+    reply: &Reply,
+) -> serenity::Result<()> {
+    let parts = Parts::of(reply);
+    let mut rest = parts.chunks.iter().skip(1);
+    match sent {
+        Sent::Nothing => {
+            let msg = CreateInteractionResponseMessage::new()
+                .content(parts.first())
+                .ephemeral(reply.private)
+                .files(parts.files.clone())
+                .components(parts.rows.clone())
+                .allowed_mentions(parts.mentions());
+            inc.respond(http, CreateInteractionResponse::Message(msg))
+                .await?;
+        }
+        Sent::Deferred { private } if private == reply.private => {
+            let mut edit = EditInteractionResponse::new()
+                .content(parts.first())
+                .components(parts.rows.clone())
+                .allowed_mentions(parts.mentions());
+            for f in &parts.files {
+                edit = edit.new_attachment(f.clone());
+            }
+            inc.edit(http, edit).await?;
+        }
+        Sent::Deferred { .. } | Sent::DeferredUpdate => {
+            // The deferral's privacy was guessed wrong (or it was a silent one): a
+            // follow-up has its own.
+            if matches!(sent, Sent::Deferred { .. }) {
+                inc.delete_original(http).await?;
+            }
+            let f = CreateInteractionResponseFollowup::new()
+                .content(parts.first())
+                .ephemeral(reply.private)
+                .files(parts.files.clone())
+                .components(parts.rows.clone())
+                .allowed_mentions(parts.mentions());
+            inc.followup(http, f).await?;
+        }
+    }
+    for chunk in rest.by_ref() {
+        let f = CreateInteractionResponseFollowup::new()
+            .content(chunk)
+            .ephemeral(reply.private)
+            .allowed_mentions(parts.mentions());
+        inc.followup(http, f).await?;
+    }
+    Ok(())
+}
+
+/// A vote button: the vote's message gets the new tally picture; the presser privately
+/// reads what happened to their vote.
+async fn update_picture(http: &Http, inc: Incoming<'_>, sent: Sent, reply: Reply, tally: Picture) {
+    let file = CreateAttachment::bytes(tally.png, tally.name);
+    let updated = match sent {
+        Sent::Nothing => {
+            let msg = CreateInteractionResponseMessage::new().files([file]);
+            inc.respond(http, CreateInteractionResponse::UpdateMessage(msg))
+                .await
+        }
+        _ => {
+            inc.edit(http, EditInteractionResponse::new().new_attachment(file))
+                .await
+        }
+    };
+    if let Err(e) = updated {
+        tracing::warn!("cannot update the tally of {}: {e}", inc.describe());
+        return deliver(http, inc, sent, reply).await;
+    }
+    let parts = Parts::of(&reply);
+    let f = CreateInteractionResponseFollowup::new()
+        .content(parts.first())
+        .ephemeral(true)
+        .allowed_mentions(parts.mentions());
+    if let Err(e) = inc.followup(http, f).await {
+        tracing::warn!("cannot answer {}: {e}", inc.describe());
+    }
+}
+
+/// The channel is busy: open a thread, run the command again inside it, and post its
+/// reply there; the member who asked is told where it went.
+async fn into_thread(
+    ctx: &serenity::Context,
+    data: &Data,
+    inc: Incoming<'_>,
+    cmd: Command,
+    first: Reply,
+    mut sent: Sent,
+) {
+    let http = ctx.http.as_ref();
+    if sent == Sent::Nothing {
+        // Opening a thread and running the command again may take longer than Discord waits.
+        sent = defer(http, inc, Mode::NewMessage, true).await;
+    }
+    let name: String = first
+        .open_thread
+        .as_deref()
+        .unwrap_or("Ferry game")
+        .chars()
+        .take(100)
+        .collect();
+    let builder = serenity::CreateThread::new(name)
+        .kind(serenity::ChannelType::PublicThread)
+        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+    let thread = match inc.channel_id().create_thread(http, builder).await {
+        Ok(t) => t,
+        Err(e) => {
+            tracing::warn!("cannot open a thread for {}: {e}", inc.describe());
+            let text = format!(
+                "{} But Ferry could not open a thread here: it needs the Create Public \
+                 Threads permission in this channel (or finish the game going here first).",
+                first.text
+            );
+            return deliver(http, inc, sent, private(text)).await;
+        }
+    };
+    let again = Command {
+        channel: thread.id.to_string(),
+        ..cmd
+    };
+    let result = data.bridge.run(move |app| app.handle(&again)).await;
+    let reply = match result {
+        Ok(r) if !r.private && r.open_thread.is_none() => r,
+        other => {
+            // Nothing was stored in the thread: do not leave an empty one behind.
+            if let Err(e) = thread.id.delete(http).await {
+                tracing::warn!("cannot remove the empty thread {}: {e}", thread.id);
+            }
+            let reply = match other {
+                Ok(r) if r.open_thread.is_none() => r,
+                Ok(_) => log_failure(&inc.describe(), &"a new thread was busy too"),
+                Err(e) => log_failure(&inc.describe(), &e),
+            };
+            return deliver(http, inc, sent, reply).await;
+        }
+    };
+    if let Err(e) = post(http, thread.id, &reply).await {
+        let sorry = log_failure(&format!("posting in thread {}", thread.id), &e);
+        return deliver(http, inc, sent, sorry).await;
+    }
+    let told = format!("{} It is in <#{}>.", first.text, thread.id);
+    deliver(http, inc, sent, private(told)).await
+}
+
+/// Posts a reply as a plain message in a channel (scheduler notices, new threads).
+pub async fn post(http: &Http, channel: serenity::ChannelId, reply: &Reply) -> serenity::Result<()> {
+    let parts = Parts::of(reply);
+    let msg = CreateMessage::new()
+        .content(parts.first())
+        .files(parts.files.clone())
+        .components(parts.rows.clone())
+        .allowed_mentions(parts.mentions());
+    channel.send_message(http, msg).await?;
+    for chunk in parts.chunks.iter().skip(1) {
+        let msg = CreateMessage::new()
+            .content(chunk)
+            .allowed_mentions(parts.mentions());
+        channel.send_message(http, msg).await?;
+    }
+    Ok(())
+}
+
+/// A reply cut to Discord's shapes.
+struct Parts {
+    /// The text in pieces of at most `MAX_TEXT` characters (the first carries the rest).
+    chunks: Vec<String>,
+    files: Vec<CreateAttachment>,
+    rows: Vec<CreateActionRow>,
+    /// The members to ping; nobody else is, whoever the text names.
+    users: Vec<serenity::UserId>,
+}
+
+impl Parts {
+    fn of(reply: &Reply) -> Parts {
+        let mut files = Vec::new();
+        if let Some(p) = &reply.picture {
+            files.push(CreateAttachment::bytes(p.png.clone(), p.name.clone()));
+        }
+        if let Some(f) = &reply.file {
+            files.push(CreateAttachment::bytes(
+                f.text.as_bytes().to_vec(),
+                f.name.clone(),
+            ));
+        }
+        Parts {
+            chunks: split_text(&reply.text, MAX_TEXT),
+            files,
+            rows: button_rows(&reply.buttons),
+            users: reply
+                .mentions
+                .iter()
+                .filter_map(|id| id.parse::<u64>().ok().filter(|&n| n > 0))
+                .map(serenity::UserId::new)
+                .collect(),
+        }
+    }
+
+    fn first(&self) -> String {
+        self.chunks.first().cloned().unwrap_or_default()
+    }
+
+    fn mentions(&self) -> CreateAllowedMentions {
+        CreateAllowedMentions::new()
+            .everyone(false)
+            .all_roles(false)
+            .users(self.users.clone())
+    }
+}
+
+/// Buttons in rows of five, at most five rows; a button Discord would refuse (an id too
+/// long) is left out rather than losing the whole message.
+fn button_rows(buttons: &[Button]) -> Vec<CreateActionRow> {
+    let usable: Vec<CreateButton> = buttons
+        .iter()
+        .filter(|b| !b.id.is_empty() && b.id.len() <= MAX_CUSTOM_ID)
+        .take(BUTTONS_PER_ROW * MAX_ROWS)
+        .map(|b| {
+            let label: String = b.label.chars().take(MAX_LABEL).collect();
+            CreateButton::new(b.id.clone())
+                .label(label)
+                .style(button_style(&b.id))
+        })
+        .collect();
+    usable
+        .chunks(BUTTONS_PER_ROW)
+        .map(|row| CreateActionRow::Buttons(row.to_vec()))
+        .collect()
+}
+
+fn button_style(id: &str) -> ButtonStyle {
+    let kind = id.split(':').next().unwrap_or("");
+    if kind == "accept" || kind.ends_with("-accept") {
+        ButtonStyle::Success
+    } else if kind == "decline" || kind == "cancel" || kind.ends_with("-decline") {
+        ButtonStyle::Danger
+    } else if kind == "vote" || kind == "move" {
+        ButtonStyle::Primary
+    } else {
+        ButtonStyle::Secondary
+    }
+}
+
+/// `text` in pieces of at most `max` characters, cut at a line break, else at a space,
+/// else anywhere.
+fn split_text(text: &str, max: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text.trim_end();
+    while rest.chars().count() > max {
+        let limit = rest.char_indices().nth(max).map_or(rest.len(), |(i, _)| i);
+        let head = &rest[..limit];
+        let cut = head
+            .rfind('\n')
+            .or_else(|| head.rfind(' '))
+            .filter(|&i| i > 0)
+            .unwrap_or(limit);
+        out.push(rest[..cut].trim_end().to_string());
+        rest = rest[cut..].trim_start();
+    }
+    if !rest.is_empty() || out.is_empty() {
+        out.push(rest.to_string());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_text_is_cut_at_line_breaks_and_spaces() {
+        assert_eq!(split_text("short", 2000), ["short"]);
+        assert_eq!(split_text("", 2000), [""]);
+        assert_eq!(split_text("aaa bbb\nccc ddd", 9), ["aaa bbb", "ccc ddd"]);
+        assert_eq!(split_text("aaaa bbbb cccc", 9), ["aaaa", "bbbb cccc"]);
+        assert_eq!(split_text("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        // Characters, not bytes: a cut never splits one.
+        assert_eq!(split_text("ééééé", 2), ["éé", "éé", "é"]);
+        let long = "word ".repeat(1000);
+        assert!(split_text(&long, 2000).iter().all(|c| c.chars().count() <= 2000));
+    }
+
+    #[test]
+    fn buttons_fit_discords_limits() {
+        let many: Vec<Button> = (0..30)
+            .map(|i| Button {
+                id: format!("move:1:0:m{i}"),
+                label: format!("m{i}"),
+            })
+            .chain([Button {
+                id: "x".repeat(101),
+                label: "too long".into(),
+            }])
+            .collect();
+        let rows = button_rows(&many);
+        assert_eq!(rows.len(), 5);
+        assert_eq!(button_style("accept:3"), ButtonStyle::Success);
+        assert_eq!(button_style("takeback-decline:3"), ButtonStyle::Danger);
+        assert_eq!(button_style("board:3"), ButtonStyle::Secondary);
+    }
+
+    #[test]
+    fn incident_ids_are_six_hex_digits() {
+        let a = incident_id();
+        assert_eq!(a.len(), 6);
+        assert!(a.chars().all(|c| c.is_ascii_hexdigit()));
+        assert!(apology(&a).text.contains(&a));
+    }
+}

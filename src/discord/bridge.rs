@@ -1,0 +1,63 @@
+//! The way from async Discord code into the synchronous command layer: each call runs on
+//! tokio's blocking pool, against an `App` kept per blocking thread (one SQLite connection
+//! each; they coordinate through SQLite's locks, as `store` expects).
+
+use crate::app::{App, AppError, Clock};
+use crate::store::Store;
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Where the command layer's state lives, shared by all tasks.
+#[derive(Clone)]
+pub struct Bridge {
+    db: Arc<PathBuf>,
+    clock: Arc<dyn Clock>,
+}
+
+thread_local! {
+    /// This blocking thread's connection, with the database it is for.
+    static APP: RefCell<Option<(PathBuf, App)>> = const { RefCell::new(None) };
+}
+
+impl Bridge {
+    pub fn new(db: PathBuf, clock: Arc<dyn Clock>) -> Bridge {
+        Bridge {
+            db: Arc::new(db),
+            clock,
+        }
+    }
+
+    /// Opens the database once on the calling thread: a database that cannot be opened
+    /// (a bad path, a newer schema) stops `ferry serve` at start instead of at the
+    /// first command.
+    pub fn check(&self) -> Result<(), AppError> {
+        Store::open(self.db.as_path()).map(|_| ()).map_err(AppError::Store)
+    }
+
+    /// Runs `f` with this blocking thread's `App`. A panic inside is caught by tokio and
+    /// turned into an internal error; the thread's connection is then opened afresh.
+    pub async fn run<T, F>(&self, f: F) -> Result<T, AppError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut App) -> Result<T, AppError> + Send + 'static,
+    {
+        let db = Arc::clone(&self.db);
+        let clock = Arc::clone(&self.clock);
+        let task = tokio::task::spawn_blocking(move || {
+            APP.with(|cell| {
+                let mut slot = cell.borrow_mut();
+                if !matches!(&*slot, Some((path, _)) if path == db.as_path()) {
+                    let store = Store::open(db.as_path()).map_err(AppError::Store)?;
+                    *slot = Some((db.to_path_buf(), App::new(store, clock)));
+                }
+                let (_, app) = slot.as_mut().expect("opened above");
+                f(app)
+            })
+        });
+        match task.await {
+            Ok(result) => result,
+            Err(e) => Err(AppError::Internal(format!("a command stopped: {e}"))),
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! Presses of the buttons under Ferry's messages. A button's id says what it acts on
+//! (`app::parse_button`), so a press works after a restart; the command layer judges it.
+
+use super::answer::{self, Incoming, Mode};
+use super::{Data, Error};
+use crate::app::What;
+use poise::serenity_prelude as serenity;
+
+/// poise's event handler: slash commands and autocomplete are poise's own; buttons come here.
+pub async fn on_event(
+    ctx: &serenity::Context,
+    event: &serenity::FullEvent,
+    _framework: poise::FrameworkContext<'_, Data, Error>,
+    data: &Data,
+) -> Result<(), Error> {
+    if let serenity::FullEvent::InteractionCreate {
+        interaction: serenity::Interaction::Component(press),
+    } = event
+    {
+        let id = press.data.custom_id.clone();
+        // Vote buttons refresh the tally on the vote's own message.
+        let mode = if id.starts_with("vote:") {
+            Mode::UpdatePicture
+        } else {
+            Mode::NewMessage
+        };
+        answer::run(ctx, data, Incoming::Component(press), What::Button(id), mode).await;
+    }
+    Ok(())
+}

@@ -1,0 +1,557 @@
+//! The slash commands. Each one only names its `app::What`; the command layer judges it
+//! and `answer` sends the reply. poise checks the options' types; Ferry checks the rest.
+
+use super::answer::{self, Incoming, Mode};
+use super::{buttons, Context, Data, Error};
+use crate::app::{Step, What};
+use poise::serenity_prelude as serenity;
+
+/// Every command, for registration.
+fn all() -> Vec<poise::Command<Data, Error>> {
+    vec![
+        challenge(),
+        accept(),
+        decline(),
+        cancel(),
+        r#move(),
+        board(),
+        moves(),
+        resign(),
+        draw(),
+        takeback(),
+        history(),
+        rules(),
+        games(),
+        river_vote(),
+        settings(),
+        abort(),
+    ]
+}
+
+/// poise's options: the commands, the button handler and Ferry's error answers.
+pub fn options() -> poise::FrameworkOptions<Data, Error> {
+    poise::FrameworkOptions {
+        commands: all(),
+        event_handler: |ctx, event, framework, data| {
+            Box::pin(buttons::on_event(ctx, event, framework, data))
+        },
+        on_error: |error| Box::pin(on_error(error)),
+        // No prefix commands: slash commands need no message content.
+        prefix_options: poise::PrefixFrameworkOptions {
+            prefix: None,
+            mention_as_prefix: false,
+            ..Default::default()
+        },
+        initialize_owners: false,
+        ..Default::default()
+    }
+}
+
+/// Runs `what` for the slash command in `ctx`.
+async fn run(ctx: Context<'_>, what: What) -> Result<(), Error> {
+    let poise::Context::Application(app) = ctx else {
+        return Ok(());
+    };
+    answer::run(
+        app.serenity_context,
+        app.data,
+        Incoming::Command(app.interaction),
+        what,
+        Mode::NewMessage,
+    )
+    .await;
+    Ok(())
+}
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum VariantChoice {
+    #[name = "Little River Chess"]
+    LittleRiver,
+    #[name = "River Chess"]
+    River,
+    #[name = "Amalgamated Chess"]
+    Amalgamated,
+    #[name = "Fluidity Chess"]
+    Fluidity,
+    #[name = "Continental Chess"]
+    Continental,
+}
+
+impl VariantChoice {
+    fn id(self) -> &'static str {
+        match self {
+            VariantChoice::LittleRiver => "little-river",
+            VariantChoice::River => "river",
+            VariantChoice::Amalgamated => "amalgamated",
+            VariantChoice::Fluidity => "fluidity",
+            VariantChoice::Continental => "continental",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum AspectChoice {
+    Shallow,
+    Gentle,
+    Wild,
+    Misty,
+}
+
+impl AspectChoice {
+    fn id(self) -> &'static str {
+        match self {
+            AspectChoice::Shallow => "shallow",
+            AspectChoice::Gentle => "gentle",
+            AspectChoice::Wild => "wild",
+            AspectChoice::Misty => "misty",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum ColorChoice {
+    White,
+    Black,
+    Random,
+}
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum StepChoice {
+    Offer,
+    Accept,
+    Decline,
+}
+
+impl From<StepChoice> for Step {
+    fn from(s: StepChoice) -> Step {
+        match s {
+            StepChoice::Offer => Step::Offer,
+            StepChoice::Accept => Step::Accept,
+            StepChoice::Decline => Step::Decline,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum OrientationChoice {
+    #[name = "own (your side at the bottom)"]
+    Own,
+    #[name = "white (White at the bottom)"]
+    White,
+}
+
+/// `key=value` options typed in one field, separated by spaces or commas outside values
+/// that need commas (`misty.schedule=0:shallow,20:wild`): split on spaces only, and on a
+/// comma only when the next piece is a new `key=`.
+fn option_texts(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in text.split_whitespace() {
+        let mut current: Option<String> = None;
+        for piece in word.split(',').filter(|p| !p.is_empty()) {
+            match &mut current {
+                Some(c) if !piece.contains('=') => {
+                    c.push(',');
+                    c.push_str(piece);
+                }
+                _ => out.extend(current.replace(piece.to_string())),
+            }
+        }
+        out.extend(current);
+    }
+    out
+}
+
+/// Challenge a member (or anyone) to a game of one of Ferry's variants
+#[poise::command(slash_command, guild_only)]
+async fn challenge(
+    ctx: Context<'_>,
+    #[description = "The variant to play"] variant: VariantChoice,
+    #[description = "Who to play; leave out to let anyone accept"] opponent: Option<serenity::User>,
+    #[description = "Little River Chess: the river's aspect (default: the server's)"]
+    river: Option<AspectChoice>,
+    #[description = "More options as key=value, e.g. board=8x12 bridges=2 (see /rules)"]
+    options: Option<String>,
+    #[description = "Days per move (1 to 30; default: the server's)"]
+    #[min = 1]
+    #[max = 30]
+    days: Option<u32>,
+    #[description = "Your side (default: random)"] color: Option<ColorChoice>,
+) -> Result<(), Error> {
+    if let Some(o) = &opponent {
+        if o.bot {
+            let poise::Context::Application(app) = ctx else {
+                return Ok(());
+            };
+            let text = format!(
+                "{} is a bot and cannot play. Challenge a member, or leave opponent out so \
+                 anyone can accept.",
+                o.name
+            );
+            app.interaction
+                .create_response(
+                    ctx.http(),
+                    serenity::CreateInteractionResponse::Message(
+                        serenity::CreateInteractionResponseMessage::new()
+                            .content(text)
+                            .ephemeral(true),
+                    ),
+                )
+                .await?;
+            return Ok(());
+        }
+    }
+    let mut texts = Vec::new();
+    if let Some(r) = river {
+        texts.push(format!("river={}", r.id()));
+    }
+    texts.extend(options.as_deref().map(option_texts).unwrap_or_default());
+    let color = color.map(|c| format!("{c:?}").to_ascii_lowercase());
+    run(
+        ctx,
+        What::Challenge {
+            opponent: opponent.map(|u| u.id.to_string()),
+            variant: variant.id().to_string(),
+            options: texts,
+            days,
+            color,
+        },
+    )
+    .await
+}
+
+/// Accept a challenge (the newest open one for you, or one by number)
+#[poise::command(slash_command, guild_only)]
+async fn accept(
+    ctx: Context<'_>,
+    #[description = "The challenge's number"] challenge: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::Accept { challenge }).await
+}
+
+/// Decline a challenge made to you
+#[poise::command(slash_command, guild_only)]
+async fn decline(
+    ctx: Context<'_>,
+    #[description = "The challenge's number"] challenge: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::Decline { challenge }).await
+}
+
+/// Withdraw your own open challenge
+#[poise::command(slash_command, guild_only)]
+async fn cancel(
+    ctx: Context<'_>,
+    #[description = "The challenge's number"] challenge: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::Cancel { challenge }).await
+}
+
+/// Make a move in this channel's game
+#[poise::command(slash_command, guild_only, rename = "move")]
+async fn r#move(
+    ctx: Context<'_>,
+    #[description = "The move, e.g. e2-e4 (start typing to see the legal ones)"]
+    #[autocomplete = "suggest_moves"]
+    #[max_length = 100]
+    text: String,
+    #[description = "The game's number, if not this channel's game"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(
+        ctx,
+        What::Move {
+            text,
+            game,
+            ply: None,
+        },
+    )
+    .await
+}
+
+/// Discord shows at most 25 suggestions.
+const MAX_SUGGESTIONS: usize = 25;
+
+async fn suggest_moves(ctx: Context<'_>, typed: &str) -> Vec<serenity::AutocompleteChoice> {
+    let poise::Context::Application(app) = ctx else {
+        return Vec::new();
+    };
+    let Some(guild) = app.interaction.guild_id else {
+        return Vec::new();
+    };
+    let who = app.interaction.user.id.to_string();
+    let (server, channel) = (guild.to_string(), app.interaction.channel_id.to_string());
+    let query = typed.to_string();
+    let found = app
+        .data
+        .bridge
+        .run(move |a| a.suggest_moves(&who, &server, &channel, &query, MAX_SUGGESTIONS))
+        .await;
+    match found {
+        Ok(s) if !s.moves.is_empty() => s
+            .moves
+            .into_iter()
+            .map(|m| serenity::AutocompleteChoice::new(m.clone(), m))
+            .collect(),
+        // A note as the one choice says why the list is empty; picking it sends what
+        // was typed, which Ferry then refuses with the whole reason.
+        Ok(s) => match (s.note, typed.trim()) {
+            (Some(note), t) if !t.is_empty() => {
+                let note: String = note.chars().take(100).collect();
+                vec![serenity::AutocompleteChoice::new(note, t.to_string())]
+            }
+            _ => Vec::new(),
+        },
+        Err(e) => {
+            answer::log_failure("move suggestions", &e);
+            Vec::new()
+        }
+    }
+}
+
+/// Show the board of this channel's game (or of a game by number)
+#[poise::command(slash_command, guild_only)]
+async fn board(
+    ctx: Context<'_>,
+    #[description = "The game's number, if not this channel's game"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::Board { game }).await
+}
+
+/// Show the legal moves of the piece on one square
+#[poise::command(slash_command, guild_only)]
+async fn moves(
+    ctx: Context<'_>,
+    #[description = "The piece's square, e.g. b1"]
+    #[max_length = 10]
+    from: String,
+    #[description = "The game's number, if not this channel's game"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::Moves { from, game }).await
+}
+
+/// Resign your game
+#[poise::command(slash_command, guild_only)]
+async fn resign(
+    ctx: Context<'_>,
+    #[description = "The game's number, if not this channel's game"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::Resign { game }).await
+}
+
+/// Offer a draw, or accept or decline your opponent's offer
+#[poise::command(slash_command, guild_only)]
+async fn draw(
+    ctx: Context<'_>,
+    #[description = "offer, accept or decline"] action: StepChoice,
+    #[description = "The game's number, if not this channel's game"] game: Option<i64>,
+) -> Result<(), Error> {
+    let step = action.into();
+    run(ctx, What::Draw { step, game }).await
+}
+
+/// Ask to take back your last move, or answer your opponent's request
+#[poise::command(slash_command, guild_only)]
+async fn takeback(
+    ctx: Context<'_>,
+    #[description = "offer (ask), accept or decline"] action: StepChoice,
+    #[description = "The game's number, if not this channel's game"] game: Option<i64>,
+) -> Result<(), Error> {
+    let step = action.into();
+    run(ctx, What::Takeback { step, game }).await
+}
+
+/// The moves of a game so far, with the record attached as a file
+#[poise::command(slash_command, guild_only)]
+async fn history(
+    ctx: Context<'_>,
+    #[description = "The game's number, if not this channel's game"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::History { game }).await
+}
+
+/// The rules of a variant and its options
+#[poise::command(slash_command, guild_only)]
+async fn rules(
+    ctx: Context<'_>,
+    #[description = "The variant (default: this channel's game's, or the list)"]
+    variant: Option<VariantChoice>,
+) -> Result<(), Error> {
+    let variant = variant.map(|v| v.id().to_string());
+    run(ctx, What::Rules { variant }).await
+}
+
+/// Your games going on in this server, and challenges waiting for you
+#[poise::command(slash_command, guild_only)]
+async fn games(ctx: Context<'_>) -> Result<(), Error> {
+    run(ctx, What::MyGames).await
+}
+
+/// The server's vote on the river aspect of Little River challenges
+#[poise::command(
+    slash_command,
+    guild_only,
+    rename = "river-vote",
+    subcommands("vote_start", "vote_cast", "vote_tally", "vote_close"),
+    subcommand_required
+)]
+async fn river_vote(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Server managers: open a vote on the river aspect
+#[poise::command(slash_command, guild_only, rename = "start")]
+async fn vote_start(
+    ctx: Context<'_>,
+    #[description = "How many hours it stays open (default 48)"]
+    #[min = 1]
+    #[max = 720]
+    hours: Option<u32>,
+) -> Result<(), Error> {
+    run(ctx, What::VoteStart { hours }).await
+}
+
+/// Vote for a river aspect (you can change your vote until it closes)
+#[poise::command(slash_command, guild_only, rename = "cast")]
+async fn vote_cast(
+    ctx: Context<'_>,
+    #[description = "The aspect you want"] aspect: AspectChoice,
+    #[description = "The vote's number (default: the open one)"] vote: Option<i64>,
+) -> Result<(), Error> {
+    let choice = aspect.id().to_string();
+    run(ctx, What::Vote { choice, vote }).await
+}
+
+/// Show the standing of the vote, as a picture
+#[poise::command(slash_command, guild_only, rename = "tally")]
+async fn vote_tally(
+    ctx: Context<'_>,
+    #[description = "The vote's number (default: the latest)"] vote: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::Tally { vote }).await
+}
+
+/// Server managers: close the vote now
+#[poise::command(slash_command, guild_only, rename = "close")]
+async fn vote_close(
+    ctx: Context<'_>,
+    #[description = "The vote's number (default: the open one)"] vote: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::VoteClose { vote }).await
+}
+
+/// Your board orientation; server managers: the server's days per move
+#[poise::command(slash_command, guild_only)]
+async fn settings(
+    ctx: Context<'_>,
+    #[description = "How your boards are drawn"] orientation: Option<OrientationChoice>,
+    #[description = "Server managers: default days per move of new challenges"]
+    #[min = 1]
+    #[max = 30]
+    days: Option<u32>,
+) -> Result<(), Error> {
+    let orientation = orientation.map(|o| format!("{o:?}").to_ascii_lowercase());
+    match (orientation, days) {
+        (Some(_), Some(_)) => {
+            let text = "Change one setting at a time: orientation, or days.";
+            let poise::Context::Application(app) = ctx else {
+                return Ok(());
+            };
+            app.interaction
+                .create_response(
+                    ctx.http(),
+                    serenity::CreateInteractionResponse::Message(
+                        serenity::CreateInteractionResponseMessage::new()
+                            .content(text)
+                            .ephemeral(true),
+                    ),
+                )
+                .await?;
+            Ok(())
+        }
+        (orientation, None) => run(ctx, What::Settings { orientation }).await,
+        (None, Some(days)) => run(ctx, What::ServerClock { days }).await,
+    }
+}
+
+/// Server managers: end a stuck game without a result
+#[poise::command(slash_command, guild_only)]
+async fn abort(
+    ctx: Context<'_>,
+    #[description = "The game's number, if not this channel's game"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::Abort { game }).await
+}
+
+/// Answers what poise itself refused (bad options, direct messages), and logs the rest.
+async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    use poise::FrameworkError as E;
+    let (ctx, text) = match error {
+        E::ArgumentParse {
+            ctx, input, error, ..
+        } => {
+            let what = match input {
+                Some(i) => format!("'{i}' is not a valid value ({error})"),
+                None => format!("an option is missing or wrong ({error})"),
+            };
+            let usage = format!(
+                "/{}: {what}. Discord's command form lists what each option takes.",
+                ctx.command().qualified_name
+            );
+            (ctx, usage)
+        }
+        E::GuildOnly { ctx, .. } => (ctx, answer::SERVER_ONLY.to_string()),
+        E::Command { error, ctx, .. } => {
+            let sorry = answer::log_failure(&format!("/{}", ctx.command().qualified_name), &error);
+            (ctx, sorry.text)
+        }
+        E::CommandPanic { payload, ctx, .. } => {
+            let why = payload.unwrap_or_else(|| "no message".to_string());
+            let sorry = answer::log_failure(&format!("/{} panicked", ctx.command().qualified_name), &why);
+            (ctx, sorry.text)
+        }
+        E::UnknownInteraction { interaction, .. } => {
+            tracing::warn!(command = %interaction.data.name, "a command Ferry does not have (registered by an older version?)");
+            return;
+        }
+        other => {
+            tracing::warn!("{other}");
+            return;
+        }
+    };
+    let reply = poise::CreateReply::default().content(text).ephemeral(true);
+    if let Err(e) = ctx.send(reply).await {
+        tracing::warn!("cannot answer a refused command: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_split_on_spaces_and_commas_but_keep_lists() {
+        assert_eq!(option_texts("board=8x12 bridges=2"), ["board=8x12", "bridges=2"]);
+        assert_eq!(option_texts("board=8x12,bridges=2"), ["board=8x12", "bridges=2"]);
+        assert_eq!(
+            option_texts("misty.schedule=0:shallow,20:wild misty.every=0"),
+            ["misty.schedule=0:shallow,20:wild", "misty.every=0"]
+        );
+        assert_eq!(option_texts("boats=c5,f6"), ["boats=c5,f6"]);
+        assert!(option_texts("  ").is_empty());
+    }
+
+    #[test]
+    fn every_command_has_a_short_description() {
+        for c in all() {
+            let d = c.description.clone().unwrap_or_default();
+            assert!(!d.is_empty() && d.len() <= 100, "/{}: {d}", c.name);
+            for p in &c.parameters {
+                let d = p.description.clone().unwrap_or_default();
+                assert!(!d.is_empty() && d.len() <= 100, "/{} {}: {d}", c.name, p.name);
+            }
+            for s in &c.subcommands {
+                let d = s.description.clone().unwrap_or_default();
+                assert!(!d.is_empty() && d.len() <= 100, "/{} {}: {d}", c.name, s.name);
+            }
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! The Discord adapter (`ferry serve`): serenity and poise translate slash commands,
+//! buttons and autocomplete into `app` commands, and `app` replies into messages. No game
+//! logic lives here.
+//!
+//! - `commands`: the slash commands, each a thin mapping onto `app::What`;
+//! - `answer`: answering one interaction (deferral, attachments, buttons, threads, errors);
+//! - `buttons`: presses of the buttons under Ferry's messages;
+//! - `scheduler`: the clocks' reminders and time-outs, posted in the games' channels;
+//! - `bridge`: the way from async code into the synchronous command layer.
+
+mod answer;
+mod bridge;
+mod buttons;
+mod commands;
+mod scheduler;
+
+use crate::app::SystemClock;
+use bridge::Bridge;
+use poise::serenity_prelude as serenity;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// What `ferry serve` needs, read from the environment.
+#[derive(Clone)]
+pub struct Config {
+    /// `DISCORD_TOKEN`. Never logged: `Debug` below leaves it out.
+    pub token: String,
+    /// `DISCORD_GUILD`: register the commands in this one server (instant, for trying
+    /// Ferry out) instead of globally.
+    pub guild: Option<u64>,
+    /// `FERRY_DB`, default `./ferry.db`.
+    pub db: PathBuf,
+    /// `FERRY_DISCORD_PROXY`: send REST calls to this base URL instead of discord.com (an
+    /// HTTP proxy that keeps the rate limits for several processes, or a test's fake).
+    pub proxy: Option<String>,
+    /// `FERRY_TICK_SECONDS`, default 60: how often the clocks are looked at.
+    pub tick: Duration,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("token", &"(hidden)")
+            .field("guild", &self.guild)
+            .field("db", &self.db)
+            .field("proxy", &self.proxy)
+            .field("tick", &self.tick)
+            .finish()
+    }
+}
+
+impl Config {
+    /// Reads the environment; a missing or malformed setting is a one-line error.
+    pub fn from_env() -> Result<Config, String> {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let token = var("DISCORD_TOKEN").ok_or(
+            "DISCORD_TOKEN is not set: give the bot token from the Discord developer portal \
+             (Bot → Reset Token), or run plain `ferry` to play offline in the console",
+        )?;
+        let token = token.trim().to_string();
+        if token.chars().any(char::is_whitespace) {
+            return Err("DISCORD_TOKEN has spaces in it: give the token alone".into());
+        }
+        let guild = match var("DISCORD_GUILD") {
+            None => None,
+            Some(g) => Some(g.trim().parse::<u64>().ok().filter(|&g| g > 0).ok_or_else(
+                || {
+                    format!(
+                        "DISCORD_GUILD must be a server id (a number such as 1234567890123456789), \
+                         not '{g}'"
+                    )
+                },
+            )?),
+        };
+        let db = PathBuf::from(var("FERRY_DB").unwrap_or_else(|| "ferry.db".to_string()));
+        let proxy = var("FERRY_DISCORD_PROXY").map(|p| p.trim().trim_end_matches('/').to_string());
+        if let Some(p) = &proxy {
+            if !(p.starts_with("http://") || p.starts_with("https://")) {
+                return Err(format!(
+                    "FERRY_DISCORD_PROXY must be a base URL such as http://127.0.0.1:3000, not '{p}'"
+                ));
+            }
+        }
+        let tick = match var("FERRY_TICK_SECONDS") {
+            None => 60,
+            Some(t) => t
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|t| (1..=3600).contains(t))
+                .ok_or_else(|| {
+                    format!("FERRY_TICK_SECONDS must be 1 to 3600 seconds, not '{t}'")
+                })?,
+        };
+        Ok(Config {
+            token,
+            guild,
+            db,
+            proxy,
+            tick: Duration::from_secs(tick),
+        })
+    }
+}
+
+/// What every handler shares (cheap to clone: all handles).
+#[derive(Clone)]
+pub struct Data {
+    bridge: Bridge,
+    /// Held by each interaction being answered; shutdown waits for all of them.
+    in_flight: Arc<Semaphore>,
+    /// Set on shutdown: new interactions get a "restarting" answer.
+    closing: Arc<AtomicBool>,
+}
+
+/// The most interactions answered at once; shutdown takes all of these permits.
+const MAX_IN_FLIGHT: u32 = 1024;
+/// How long shutdown waits for interactions being answered.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+type Context<'a> = poise::Context<'a, Data, Error>;
+
+/// Sets up logging (`RUST_LOG`, default `info`) once.
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Runs the bot until Ctrl-C or SIGTERM. `Err` is a one-line reason it could not start
+/// or went down.
+pub fn serve(config: Config) -> Result<(), String> {
+    init_logging();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(run(config))
+}
+
+async fn run(config: Config) -> Result<(), String> {
+    let bridge = Bridge::new(config.db.clone(), Arc::new(SystemClock));
+    bridge
+        .check()
+        .map_err(|e| format!("cannot use the database {}: {e}", config.db.display()))?;
+    tracing::info!(db = %config.db.display(), guild = ?config.guild, proxy = ?config.proxy, "starting Ferry");
+
+    let mut http = serenity::HttpBuilder::new(&config.token);
+    if let Some(proxy) = &config.proxy {
+        // serenity sends to a proxy only with its own rate limiter off: the proxy keeps them.
+        http = http.proxy(proxy).ratelimiter_disabled(true);
+    }
+    let http = http.build();
+
+    let in_flight = Arc::new(Semaphore::new(MAX_IN_FLIGHT as usize));
+    let closing = Arc::new(AtomicBool::new(false));
+    let data = Data {
+        bridge,
+        in_flight: Arc::clone(&in_flight),
+        closing: Arc::clone(&closing),
+    };
+    let guild = config.guild.map(serenity::GuildId::new);
+    let tick = config.tick;
+    let framework = poise::Framework::builder()
+        .options(commands::options())
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                let commands = &framework.options().commands;
+                match guild {
+                    Some(g) => poise::builtins::register_in_guild(ctx, commands, g).await?,
+                    None => poise::builtins::register_globally(ctx, commands).await?,
+                }
+                tracing::info!(
+                    user = %ready.user.name,
+                    commands = commands.len(),
+                    in_guild = ?guild,
+                    "connected; slash commands registered"
+                );
+                scheduler::start(ctx.http.clone(), data.clone(), tick);
+                Ok(data)
+            })
+        })
+        .build();
+    let intents = serenity::GatewayIntents::non_privileged();
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
+        .framework(framework)
+        .await
+        .map_err(|e| format!("cannot set up the Discord client: {e}"))?;
+
+    let shards = client.shard_manager.clone();
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down: finishing the commands under way");
+        closing.store(true, Ordering::SeqCst);
+        match tokio::time::timeout(SHUTDOWN_GRACE, in_flight.acquire_many(MAX_IN_FLIGHT)).await {
+            Ok(_) => tracing::info!("all commands finished"),
+            Err(_) => tracing::warn!("commands still running after {SHUTDOWN_GRACE:?}; each is one transaction, so none is half-stored"),
+        }
+        shards.shutdown_all().await;
+    });
+
+    let result = client.start().await;
+    match result {
+        Ok(()) => {
+            tracing::info!("stopped");
+            Ok(())
+        }
+        Err(e) => Err(format!("the Discord connection failed: {e}")),
+    }
+}
+
+/// Ctrl-C, or SIGTERM (what `docker stop` and service managers send).
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::warn!("cannot listen for SIGTERM: {e}");
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}
