@@ -80,7 +80,10 @@ fn serve(args: &[String]) -> Result<i32, Failure> {
         )));
     }
     let config = crate::discord::Config::from_env().map_err(Failure::bad)?;
-    crate::discord::serve(config).map_err(|e| Failure { message: e, code: 1 })?;
+    crate::discord::serve(config).map_err(|e| Failure {
+        message: e,
+        code: 1,
+    })?;
     Ok(0)
 }
 

@@ -37,9 +37,7 @@ fn rank(text: &str, typed: &str) -> Option<u8> {
     } else {
         // Every typed character in order: `nc3` finds `Nb1-c3`.
         let mut rest = st.chars();
-        sq.chars()
-            .all(|c| rest.any(|x| x == c))
-            .then_some(3)
+        sq.chars().all(|c| rest.any(|x| x == c)).then_some(3)
     }
 }
 
@@ -49,11 +47,13 @@ pub fn best_matches(texts: &[String], typed: &str, limit: usize) -> Vec<String> 
         .iter()
         .filter_map(|t| rank(t, typed).map(|r| (r, t)))
         .collect();
-    ranked.sort_by(|a, b| {
-        (a.0, a.1.len(), a.1.as_str()).cmp(&(b.0, b.1.len(), b.1.as_str()))
-    });
+    ranked.sort_by(|a, b| (a.0, a.1.len(), a.1.as_str()).cmp(&(b.0, b.1.len(), b.1.as_str())));
     ranked.dedup_by(|a, b| a.1 == b.1);
-    ranked.into_iter().take(limit).map(|(_, t)| t.clone()).collect()
+    ranked
+        .into_iter()
+        .take(limit)
+        .map(|(_, t)| t.clone())
+        .collect()
 }
 
 impl App {
@@ -99,9 +99,13 @@ impl App {
         p.legal_moves(&mut list);
         let texts: Vec<String> = list.iter().map(|m| p.move_text(m)).collect();
         let moves = best_matches(&texts, typed, limit);
-        let note = moves
-            .is_empty()
-            .then(|| format!("No legal move in game {} matches '{}'.", row.id, typed.trim()));
+        let note = moves.is_empty().then(|| {
+            format!(
+                "No legal move in game {} matches '{}'.",
+                row.id,
+                typed.trim()
+            )
+        });
         Ok(Suggestions { moves, note })
     }
 }

@@ -99,7 +99,10 @@ pub fn member_of(inc: Incoming<'_>) -> Member {
     let user = inc.user();
     let name = match inc.member() {
         Some(m) => m.display_name().to_string(),
-        None => user.global_name.clone().unwrap_or_else(|| user.name.clone()),
+        None => user
+            .global_name
+            .clone()
+            .unwrap_or_else(|| user.name.clone()),
     };
     let manager = inc
         .member()
@@ -192,7 +195,9 @@ pub const SERVER_ONLY: &str =
 enum Sent {
     Nothing,
     /// A "Ferry is thinking" answer, ephemeral or not.
-    Deferred { private: bool },
+    Deferred {
+        private: bool,
+    },
     /// A silent acknowledgement of a button press (its message is edited later).
     DeferredUpdate,
 }
@@ -228,10 +233,7 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
                     what: What::Tally { vote: Some(id) },
                     ..work_cmd
                 };
-                bridge
-                    .run(move |app| app.handle(&cmd))
-                    .await?
-                    .picture
+                bridge.run(move |app| app.handle(&cmd)).await?.picture
             }
             None => None,
         };
@@ -438,7 +440,11 @@ async fn into_thread(
 }
 
 /// Posts a reply as a plain message in a channel (scheduler notices, new threads).
-pub async fn post(http: &Http, channel: serenity::ChannelId, reply: &Reply) -> serenity::Result<()> {
+pub async fn post(
+    http: &Http,
+    channel: serenity::ChannelId,
+    reply: &Reply,
+) -> serenity::Result<()> {
     let parts = Parts::of(reply);
     let msg = CreateMessage::new()
         .content(parts.first())
@@ -571,7 +577,9 @@ mod tests {
         // Characters, not bytes: a cut never splits one.
         assert_eq!(split_text("ééééé", 2), ["éé", "éé", "é"]);
         let long = "word ".repeat(1000);
-        assert!(split_text(&long, 2000).iter().all(|c| c.chars().count() <= 2000));
+        assert!(split_text(&long, 2000)
+            .iter()
+            .all(|c| c.chars().count() <= 2000));
     }
 
     #[test]

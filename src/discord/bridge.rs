@@ -32,7 +32,9 @@ impl Bridge {
     /// (a bad path, a newer schema) stops `ferry serve` at start instead of at the
     /// first command.
     pub fn check(&self) -> Result<(), AppError> {
-        Store::open(self.db.as_path()).map(|_| ()).map_err(AppError::Store)
+        Store::open(self.db.as_path())
+            .map(|_| ())
+            .map_err(AppError::Store)
     }
 
     /// Runs `f` with this blocking thread's `App`. A panic inside is caught by tokio and

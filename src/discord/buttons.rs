@@ -24,7 +24,14 @@ pub async fn on_event(
         } else {
             Mode::NewMessage
         };
-        answer::run(ctx, data, Incoming::Component(press), What::Button(id), mode).await;
+        answer::run(
+            ctx,
+            data,
+            Incoming::Component(press),
+            What::Button(id),
+            mode,
+        )
+        .await;
     }
     Ok(())
 }

@@ -167,8 +167,9 @@ async fn challenge(
     ctx: Context<'_>,
     #[description = "The variant to play"] variant: VariantChoice,
     #[description = "Who to play; leave out to let anyone accept"] opponent: Option<serenity::User>,
-    #[description = "Little River Chess: the river's aspect (default: the server's)"]
-    river: Option<AspectChoice>,
+    #[description = "Little River Chess: the river's aspect (default: the server's)"] river: Option<
+        AspectChoice,
+    >,
     #[description = "More options as key=value, e.g. board=8x12 bridges=2 (see /rules)"]
     options: Option<String>,
     #[description = "Days per move (1 to 30; default: the server's)"]
@@ -372,8 +373,9 @@ async fn history(
 #[poise::command(slash_command, guild_only)]
 async fn rules(
     ctx: Context<'_>,
-    #[description = "The variant (default: this channel's game's, or the list)"]
-    variant: Option<VariantChoice>,
+    #[description = "The variant (default: this channel's game's, or the list)"] variant: Option<
+        VariantChoice,
+    >,
 ) -> Result<(), Error> {
     let variant = variant.map(|v| v.id().to_string());
     run(ctx, What::Rules { variant }).await
@@ -505,7 +507,8 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         }
         E::CommandPanic { payload, ctx, .. } => {
             let why = payload.unwrap_or_else(|| "no message".to_string());
-            let sorry = answer::log_failure(&format!("/{} panicked", ctx.command().qualified_name), &why);
+            let sorry =
+                answer::log_failure(&format!("/{} panicked", ctx.command().qualified_name), &why);
             (ctx, sorry.text)
         }
         E::UnknownInteraction { interaction, .. } => {
@@ -529,8 +532,14 @@ mod tests {
 
     #[test]
     fn options_split_on_spaces_and_commas_but_keep_lists() {
-        assert_eq!(option_texts("board=8x12 bridges=2"), ["board=8x12", "bridges=2"]);
-        assert_eq!(option_texts("board=8x12,bridges=2"), ["board=8x12", "bridges=2"]);
+        assert_eq!(
+            option_texts("board=8x12 bridges=2"),
+            ["board=8x12", "bridges=2"]
+        );
+        assert_eq!(
+            option_texts("board=8x12,bridges=2"),
+            ["board=8x12", "bridges=2"]
+        );
         assert_eq!(
             option_texts("misty.schedule=0:shallow,20:wild misty.every=0"),
             ["misty.schedule=0:shallow,20:wild", "misty.every=0"]
@@ -546,11 +555,21 @@ mod tests {
             assert!(!d.is_empty() && d.len() <= 100, "/{}: {d}", c.name);
             for p in &c.parameters {
                 let d = p.description.clone().unwrap_or_default();
-                assert!(!d.is_empty() && d.len() <= 100, "/{} {}: {d}", c.name, p.name);
+                assert!(
+                    !d.is_empty() && d.len() <= 100,
+                    "/{} {}: {d}",
+                    c.name,
+                    p.name
+                );
             }
             for s in &c.subcommands {
                 let d = s.description.clone().unwrap_or_default();
-                assert!(!d.is_empty() && d.len() <= 100, "/{} {}: {d}", c.name, s.name);
+                assert!(
+                    !d.is_empty() && d.len() <= 100,
+                    "/{} {}: {d}",
+                    c.name,
+                    s.name
+                );
             }
         }
     }

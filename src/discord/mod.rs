@@ -64,17 +64,18 @@ impl Config {
         if token.chars().any(char::is_whitespace) {
             return Err("DISCORD_TOKEN has spaces in it: give the token alone".into());
         }
-        let guild = match var("DISCORD_GUILD") {
-            None => None,
-            Some(g) => Some(g.trim().parse::<u64>().ok().filter(|&g| g > 0).ok_or_else(
-                || {
-                    format!(
+        let guild =
+            match var("DISCORD_GUILD") {
+                None => None,
+                Some(g) => Some(g.trim().parse::<u64>().ok().filter(|&g| g > 0).ok_or_else(
+                    || {
+                        format!(
                         "DISCORD_GUILD must be a server id (a number such as 1234567890123456789), \
                          not '{g}'"
                     )
-                },
-            )?),
-        };
+                    },
+                )?),
+            };
         let db = PathBuf::from(var("FERRY_DB").unwrap_or_else(|| "ferry.db".to_string()));
         let proxy = var("FERRY_DISCORD_PROXY").map(|p| p.trim().trim_end_matches('/').to_string());
         if let Some(p) = &proxy {
@@ -130,6 +131,7 @@ pub fn init_logging() {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
 }
 
@@ -169,6 +171,7 @@ async fn run(config: Config) -> Result<(), String> {
     let tick = config.tick;
     let framework = poise::Framework::builder()
         .options(commands::options())
+        .initialize_owners(false)
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 let commands = &framework.options().commands;
@@ -205,13 +208,25 @@ async fn run(config: Config) -> Result<(), String> {
         shards.shutdown_all().await;
     });
 
-    let result = client.start().await;
+    // As many shards as Discord recommends for the number of servers, all in this process.
+    let result = client.start_autosharded().await;
     match result {
         Ok(()) => {
             tracing::info!("stopped");
             Ok(())
         }
-        Err(e) => Err(format!("the Discord connection failed: {e}")),
+        Err(e) => {
+            let text = e.to_string();
+            let hint = if text.contains("401") || text.to_lowercase().contains("unauthorized") {
+                " (Discord refused the token: check DISCORD_TOKEN)".to_string()
+            } else {
+                match &config.proxy {
+                    Some(p) => format!(" (REST calls go to FERRY_DISCORD_PROXY={p})"),
+                    None => " (is discord.com reachable from here?)".to_string(),
+                }
+            };
+            Err(format!("the Discord connection failed: {text}{hint}"))
+        }
     }
 }
 

@@ -32,8 +32,7 @@ pub fn start(http: Arc<serenity::Http>, data: Data, every: Duration) {
             match notices {
                 Ok(notices) => {
                     for n in notices {
-                        let Some(channel) = n.channel.parse::<u64>().ok().filter(|&c| c > 0)
-                        else {
+                        let Some(channel) = n.channel.parse::<u64>().ok().filter(|&c| c > 0) else {
                             tracing::warn!(channel = %n.channel, "a notice for a channel that is not Discord's: {}", n.reply.text);
                             continue;
                         };
