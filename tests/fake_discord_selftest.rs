@@ -319,6 +319,11 @@ async fn gateway_payloads_deserialize_into_serenity_types() {
     assert!(matches!(data.kind, ComponentInteractionDataKind::Button));
     assert_eq!(Some(message.id.get()), answer.message_id);
     assert_eq!(user.name, "bob");
+
+    // A bot that vanishes without a close frame (a killed process) ends its session.
+    drop(bot);
+    wait_for("the session to end", || !fake.connected()).await;
+    assert_eq!(fake.disconnect_count(), 1);
 }
 
 /// 2. serenity's `Http`, pointed at the fake as the bot's is, makes every call the bot makes;

@@ -14,6 +14,27 @@
 //! message components and command definitions must respect Discord's limits. Requests to
 //! routes the fake does not know are answered 404 and flagged in
 //! [`FakeDiscord::unknown_requests`].
+//!
+//! ```ignore
+//! let fake = FakeDiscord::start().await;
+//! // start the bot with fake.api_url() as its REST proxy, then:
+//! fake.wait_ready(1, WAIT).await?;
+//! let alice = FakeUser::manager(1, "alice");
+//! let token = fake
+//!     .slash(&alice, CHANNEL, "game", json!([opt::sub("new", vec![opt::user("opponent", &bob)])]))
+//!     .await;
+//! let answer = fake.answer(&token, WAIT).await?;          // content(), buttons(), files, ephemeral
+//! let shown = fake.message_of(&answer);                   // the full Message, to press on
+//! let token = fake.press(&bob, CHANNEL, &shown, "accept:1").await;
+//! ```
+//!
+//! Behaviour modelled from Discord's documentation (not checked against the live service):
+//! the first follow-up after a type-5 deferral replaces the "thinking" message and keeps its
+//! ephemerality; an edit's `attachments` lists the files to keep (serenity's
+//! `CreateInteractionResponseMessage` always sends one, so an UPDATE_MESSAGE drops the
+//! message's files unless it sends them again); edits without `attachments` keep them;
+//! a thread created without `type` is private (12). The 3-second deadline for the first
+//! callback is not enforced: [`Answer::callback_after`] reports the delay.
 #![allow(dead_code)]
 
 use std::collections::HashMap;
