@@ -341,6 +341,15 @@ impl App {
         }
     }
 
+    /// Remembers a member's display name, for pictures, lists and thread names, before they
+    /// have sent a command themselves (a challenge names its opponent).
+    pub fn remember_name(&mut self, member: &Member) -> Result<(), AppError> {
+        if member.id.trim().is_empty() || member.name.trim().is_empty() {
+            return Ok(());
+        }
+        Ok(self.store.touch_member(&member.id, &member.name)?)
+    }
+
     /// Reminders and time-outs that are due, and votes to close: see `clock`.
     pub fn tick(&mut self, now: i64) -> Result<Vec<Notice>, AppError> {
         clock::tick(self, now)

@@ -201,6 +201,16 @@ async fn challenge(
             return Ok(());
         }
     }
+    if let (Some(o), poise::Context::Application(app)) = (&opponent, ctx) {
+        let named = crate::app::Member {
+            id: o.id.to_string(),
+            name: o.global_name.clone().unwrap_or_else(|| o.name.clone()),
+            manager: false,
+        };
+        if let Err(e) = app.data.bridge.run(move |a| a.remember_name(&named)).await {
+            tracing::warn!("cannot remember the opponent's name: {e}");
+        }
+    }
     let mut texts = Vec::new();
     if let Some(r) = river {
         texts.push(format!("river={}", r.id()));

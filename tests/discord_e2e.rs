@@ -1,0 +1,709 @@
+//! Ferry's Discord bot end to end: the real `ferry serve` binary against a fake Discord
+//! (REST and gateway) on 127.0.0.1. One whole game: command registration, a challenge, the
+//! Accept button, moves with autocomplete, a refused move, a board picture, a river-aspect
+//! vote, a restart halfway (with a reminder that came due while the bot was down, and a
+//! button pressed after the restart), the history file and a resignation.
+
+mod fake_discord;
+
+use fake_discord::{opt, Answer, FakeDiscord, FakeUser};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Generous: a debug build on a busy CI machine.
+const WAIT: Duration = Duration::from_secs(30);
+const TOKEN: &str = "e2e-secret-token-Zq7xW";
+const CHANNEL: u64 = 1_200_000_000_000_000_001;
+
+/// A temporary folder for the database and the bot's log.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(tag: &str) -> Dir {
+        let p = std::env::temp_dir().join(format!("ferry-e2e-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Dir(p)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One run of `ferry serve`, killed if the test fails before stopping it.
+struct Bot {
+    child: Child,
+    log: PathBuf,
+}
+
+impl Bot {
+    fn start(fake: &FakeDiscord, dir: &Path, run: u32) -> Bot {
+        let log = dir.join(format!("bot-{run}.log"));
+        let child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+            .arg("serve")
+            .env("DISCORD_TOKEN", TOKEN)
+            .env("DISCORD_GUILD", FakeDiscord::GUILD_ID.to_string())
+            .env("FERRY_DB", dir.join("ferry.db"))
+            .env("FERRY_DISCORD_PROXY", fake.api_url())
+            .env("FERRY_TICK_SECONDS", "1")
+            // The most detailed logs serenity and Ferry write: the token must be in none.
+            .env("RUST_LOG", "trace")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("ferry serve starts");
+        Bot { child, log }
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// SIGTERM, then the exit status (within the wait).
+    fn stop(&mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(sent.success());
+        let until = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < until,
+                "ferry serve did not stop on SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The value Discord sends for the choice named `choice` of option `option` of command
+/// `command`, read from what the bot registered.
+fn choice_value(commands: &[Value], command: &str, option: &str, choice: &str) -> Value {
+    let cmd = commands
+        .iter()
+        .find(|c| c["name"] == command)
+        .unwrap_or_else(|| panic!("/{command} is registered"));
+    let opt = cmd["options"]
+        .as_array()
+        .and_then(|o| o.iter().find(|o| o["name"] == option))
+        .unwrap_or_else(|| panic!("/{command} has option {option}"));
+    opt["choices"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["name"] == choice))
+        .unwrap_or_else(|| panic!("/{command} {option} offers {choice}: {opt}"))["value"]
+        .clone()
+}
+
+fn choice(name: &str, kind: u64, value: Value) -> Value {
+    json!({"name": name, "type": kind, "value": value})
+}
+
+/// The PNG attached to an answer, decoded.
+fn picture(a: &Answer) -> image::RgbaImage {
+    let (name, bytes) = a
+        .files
+        .iter()
+        .find(|(n, _)| n.ends_with(".png"))
+        .unwrap_or_else(|| panic!("a PNG attached to: {}", a.content()));
+    image::load_from_memory(bytes)
+        .unwrap_or_else(|e| panic!("{name} decodes: {e}"))
+        .to_rgba8()
+}
+
+/// Only these members are pinged by the message.
+fn pinged(a: &Answer) -> Vec<String> {
+    a.json["allowed_mentions"]["users"]
+        .as_array()
+        .map(|u| {
+            u.iter()
+                .map(|v| v.as_str().map_or(v.to_string(), str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn mention(u: &FakeUser) -> String {
+    format!("<@{}>", u.id)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_through_discord() {
+    let dir = Dir::new("game");
+    let fake = FakeDiscord::start().await;
+    let ann = FakeUser::player(1_300_000_000_000_000_001, "Ann");
+    let ben = FakeUser::player(1_300_000_000_000_000_002, "Ben");
+    let cat = FakeUser::player(1_300_000_000_000_000_003, "Cat");
+    let moderator = FakeUser::manager(1_300_000_000_000_000_004, "Mo");
+    for u in [&ann, &ben, &cat, &moderator] {
+        fake.add_user(u);
+    }
+
+    let mut bot = Bot::start(&fake, &dir.0, 1);
+    fake.wait_ready(1, WAIT).await.unwrap();
+
+    // Registration: every command, in the one server DISCORD_GUILD names.
+    let reg = fake
+        .wait_request(
+            |r| {
+                r.method == "PUT"
+                    && r.path
+                        .ends_with(&format!("/guilds/{}/commands", FakeDiscord::GUILD_ID))
+            },
+            WAIT,
+        )
+        .await
+        .unwrap();
+    let commands = reg.json.as_array().expect("a list of commands").clone();
+    let names: Vec<&str> = commands.iter().filter_map(|c| c["name"].as_str()).collect();
+    for name in [
+        "challenge",
+        "accept",
+        "decline",
+        "cancel",
+        "move",
+        "board",
+        "moves",
+        "resign",
+        "draw",
+        "takeback",
+        "history",
+        "rules",
+        "games",
+        "river-vote",
+        "settings",
+        "abort",
+    ] {
+        assert!(names.contains(&name), "/{name} registered: {names:?}");
+    }
+    let move_cmd = commands.iter().find(|c| c["name"] == "move").unwrap();
+    assert_eq!(move_cmd["options"][0]["autocomplete"], true, "{move_cmd}");
+    assert!(
+        fake.global_commands().is_empty(),
+        "DISCORD_GUILD: nothing global"
+    );
+
+    // Ann challenges Ben to Little River Chess on a gentle river, as White.
+    let variant = choice_value(&commands, "challenge", "variant", "Little River Chess");
+    let river = choice_value(&commands, "challenge", "river", "Gentle");
+    let white = choice_value(&commands, "challenge", "color", "White");
+    let t = fake
+        .slash(
+            &ann,
+            CHANNEL,
+            "challenge",
+            json!([
+                choice("variant", 4, variant),
+                opt::user("opponent", &ben),
+                choice("river", 4, river),
+                opt::int("days", 3),
+                choice("color", 4, white),
+            ]),
+        )
+        .await;
+    let challenge = fake.answer(&t, WAIT).await.unwrap();
+    assert!(!challenge.ephemeral, "{}", challenge.content());
+    assert!(
+        challenge.content().contains(&mention(&ben)),
+        "{}",
+        challenge.content()
+    );
+    assert!(
+        pinged(&challenge).contains(&ben.id.to_string()),
+        "Ben is pinged"
+    );
+    let ids = challenge.custom_ids();
+    let accept = ids
+        .iter()
+        .find(|i| i.starts_with("accept:"))
+        .expect("Accept")
+        .clone();
+    assert!(ids.iter().any(|i| i.starts_with("decline:")), "{ids:?}");
+
+    // Cat may not accept a challenge made to Ben: privately refused.
+    let t = fake
+        .press(&cat, CHANNEL, &fake.message_of(&challenge), &accept)
+        .await;
+    let refused = fake.answer(&t, WAIT).await.unwrap();
+    assert!(refused.ephemeral, "{}", refused.content());
+    assert!(refused.content().contains("Only"), "{}", refused.content());
+
+    // Ben accepts with the button: the game starts, with its picture, Ann to move.
+    let t = fake
+        .press(&ben, CHANNEL, &fake.message_of(&challenge), &accept)
+        .await;
+    let start = fake.answer(&t, WAIT).await.unwrap();
+    assert!(!start.ephemeral, "{}", start.content());
+    assert!(
+        start
+            .content()
+            .contains(&format!("{}, your move", mention(&ann))),
+        "{}",
+        start.content()
+    );
+    assert_eq!(pinged(&start), [ann.id.to_string()]);
+    let board = picture(&start);
+    assert!(board.width() > 200 && board.height() > 200);
+
+    // Ann types "c" and is offered her legal moves that match, at most 25.
+    let t = fake
+        .autocomplete(&ann, CHANNEL, "move", json!([opt::focused("text", 3, "c")]))
+        .await;
+    let offered = fake.answer(&t, WAIT).await.unwrap();
+    assert_eq!(offered.callback_type, 8, "an autocomplete result");
+    let choices = offered.choices();
+    assert!(!choices.is_empty() && choices.len() <= 25, "{choices:?}");
+    assert!(
+        choices
+            .iter()
+            .all(|(name, _)| name.to_lowercase().contains('c')),
+        "{choices:?}"
+    );
+    // Ben, not to move, is told why nothing is offered.
+    let t = fake
+        .autocomplete(&ben, CHANNEL, "move", json!([opt::focused("text", 3, "c")]))
+        .await;
+    let nothing = fake.answer(&t, WAIT).await.unwrap();
+    let notes = nothing.choices();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].0.contains("not your turn"), "{notes:?}");
+
+    // Ann plays the first one offered.
+    let first = choices[0].1.as_str().unwrap().to_string();
+    let t = fake
+        .slash(&ann, CHANNEL, "move", json!([opt::string("text", &first)]))
+        .await;
+    let moved = fake.answer(&t, WAIT).await.unwrap();
+    assert!(!moved.ephemeral, "{}", moved.content());
+    assert!(
+        moved.content().contains(&format!("played {first}")),
+        "{}",
+        moved.content()
+    );
+    assert!(moved
+        .content()
+        .contains(&format!("{}, your move", mention(&ben))));
+    assert_eq!(pinged(&moved), [ben.id.to_string()]);
+    picture(&moved);
+
+    // Ben tries an illegal move: only he sees why, and nothing changes.
+    let t = fake
+        .slash(&ben, CHANNEL, "move", json!([opt::string("text", "a1-a9")]))
+        .await;
+    let illegal = fake.answer(&t, WAIT).await.unwrap();
+    assert!(illegal.ephemeral, "{}", illegal.content());
+    assert!(
+        illegal.content().contains("is not a legal move"),
+        "{}",
+        illegal.content()
+    );
+    assert!(illegal.files.is_empty());
+
+    // /board: the position as a PNG that decodes.
+    let t = fake.slash(&cat, CHANNEL, "board", json!([])).await;
+    let shown = fake.answer(&t, WAIT).await.unwrap();
+    let img = picture(&shown);
+    assert_eq!(
+        img.width(),
+        board.width(),
+        "the same board, drawn the same width"
+    );
+    assert!(shown
+        .content()
+        .contains(&format!("{}, your move", mention(&ben))));
+
+    // A river-aspect vote: Mo opens it, Cat votes with a button, the tally picture redraws.
+    let t = fake
+        .slash(
+            &ben,
+            CHANNEL,
+            "river-vote",
+            json!([opt::sub("start", vec![])]),
+        )
+        .await;
+    let not_mod = fake.answer(&t, WAIT).await.unwrap();
+    assert!(not_mod.ephemeral && not_mod.content().contains("server manager"));
+    let t = fake
+        .slash(
+            &moderator,
+            CHANNEL,
+            "river-vote",
+            json!([opt::sub("start", vec![opt::int("hours", 24)])]),
+        )
+        .await;
+    let vote = fake.answer(&t, WAIT).await.unwrap();
+    assert!(!vote.ephemeral, "{}", vote.content());
+    let empty_tally = picture(&vote);
+    let wild = vote
+        .custom_ids()
+        .into_iter()
+        .find(|i| i.starts_with("vote:") && i.ends_with(":wild"))
+        .expect("a Wild button");
+    let t = fake
+        .press(&cat, CHANNEL, &fake.message_of(&vote), &wild)
+        .await;
+    let counted = fake.answer(&t, WAIT).await.unwrap();
+    assert_eq!(
+        counted.callback_type, 7,
+        "the vote's own message is updated"
+    );
+    let new_tally = &counted
+        .files
+        .iter()
+        .find(|(n, _)| n.ends_with(".png"))
+        .expect("a new tally")
+        .1;
+    let new_tally = image::load_from_memory(new_tally).unwrap().to_rgba8();
+    assert_ne!(
+        new_tally.as_raw(),
+        empty_tally.as_raw(),
+        "the tally picture changed"
+    );
+    // Cat alone reads what became of her vote.
+    let note = fake
+        .wait_request(
+            |r| {
+                r.token.as_deref() == Some(t.as_str())
+                    && r.method == "POST"
+                    && r.path.contains("/webhooks/")
+            },
+            WAIT,
+        )
+        .await
+        .unwrap();
+    let text = note.json["content"].as_str().unwrap_or_default();
+    assert!(text.contains("Your vote for wild"), "{text}");
+    assert_eq!(
+        note.json["flags"].as_u64().unwrap_or(0) & 64,
+        64,
+        "ephemeral"
+    );
+
+    // Ben offers a draw; Ann will answer with the button after the restart.
+    let offer = choice_value(&commands, "draw", "action", "Offer");
+    let t = fake
+        .slash(&ben, CHANNEL, "draw", json!([choice("action", 4, offer)]))
+        .await;
+    let offered_draw = fake.answer(&t, WAIT).await.unwrap();
+    assert!(!offered_draw.ephemeral, "{}", offered_draw.content());
+    let decline_draw = offered_draw
+        .custom_ids()
+        .into_iter()
+        .find(|i| i.starts_with("draw-decline:"))
+        .expect("a Decline button");
+
+    // Restart: SIGTERM stops the bot cleanly.
+    let status = bot.stop();
+    assert!(status.success(), "exit status {status:?}\n{}", bot.log());
+    let log1 = bot.log();
+    assert!(log1.contains("shutting down"), "{log1}");
+
+    // While it is down, Ben's reminder comes due.
+    {
+        let db = rusqlite::Connection::open(dir.0.join("ferry.db")).unwrap();
+        let n = db
+            .execute("UPDATE games SET remind_at = 0 WHERE status = 'active'", [])
+            .unwrap();
+        assert_eq!(n, 1);
+    }
+    let mut bot = Bot::start(&fake, &dir.0, 2);
+    fake.wait_ready(2, WAIT).await.unwrap();
+    let reminder = fake
+        .wait_request(
+            |r| r.method == "POST" && r.path.ends_with(&format!("/channels/{CHANNEL}/messages")),
+            WAIT,
+        )
+        .await
+        .unwrap();
+    let text = reminder.json["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        text.contains(&mention(&ben)) && text.contains("left to move"),
+        "{text}"
+    );
+
+    // A button from before the restart still works.
+    let t = fake
+        .press(
+            &ann,
+            CHANNEL,
+            &fake.message_of(&offered_draw),
+            &decline_draw,
+        )
+        .await;
+    let declined = fake.answer(&t, WAIT).await.unwrap();
+    assert!(!declined.ephemeral, "{}", declined.content());
+    assert!(
+        declined.content().to_lowercase().contains("declin"),
+        "{}",
+        declined.content()
+    );
+
+    // Ben moves (the first legal move offered), then /history attaches the record.
+    let t = fake
+        .autocomplete(&ben, CHANNEL, "move", json!([opt::focused("text", 3, "")]))
+        .await;
+    let ben_moves = fake.answer(&t, WAIT).await.unwrap().choices();
+    assert!(!ben_moves.is_empty());
+    let reply = ben_moves[0].1.as_str().unwrap().to_string();
+    let t = fake
+        .slash(&ben, CHANNEL, "move", json!([opt::string("text", &reply)]))
+        .await;
+    let moved = fake.answer(&t, WAIT).await.unwrap();
+    assert!(
+        moved.content().contains(&format!("played {reply}")),
+        "{}",
+        moved.content()
+    );
+
+    let t = fake.slash(&ann, CHANNEL, "history", json!([])).await;
+    let history = fake.answer(&t, WAIT).await.unwrap();
+    let record = history
+        .files
+        .iter()
+        .find(|(n, _)| !n.ends_with(".png"))
+        .expect("the record as a file");
+    let record = String::from_utf8(record.1.clone()).unwrap();
+    assert!(
+        record.contains(&first) && record.contains(&reply),
+        "{record}"
+    );
+
+    // Ann resigns: the game is over, both players are named.
+    let t = fake.slash(&ann, CHANNEL, "resign", json!([])).await;
+    let resigned = fake.answer(&t, WAIT).await.unwrap();
+    assert!(!resigned.ephemeral, "{}", resigned.content());
+    assert!(
+        resigned.content().contains("resign"),
+        "{}",
+        resigned.content()
+    );
+    picture(&resigned);
+    let t = fake
+        .slash(&ben, CHANNEL, "move", json!([opt::string("text", &first)]))
+        .await;
+    let over = fake.answer(&t, WAIT).await.unwrap();
+    assert!(
+        over.ephemeral && over.content().contains("over"),
+        "{}",
+        over.content()
+    );
+
+    // Outside a server, commands are refused plainly.
+    assert!(
+        fake.unknown_requests().is_empty(),
+        "{:?}",
+        fake.unknown_requests()
+    );
+    let status = bot.stop();
+    assert!(status.success());
+    let log2 = bot.log();
+    for log in [&log1, &log2] {
+        assert!(!log.contains(TOKEN), "the token is never logged");
+        assert!(!log.contains("panicked"), "{log}");
+    }
+}
+
+/// The first legal move offered to `who` in `channel`.
+async fn first_offered(fake: &FakeDiscord, who: &FakeUser, channel: u64) -> String {
+    let t = fake
+        .autocomplete(who, channel, "move", json!([opt::focused("text", 3, "")]))
+        .await;
+    let choices = fake.answer(&t, WAIT).await.unwrap().choices();
+    choices
+        .first()
+        .and_then(|c| c.1.as_str())
+        .unwrap_or_else(|| panic!("{} has a move: {choices:?}", who.name))
+        .to_string()
+}
+
+/// Starts a game of `who` against `other` in `channel` with the Accept button; returns the
+/// answer that started it.
+async fn start_game(
+    fake: &FakeDiscord,
+    commands: &[Value],
+    who: &FakeUser,
+    other: &FakeUser,
+    channel: u64,
+) -> (Answer, Answer) {
+    let variant = choice_value(commands, "challenge", "variant", "Continental Chess");
+    let white = choice_value(commands, "challenge", "color", "White");
+    let t = fake
+        .slash(
+            who,
+            channel,
+            "challenge",
+            json!([
+                choice("variant", 4, variant),
+                opt::user("opponent", other),
+                choice("color", 4, white)
+            ]),
+        )
+        .await;
+    let challenge = fake.answer(&t, WAIT).await.unwrap();
+    let accept = format!(
+        "accept:{}",
+        challenge.custom_ids()[0].trim_start_matches("accept:")
+    );
+    let t = fake
+        .press(other, channel, &fake.message_of(&challenge), &accept)
+        .await;
+    (challenge, fake.answer(&t, WAIT).await.unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn busy_channels_slow_database_and_ferrys_own_errors() {
+    let dir = Dir::new("busy");
+    let fake = FakeDiscord::start().await;
+    let ann = FakeUser::player(1_300_000_000_000_000_011, "Ann");
+    let ben = FakeUser::player(1_300_000_000_000_000_012, "Ben");
+    let cat = FakeUser::player(1_300_000_000_000_000_013, "Cat");
+    let dan = FakeUser::player(1_300_000_000_000_000_014, "Dan");
+    for u in [&ann, &ben, &cat, &dan] {
+        fake.add_user(u);
+    }
+    let mut bot = Bot::start(&fake, &dir.0, 1);
+    fake.wait_ready(1, WAIT).await.unwrap();
+    let reg = fake
+        .wait_request(|r| r.method == "PUT" && r.path.ends_with("/commands"), WAIT)
+        .await
+        .unwrap();
+    let commands = reg.json.as_array().unwrap().clone();
+
+    let (_, started) = start_game(&fake, &commands, &ann, &ben, CHANNEL).await;
+    assert!(
+        started.content().contains("starts in this channel"),
+        "{}",
+        started.content()
+    );
+
+    // A second challenge in the busy channel goes to a new thread of its own.
+    let variant = choice_value(&commands, "challenge", "variant", "Fluidity Chess");
+    let t = fake
+        .slash(
+            &cat,
+            CHANNEL,
+            "challenge",
+            json!([choice("variant", 4, variant), opt::user("opponent", &dan)]),
+        )
+        .await;
+    let moved_on = fake.answer(&t, WAIT).await.unwrap();
+    assert!(moved_on.ephemeral, "{}", moved_on.content());
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 1, "{threads:?}");
+    let thread: u64 = threads[0]["id"].as_str().unwrap().parse().unwrap();
+    assert_eq!(
+        threads[0]["parent_id"].as_str(),
+        Some(CHANNEL.to_string().as_str())
+    );
+    assert!(
+        threads[0]["name"]
+            .as_str()
+            .unwrap()
+            .contains("Fluidity Chess: Cat vs Dan"),
+        "{}",
+        threads[0]
+    );
+    assert!(
+        moved_on.content().contains(&format!("<#{thread}>")),
+        "{}",
+        moved_on.content()
+    );
+    let posted = fake.channel_messages(thread);
+    assert_eq!(posted.len(), 1, "the challenge is in the thread");
+    let accept = buttons_in(&posted[0])
+        .into_iter()
+        .find(|i| i.starts_with("accept:"))
+        .unwrap();
+    let t = fake.press(&dan, thread, &posted[0], &accept).await;
+    let second = fake.answer(&t, WAIT).await.unwrap();
+    assert!(
+        second.content().contains("starts in this channel"),
+        "{}",
+        second.content()
+    );
+
+    // A database held by another writer: the move waits, so Discord is told to wait first
+    // (the deferral), and the answer follows as an edit.
+    let ann_move = first_offered(&fake, &ann, CHANNEL).await;
+    let db = rusqlite::Connection::open(dir.0.join("ferry.db")).unwrap();
+    db.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let t = fake
+        .slash(
+            &ann,
+            CHANNEL,
+            "move",
+            json!([opt::string("text", &ann_move)]),
+        )
+        .await;
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let deferred = fake.parts(&t);
+    assert_eq!(deferred.len(), 1, "only the deferral so far: {deferred:?}");
+    assert_eq!(deferred[0].callback_type(), Some(5));
+    db.execute_batch("COMMIT").unwrap();
+    let slow = fake.answer(&t, WAIT).await.unwrap();
+    assert!(slow.deferred);
+    assert!(
+        slow.content().contains(&format!("played {ann_move}")),
+        "{}",
+        slow.content()
+    );
+    picture(&slow);
+
+    // Ferry's own failure (a stored game that no longer replays): an apology with an
+    // incident id, which the log has too; the bot goes on.
+    db.execute(
+        "UPDATE games SET start_position = 'garbage' WHERE channel = ?1",
+        [thread.to_string()],
+    )
+    .unwrap();
+    let t = fake.slash(&cat, thread, "board", json!([])).await;
+    let sorry = fake.answer(&t, WAIT).await.unwrap();
+    assert!(sorry.ephemeral, "{}", sorry.content());
+    let id = sorry
+        .content()
+        .split("incident ")
+        .nth(1)
+        .and_then(|s| s.get(..6))
+        .unwrap_or_else(|| panic!("an incident id: {}", sorry.content()))
+        .to_string();
+    let t = fake.slash(&ben, CHANNEL, "board", json!([])).await;
+    let fine = fake.answer(&t, WAIT).await.unwrap();
+    assert!(
+        !fine.ephemeral,
+        "the other game is unharmed: {}",
+        fine.content()
+    );
+
+    assert!(bot.stop().success());
+    let log = bot.log();
+    assert!(
+        log.contains(&format!("incident={id}")),
+        "the incident {id} is logged"
+    );
+    assert!(log.contains("stored start"), "with its cause");
+    assert!(!log.contains(TOKEN), "the token is never logged");
+}
+
+fn buttons_in(message: &Value) -> Vec<String> {
+    fake_discord::buttons_of(&message["components"])
+        .into_iter()
+        .map(|b| b.custom_id)
+        .collect()
+}
