@@ -19,7 +19,9 @@ fn ferry_plain(token: Option<&str>, stdin: &str) -> Output {
     let out = common::run_ferry(&[], stdin, |cmd| {
         cmd.current_dir(&dir).env_remove("DISCORD_TOKEN");
         if let Some(t) = token {
-            cmd.env("DISCORD_TOKEN", t);
+            // A Discord that cannot be reached: nothing listens on port 9.
+            cmd.env("DISCORD_TOKEN", t)
+                .env("FERRY_DISCORD_PROXY", "http://127.0.0.1:9");
         }
     });
     let _ = std::fs::remove_dir_all(&dir);
@@ -27,20 +29,23 @@ fn ferry_plain(token: Option<&str>, stdin: &str) -> Output {
 }
 
 #[test]
-fn plain_ferry_is_the_offline_console_and_refuses_a_token_it_cannot_use() {
+fn plain_ferry_is_the_console_without_a_token_and_the_bot_with_one() {
     let o = ferry_plain(None, "/challenge @bob river\n");
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.contains("Ferry console on ./ferry.db"), "{text}");
     assert!(text.contains("challenges @bob to River Chess"), "{text}");
-    let o = ferry_plain(Some("secret"), "");
-    assert_eq!(o.status.code(), Some(2));
+    // With a token it is the bot, which says plainly that it cannot reach Discord, and
+    // never shows the token.
+    let o = ferry_plain(Some("secret-token-123"), "");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("unset it to play offline"),
+        stderr(&o).contains("ferry: the Discord connection failed"),
         "{}",
         stderr(&o)
     );
-    assert!(!stderr(&o).contains("secret"));
+    assert!(stderr(&o).contains("FERRY_DISCORD_PROXY=http://127.0.0.1:9"));
+    assert!(!stderr(&o).contains("secret-token-123"));
 }
 
 fn stdout(o: &Output) -> String {
@@ -48,6 +53,62 @@ fn stdout(o: &Output) -> String {
 }
 fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[test]
+fn serve_refuses_bad_settings_plainly() {
+    let serve = |envs: &[(&str, &str)]| {
+        common::run_ferry(&["serve"], "", |cmd| {
+            cmd.env_remove("DISCORD_TOKEN")
+                .env_remove("DISCORD_GUILD")
+                .env_remove("FERRY_DISCORD_PROXY")
+                .env_remove("FERRY_TICK_SECONDS");
+            for (k, v) in envs {
+                cmd.env(k, v);
+            }
+        })
+    };
+    let cases: &[(&[(&str, &str)], &str)] = &[
+        (&[], "DISCORD_TOKEN is not set"),
+        (
+            &[("DISCORD_TOKEN", "two words")],
+            "DISCORD_TOKEN has spaces",
+        ),
+        (
+            &[("DISCORD_TOKEN", "t"), ("DISCORD_GUILD", "home")],
+            "DISCORD_GUILD must be a server id",
+        ),
+        (
+            &[
+                ("DISCORD_TOKEN", "t"),
+                ("FERRY_DISCORD_PROXY", "127.0.0.1:3000"),
+            ],
+            "FERRY_DISCORD_PROXY must be a base URL",
+        ),
+        (
+            &[("DISCORD_TOKEN", "t"), ("FERRY_TICK_SECONDS", "0")],
+            "FERRY_TICK_SECONDS must be 1 to 3600",
+        ),
+        (
+            &[
+                ("DISCORD_TOKEN", "t"),
+                ("FERRY_DB", "/nonexistent/dir/ferry.db"),
+            ],
+            "cannot use the database /nonexistent/dir/ferry.db",
+        ),
+    ];
+    for (envs, needle) in cases {
+        let o = serve(envs);
+        assert!(
+            matches!(o.status.code(), Some(1 | 2)),
+            "{envs:?}: {:?}",
+            o.status
+        );
+        assert!(stderr(&o).contains(needle), "{envs:?}: {}", stderr(&o));
+    }
+    let o = ferry(&["serve", "now"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("ferry serve takes no arguments"));
 }
 
 #[test]
