@@ -6,90 +6,10 @@
 
 mod fake_discord;
 
+use fake_discord::bot::{Bot, Dir, CHANNEL, TOKEN, WAIT};
 use fake_discord::{opt, Answer, FakeDiscord, FakeUser};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-/// Generous: a debug build on a busy CI machine.
-const WAIT: Duration = Duration::from_secs(30);
-const TOKEN: &str = "e2e-secret-token-Zq7xW";
-const CHANNEL: u64 = 1_200_000_000_000_000_001;
-
-/// A temporary folder for the database and the bot's log.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(tag: &str) -> Dir {
-        let p = std::env::temp_dir().join(format!("ferry-e2e-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Dir(p)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// One run of `ferry serve`, killed if the test fails before stopping it.
-struct Bot {
-    child: Child,
-    log: PathBuf,
-}
-
-impl Bot {
-    fn start(fake: &FakeDiscord, dir: &Path, run: u32) -> Bot {
-        let log = dir.join(format!("bot-{run}.log"));
-        let child = Command::new(env!("CARGO_BIN_EXE_ferry"))
-            .arg("serve")
-            .env("DISCORD_TOKEN", TOKEN)
-            .env("DISCORD_GUILD", FakeDiscord::GUILD_ID.to_string())
-            .env("FERRY_DB", dir.join("ferry.db"))
-            .env("FERRY_DISCORD_PROXY", fake.api_url())
-            .env("FERRY_TICK_SECONDS", "1")
-            // The most detailed logs serenity and Ferry write: the token must be in none.
-            .env("RUST_LOG", "trace")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .expect("ferry serve starts");
-        Bot { child, log }
-    }
-
-    fn log(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-
-    /// SIGTERM, then the exit status (within the wait).
-    fn stop(&mut self) -> std::process::ExitStatus {
-        let pid = self.child.id().to_string();
-        let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
-        assert!(sent.success());
-        let until = Instant::now() + WAIT;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(
-                Instant::now() < until,
-                "ferry serve did not stop on SIGTERM"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Bot {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use std::time::Duration;
 
 /// The value Discord sends for the choice named `choice` of option `option` of command
 /// `command`, read from what the bot registered.
@@ -153,7 +73,7 @@ async fn a_whole_game_through_discord() {
         fake.add_user(u);
     }
 
-    let mut bot = Bot::start(&fake, &dir.0, 1);
+    let mut bot = Bot::start(&fake, &dir.0, 1, "trace");
     fake.wait_ready(1, WAIT).await.unwrap();
 
     // Registration: every command, in the one server DISCORD_GUILD names.
@@ -420,7 +340,7 @@ async fn a_whole_game_through_discord() {
             .unwrap();
         assert_eq!(n, 1);
     }
-    let mut bot = Bot::start(&fake, &dir.0, 2);
+    let mut bot = Bot::start(&fake, &dir.0, 2, "trace");
     fake.wait_ready(2, WAIT).await.unwrap();
     let reminder = fake
         .wait_request(
@@ -578,7 +498,7 @@ async fn busy_channels_slow_database_and_ferrys_own_errors() {
     for u in [&ann, &ben, &cat, &dan] {
         fake.add_user(u);
     }
-    let mut bot = Bot::start(&fake, &dir.0, 1);
+    let mut bot = Bot::start(&fake, &dir.0, 1, "trace");
     fake.wait_ready(1, WAIT).await.unwrap();
     let reg = fake
         .wait_request(|r| r.method == "PUT" && r.path.ends_with("/commands"), WAIT)

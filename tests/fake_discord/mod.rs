@@ -37,6 +37,8 @@
 //! callback is not enforced: [`Answer::callback_after`] reports the delay.
 #![allow(dead_code)]
 
+pub mod bot;
+
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;

@@ -1,0 +1,235 @@
+//! The bot end to end under load: the release `ferry serve` against the fake Discord on
+//! 127.0.0.1 (in this process, so it shares the machine's cores). Games in separate
+//! channels, each move chosen from the `/move` autocomplete; prints the latency from an
+//! interaction sent to its answer received, moves per second, and the bot's peak memory.
+//!
+//! `cargo bench --bench discord`; `FERRY_BENCH_DISCORD_GAMES` (default 40) and
+//! `FERRY_BENCH_DISCORD_PLIES` (default 30) change the load.
+
+#[path = "../tests/fake_discord/mod.rs"]
+mod fake_discord;
+
+use fake_discord::bot::{Bot, Dir, WAIT};
+use fake_discord::{opt, FakeDiscord, FakeUser};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn choice_value(commands: &[Value], command: &str, option: &str, choice: &str) -> Value {
+    let cmd = commands.iter().find(|c| c["name"] == command).unwrap();
+    let opt = cmd["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == option)
+        .unwrap();
+    opt["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == choice)
+        .unwrap()["value"]
+        .clone()
+}
+
+/// The bot's peak and current resident memory, in KiB.
+fn memory_kib(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    (field("VmHWM:"), field("VmRSS:"))
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn report(what: &str, mut times: Vec<Duration>) {
+    times.sort();
+    println!(
+        "{what}: {} answers, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        times.len(),
+        percentile(&times, 0.5).as_secs_f64() * 1e3,
+        percentile(&times, 0.99).as_secs_f64() * 1e3,
+        times.last().copied().unwrap_or_default().as_secs_f64() * 1e3
+    );
+}
+
+/// One game's players, White first.
+struct Table {
+    channel: u64,
+    players: [FakeUser; 2],
+    ply: usize,
+    over: bool,
+}
+
+/// Plays one ply of `t`: autocomplete, then the first move offered. Returns the two
+/// latencies, or `None` when the game has no move left.
+async fn play_ply(fake: &FakeDiscord, t: &mut Table) -> Option<(Duration, Duration)> {
+    let who = &t.players[t.ply % 2];
+    let sent = Instant::now();
+    let token = fake
+        .autocomplete(who, t.channel, "move", json!([opt::focused("text", 3, "")]))
+        .await;
+    let choices = fake.answer(&token, WAIT).await.unwrap().choices();
+    let suggest = sent.elapsed();
+    let Some(text) = choices.first().and_then(|c| c.1.as_str()) else {
+        t.over = true;
+        return None;
+    };
+    let sent = Instant::now();
+    let token = fake
+        .slash(who, t.channel, "move", json!([opt::string("text", text)]))
+        .await;
+    let answer = fake.answer(&token, WAIT).await.unwrap();
+    let moved = sent.elapsed();
+    assert!(!answer.ephemeral, "{}", answer.content());
+    t.ply += 1;
+    if !answer.content().contains("your move") {
+        t.over = true;
+    }
+    Some((suggest, moved))
+}
+
+async fn run(quick: bool) {
+    let games = env_number("FERRY_BENCH_DISCORD_GAMES", if quick { 2 } else { 40 });
+    let plies = env_number("FERRY_BENCH_DISCORD_PLIES", if quick { 4 } else { 30 });
+    let dir = Dir::new("bench");
+    let fake = FakeDiscord::start().await;
+    let mut bot = Bot::start(&fake, &dir.0, 1, "warn");
+    fake.wait_ready(1, WAIT).await.unwrap();
+    let reg = fake
+        .wait_request(|r| r.method == "PUT" && r.path.ends_with("/commands"), WAIT)
+        .await
+        .unwrap();
+    let commands = reg.json.as_array().unwrap().clone();
+    let variants = [
+        "Little River Chess",
+        "River Chess",
+        "Amalgamated Chess",
+        "Fluidity Chess",
+        "Continental Chess",
+    ];
+    let white = choice_value(&commands, "challenge", "color", "White");
+
+    let mut tables = Vec::new();
+    let started = Instant::now();
+    for g in 0..games as u64 {
+        let a = FakeUser::player(1_400_000_000_000_000_000 + 2 * g, &format!("W{g}"));
+        let b = FakeUser::player(1_400_000_000_000_000_001 + 2 * g, &format!("B{g}"));
+        fake.add_user(&a);
+        fake.add_user(&b);
+        let channel = 1_500_000_000_000_000_000 + g;
+        let variant = choice_value(&commands, "challenge", "variant", variants[g as usize % 5]);
+        let token = fake
+            .slash(
+                &a,
+                channel,
+                "challenge",
+                json!([
+                    {"name": "variant", "type": 4, "value": variant},
+                    opt::user("opponent", &b),
+                    {"name": "color", "type": 4, "value": white},
+                ]),
+            )
+            .await;
+        let challenge = fake.answer(&token, WAIT).await.unwrap();
+        let accept = challenge.custom_ids()[0].clone();
+        let token = fake
+            .press(&b, channel, &fake.message_of(&challenge), &accept)
+            .await;
+        fake.answer(&token, WAIT).await.unwrap();
+        tables.push(Table {
+            channel,
+            players: [a, b],
+            ply: 0,
+            over: false,
+        });
+    }
+    println!(
+        "{games} games started (challenge + Accept button) in {:.2} s",
+        started.elapsed().as_secs_f64()
+    );
+
+    // One at a time: the latency of each answer alone.
+    let (mut suggest, mut moves) = (Vec::new(), Vec::new());
+    let started = Instant::now();
+    for _ in 0..plies / 2 {
+        for t in tables.iter_mut().filter(|t| !t.over) {
+            if let Some((s, m)) = play_ply(&fake, t).await {
+                suggest.push(s);
+                moves.push(m);
+            }
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "one at a time: {} moves in {secs:.2} s, {:.1} moves/s (each with its autocomplete)",
+        moves.len(),
+        moves.len() as f64 / secs
+    );
+    report("  /move", moves);
+    report("  autocomplete", suggest);
+
+    // Every game at once: the bot answers many interactions together.
+    let started = Instant::now();
+    let fake = std::sync::Arc::new(fake);
+    let mut tasks = Vec::new();
+    for mut t in tables {
+        let fake = fake.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut times = Vec::new();
+            while t.ply < plies && !t.over {
+                if let Some((_, m)) = play_ply(&fake, &mut t).await {
+                    times.push(m);
+                }
+            }
+            times
+        }));
+    }
+    let mut moves = Vec::new();
+    for task in tasks {
+        moves.extend(task.await.unwrap());
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "all {games} games at once: {} moves in {secs:.2} s, {:.1} moves/s",
+        moves.len(),
+        moves.len() as f64 / secs
+    );
+    report("  /move", moves);
+
+    let (peak, now) = memory_kib(bot.child.id());
+    println!(
+        "ferry serve memory: peak {:.1} MiB, now {:.1} MiB",
+        peak as f64 / 1024.0,
+        now as f64 / 1024.0
+    );
+    assert!(bot.stop().success());
+}
+
+fn main() {
+    // `cargo bench` passes --bench; `cargo test --benches` passes nothing: run briefly then.
+    let quick = !std::env::args().any(|a| a == "--bench");
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(run(quick));
+}

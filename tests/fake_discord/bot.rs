@@ -1,0 +1,87 @@
+//! Runs the real `ferry serve` binary against a fake Discord, for tests and benchmarks.
+
+use super::FakeDiscord;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Generous: a debug build on a busy CI machine.
+pub const WAIT: Duration = Duration::from_secs(30);
+/// The bot's token: no log may contain it.
+pub const TOKEN: &str = "e2e-secret-token-Zq7xW";
+/// The channel games are played in.
+pub const CHANNEL: u64 = 1_200_000_000_000_000_001;
+
+/// A temporary folder for the database and the bot's log.
+pub struct Dir(pub PathBuf);
+
+impl Dir {
+    pub fn new(tag: &str) -> Dir {
+        let p = std::env::temp_dir().join(format!("ferry-e2e-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Dir(p)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One run of `ferry serve`, killed if the test fails before stopping it.
+pub struct Bot {
+    pub child: Child,
+    log: PathBuf,
+}
+
+impl Bot {
+    /// Starts `ferry serve` on `dir/ferry.db`, logging at `log_level` to `dir/bot-RUN.log`.
+    pub fn start(fake: &FakeDiscord, dir: &Path, run: u32, log_level: &str) -> Bot {
+        let log = dir.join(format!("bot-{run}.log"));
+        let child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+            .arg("serve")
+            .env("DISCORD_TOKEN", TOKEN)
+            .env("DISCORD_GUILD", FakeDiscord::GUILD_ID.to_string())
+            .env("FERRY_DB", dir.join("ferry.db"))
+            .env("FERRY_DISCORD_PROXY", fake.api_url())
+            .env("FERRY_TICK_SECONDS", "1")
+            .env("RUST_LOG", log_level)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("ferry serve starts");
+        Bot { child, log }
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// SIGTERM, then the exit status (within the wait).
+    pub fn stop(&mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(sent.success());
+        let until = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < until,
+                "ferry serve did not stop on SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
