@@ -498,12 +498,17 @@ async fn busy_channels_slow_database_and_ferrys_own_errors() {
     for u in [&ann, &ben, &cat, &dan] {
         fake.add_user(u);
     }
-    let mut bot = Bot::start(&fake, &dir.0, 1, "trace");
+    // Without DISCORD_GUILD the commands are registered globally.
+    let mut bot = Bot::start_with(&fake, &dir.0, 1, "info", None);
     fake.wait_ready(1, WAIT).await.unwrap();
     let reg = fake
         .wait_request(|r| r.method == "PUT" && r.path.ends_with("/commands"), WAIT)
         .await
         .unwrap();
+    assert_eq!(
+        reg.path,
+        format!("/api/v10/applications/{}/commands", FakeDiscord::APP_ID)
+    );
     let commands = reg.json.as_array().unwrap().clone();
 
     let (_, started) = start_game(&fake, &commands, &ann, &ben, CHANNEL).await;

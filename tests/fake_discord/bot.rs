@@ -37,13 +37,29 @@ pub struct Bot {
 }
 
 impl Bot {
-    /// Starts `ferry serve` on `dir/ferry.db`, logging at `log_level` to `dir/bot-RUN.log`.
+    /// Starts `ferry serve` on `dir/ferry.db`, logging at `log_level` to `dir/bot-RUN.log`,
+    /// with its commands registered in the fake's server.
     pub fn start(fake: &FakeDiscord, dir: &Path, run: u32, log_level: &str) -> Bot {
+        Bot::start_with(fake, dir, run, log_level, Some(FakeDiscord::GUILD_ID))
+    }
+
+    /// `start`, with commands registered in `guild`, or globally.
+    pub fn start_with(
+        fake: &FakeDiscord,
+        dir: &Path,
+        run: u32,
+        log_level: &str,
+        guild: Option<u64>,
+    ) -> Bot {
         let log = dir.join(format!("bot-{run}.log"));
-        let child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ferry"));
+        command.env_remove("DISCORD_GUILD");
+        if let Some(g) = guild {
+            command.env("DISCORD_GUILD", g.to_string());
+        }
+        let child = command
             .arg("serve")
             .env("DISCORD_TOKEN", TOKEN)
-            .env("DISCORD_GUILD", FakeDiscord::GUILD_ID.to_string())
             .env("FERRY_DB", dir.join("ferry.db"))
             .env("FERRY_DISCORD_PROXY", fake.api_url())
             .env("FERRY_TICK_SECONDS", "1")

@@ -666,7 +666,19 @@ impl FakeDiscord {
     /// member in `data.resolved`. Returns the interaction's token. Panics when no bot
     /// connects within 10 s.
     pub async fn slash(&self, user: &FakeUser, channel: u64, name: &str, options: Value) -> String {
-        self.command_interaction(2, user, channel, name, options)
+        self.command_interaction(2, user, channel, name, options, false)
+            .await
+    }
+
+    /// [`FakeDiscord::slash`] in a direct message with the bot: no server, no member.
+    pub async fn slash_in_dm(
+        &self,
+        user: &FakeUser,
+        channel: u64,
+        name: &str,
+        options: Value,
+    ) -> String {
+        self.command_interaction(2, user, channel, name, options, true)
             .await
     }
 
@@ -684,7 +696,7 @@ impl FakeDiscord {
             focused, 1,
             "an autocomplete has exactly one focused option: {options}"
         );
-        self.command_interaction(4, user, channel, name, options)
+        self.command_interaction(4, user, channel, name, options, false)
             .await
     }
 
@@ -888,6 +900,7 @@ impl FakeDiscord {
         channel: u64,
         name: &str,
         options: Value,
+        in_dm: bool,
     ) -> String {
         let (token, payload) = {
             let mut st = self.state();
@@ -929,6 +942,17 @@ impl FakeDiscord {
             }
             let mut payload = st.interaction_base(kind, user, channel, id, &token);
             payload["data"] = data;
+            if in_dm {
+                // A direct message: no server, the user instead of a member.
+                let obj = payload.as_object_mut().expect("an object");
+                for key in ["guild_id", "guild", "member", "guild_locale"] {
+                    obj.remove(key);
+                }
+                payload["user"] = user.user_json();
+                payload["channel"] = json!({"id": channel.to_string(), "type": 1, "flags": 0});
+                payload["context"] = json!(1);
+                payload["authorizing_integration_owners"] = json!({"1": user.id.to_string()});
+            }
             st.interactions.insert(
                 token.clone(),
                 Pending::new(id, kind, name, channel, user, None),
