@@ -153,7 +153,7 @@ async fn run(quick: bool) {
         let token = fake
             .press(&b, channel, &fake.message_of(&challenge), &accept)
             .await;
-        fake.answer(&token, WAIT).await.unwrap();
+        fake.answer_nth(&token, 1, WAIT).await.unwrap();
         tables.push(Table {
             channel,
             players: [a, b],

@@ -166,7 +166,14 @@ async fn a_whole_game_through_discord() {
     let t = fake
         .press(&ben, CHANNEL, &fake.message_of(&challenge), &accept)
         .await;
-    let start = fake.answer(&t, WAIT).await.unwrap();
+    // The challenge is settled: its message loses its buttons, and the game starts in a
+    // new message.
+    let settled = fake.answer(&t, WAIT).await.unwrap();
+    assert_eq!(settled.callback_type, 7, "{}", settled.content());
+    assert!(fake.message_of(&challenge)["components"]
+        .as_array()
+        .is_none_or(|c| c.is_empty()));
+    let start = fake.answer_nth(&t, 1, WAIT).await.unwrap();
     assert!(!start.ephemeral, "{}", start.content());
     assert!(
         start
@@ -367,7 +374,7 @@ async fn a_whole_game_through_discord() {
             &decline_draw,
         )
         .await;
-    let declined = fake.answer(&t, WAIT).await.unwrap();
+    let declined = fake.answer_nth(&t, 1, WAIT).await.unwrap();
     assert!(!declined.ephemeral, "{}", declined.content());
     assert!(
         declined.content().to_lowercase().contains("declin"),
@@ -423,6 +430,23 @@ async fn a_whole_game_through_discord() {
         over.ephemeral && over.content().contains("over"),
         "{}",
         over.content()
+    );
+
+    // The longest rules text still fits Discord's messages (the fake refuses longer ones).
+    let little = choice_value(&commands, "rules", "variant", "Little River Chess");
+    let t = fake
+        .slash(
+            &cat,
+            CHANNEL,
+            "rules",
+            json!([choice("variant", 4, little)]),
+        )
+        .await;
+    let rules = fake.answer(&t, WAIT).await.unwrap();
+    assert!(
+        rules.ephemeral && rules.content().contains("Little River"),
+        "{}",
+        rules.content()
     );
 
     // Outside a server, commands are refused plainly.
@@ -484,7 +508,7 @@ async fn start_game(
     let t = fake
         .press(other, channel, &fake.message_of(&challenge), &accept)
         .await;
-    (challenge, fake.answer(&t, WAIT).await.unwrap())
+    (challenge, fake.answer_nth(&t, 1, WAIT).await.unwrap())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -557,7 +581,7 @@ async fn busy_channels_slow_database_and_ferrys_own_errors() {
         .find(|i| i.starts_with("accept:"))
         .unwrap();
     let t = fake.press(&dan, thread, &posted[0], &accept).await;
-    let second = fake.answer(&t, WAIT).await.unwrap();
+    let second = fake.answer_nth(&t, 1, WAIT).await.unwrap();
     assert!(
         second.content().contains("starts in this channel"),
         "{}",

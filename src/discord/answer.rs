@@ -133,6 +133,10 @@ pub enum Mode {
     /// Replace the picture of the message whose button was pressed (votes); the reply's
     /// text goes privately to the presser.
     UpdatePicture,
+    /// A question answered by its button (a challenge, a draw or takeback offer): once it
+    /// is settled, its message loses its buttons so nobody presses them again; the reply
+    /// follows as a new message.
+    Settle,
 }
 
 /// Whether a command's reply is usually private: only the deferral guesses from it.
@@ -144,7 +148,7 @@ fn likely_private(what: &What) -> bool {
             | What::Settings { .. }
             | What::Vote { .. }
             | What::Tally { .. }
-            | What::History { .. }
+            | What::Rules { .. }
     )
 }
 
@@ -258,7 +262,10 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
         Ok((reply, _)) if reply.open_thread.is_some() => {
             into_thread(ctx, data, inc, cmd, reply, sent).await
         }
-        Ok((reply, Some(tally))) => update_picture(http, inc, sent, reply, tally).await,
+        Ok((reply, Some(tally))) => update_pressed(http, inc, sent, reply, Some(tally)).await,
+        Ok((reply, None)) if mode == Mode::Settle && !reply.private => {
+            update_pressed(http, inc, sent, reply, None).await
+        }
         Ok((reply, None)) => deliver(http, inc, sent, reply).await,
     }
     drop(permit);
@@ -267,7 +274,9 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
 /// Tells Discord the answer is coming.
 async fn defer(http: &Http, inc: Incoming<'_>, mode: Mode, private: bool) -> Sent {
     let (response, sent) = match mode {
-        Mode::UpdatePicture => (CreateInteractionResponse::Acknowledge, Sent::DeferredUpdate),
+        Mode::UpdatePicture | Mode::Settle => {
+            (CreateInteractionResponse::Acknowledge, Sent::DeferredUpdate)
+        }
         Mode::NewMessage => (
             CreateInteractionResponse::Defer(
                 CreateInteractionResponseMessage::new().ephemeral(private),
@@ -345,33 +354,42 @@ async fn try_deliver(
     Ok(())
 }
 
-/// A vote button: the vote's message gets the new tally picture; the presser privately
-/// reads what happened to their vote.
-async fn update_picture(http: &Http, inc: Incoming<'_>, sent: Sent, reply: Reply, tally: Picture) {
-    let file = CreateAttachment::bytes(tally.png, tally.name);
+/// A button press that changes its own message: a vote's tally redrawn (`tally`), or a
+/// settled question's buttons removed. The reply then follows as a follow-up, private or
+/// not as the command layer says.
+async fn update_pressed(
+    http: &Http,
+    inc: Incoming<'_>,
+    sent: Sent,
+    reply: Reply,
+    tally: Option<Picture>,
+) {
+    let file = tally.map(|t| CreateAttachment::bytes(t.png, t.name));
     let updated = match sent {
         Sent::Nothing => {
-            let msg = CreateInteractionResponseMessage::new().files([file]);
+            let msg = CreateInteractionResponseMessage::new();
+            let msg = match file {
+                Some(f) => msg.files([f]),
+                None => msg.components(Vec::new()),
+            };
             inc.respond(http, CreateInteractionResponse::UpdateMessage(msg))
                 .await
         }
         _ => {
-            inc.edit(http, EditInteractionResponse::new().new_attachment(file))
-                .await
+            let edit = EditInteractionResponse::new();
+            let edit = match file {
+                Some(f) => edit.new_attachment(f),
+                None => edit.components(Vec::new()),
+            };
+            inc.edit(http, edit).await
         }
     };
     if let Err(e) = updated {
-        tracing::warn!("cannot update the tally of {}: {e}", inc.describe());
+        tracing::warn!("cannot update the message of {}: {e}", inc.describe());
         return deliver(http, inc, sent, reply).await;
     }
-    let parts = Parts::of(&reply);
-    let f = CreateInteractionResponseFollowup::new()
-        .content(parts.first())
-        .ephemeral(true)
-        .allowed_mentions(parts.mentions());
-    if let Err(e) = inc.followup(http, f).await {
-        tracing::warn!("cannot answer {}: {e}", inc.describe());
-    }
+    // The update was the answer; what follows is a follow-up.
+    deliver(http, inc, Sent::DeferredUpdate, reply).await
 }
 
 /// The channel is busy: open a thread, run the command again inside it, and post its

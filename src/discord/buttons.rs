@@ -18,12 +18,7 @@ pub async fn on_event(
     } = event
     {
         let id = press.data.custom_id.clone();
-        // Vote buttons refresh the tally on the vote's own message.
-        let mode = if id.starts_with("vote:") {
-            Mode::UpdatePicture
-        } else {
-            Mode::NewMessage
-        };
+        let mode = mode_of(&id);
         answer::run(
             ctx,
             data,
@@ -34,4 +29,15 @@ pub async fn on_event(
         .await;
     }
     Ok(())
+}
+
+/// How a press is answered: vote buttons refresh the tally on the vote's own message;
+/// answering a question removes its buttons; the rest answer with a new message.
+fn mode_of(id: &str) -> Mode {
+    match id.split(':').next().unwrap_or("") {
+        "vote" => Mode::UpdatePicture,
+        "accept" | "decline" | "cancel" | "draw-accept" | "draw-decline" | "takeback-accept"
+        | "takeback-decline" => Mode::Settle,
+        _ => Mode::NewMessage,
+    }
 }

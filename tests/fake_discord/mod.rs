@@ -753,7 +753,20 @@ impl FakeDiscord {
     /// The answer to the interaction `token`: waits until a final part has arrived (a callback
     /// other than a deferral, or an edit or follow-up after one).
     pub async fn answer(&self, token: &str, timeout: Duration) -> Result<Answer, String> {
-        let found = self.wait_until(timeout, |st| answer_from(st, token)).await;
+        self.answer_nth(token, 0, timeout).await
+    }
+
+    /// The `nth` final part (0 is [`FakeDiscord::answer`]'s): e.g. 1 for the follow-up after
+    /// a button press updated its own message.
+    pub async fn answer_nth(
+        &self,
+        token: &str,
+        nth: usize,
+        timeout: Duration,
+    ) -> Result<Answer, String> {
+        let found = self
+            .wait_until(timeout, |st| answer_from(st, token, nth))
+            .await;
         found.ok_or_else(|| {
             let st = self.state();
             let parts: Vec<&Recorded> = st
@@ -762,7 +775,7 @@ impl FakeDiscord {
                 .filter(|r| r.token.as_deref() == Some(token))
                 .collect();
             format!(
-                "no final answer to interaction {token} within {timeout:?}; its parts: {}; \
+                "no final answer #{nth} to interaction {token} within {timeout:?}; its parts: {}; \
                  all REST calls: {}",
                 summary(parts),
                 summary(&st.requests)
@@ -1033,8 +1046,9 @@ impl Pending {
 }
 
 /// The answer to `token` if a final part has arrived.
-fn answer_from(st: &State, token: &str) -> Option<Answer> {
+fn answer_from(st: &State, token: &str, nth: usize) -> Option<Answer> {
     let pending = st.interactions.get(token)?;
+    let mut finals = 0;
     let mut parts = Vec::new();
     let mut first_callback = None;
     for r in st
@@ -1051,6 +1065,10 @@ fn answer_from(st: &State, token: &str) -> Option<Answer> {
             first_callback = callback;
         }
         if matches!(callback, Some(5 | 6)) {
+            continue;
+        }
+        finals += 1;
+        if finals <= nth {
             continue;
         }
         let json = match callback {
