@@ -243,6 +243,7 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
         };
         Ok::<_, AppError>((reply, tally))
     });
+    let began = std::time::Instant::now();
     let mut sent = Sent::Nothing;
     let joined = match tokio::time::timeout(DEFER_AFTER, &mut work).await {
         Ok(joined) => joined,
@@ -268,6 +269,11 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
         }
         Ok((reply, None)) => deliver(http, inc, sent, reply).await,
     }
+    tracing::debug!(
+        "answered {} in {} ms",
+        inc.describe(),
+        began.elapsed().as_millis()
+    );
     drop(permit);
 }
 

@@ -63,6 +63,15 @@ async fn run(ctx: Context<'_>, what: What) -> Result<(), Error> {
     Ok(())
 }
 
+/// Refuses a command whose options contradict each other, before the command layer.
+async fn refuse_now(ctx: Context<'_>, text: impl Into<String>) -> Result<(), Error> {
+    let reply = poise::CreateReply::default()
+        .content(text.into())
+        .ephemeral(true);
+    ctx.send(reply).await?;
+    Ok(())
+}
+
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum VariantChoice {
     #[name = "Little River Chess"]
@@ -178,28 +187,13 @@ async fn challenge(
     days: Option<u32>,
     #[description = "Your side (default: random)"] color: Option<ColorChoice>,
 ) -> Result<(), Error> {
-    if let Some(o) = &opponent {
-        if o.bot {
-            let poise::Context::Application(app) = ctx else {
-                return Ok(());
-            };
-            let text = format!(
-                "{} is a bot and cannot play. Challenge a member, or leave opponent out so \
-                 anyone can accept.",
-                o.name
-            );
-            app.interaction
-                .create_response(
-                    ctx.http(),
-                    serenity::CreateInteractionResponse::Message(
-                        serenity::CreateInteractionResponseMessage::new()
-                            .content(text)
-                            .ephemeral(true),
-                    ),
-                )
-                .await?;
-            return Ok(());
-        }
+    if let Some(o) = opponent.as_ref().filter(|o| o.bot) {
+        let text = format!(
+            "{} is a bot and cannot play. Challenge a member, or leave opponent out so \
+             anyone can accept.",
+            o.name
+        );
+        return refuse_now(ctx, text).await;
     }
     if let (Some(o), poise::Context::Application(app)) = (&opponent, ctx) {
         let named = crate::app::Member {
@@ -463,21 +457,7 @@ async fn settings(
     let orientation = orientation.map(|o| format!("{o:?}").to_ascii_lowercase());
     match (orientation, days) {
         (Some(_), Some(_)) => {
-            let text = "Change one setting at a time: orientation, or days.";
-            let poise::Context::Application(app) = ctx else {
-                return Ok(());
-            };
-            app.interaction
-                .create_response(
-                    ctx.http(),
-                    serenity::CreateInteractionResponse::Message(
-                        serenity::CreateInteractionResponseMessage::new()
-                            .content(text)
-                            .ephemeral(true),
-                    ),
-                )
-                .await?;
-            Ok(())
+            refuse_now(ctx, "Change one setting at a time: orientation, or days.").await
         }
         (orientation, None) => run(ctx, What::Settings { orientation }).await,
         (None, Some(days)) => run(ctx, What::ServerClock { days }).await,
