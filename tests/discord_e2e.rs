@@ -347,15 +347,32 @@ async fn a_whole_game_through_discord() {
             .unwrap();
         assert_eq!(n, 1);
     }
+    // And Discord fails the first time the reminder is posted: it is posted again.
+    fake.fail_next("POST", &format!("/channels/{CHANNEL}/messages"), 502);
     let mut bot = Bot::start(&fake, &dir.0, 2, "trace");
     fake.wait_ready(2, WAIT).await.unwrap();
     let reminder = fake
         .wait_request(
-            |r| r.method == "POST" && r.path.ends_with(&format!("/channels/{CHANNEL}/messages")),
+            |r| {
+                r.method == "POST"
+                    && r.path.ends_with(&format!("/channels/{CHANNEL}/messages"))
+                    && r.ok()
+            },
             WAIT,
         )
         .await
         .unwrap();
+    let failed: Vec<_> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.status == 502 && r.path.ends_with(&format!("/channels/{CHANNEL}/messages")))
+        .collect();
+    assert_eq!(failed.len(), 1, "the first try met the outage");
+    let pause = reminder.at - failed[0].at;
+    assert!(
+        pause >= Duration::from_secs(2),
+        "tried again after {pause:?}"
+    );
     let text = reminder.json["content"]
         .as_str()
         .unwrap_or_default()

@@ -9,6 +9,40 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Waits before the second and third tries of a notice Discord did not take.
+const RETRY_AFTER: [Duration; 2] = [Duration::from_secs(2), Duration::from_secs(10)];
+
+/// Posts a notice, trying again when Discord fails (its servers, the network); a notice
+/// it refuses for good (no permission, no channel) is logged with its text.
+async fn post_with_retries(
+    http: &serenity::Http,
+    channel: serenity::ChannelId,
+    reply: &crate::app::Reply,
+) {
+    let mut waits = RETRY_AFTER.iter();
+    loop {
+        match post(http, channel, reply).await {
+            Ok(()) => return tracing::info!(%channel, "posted: {}", reply.text),
+            Err(e) => {
+                let lasting = matches!(
+                    &e,
+                    serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
+                        if r.status_code.is_client_error()
+                );
+                match waits.next() {
+                    Some(wait) if !lasting => {
+                        tracing::warn!(%channel, "cannot post a notice yet ({e}); trying again in {wait:?}");
+                        tokio::time::sleep(*wait).await;
+                    }
+                    _ => {
+                        return tracing::warn!(%channel, "cannot post a notice ({e}): {}", reply.text)
+                    }
+                }
+            }
+        }
+    }
+}
+
 pub fn start(http: Arc<serenity::Http>, data: Data, every: Duration) {
     tokio::spawn(async move {
         let mut interval = tokio::time::interval(every);
@@ -36,13 +70,7 @@ pub fn start(http: Arc<serenity::Http>, data: Data, every: Duration) {
                             tracing::warn!(channel = %n.channel, "a notice for a channel that is not Discord's: {}", n.reply.text);
                             continue;
                         };
-                        let channel = serenity::ChannelId::new(channel);
-                        match post(&http, channel, &n.reply).await {
-                            Ok(()) => tracing::info!(%channel, "posted: {}", n.reply.text),
-                            Err(e) => {
-                                tracing::warn!(%channel, "cannot post a notice ({e}): {}", n.reply.text)
-                            }
-                        }
+                        post_with_retries(&http, serenity::ChannelId::new(channel), &n.reply).await;
                     }
                 }
                 Err(e) => tracing::error!("the clocks' tick failed: {e}"),

@@ -416,6 +416,9 @@ struct Pending {
 struct State {
     last_id: u64,
     requests: Vec<Recorded>,
+    /// Outages to simulate: the next request whose method is `.0` and whose path contains
+    /// `.1` is answered with status `.2`, once.
+    outages: Vec<(String, String, u16)>,
     ready_count: usize,
     identify_count: usize,
     resume_count: usize,
@@ -654,6 +657,14 @@ impl FakeDiscord {
     /// Registers users so that User options naming them by id resolve to them.
     pub fn add_user(&self, user: &FakeUser) {
         self.state().users.insert(user.id, user.clone());
+    }
+
+    /// Answers the next `method` request whose path contains `path` with `status` (a
+    /// Discord outage, say 500), once.
+    pub fn fail_next(&self, method: &str, path: &str, status: u16) {
+        self.state()
+            .outages
+            .push((method.to_string(), path.to_string(), status));
     }
 
     /// Sets the bot's permissions in the channels (`app_permissions` of the interactions).
@@ -2065,13 +2076,21 @@ impl Inner {
         };
         let (status, response) = {
             let mut st = self.lock();
-            let answer = match body_error {
-                Some(e) => error(
+            let outage = st
+                .outages
+                .iter()
+                .position(|(m, p, _)| *m == rec.method && rec.path.contains(p.as_str()));
+            let answer = match (outage, body_error) {
+                (Some(i), _) => {
+                    let (_, _, status) = st.outages.remove(i);
+                    error(status, 0, "a simulated outage")
+                }
+                (None, Some(e)) => error(
                     400,
                     50109,
                     &format!("The request body contains invalid JSON ({e})"),
                 ),
-                None => self.route(&mut st, &mut rec),
+                (None, None) => self.route(&mut st, &mut rec),
             };
             rec.seq = st.requests.len();
             rec.status = answer.0;
