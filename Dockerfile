@@ -4,11 +4,12 @@
 
 FROM rust:1-bookworm AS build
 WORKDIR /src
-# Dependencies first, so that a change to Ferry's own code does not fetch them again.
+# Dependencies first, so that a change to Ferry's own code does not fetch them again
+# (the manifest names the benchmarks, so cargo wants their files to read it).
 COPY Cargo.toml Cargo.lock ./
+COPY benches benches
 RUN cargo fetch --locked
 COPY src src
-COPY benches benches
 COPY fonts fonts
 COPY migrations migrations
 RUN cargo build --release --locked --bin ferry && strip target/release/ferry

@@ -7,12 +7,17 @@ use crate::store::Store;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::Arc;
+use tokio::sync::Semaphore;
 
 /// Where the command layer's state lives, shared by all tasks.
 #[derive(Clone)]
 pub struct Bridge {
     db: Arc<PathBuf>,
     clock: Arc<dyn Clock>,
+    /// Commands run at once: one per core. The work is CPU (rules, pictures) and one
+    /// SQLite writer at a time, so more at once only adds threads, connections and lock
+    /// waits; the rest queue here, in order.
+    running: Arc<Semaphore>,
 }
 
 thread_local! {
@@ -22,9 +27,11 @@ thread_local! {
 
 impl Bridge {
     pub fn new(db: PathBuf, clock: Arc<dyn Clock>) -> Bridge {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Bridge {
             db: Arc::new(db),
             clock,
+            running: Arc::new(Semaphore::new(cores.max(2))),
         }
     }
 
@@ -44,6 +51,11 @@ impl Bridge {
         T: Send + 'static,
         F: FnOnce(&mut App) -> Result<T, AppError> + Send + 'static,
     {
+        let _turn = self
+            .running
+            .acquire()
+            .await
+            .map_err(|_| AppError::Internal("the command queue is closed".to_string()))?;
         let db = Arc::clone(&self.db);
         let clock = Arc::clone(&self.clock);
         let task = tokio::task::spawn_blocking(move || {
