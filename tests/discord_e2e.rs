@@ -429,6 +429,16 @@ async fn a_whole_game_through_discord() {
         "{record}"
     );
 
+    // /games: Ann's game, linked to its channel.
+    let t = fake.slash(&ann, CHANNEL, "games", json!([])).await;
+    let games = fake.answer(&t, WAIT).await.unwrap();
+    assert!(games.ephemeral, "{}", games.content());
+    assert!(
+        games.content().contains(&format!("in <#{CHANNEL}>")),
+        "{}",
+        games.content()
+    );
+
     // Ann resigns: the game is over, both players are named.
     let t = fake.slash(&ann, CHANNEL, "resign", json!([])).await;
     let resigned = fake.answer(&t, WAIT).await.unwrap();

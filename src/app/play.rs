@@ -630,12 +630,16 @@ impl App {
             } else {
                 "their move".to_string()
             };
+            // `<#id>` is how a chat links a channel; another server's is named as such.
+            let place = if row.server == cmd.server {
+                format!("in <#{}>", row.channel)
+            } else {
+                format!("in <#{}> on another server", row.channel)
+            };
             lines.push(format!(
-                "game {} ({}, server {} channel {}): {} as {color} vs {}, ply {}, {turn}",
+                "game {} ({}, {place}): {} as {color} vs {}, ply {}, {turn}",
                 row.id,
                 g.variant().name,
-                row.server,
-                row.channel,
                 mention(&cmd.who.id),
                 mention(row.player(color.opposite())),
                 row.ply

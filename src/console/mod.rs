@@ -272,25 +272,45 @@ impl Session {
     }
 }
 
-/// Mentions `<@bob>` printed as `@bob`; other text untouched.
+/// Mentions `<@bob>` printed as `@bob`, channel links `<#general>` as `#general`; other
+/// text untouched.
 fn plain(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(at) = rest.find("<@") {
+    while let Some(at) = rest.find(['<']) {
         out.push_str(&rest[..at]);
-        let after = &rest[at + 2..];
-        match after.find('>') {
-            Some(end) if !after[..end].contains(char::is_whitespace) => {
-                out.push('@');
+        let tail = &rest[at..];
+        let sigil = match tail.as_bytes().get(1) {
+            Some(b'@') => Some('@'),
+            Some(b'#') => Some('#'),
+            _ => None,
+        };
+        let after = &tail[sigil.map_or(1, |_| 2)..];
+        match (sigil, after.find('>')) {
+            (Some(s), Some(end)) if end > 0 && !after[..end].contains(char::is_whitespace) => {
+                out.push(s);
                 out.push_str(&after[..end]);
                 rest = &after[end + 1..];
             }
             _ => {
-                out.push_str("<@");
-                rest = after;
+                out.push('<');
+                rest = &tail[1..];
             }
         }
     }
     out.push_str(rest);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain;
+
+    #[test]
+    fn mentions_and_channel_links_read_plainly() {
+        assert_eq!(plain("<@bob>, your move"), "@bob, your move");
+        assert_eq!(plain("game 3 (in <#general>)"), "game 3 (in #general)");
+        assert_eq!(plain("a < b <@ c> <#> <@x"), "a < b <@ c> <#> <@x");
+        assert_eq!(plain("é<@ann>é"), "é@anné");
+    }
 }
