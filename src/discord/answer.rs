@@ -210,6 +210,7 @@ enum Sent {
 /// is logged.
 pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: What, mode: Mode) {
     let http = ctx.http.as_ref();
+    let began = std::time::Instant::now();
     // Shutdown takes every permit: a command that gets none would not be waited for.
     let permit = data.in_flight.clone().try_acquire_owned();
     if permit.is_err() || data.closing.load(Ordering::SeqCst) {
@@ -243,7 +244,6 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
         };
         Ok::<_, AppError>((reply, tally))
     });
-    let began = std::time::Instant::now();
     let mut sent = Sent::Nothing;
     let joined = match tokio::time::timeout(DEFER_AFTER, &mut work).await {
         Ok(joined) => joined,
@@ -313,7 +313,6 @@ async fn try_deliver(
     reply: &Reply,
 ) -> serenity::Result<()> {
     let parts = Parts::of(reply);
-    let mut rest = parts.chunks.iter().skip(1);
     match sent {
         Sent::Nothing => {
             let msg = CreateInteractionResponseMessage::new()
@@ -350,7 +349,7 @@ async fn try_deliver(
             inc.followup(http, f).await?;
         }
     }
-    for chunk in rest.by_ref() {
+    for chunk in parts.chunks.iter().skip(1) {
         let f = CreateInteractionResponseFollowup::new()
             .content(chunk)
             .ephemeral(reply.private)
@@ -428,8 +427,9 @@ async fn into_thread(
         Err(e) => {
             tracing::warn!("cannot open a thread for {}: {e}", inc.describe());
             let text = format!(
-                "{} But Ferry could not open a thread here: it needs the Create Public \
-                 Threads permission in this channel (or finish the game going here first).",
+                "{} But Ferry could not open one here: it needs the Create Public Threads \
+                 permission, and a thread cannot hold another. Play in another channel, or \
+                 finish the game going here first.",
                 first.text
             );
             return deliver(http, inc, sent, private(text)).await;

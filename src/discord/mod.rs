@@ -175,16 +175,25 @@ async fn run(config: Config) -> Result<(), String> {
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 let commands = &framework.options().commands;
-                match guild {
-                    Some(g) => poise::builtins::register_in_guild(ctx, commands, g).await?,
-                    None => poise::builtins::register_globally(ctx, commands).await?,
+                let registered = match guild {
+                    Some(g) => poise::builtins::register_in_guild(ctx, commands, g).await,
+                    None => poise::builtins::register_globally(ctx, commands).await,
+                };
+                // Without data no command is answered, so a failed registration must not
+                // stop the bot: the commands Discord already has keep working.
+                match registered {
+                    Ok(()) => tracing::info!(
+                        user = %ready.user.name,
+                        commands = commands.len(),
+                        in_guild = ?guild,
+                        "connected; slash commands registered"
+                    ),
+                    Err(e) => tracing::error!(
+                        user = %ready.user.name,
+                        "connected, but the slash commands could not be registered ({e}); \
+                         those registered before stay in use"
+                    ),
                 }
-                tracing::info!(
-                    user = %ready.user.name,
-                    commands = commands.len(),
-                    in_guild = ?guild,
-                    "connected; slash commands registered"
-                );
                 scheduler::start(ctx.http.clone(), data.clone(), tick);
                 Ok(data)
             })
