@@ -94,15 +94,20 @@ impl Incoming<'_> {
     }
 }
 
+/// What Discord shows as a user's name outside a server: the global display name, else
+/// the user name.
+pub fn user_name(user: &serenity::User) -> String {
+    user.global_name
+        .clone()
+        .unwrap_or_else(|| user.name.clone())
+}
+
 /// The member who sent an interaction, as the command layer knows them.
 pub fn member_of(inc: Incoming<'_>) -> Member {
     let user = inc.user();
     let name = match inc.member() {
         Some(m) => m.display_name().to_string(),
-        None => user
-            .global_name
-            .clone()
-            .unwrap_or_else(|| user.name.clone()),
+        None => user_name(user),
     };
     let manager = inc
         .member()

@@ -198,7 +198,7 @@ async fn challenge(
     if let (Some(o), poise::Context::Application(app)) = (&opponent, ctx) {
         let named = crate::app::Member {
             id: o.id.to_string(),
-            name: o.global_name.clone().unwrap_or_else(|| o.name.clone()),
+            name: answer::user_name(o),
             manager: false,
         };
         if let Err(e) = app.data.bridge.run(move |a| a.remember_name(&named)).await {
