@@ -156,14 +156,14 @@ fn every_variant_can_be_resigned_and_lost_on_time() {
         let now = t.app.now();
         assert_eq!(t.app.due(now - 1).unwrap(), []);
         assert_eq!(t.app.due(now).unwrap(), [Due::Reminder(id)]);
-        let notices = t.app.tick(now).unwrap();
+        let notices = t.tick(now);
         assert_eq!(notices.len(), 1, "{notices:?}");
         assert_eq!(notices[0].reply.mentions, [mover.as_str()]);
-        assert!(t.app.tick(now + 60).unwrap().is_empty());
+        assert!(t.tick(now + 60).is_empty());
         t.clock.advance(DAY / 2);
         let now = t.app.now();
         assert_eq!(t.app.due(now).unwrap(), [Due::Timeout(id)]);
-        let notices = t.app.tick(now).unwrap();
+        let notices = t.tick(now);
         assert_eq!(notices.len(), 1);
         assert!(
             notices[0].reply.text.contains("loses on time"),
@@ -173,7 +173,7 @@ fn every_variant_can_be_resigned_and_lost_on_time() {
         assert!(notices[0].reply.picture.is_some());
         let row = t.app.store().game(id).unwrap().unwrap();
         assert_eq!(row.reason.as_deref(), Some("timeout"));
-        assert!(t.app.tick(now + 60).unwrap().is_empty());
+        assert!(t.tick(now + 60).is_empty());
     }
 }
 
@@ -201,7 +201,7 @@ fn a_clock_missed_while_ferry_was_down_is_settled_at_start() {
     t.clock.advance(7 * DAY);
     t.restart();
     let now = t.app.now();
-    let notices = t.app.tick(now).unwrap();
+    let notices = t.tick(now);
     // No reminder for a deadline already gone: only the loss on time.
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(notices[0].reply.text.contains("loses on time"));

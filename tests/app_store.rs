@@ -5,7 +5,8 @@ mod app_support;
 use app_support::TempDir;
 use ferry::engine::{Action, Color};
 use ferry::store::{
-    Append, Migration, NewChallenge, NewGame, NewVote, Store, StoreError, MIGRATIONS,
+    Append, Lease, Migration, NewChallenge, NewGame, NewNotice, NewVote, Store, StoreError,
+    MIGRATIONS,
 };
 use std::sync::{Arc, Barrier};
 
@@ -57,6 +58,7 @@ fn move_at<'a>(game_id: i64, seq: u32, ply: u32, action: &'a Action) -> Append<'
         deadline: 100,
         remind_at: 50,
         reminded: false,
+        notice: None,
     }
 }
 
@@ -75,6 +77,8 @@ fn an_empty_database_gets_every_migration() {
         "members",
         "votes",
         "ballots",
+        "leases",
+        "outbox",
     ] {
         assert!(
             dump.contains(&format!("[{table}]")),
@@ -107,8 +111,9 @@ fn an_existing_database_is_upgraded_and_keeps_its_games() {
     let err = Store::open(dir.db()).err().expect("refused");
     assert!(matches!(err, StoreError::NewerSchema { .. }));
     let text = err.to_string();
+    let newer = format!("schema version {}", MIGRATIONS.len() + 1);
     assert!(
-        text.contains("newer Ferry") && text.contains("schema version 2"),
+        text.contains("newer Ferry") && text.contains(&newer),
         "{text}"
     );
 }
@@ -218,7 +223,165 @@ fn a_ballot_after_closing_is_refused() {
         [("gentle".to_string(), 1), ("wild".to_string(), 1)]
     );
     assert!(store.cast_ballot(v, "c", "wild", 100).is_err());
-    assert!(store.close_vote(v, Some("wild"), 100).unwrap());
-    assert!(!store.close_vote(v, Some("wild"), 101).unwrap());
+    assert!(store.close_vote(v, Some("wild"), 100, None).unwrap());
+    assert!(!store.close_vote(v, Some("wild"), 101, None).unwrap());
     assert_eq!(store.server_settings("s").unwrap().river_aspect, "wild");
+}
+
+#[test]
+fn a_database_of_the_first_schema_is_upgraded_with_its_games() {
+    let dir = TempDir::new("upgrade-1");
+    let mut store = Store::open_with(dir.db(), &MIGRATIONS[..1]).unwrap();
+    let game = new_game(&mut store);
+    drop(store);
+    let store = Store::open(dir.db()).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 2);
+    assert!(store.game(game).unwrap().is_some());
+    assert!(store.queued_notices().unwrap().is_empty());
+}
+
+#[test]
+fn a_lease_is_held_by_one_holder_until_it_lapses_or_is_released() {
+    let dir = TempDir::new("lease");
+    let mut a = Store::open(dir.db()).unwrap();
+    let mut b = Store::open(dir.db()).unwrap();
+    assert_eq!(
+        a.hold_lease("clock", "A", 100, 30).unwrap(),
+        Lease::Held {
+            until: 130,
+            took_over: None
+        }
+    );
+    // B waits while A's lease runs, A renews it.
+    assert_eq!(
+        b.hold_lease("clock", "B", 110, 30).unwrap(),
+        Lease::Elsewhere {
+            holder: "A".into(),
+            until: 130
+        }
+    );
+    assert_eq!(
+        a.hold_lease("clock", "A", 120, 30).unwrap(),
+        Lease::Held {
+            until: 150,
+            took_over: None
+        }
+    );
+    assert!(matches!(
+        b.hold_lease("clock", "B", 149, 30).unwrap(),
+        Lease::Elsewhere { .. }
+    ));
+    // A stops renewing: at 150 the lease is B's, and A learns it.
+    assert_eq!(
+        b.hold_lease("clock", "B", 150, 30).unwrap(),
+        Lease::Held {
+            until: 180,
+            took_over: Some("A".into())
+        }
+    );
+    assert_eq!(
+        a.hold_lease("clock", "A", 151, 30).unwrap(),
+        Lease::Elsewhere {
+            holder: "B".into(),
+            until: 180
+        }
+    );
+    // Another lease name is separate.
+    assert!(matches!(
+        a.hold_lease("other", "A", 151, 30).unwrap(),
+        Lease::Held { .. }
+    ));
+    // A release by a non-holder does nothing; the holder's frees the lease at once.
+    assert!(!a.release_lease("clock", "A").unwrap());
+    assert!(b.release_lease("clock", "B").unwrap());
+    assert_eq!(
+        a.hold_lease("clock", "A", 152, 30).unwrap(),
+        Lease::Held {
+            until: 182,
+            took_over: None
+        }
+    );
+}
+
+fn notice(text: &str) -> NewNotice {
+    NewNotice {
+        server: "s".into(),
+        channel: "c".into(),
+        text: text.into(),
+        picture: Some(("board.png".into(), vec![137, 80, 78, 71, 0, 255])),
+        buttons: vec![
+            ("board:1".into(), "Board".into()),
+            ("x:2".into(), "Tab\there".into()),
+        ],
+        mentions: vec!["alice".into(), "bob".into()],
+        created_at: 77,
+    }
+}
+
+#[test]
+fn a_notice_is_queued_with_its_change_and_kept_until_delivered() {
+    let dir = TempDir::new("outbox");
+    let mut store = Store::open(dir.db()).unwrap();
+    let game = new_game(&mut store);
+    let n = notice("reminder");
+    assert!(store.mark_reminded(game, 0, &n).unwrap());
+    // Done already (or stale): nothing more is queued.
+    assert!(!store.mark_reminded(game, 0, &notice("again")).unwrap());
+    assert!(!store.mark_reminded(game, 5, &notice("stale")).unwrap());
+    let queued = store.queued_notices().unwrap();
+    assert_eq!(queued.len(), 1);
+    let q = &queued[0];
+    assert_eq!(q.tries, 0);
+    // Every part comes back, the tab in a label made a space.
+    let mut expected = n.clone();
+    expected.buttons[1].1 = "Tab here".into();
+    assert_eq!(q.notice, expected);
+
+    // A refused time-out queues nothing: the notice goes with the write or not at all.
+    let timeout = Action::Timeout(Color::White);
+    let late = notice("time-out");
+    let mut stale = move_at(game, 9, 9, &timeout);
+    stale.notice = Some(&late);
+    assert!(matches!(
+        store.append(&stale),
+        Err(StoreError::Stale { .. })
+    ));
+    let mut ok = move_at(game, 0, 0, &timeout);
+    ok.notice = Some(&late);
+    store.append(&ok).unwrap();
+    let ids: Vec<i64> = store
+        .queued_notices()
+        .unwrap()
+        .iter()
+        .map(|q| q.id)
+        .collect();
+    assert_eq!(ids.len(), 2);
+
+    // Failures are counted; a delivered notice leaves the queue once.
+    assert_eq!(store.notice_failed(ids[0]).unwrap(), 1);
+    assert_eq!(store.notice_failed(ids[0]).unwrap(), 2);
+    assert!(store.notice_delivered(ids[0]).unwrap());
+    assert!(!store.notice_delivered(ids[0]).unwrap());
+    assert!(store.notice_delivered(ids[1]).unwrap());
+    assert!(store.queued_notices().unwrap().is_empty());
+
+    // Ids are never reused, even after the queue emptied (the chat uses them to drop
+    // copies): the next notice gets a new one.
+    let vote = store
+        .open_vote(&NewVote {
+            server: "s",
+            channel: "c",
+            question: "river_aspect",
+            choices: &["gentle", "wild"],
+            by: "mod",
+            now: 0,
+            closes_at: 100,
+        })
+        .unwrap();
+    assert!(store
+        .close_vote(vote, None, 100, Some(&notice("closed")))
+        .unwrap());
+    let next = store.queued_notices().unwrap();
+    assert_eq!(next.len(), 1);
+    assert!(next[0].id > ids[1], "{} after {:?}", next[0].id, ids);
 }

@@ -57,7 +57,7 @@ fn a_vote_changes_the_default_aspect_of_later_challenges() {
     t.clock.advance(2 * DAY);
     let now = t.app.now();
     assert_eq!(t.app.due(now).unwrap(), [Due::CloseVote(1)]);
-    let notices = t.app.tick(now).unwrap();
+    let notices = t.tick(now);
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].channel, "general");
     assert!(
@@ -73,7 +73,7 @@ fn a_vote_changes_the_default_aspect_of_later_challenges() {
         t.app.store().server_settings("home").unwrap().river_aspect,
         "wild"
     );
-    assert!(t.app.tick(now).unwrap().is_empty());
+    assert!(t.tick(now).is_empty());
     let r = t.run("dan", "/vote tally");
     assert!(r.text.contains("closed: wild won"), "{}", r.text);
 

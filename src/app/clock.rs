@@ -3,9 +3,9 @@
 //! (which catches up on everything missed while Ferry was down), and tests pass any time.
 
 use super::text::{mention, time_text};
-use super::{App, AppError, Fail, Reply};
+use super::{App, AppError, Button, Fail, Picture, Reply};
 use crate::engine::Action;
-use crate::store::StoreError;
+use crate::store::{Lease, NewNotice, QueuedNotice, StoreError};
 use std::sync::atomic::{AtomicI64, Ordering};
 
 /// Where the time comes from.
@@ -48,12 +48,64 @@ impl Clock for ManualClock {
     }
 }
 
-/// Something the scheduler says unasked, in a channel.
+/// Something the scheduler says unasked, in a channel. Notices wait in the store's outbox
+/// until `App::notice_delivered(id)`: a process that dies before posting one leaves it for
+/// the next tick, in whichever process runs the clocks then.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice {
+    /// Never used for another notice: the chat may use it to drop a second copy.
+    pub id: i64,
+    /// Failed deliveries so far.
+    pub tries: u32,
     pub server: String,
     pub channel: String,
     pub reply: Reply,
+}
+
+/// The lease the process running the clocks holds.
+const CLOCK_LEASE: &str = "clock";
+
+impl Notice {
+    fn from_queued(q: QueuedNotice) -> Notice {
+        let n = q.notice;
+        Notice {
+            id: q.id,
+            tries: q.tries,
+            server: n.server,
+            channel: n.channel,
+            reply: Reply {
+                text: n.text,
+                picture: n.picture.map(|(name, png)| Picture { name, png }),
+                buttons: n
+                    .buttons
+                    .into_iter()
+                    .map(|(id, label)| Button { id, label })
+                    .collect(),
+                mentions: n.mentions,
+                ..Reply::default()
+            },
+        }
+    }
+}
+
+/// The stored form of a notice about to be queued.
+pub(super) fn queued(server: &str, channel: &str, reply: &Reply, now: i64) -> NewNotice {
+    NewNotice {
+        server: server.to_string(),
+        channel: channel.to_string(),
+        text: reply.text.clone(),
+        picture: reply
+            .picture
+            .as_ref()
+            .map(|p| (p.name.clone(), p.png.clone())),
+        buttons: reply
+            .buttons
+            .iter()
+            .map(|b| (b.id.clone(), b.label.clone()))
+            .collect(),
+        mentions: reply.mentions.clone(),
+        created_at: now,
+    }
 }
 
 fn fail(f: Fail) -> AppError {
@@ -89,11 +141,12 @@ pub(super) fn due(app: &App, now: i64) -> Result<Vec<Due>, AppError> {
     Ok(out)
 }
 
-/// Sends the reminders that are due, ends the games whose deadline has passed (a game
-/// whose reminder was missed too just ends), closes the votes whose time is up. Safe to
-/// run in several processes at once: each change is made once.
+/// Queues the reminders that are due, ends the games whose deadline has passed (a game
+/// whose reminder was missed too just ends), closes the votes whose time is up; each change
+/// is stored with its notice in one transaction. Returns every notice waiting to be posted,
+/// oldest first (those of earlier ticks that were not delivered too). Safe to run in several
+/// processes at once: each change is made, and its notice queued, once.
 pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
-    let mut notices = Vec::new();
     for row in app.store.games_due(now)? {
         let game = app.load(&row).map_err(fail)?;
         let side = game.position().side_to_move();
@@ -104,6 +157,18 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
             if g.apply(action.clone()).is_err() {
                 continue;
             }
+            let winner = row.player(side.opposite());
+            let mut reply = Reply::public(format!(
+                "Game {}: {} did not move by {} and loses on time. {} wins as {}.",
+                row.id,
+                mention(&who),
+                time_text(row.deadline),
+                mention(winner),
+                side.opposite()
+            ))
+            .mentioning(&[&row.white, &row.black]);
+            reply.picture = Some(app.picture(&row, &g, Some(winner), None).map_err(fail)?);
+            let notice = queued(&row.server, &row.channel, &reply, now);
             // The game's own time: the deadline, not the moment the scheduler ran.
             let append = crate::store::Append {
                 game_id: row.id,
@@ -118,6 +183,7 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
                 deadline: row.deadline,
                 remind_at: row.remind_at,
                 reminded: row.reminded,
+                notice: Some(&notice),
             };
             match app.store.append(&append) {
                 Ok(()) => {}
@@ -125,23 +191,7 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
                 Err(StoreError::Stale { .. }) => continue,
                 Err(e) => return Err(e.into()),
             }
-            let winner = row.player(side.opposite());
-            let mut reply = Reply::public(format!(
-                "Game {}: {} did not move by {} and loses on time. {} wins as {}.",
-                row.id,
-                mention(&who),
-                time_text(row.deadline),
-                mention(winner),
-                side.opposite()
-            ))
-            .mentioning(&[&row.white, &row.black]);
-            reply.picture = Some(app.picture(&row, &g, Some(winner), None).map_err(fail)?);
-            notices.push(Notice {
-                server: row.server.clone(),
-                channel: row.channel.clone(),
-                reply,
-            });
-        } else if app.store.mark_reminded(row.id, row.seq)? {
+        } else {
             let left = super::text::span_text(row.deadline - now);
             let mut reply = Reply::public(format!(
                 "Game {}: {}, {left} left to move as {side}, by {}; after that the game is lost \
@@ -152,21 +202,34 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
             ))
             .mentioning(&[&who]);
             reply.buttons = vec![super::button(format!("board:{}", row.id), "Board")];
-            notices.push(Notice {
-                server: row.server.clone(),
-                channel: row.channel.clone(),
-                reply,
-            });
+            let notice = queued(&row.server, &row.channel, &reply, now);
+            // False: another process reminded first (or a move came in meanwhile).
+            app.store.mark_reminded(row.id, row.seq, &notice)?;
         }
     }
     for v in app.store.votes_due(now)? {
-        if let Some(reply) = app.close(&v).map_err(fail)? {
-            notices.push(Notice {
-                server: v.server.clone(),
-                channel: v.channel.clone(),
-                reply,
-            });
-        }
+        app.close(&v, true).map_err(fail)?;
     }
-    Ok(notices)
+    queue(app)
+}
+
+/// Every notice waiting to be posted, oldest first.
+pub(super) fn queue(app: &App) -> Result<Vec<Notice>, AppError> {
+    Ok(app
+        .store
+        .queued_notices()?
+        .into_iter()
+        .map(Notice::from_queued)
+        .collect())
+}
+
+/// Takes or renews the clocks' lease for `holder` (one name per process) for `seconds`.
+pub(super) fn hold(app: &mut App, holder: &str, seconds: i64) -> Result<Lease, AppError> {
+    let now = app.now();
+    Ok(app.store.hold_lease(CLOCK_LEASE, holder, now, seconds)?)
+}
+
+/// Gives the clocks' lease up, so another process takes it over at its next tick.
+pub(super) fn release(app: &mut App, holder: &str) -> Result<bool, AppError> {
+    Ok(app.store.release_lease(CLOCK_LEASE, holder)?)
 }

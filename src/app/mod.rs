@@ -13,6 +13,7 @@ pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
 pub use suggest::{best_matches, Suggestions};
 pub use text::{mention, time_text};
 
+pub use crate::store::Lease;
 use crate::store::{Store, StoreError};
 use std::fmt;
 use std::sync::Arc;
@@ -350,9 +351,38 @@ impl App {
         Ok(self.store.touch_member(&member.id, &member.name)?)
     }
 
-    /// Reminders and time-outs that are due, and votes to close: see `clock`.
+    /// Acts on the reminders and time-outs that are due, and the votes to close, and returns
+    /// every notice waiting to be posted: see `clock`. Post each, then `notice_delivered`.
     pub fn tick(&mut self, now: i64) -> Result<Vec<Notice>, AppError> {
         clock::tick(self, now)
+    }
+
+    /// The notices waiting to be posted, oldest first, without acting on the clocks.
+    pub fn queued_notices(&self) -> Result<Vec<Notice>, AppError> {
+        clock::queue(self)
+    }
+
+    /// The chat has the notice (or refused it for good): it leaves the queue. False when it
+    /// had left already.
+    pub fn notice_delivered(&mut self, id: i64) -> Result<bool, AppError> {
+        Ok(self.store.notice_delivered(id)?)
+    }
+
+    /// Posting the notice failed; it stays queued. Returns the failures so far.
+    pub fn notice_failed(&mut self, id: i64) -> Result<u32, AppError> {
+        Ok(self.store.notice_failed(id)?)
+    }
+
+    /// Takes or renews the lease on the clocks for `holder` (one name per process) for
+    /// `seconds`: only the holder should tick, so several processes sharing the database
+    /// run the clocks once.
+    pub fn hold_clock(&mut self, holder: &str, seconds: i64) -> Result<Lease, AppError> {
+        clock::hold(self, holder, seconds)
+    }
+
+    /// Gives up the clocks' lease (on shutdown), so another process takes over at once.
+    pub fn release_clock(&mut self, holder: &str) -> Result<bool, AppError> {
+        clock::release(self, holder)
     }
 
     /// What `tick(now)` would act on, without acting.

@@ -175,6 +175,7 @@ impl App {
             deadline,
             remind_at,
             reminded,
+            notice: None,
         };
         match self.store.append(&append) {
             Ok(()) => Ok(()),

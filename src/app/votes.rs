@@ -204,20 +204,20 @@ impl App {
         if v.status == VoteStatus::Closed {
             return refuse(self.closed_text(&v));
         }
-        match self.close(&v)? {
+        match self.close(&v, false)? {
             Some(reply) => Ok(reply),
             None => refuse(format!("Vote {} has just been closed.", v.id)),
         }
     }
 
     /// Closes a vote and says the result; `None` when someone else closed it first.
-    pub(super) fn close(&mut self, v: &VoteRow) -> Result<Option<Reply>, Fail> {
+    /// Closes a vote and tells its result; `by_clock`: the clocks closed it, so the result
+    /// is queued as a notice with the change (else it is the reply to a command). `None`
+    /// when it was closed already.
+    pub(super) fn close(&mut self, v: &VoteRow, by_clock: bool) -> Result<Option<Reply>, Fail> {
         let tally = self.store.tally(v.id)?;
         let current = self.store.server_settings(&v.server)?.river_aspect;
         let win = winner(&tally, &current);
-        if !self.store.close_vote(v.id, win.as_deref(), self.now())? {
-            return Ok(None);
-        }
         let text = match &win {
             Some(w) => format!(
                 "Vote {} is closed: {w} wins ({}). Little River challenges on this server now \
@@ -233,6 +233,14 @@ impl App {
         let mut reply = Reply::public(text);
         let state = format!("closed: {}", tally_text(&tally));
         reply.picture = Some(tally_picture(v.id, &state, &tally, win.as_deref()));
+        let now = self.now();
+        let notice = by_clock.then(|| super::clock::queued(&v.server, &v.channel, &reply, now));
+        if !self
+            .store
+            .close_vote(v.id, win.as_deref(), now, notice.as_ref())?
+        {
+            return Ok(None);
+        }
         Ok(Some(reply))
     }
 }

@@ -214,13 +214,18 @@ impl Session {
         match self.app.tick(now) {
             Ok(notices) => {
                 for Notice {
+                    id,
                     server,
                     channel,
                     reply,
+                    ..
                 } in notices
                 {
                     writeln!(out, "  [notice in {server} #{channel}]")?;
                     self.print(&reply, out)?;
+                    if let Err(e) = self.app.notice_delivered(id) {
+                        writeln!(out, "  ! Ferry's clock failed: {e}")?;
+                    }
                 }
                 Ok(())
             }

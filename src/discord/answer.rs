@@ -460,7 +460,7 @@ async fn into_thread(
             return deliver(http, inc, sent, reply).await;
         }
     };
-    if let Err(e) = post(http, thread.id, &reply).await {
+    if let Err(e) = post(http, thread.id, &reply, None).await {
         let sorry = log_failure(&format!("posting in thread {}", thread.id), &e);
         return deliver(http, inc, sent, sorry).await;
     }
@@ -468,24 +468,34 @@ async fn into_thread(
     deliver(http, inc, sent, private(told)).await
 }
 
-/// Posts a reply as a plain message in a channel (scheduler notices, new threads).
+/// Posts a reply as a plain message in a channel (scheduler notices, new threads). With a
+/// `nonce` (at most 22 characters), Discord keeps the first copy of each message part and
+/// drops a repeat sent within a few minutes, so posting the same notice again after a
+/// failure or from another process shows it once.
 pub async fn post(
     http: &Http,
     channel: serenity::ChannelId,
     reply: &Reply,
+    nonce: Option<&str>,
 ) -> serenity::Result<()> {
     let parts = Parts::of(reply);
+    let once = |msg: CreateMessage, part: usize| match nonce {
+        Some(n) => msg
+            .nonce(serenity::Nonce::String(format!("{n}.{part}")))
+            .enforce_nonce(true),
+        None => msg,
+    };
     let msg = CreateMessage::new()
         .content(parts.first())
         .files(parts.files.clone())
         .components(parts.rows.clone())
         .allowed_mentions(parts.mentions());
-    channel.send_message(http, msg).await?;
-    for chunk in parts.chunks.iter().skip(1) {
+    channel.send_message(http, once(msg, 0)).await?;
+    for (part, chunk) in parts.chunks.iter().enumerate().skip(1) {
         let msg = CreateMessage::new()
             .content(chunk)
             .allowed_mentions(parts.mentions());
-        channel.send_message(http, msg).await?;
+        channel.send_message(http, once(msg, part)).await?;
     }
     Ok(())
 }

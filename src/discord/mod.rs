@@ -38,6 +38,66 @@ pub struct Config {
     pub proxy: Option<String>,
     /// `FERRY_TICK_SECONDS`, default 60: how often the clocks are looked at.
     pub tick: Duration,
+    /// `FERRY_SHARDS`: the shards this process runs; `None`: as many as Discord recommends,
+    /// all here.
+    pub shards: Option<ShardRange>,
+}
+
+/// Shards `first` to `last` (both included) of `total`, as `FERRY_SHARDS=first-last/total`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ShardRange {
+    pub first: u32,
+    pub last: u32,
+    pub total: u32,
+}
+
+impl ShardRange {
+    /// Reads `START-END/TOTAL` (`0-3/8`), or `N/TOTAL` for one shard.
+    pub fn parse(text: &str) -> Result<ShardRange, String> {
+        let shape = || {
+            format!(
+                "FERRY_SHARDS must be START-END/TOTAL, such as 0-3/8 (shards 0 to 3 of 8), not \
+                 '{text}'"
+            )
+        };
+        let (range, total) = text.trim().split_once('/').ok_or_else(shape)?;
+        let (first, last) = range.split_once('-').unwrap_or((range, range));
+        let number = |s: &str| s.trim().parse::<u32>().map_err(|_| shape());
+        let (first, last, total) = (number(first)?, number(last)?, number(total)?);
+        if total == 0 {
+            return Err("FERRY_SHARDS: the total number of shards must be 1 or more".into());
+        }
+        if first > last {
+            return Err(format!(
+                "FERRY_SHARDS: the range {first}-{last} runs backwards; write {last}-{first}/{total}"
+            ));
+        }
+        if last >= total {
+            return Err(format!(
+                "FERRY_SHARDS: shard {last} does not exist when there are {total} (they are \
+                 numbered 0 to {})",
+                total - 1
+            ));
+        }
+        Ok(ShardRange { first, last, total })
+    }
+
+    /// The shard Discord sends a server's events to: its id's creation time modulo the total.
+    pub fn shard_of(guild: u64, total: u32) -> u32 {
+        ((guild >> 22) % u64::from(total.max(1))) as u32
+    }
+
+    /// Whether this range runs shard 0, which receives direct messages. Its process registers
+    /// the slash commands, so several processes do not all register them.
+    pub fn has_first(&self) -> bool {
+        self.first == 0
+    }
+}
+
+impl std::fmt::Display for ShardRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}/{}", self.first, self.last, self.total)
+    }
 }
 
 impl std::fmt::Debug for Config {
@@ -48,6 +108,7 @@ impl std::fmt::Debug for Config {
             .field("db", &self.db)
             .field("proxy", &self.proxy)
             .field("tick", &self.tick)
+            .field("shards", &self.shards)
             .finish()
     }
 }
@@ -96,12 +157,16 @@ impl Config {
                     format!("FERRY_TICK_SECONDS must be 1 to 3600 seconds, not '{t}'")
                 })?,
         };
+        let shards = var("FERRY_SHARDS")
+            .map(|s| ShardRange::parse(&s))
+            .transpose()?;
         Ok(Config {
             token,
             guild,
             db,
             proxy,
             tick: Duration::from_secs(tick),
+            shards,
         })
     }
 }
@@ -114,6 +179,8 @@ pub struct Data {
     in_flight: Arc<Semaphore>,
     /// Set on shutdown: new interactions get a "restarting" answer.
     closing: Arc<AtomicBool>,
+    /// This process's name on the clocks' lease.
+    clock_holder: Arc<str>,
 }
 
 /// The most interactions answered at once; shutdown takes all of these permits.
@@ -151,7 +218,11 @@ async fn run(config: Config) -> Result<(), String> {
     bridge
         .check()
         .map_err(|e| format!("cannot use the database {}: {e}", config.db.display()))?;
-    tracing::info!(db = %config.db.display(), guild = ?config.guild, proxy = ?config.proxy, "starting Ferry");
+    let shards = config.shards.map_or_else(
+        || "all (as Discord recommends)".to_string(),
+        |r| r.to_string(),
+    );
+    tracing::info!(db = %config.db.display(), guild = ?config.guild, proxy = ?config.proxy, %shards, "starting Ferry");
 
     let mut http = serenity::HttpBuilder::new(&config.token);
     if let Some(proxy) = &config.proxy {
@@ -162,19 +233,27 @@ async fn run(config: Config) -> Result<(), String> {
 
     let in_flight = Arc::new(Semaphore::new(MAX_IN_FLIGHT as usize));
     let closing = Arc::new(AtomicBool::new(false));
+    let clock_holder: Arc<str> = scheduler::holder_name().into();
     let data = Data {
-        bridge,
+        bridge: bridge.clone(),
         in_flight: Arc::clone(&in_flight),
         closing: Arc::clone(&closing),
+        clock_holder: Arc::clone(&clock_holder),
     };
     let guild = config.guild.map(serenity::GuildId::new);
     let tick = config.tick;
+    let registers = config.shards.is_none_or(|r| r.has_first());
     let framework = poise::Framework::builder()
         .options(commands::options())
         .initialize_owners(false)
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 let commands = &framework.options().commands;
+                if !registers {
+                    tracing::info!(user = %ready.user.name, "connected; the process running shard 0 registers the slash commands");
+                    scheduler::start(ctx.http.clone(), data.clone(), tick);
+                    return Ok(data);
+                }
                 let registered = match guild {
                     Some(g) => poise::builtins::register_in_guild(ctx, commands, g).await,
                     None => poise::builtins::register_globally(ctx, commands).await,
@@ -214,11 +293,25 @@ async fn run(config: Config) -> Result<(), String> {
             Ok(_) => tracing::info!("all commands finished"),
             Err(_) => tracing::warn!("commands still running after {SHUTDOWN_GRACE:?}; each is one transaction, so none is half-stored"),
         }
+        // Another process sharing the database runs the clocks from its next tick.
+        match bridge
+            .run(move |app| app.release_clock(&clock_holder))
+            .await
+        {
+            Ok(true) => tracing::info!("gave up the clocks' lease"),
+            Ok(false) => {}
+            Err(e) => tracing::warn!("cannot give up the clocks' lease ({e}); it lapses by itself"),
+        }
         shards.shutdown_all().await;
     });
 
-    // As many shards as Discord recommends for the number of servers, all in this process.
-    let result = client.start_autosharded().await;
+    let result = match config.shards {
+        // serenity reads the range's end as the last shard, included (`first..last` starts
+        // shards first to last).
+        Some(r) => client.start_shard_range(r.first..r.last, r.total).await,
+        // As many shards as Discord recommends for the number of servers, all here.
+        None => client.start_autosharded().await,
+    };
     match result {
         Ok(()) => {
             tracing::info!("stopped");

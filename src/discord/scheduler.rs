@@ -1,9 +1,11 @@
-//! The clocks while the bot runs: every tick, reminders and time-outs that are due (and
-//! votes to close) are acted on and posted in their games' channels. The first tick runs
-//! at start, which catches up on everything that came due while Ferry was down.
+//! The clocks while the bot runs. Every tick, the process holding the clocks' lease (one
+//! among all `ferry serve` processes on the database) acts on the reminders, time-outs and
+//! votes that are due, then posts the notices waiting in the outbox. The first tick runs at
+//! start, which catches up on everything that came due while Ferry was down.
 
 use super::answer::post;
 use super::Data;
+use crate::app::{Lease, Notice};
 use poise::serenity_prelude as serenity;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -11,42 +13,75 @@ use std::time::Duration;
 
 /// Waits before the second and third tries of a notice Discord did not take.
 const RETRY_AFTER: [Duration; 2] = [Duration::from_secs(2), Duration::from_secs(10)];
+/// Ticks whose tries all failed before a notice is given up (logged with its text).
+const MAX_FAILED_TICKS: u32 = 5;
+/// The lease lasts this many ticks: a holder that stops renewing it (killed, hung) is
+/// replaced after this many ticks at most, and one slow tick does not lose it.
+const LEASE_TICKS: u32 = 3;
 
-/// Posts a notice, trying again when Discord fails (its servers, the network); a notice
-/// it refuses for good (no permission, no channel) is logged with its text.
+/// What became of a notice.
+enum Posted {
+    Yes,
+    /// Discord refused it for good (no permission, no channel).
+    Refused(serenity::Error),
+    /// Discord or the network failed every try; try again next tick.
+    NotYet(serenity::Error),
+}
+
+/// Posts a notice, trying again when Discord fails (its servers, the network). The notice's
+/// id is its nonce, so a copy Discord already has is not shown twice.
 async fn post_with_retries(
     http: &serenity::Http,
     channel: serenity::ChannelId,
-    reply: &crate::app::Reply,
-) {
+    n: &Notice,
+) -> Posted {
+    let nonce = format!("n{}", n.id);
     let mut waits = RETRY_AFTER.iter();
     loop {
-        match post(http, channel, reply).await {
-            Ok(()) => return tracing::info!(%channel, "posted: {}", reply.text),
+        match post(http, channel, &n.reply, Some(&nonce)).await {
+            Ok(()) => return Posted::Yes,
             Err(e) => {
                 let lasting = matches!(
                     &e,
                     serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
                         if r.status_code.is_client_error()
                 );
+                if lasting {
+                    return Posted::Refused(e);
+                }
                 match waits.next() {
-                    Some(wait) if !lasting => {
+                    Some(wait) => {
                         tracing::warn!(%channel, "cannot post a notice yet ({e}); trying again in {wait:?}");
                         tokio::time::sleep(*wait).await;
                     }
-                    _ => {
-                        return tracing::warn!(%channel, "cannot post a notice ({e}): {}", reply.text)
-                    }
+                    None => return Posted::NotYet(e),
                 }
             }
         }
     }
 }
 
+/// This process's name on the lease: unique among processes sharing the database, also
+/// across containers (where every process may be pid 1) and restarts.
+pub fn holder_name() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "host".to_string());
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{host}/pid {}/{started:x}", std::process::id())
+}
+
 pub fn start(http: Arc<serenity::Http>, data: Data, every: Duration) {
+    let lease_seconds = (every.as_secs() * u64::from(LEASE_TICKS)).max(3) as i64;
     tokio::spawn(async move {
         let mut interval = tokio::time::interval(every);
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut holding = false;
         loop {
             interval.tick().await;
             // Held while ticking, so shutdown waits for a tick under way.
@@ -56,26 +91,109 @@ pub fn start(http: Arc<serenity::Http>, data: Data, every: Duration) {
             if data.closing.load(Ordering::SeqCst) {
                 break;
             }
-            let notices = data
+            holding = match hold(&data, lease_seconds, holding).await {
+                Some(held) => held,
+                None => continue,
+            };
+            if !holding {
+                continue;
+            }
+            match data
                 .bridge
                 .run(|app| {
                     let now = app.now();
                     app.tick(now)
                 })
-                .await;
-            match notices {
-                Ok(notices) => {
-                    for n in notices {
-                        let Some(channel) = n.channel.parse::<u64>().ok().filter(|&c| c > 0) else {
-                            tracing::warn!(channel = %n.channel, "a notice for a channel that is not Discord's: {}", n.reply.text);
-                            continue;
-                        };
-                        post_with_retries(&http, serenity::ChannelId::new(channel), &n.reply).await;
-                    }
-                }
+                .await
+            {
+                Ok(notices) => deliver(&http, &data, notices, lease_seconds).await,
                 Err(e) => tracing::error!("the clocks' tick failed: {e}"),
             }
             drop(permit);
         }
     });
+}
+
+/// Takes or renews the clocks' lease; logs when this process starts or stops running the
+/// clocks. `None`: the database could not say.
+async fn hold(data: &Data, seconds: i64, was_holding: bool) -> Option<bool> {
+    let holder = Arc::clone(&data.clock_holder);
+    match data
+        .bridge
+        .run(move |app| app.hold_clock(&holder, seconds))
+        .await
+    {
+        Ok(Lease::Held { took_over, .. }) => {
+            match took_over {
+                Some(previous) => {
+                    tracing::info!(%previous, "this process runs the clocks now (the previous holder's lease ran out)")
+                }
+                None if !was_holding => tracing::info!("this process runs the clocks"),
+                None => {}
+            }
+            Some(true)
+        }
+        Ok(Lease::Elsewhere { holder, until }) => {
+            if was_holding {
+                tracing::warn!(%holder, "another process took the clocks over");
+            } else {
+                tracing::debug!(%holder, until, "another process runs the clocks");
+            }
+            Some(false)
+        }
+        Err(e) => {
+            tracing::error!("cannot look at the clocks' lease: {e}");
+            None
+        }
+    }
+}
+
+/// Posts the queued notices, oldest first, while this process still holds the lease.
+async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>, lease_seconds: i64) {
+    for (k, n) in notices.into_iter().enumerate() {
+        // Posting may be slow (retries): stop if another process has taken over meanwhile.
+        if k > 0 && hold(data, lease_seconds, true).await != Some(true) {
+            return;
+        }
+        let Some(channel) = n.channel.parse::<u64>().ok().filter(|&c| c > 0) else {
+            tracing::warn!(channel = %n.channel, "a notice for a channel that is not Discord's: {}", n.reply.text);
+            forget(data, n.id).await;
+            continue;
+        };
+        let channel = serenity::ChannelId::new(channel);
+        match post_with_retries(http, channel, &n).await {
+            Posted::Yes => {
+                tracing::info!(%channel, notice = n.id, "posted: {}", n.reply.text);
+                forget(data, n.id).await;
+            }
+            Posted::Refused(e) => {
+                tracing::warn!(%channel, notice = n.id, "Discord refused a notice ({e}): {}", n.reply.text);
+                forget(data, n.id).await;
+            }
+            Posted::NotYet(e) => {
+                let id = n.id;
+                match data.bridge.run(move |app| app.notice_failed(id)).await {
+                    Ok(tries) if tries >= MAX_FAILED_TICKS => {
+                        tracing::warn!(%channel, notice = n.id, "cannot post a notice after {tries} ticks ({e}); giving it up: {}", n.reply.text);
+                        forget(data, n.id).await;
+                    }
+                    Ok(tries) => {
+                        tracing::warn!(%channel, notice = n.id, "cannot post a notice ({e}); it stays queued ({tries} failed ticks)")
+                    }
+                    Err(db) => tracing::error!(notice = n.id, "cannot count a failed notice: {db}"),
+                }
+            }
+        }
+    }
+}
+
+/// Takes a notice off the queue (posted, or given up).
+async fn forget(data: &Data, id: i64) {
+    if let Err(e) = data.bridge.run(move |app| app.notice_delivered(id)).await {
+        // It stays queued: posted again next tick, and Discord drops the copy (same nonce).
+        tracing::error!(
+            notice = id,
+            "cannot take a posted notice off the queue: {e}"
+        );
+    }
 }

@@ -1,5 +1,6 @@
 //! Games, their moves and actions, and challenges.
 
+use super::outbox::{self, NewNotice};
 use super::{Result, Store, StoreError};
 use crate::engine::{Action, Color};
 use rusqlite::{params, OptionalExtension, Row, TransactionBehavior};
@@ -140,6 +141,8 @@ pub struct Append<'a> {
     pub deadline: i64,
     pub remind_at: i64,
     pub reminded: bool,
+    /// A notice to queue with the write (the clocks' time-out), in the same transaction.
+    pub notice: Option<&'a NewNotice>,
 }
 
 /// A game about to start.
@@ -448,18 +451,28 @@ impl Store {
                 a.at
             ],
         )?;
+        if let Some(n) = a.notice {
+            outbox::enqueue(&tx, n)?;
+        }
         tx.commit()?;
         Ok(())
     }
 
-    /// Marks a game's reminder as sent, if nobody did since `seq`. True when this call
-    /// did it (so exactly one process sends it).
-    pub fn mark_reminded(&mut self, game_id: i64, seq: u32) -> Result<bool> {
-        let n = self.conn.execute(
+    /// Marks a game's reminder as sent and queues `notice`, if nobody did since `seq`. True
+    /// when this call did it (so exactly one process queues it).
+    pub fn mark_reminded(&mut self, game_id: i64, seq: u32, notice: &NewNotice) -> Result<bool> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let n = tx.execute(
             "UPDATE games SET reminded = 1
              WHERE id = ?1 AND seq = ?2 AND reminded = 0 AND status = 'active'",
             params![game_id, seq],
         )?;
+        if n == 1 {
+            outbox::enqueue(&tx, notice)?;
+        }
+        tx.commit()?;
         Ok(n == 1)
     }
 

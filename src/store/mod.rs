@@ -3,12 +3,16 @@
 //! threads or processes may share one database file.
 
 mod games;
+mod leases;
+mod outbox;
 mod schema;
 mod votes;
 
 pub use games::{
     Append, ChallengeRow, ChallengeStatus, Entry, GameRow, GameStatus, NewChallenge, NewGame,
 };
+pub use leases::Lease;
+pub use outbox::{NewNotice, QueuedNotice};
 pub use schema::{version, Migration, MIGRATIONS};
 pub use votes::{NewVote, VoteRow, VoteStatus};
 

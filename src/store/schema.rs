@@ -12,10 +12,16 @@ pub struct Migration {
 }
 
 /// Every migration, in order. New files go at the end; old ones are never edited.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    sql: include_str!("../../migrations/0001_init.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        sql: include_str!("../../migrations/0001_init.sql"),
+    },
+    Migration {
+        version: 2,
+        sql: include_str!("../../migrations/0002_clock_lease_and_outbox.sql"),
+    },
+];
 
 /// How long a writer waits for another (thread or process) to finish before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

@@ -1,5 +1,6 @@
 //! Server votes (the river-aspect vote) and their ballots.
 
+use super::outbox::{self, NewNotice};
 use super::{Result, Store, StoreError};
 use rusqlite::{params, OptionalExtension, Row, TransactionBehavior};
 
@@ -203,8 +204,15 @@ impl Store {
     }
 
     /// Closes an open vote with its winner (`None`: no ballots) and, for the river-aspect
-    /// question, makes the winner the server's default. False when it was already closed.
-    pub fn close_vote(&mut self, vote_id: i64, winner: Option<&str>, now: i64) -> Result<bool> {
+    /// question, makes the winner the server's default; queues `notice` with it (the clocks
+    /// closing it). False when it was already closed.
+    pub fn close_vote(
+        &mut self,
+        vote_id: i64,
+        winner: Option<&str>,
+        now: i64,
+        notice: Option<&NewNotice>,
+    ) -> Result<bool> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -226,6 +234,9 @@ impl Store {
                  ON CONFLICT (id) DO UPDATE SET river_aspect = excluded.river_aspect",
                 params![server, w],
             )?;
+        }
+        if let Some(n) = notice {
+            outbox::enqueue(&tx, n)?;
         }
         tx.commit()?;
         Ok(true)

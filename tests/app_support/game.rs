@@ -1,7 +1,7 @@
 //! A test table: the command layer on a temporary database with a hand-driven clock.
 
 use super::TempDir;
-use ferry::app::{App, Command, ManualClock, Member, Reply, What};
+use ferry::app::{App, Command, ManualClock, Member, Notice, Reply, What};
 use ferry::console::parse::{parse, Line};
 use ferry::engine::{self, Game, MoveList};
 use ferry::store::{GameRow, Store};
@@ -30,6 +30,16 @@ impl Table {
             server: "home".into(),
             channel: "general".into(),
         }
+    }
+
+    /// One tick of the clocks at `now`, posting every queued notice (as a chat adapter
+    /// does): the notices posted.
+    pub fn tick(&mut self, now: i64) -> Vec<Notice> {
+        let notices = self.app.tick(now).unwrap();
+        for n in &notices {
+            assert!(self.app.notice_delivered(n.id).unwrap(), "{n:?}");
+        }
+        notices
     }
 
     /// Closes the database and opens it again, as after a restart.

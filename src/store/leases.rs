@@ -1,0 +1,72 @@
+//! Leases: a job that must run in one process only (the clocks) is run by the process
+//! holding its lease. The holder renews it while it runs; when it stops (killed, hung, cut
+//! off), the lease lapses and the next process to ask takes it over.
+
+use super::{Result, Store};
+use rusqlite::{params, OptionalExtension, TransactionBehavior};
+
+/// Who holds a lease, after asking for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lease {
+    /// The caller holds it until `until` (Unix seconds). `took_over` names the previous
+    /// holder when the caller has just taken a lapsed lease from another process.
+    Held {
+        until: i64,
+        took_over: Option<String>,
+    },
+    /// Another process holds it until `until`.
+    Elsewhere { holder: String, until: i64 },
+}
+
+impl Store {
+    /// Takes or renews the lease `name` for `holder` until `now + seconds`: granted when
+    /// nobody holds it, `holder` does, or the holder's time is up. Under the write lock, so
+    /// two processes asking at once cannot both get it.
+    pub fn hold_lease(
+        &mut self,
+        name: &str,
+        holder: &str,
+        now: i64,
+        seconds: i64,
+    ) -> Result<Lease> {
+        let until = now + seconds;
+        // Immediate: the holder read for the log is the one the write replaces.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let before: Option<String> = tx
+            .query_row("SELECT holder FROM leases WHERE name = ?1", [name], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        let granted = tx.execute(
+            "INSERT INTO leases (name, holder, expires_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,
+                                              expires_at = excluded.expires_at
+             WHERE leases.holder = excluded.holder OR leases.expires_at <= ?4",
+            params![name, holder, until, now],
+        )? == 1;
+        let lease = if granted {
+            let took_over = before.filter(|b| b != holder);
+            Lease::Held { until, took_over }
+        } else {
+            let (holder, until) = tx.query_row(
+                "SELECT holder, expires_at FROM leases WHERE name = ?1",
+                [name],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
+            Lease::Elsewhere { holder, until }
+        };
+        tx.commit()?;
+        Ok(lease)
+    }
+
+    /// Gives the lease up (on shutdown), so another process takes it at once. False when
+    /// `holder` did not hold it.
+    pub fn release_lease(&mut self, name: &str, holder: &str) -> Result<bool> {
+        Ok(self.conn.execute(
+            "DELETE FROM leases WHERE name = ?1 AND holder = ?2",
+            params![name, holder],
+        )? == 1)
+    }
+}
