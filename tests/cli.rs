@@ -62,7 +62,8 @@ fn serve_refuses_bad_settings_plainly() {
             cmd.env_remove("DISCORD_TOKEN")
                 .env_remove("DISCORD_GUILD")
                 .env_remove("FERRY_DISCORD_PROXY")
-                .env_remove("FERRY_TICK_SECONDS");
+                .env_remove("FERRY_TICK_SECONDS")
+                .env_remove("FERRY_SHARDS");
             for (k, v) in envs {
                 cmd.env(k, v);
             }
@@ -88,6 +89,26 @@ fn serve_refuses_bad_settings_plainly() {
         (
             &[("DISCORD_TOKEN", "t"), ("FERRY_TICK_SECONDS", "0")],
             "FERRY_TICK_SECONDS must be 1 to 3600",
+        ),
+        (
+            &[("DISCORD_TOKEN", "t"), ("FERRY_SHARDS", "0-3")],
+            "FERRY_SHARDS must be START-END/TOTAL, such as 0-3/8",
+        ),
+        (
+            &[("DISCORD_TOKEN", "t"), ("FERRY_SHARDS", "a-b/8")],
+            "FERRY_SHARDS must be START-END/TOTAL",
+        ),
+        (
+            &[("DISCORD_TOKEN", "t"), ("FERRY_SHARDS", "4-8/8")],
+            "shard 8 does not exist when there are 8 (they are numbered 0 to 7)",
+        ),
+        (
+            &[("DISCORD_TOKEN", "t"), ("FERRY_SHARDS", "3-1/8")],
+            "runs backwards; write 1-3/8",
+        ),
+        (
+            &[("DISCORD_TOKEN", "t"), ("FERRY_SHARDS", "0-0/0")],
+            "the total number of shards must be 1 or more",
         ),
         (
             &[

@@ -356,3 +356,45 @@ async fn shutdown_signal() {
         let _ = ctrl_c.await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ShardRange;
+
+    #[test]
+    fn shard_ranges_read_as_written() {
+        let r = |first, last, total| ShardRange { first, last, total };
+        assert_eq!(ShardRange::parse("0-3/8"), Ok(r(0, 3, 8)));
+        assert_eq!(ShardRange::parse(" 4 - 7 / 8 "), Ok(r(4, 7, 8)));
+        assert_eq!(ShardRange::parse("5/8"), Ok(r(5, 5, 8)));
+        assert_eq!(ShardRange::parse("0-0/1"), Ok(r(0, 0, 1)));
+        assert_eq!(r(0, 3, 8).to_string(), "0-3/8");
+        assert!(r(0, 3, 8).has_first() && !r(4, 7, 8).has_first());
+        for bad in [
+            "",
+            "8",
+            "0-3",
+            "-1-3/8",
+            "0-3/8/9",
+            "x/8",
+            "0-3/-8",
+            "0-99999999999/8",
+        ] {
+            assert!(ShardRange::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_server_goes_to_the_shard_of_its_creation_time() {
+        // The id's top bits are its creation time: `(id >> 22) % total`. The low 22 bits
+        // (worker, process, increment) never change the shard.
+        let id = (11u64 << 22) | 0x3F_FFFF;
+        assert_eq!(ShardRange::shard_of(id, 1), 0);
+        assert_eq!(ShardRange::shard_of(id, 2), 1);
+        assert_eq!(ShardRange::shard_of(id, 8), 3);
+        assert_eq!(ShardRange::shard_of(id, 11), 0);
+        assert_eq!(ShardRange::shard_of(11u64 << 22, 8), 3);
+        assert_eq!(ShardRange::shard_of(197_038_439_483_310_086, 2), 0);
+        assert_eq!(ShardRange::shard_of(197_038_439_483_310_086, 3), 2);
+    }
+}
