@@ -53,7 +53,7 @@ impl Bot {
     ) -> Bot {
         let log = dir.join(format!("bot-{run}.log"));
         let mut command = Command::new(env!("CARGO_BIN_EXE_ferry"));
-        command.env_remove("DISCORD_GUILD");
+        command.env_remove("DISCORD_GUILD").env_remove("FERRY_SHARDS");
         if let Some(g) = guild {
             command.env("DISCORD_GUILD", g.to_string());
         }
@@ -70,6 +70,33 @@ impl Bot {
             .spawn()
             .expect("ferry serve starts");
         Bot { child, log }
+    }
+
+    /// `ferry serve` running the shards `shards` (`FERRY_SHARDS`), its commands registered
+    /// globally, its log in `dir/bot-NAME.log`.
+    pub fn start_shards(fake: &FakeDiscord, dir: &Path, name: &str, shards: &str) -> Bot {
+        let log = dir.join(format!("bot-{name}.log"));
+        let child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+            .arg("serve")
+            .env_remove("DISCORD_GUILD")
+            .env("FERRY_SHARDS", shards)
+            .env("DISCORD_TOKEN", TOKEN)
+            .env("FERRY_DB", dir.join("ferry.db"))
+            .env("FERRY_DISCORD_PROXY", fake.api_url())
+            .env("FERRY_TICK_SECONDS", "1")
+            .env("RUST_LOG", "info,ferry=debug")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("ferry serve starts");
+        Bot { child, log }
+    }
+
+    /// SIGKILL: the process dies at once, between any two steps.
+    pub fn kill(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
     }
 
     pub fn log(&self) -> String {
