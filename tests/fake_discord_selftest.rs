@@ -18,7 +18,7 @@ use serenity::all::{
     CreateCommand, CreateCommandOption, CreateInteractionResponse,
     CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
     CreateThread, EditInteractionResponse, Event, EventHandler, GatewayEvent, GatewayIntents,
-    GuildId, Http, HttpBuilder, Interaction, Message, MessageFlags, Permissions, Ready,
+    GuildId, Http, HttpBuilder, Interaction, Message, MessageFlags, Nonce, Permissions, Ready,
     ResolvedValue,
 };
 use tokio::net::TcpStream;
@@ -1475,4 +1475,123 @@ async fn a_second_server_answers_for_itself() {
         "{:?}",
         fake.unknown_requests()
     );
+}
+
+/// Message nonces: with `enforce_nonce` a nonce already used answers the earlier message and
+/// creates nothing (JSON and multipart, string and integer nonces); without it, two messages;
+/// a nonce longer than 25 characters is refused.
+#[tokio::test(flavor = "multi_thread")]
+async fn enforced_message_nonces_post_once() {
+    let fake = FakeDiscord::start().await;
+    let http = http(&fake);
+    let channel = ChannelId::new(CHANNEL);
+    let notice = |text: &str, nonce: Nonce, enforce: bool| {
+        CreateMessage::new()
+            .content(text)
+            .nonce(nonce)
+            .enforce_nonce(enforce)
+    };
+
+    let first = channel
+        .send_message(
+            &http,
+            notice(
+                "Game 1: your move",
+                Nonce::String("notice-1-7".into()),
+                true,
+            ),
+        )
+        .await
+        .expect("posted");
+    let again = channel
+        .send_message(
+            &http,
+            notice(
+                "Game 1: your move",
+                Nonce::String("notice-1-7".into()),
+                true,
+            ),
+        )
+        .await
+        .expect("answered");
+    assert_eq!(again.id, first.id, "the earlier message, not a new one");
+    assert!(matches!(&again.nonce, Some(Nonce::String(n)) if n == "notice-1-7"));
+    assert_eq!(fake.deduplicated_count(), 1);
+    assert_eq!(fake.channel_messages(CHANNEL).len(), 1);
+    assert_eq!(fake.channel_messages(CHANNEL)[0]["nonce"], "notice-1-7");
+    let posts: Vec<(u16, bool)> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.is("POST", &format!("/channels/{CHANNEL}/messages")))
+        .map(|r| (r.status, r.deduplicated))
+        .collect();
+    assert_eq!(posts, [(200, false), (200, true)]);
+
+    // Without enforce_nonce the same nonce makes two messages; a later enforced post with
+    // it answers the first of them.
+    let a = channel
+        .send_message(&http, notice("two", Nonce::String("n2".into()), false))
+        .await
+        .expect("posted");
+    let b = channel
+        .send_message(&http, notice("two", Nonce::String("n2".into()), false))
+        .await
+        .expect("posted");
+    assert_ne!(a.id, b.id);
+    let c = channel
+        .send_message(&http, notice("two", Nonce::String("n2".into()), true))
+        .await
+        .expect("answered");
+    assert_eq!(c.id, a.id);
+    assert_eq!(fake.deduplicated_count(), 2);
+    assert_eq!(fake.channel_messages(CHANNEL).len(), 3);
+
+    // An integer nonce, and a multipart post (a file; the nonce in payload_json).
+    let n1 = channel
+        .send_message(&http, notice("int", Nonce::Number(42), true))
+        .await
+        .expect("posted");
+    let n2 = channel
+        .send_message(&http, notice("int", Nonce::Number(42), true))
+        .await
+        .expect("answered");
+    assert_eq!(n1.id, n2.id);
+    assert!(matches!(n2.nonce, Some(Nonce::Number(42))));
+    let with_file = || {
+        notice("board", Nonce::String("board-1".into()), true)
+            .add_file(CreateAttachment::bytes(png_bytes(), "board.png"))
+    };
+    let f1 = channel
+        .send_message(&http, with_file())
+        .await
+        .expect("posted");
+    let f2 = channel
+        .send_message(&http, with_file())
+        .await
+        .expect("answered");
+    assert_eq!(f1.id, f2.id);
+    assert_eq!(f2.attachments.len(), 1);
+    let last = fake.requests().pop().expect("a request");
+    assert!(last.deduplicated && last.files.len() == 1, "{last:?}");
+    assert_eq!(fake.deduplicated_count(), 4);
+    assert_eq!(fake.channel_messages(CHANNEL).len(), 5);
+
+    // Discord's limit: 25 characters.
+    let ok = channel
+        .send_message(&http, notice("25", Nonce::String("x".repeat(25)), true))
+        .await;
+    assert!(ok.is_ok(), "{ok:?}");
+    let refused = channel
+        .send_message(&http, notice("26", Nonce::String("x".repeat(26)), true))
+        .await;
+    let why = error_text(refused);
+    assert!(
+        why.contains("Invalid Form Body") && why.contains("nonce"),
+        "{why}"
+    );
+    let last = fake.requests().pop().expect("a request");
+    assert_eq!(last.status, 400);
+    assert_eq!(last.response["code"], 50035);
+    assert!(last.response["errors"]["nonce"]["_errors"].is_array());
+    assert_eq!(fake.channel_messages(CHANNEL).len(), 6);
 }

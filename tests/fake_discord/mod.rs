@@ -44,6 +44,12 @@
 //! live sessions', is closed with 4010 as Discord does. A dispatch about a server goes only
 //! to the session of its shard, [`shard_of`] (Discord's `(guild_id >> 22) % total`), a direct
 //! message to shard 0; [`FakeDiscord::dispatches`] tells which shard got what.
+//!
+//! Message nonces: `POST /channels/{id}/messages` takes a `nonce` (a string of at most 25
+//! characters, or an integer) and `enforce_nonce`; with `enforce_nonce`, a nonce the bot
+//! already used (Discord: in the last few minutes; the fake: ever, while that message
+//! exists) answers the earlier message with 200 and creates nothing
+//! ([`FakeDiscord::deduplicated_count`], [`Recorded::deduplicated`]).
 #![allow(dead_code)]
 
 pub mod bot;
@@ -267,6 +273,9 @@ pub struct Recorded {
     pub message: Option<Value>,
     /// True when the fake has no such route (answered 404).
     pub unknown_route: bool,
+    /// A message post with `enforce_nonce` whose nonce was already used: answered with the
+    /// earlier message (in `message` too), nothing created.
+    pub deduplicated: bool,
 }
 
 impl Recorded {
@@ -521,6 +530,10 @@ struct State {
     channel_guilds: HashMap<u64, u64>,
     /// Channels (not threads) interactions or messages used, for `GET /guilds/{id}/channels`.
     seen_channels: BTreeSet<u64>,
+    /// Message nonce → the first message created with it.
+    nonces: HashMap<String, u64>,
+    /// Message posts answered with an earlier message because of `enforce_nonce`.
+    deduplicated: usize,
     global_commands: Vec<Value>,
     guild_commands: HashMap<u64, Vec<Value>>,
     command_ids: HashMap<String, u64>,
@@ -864,6 +877,12 @@ impl FakeDiscord {
     /// The bot's role in a server.
     pub fn bot_role_of(&self, guild: u64) -> Option<u64> {
         self.state().guilds.get(&guild).map(|g| g.bot_role)
+    }
+
+    /// Message posts answered with an earlier message because their `enforce_nonce` nonce
+    /// was already used (nothing created).
+    pub fn deduplicated_count(&self) -> usize {
+        self.state().deduplicated
     }
 
     /// Registers users so that User options naming them by id resolve to them.
@@ -2455,6 +2474,7 @@ impl Inner {
             token: None,
             message: None,
             unknown_route: false,
+            deduplicated: false,
         };
         let (status, response) = {
             let mut st = self.lock();
@@ -2625,6 +2645,7 @@ impl Inner {
                 };
                 let mut problems = Vec::new();
                 validate_message_body(&body, &mut problems);
+                let (nonce, enforce_nonce) = message_nonce(&body, &mut problems);
                 if body["content"].as_str().unwrap_or("").is_empty()
                     && body["embeds"].as_array().is_none_or(Vec::is_empty)
                     && body["components"].as_array().is_none_or(Vec::is_empty)
@@ -2637,6 +2658,19 @@ impl Inner {
                 if !problems.is_empty() {
                     return invalid_form(&problems);
                 }
+                // The bot is the only author: a nonce it used for a message that still
+                // exists, with `enforce_nonce`, answers that message and creates nothing.
+                let earlier = nonce
+                    .as_ref()
+                    .and_then(|n| st.nonces.get(n))
+                    .and_then(|id| st.messages.get(id))
+                    .cloned();
+                if let (true, Some(m)) = (enforce_nonce, earlier.clone()) {
+                    st.deduplicated += 1;
+                    rec.deduplicated = true;
+                    rec.message = Some(m.clone());
+                    return (200, m);
+                }
                 st.note_channel(ch);
                 let kind = if body["message_reference"].is_object() {
                     19
@@ -2646,6 +2680,12 @@ impl Inner {
                 let flags = body["flags"].as_u64().unwrap_or(0);
                 let id = st.new_message(ch, kind, flags, None);
                 st.apply_body(id, &body, &rec.files, false);
+                if let Some(n) = nonce {
+                    st.messages.get_mut(&id).expect("stored")["nonce"] = body["nonce"].clone();
+                    if earlier.is_none() {
+                        st.nonces.insert(n, id);
+                    }
+                }
                 let m = st.messages[&id].clone();
                 rec.message = Some(m.clone());
                 (200, m)
@@ -3006,6 +3046,41 @@ impl Pending {
 /// A server id the router already checked.
 fn parse_known(g: &str) -> u64 {
     g.parse().expect("a known server's id")
+}
+
+/// The `nonce` of a message post (a string of at most 25 characters or an integer), as a
+/// key, and whether `enforce_nonce` asks for deduplication; problems go to `problems`.
+fn message_nonce(body: &Value, problems: &mut Vec<(String, String)>) -> (Option<String>, bool) {
+    let nonce = match &body["nonce"] {
+        Value::Null => None,
+        Value::String(s) if s.chars().count() <= 25 => Some(s.clone()),
+        Value::String(_) => {
+            problems.push(("nonce".into(), "Must be 25 or fewer in length.".into()));
+            None
+        }
+        Value::Number(n) if n.is_u64() || n.is_i64() => Some(n.to_string()),
+        other => {
+            problems.push((
+                "nonce".into(),
+                format!("Must be a string or an integer: {other}"),
+            ));
+            None
+        }
+    };
+    let enforce = match &body["enforce_nonce"] {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        // A multipart text field.
+        Value::String(s) if s == "true" || s == "false" => s == "true",
+        other => {
+            problems.push((
+                "enforce_nonce".into(),
+                format!("Must be a boolean: {other}"),
+            ));
+            false
+        }
+    };
+    (nonce, enforce)
 }
 
 /// IDENTIFY's `shard`: `[id, total]`, `[0, 1]` when absent; none when malformed.
