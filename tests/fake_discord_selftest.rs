@@ -4,10 +4,11 @@
 
 mod fake_discord;
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use fake_discord::{opt, FakeDiscord, FakeUser};
+use fake_discord::{opt, shard_of, FakeDiscord, FakeUser};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use serenity::all::{
@@ -17,7 +18,7 @@ use serenity::all::{
     CreateCommand, CreateCommandOption, CreateInteractionResponse,
     CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
     CreateThread, EditInteractionResponse, Event, EventHandler, GatewayEvent, GatewayIntents,
-    GuildId, Http, HttpBuilder, Interaction, Message, MessageFlags, Permissions, Ready,
+    GuildId, Http, HttpBuilder, Interaction, Message, MessageFlags, Nonce, Permissions, Ready,
     ResolvedValue,
 };
 use tokio::net::TcpStream;
@@ -26,6 +27,8 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 const WAIT: Duration = Duration::from_secs(10);
 const CHANNEL: u64 = 1_200_000_000_000_000_001;
+/// A channel of the second server, `FakeDiscord::OTHER_GUILD_ID`.
+const OTHER_CHANNEL: u64 = 1_200_000_000_000_000_002;
 
 fn alice() -> FakeUser {
     FakeUser::manager(1_300_000_000_000_000_001, "alice")
@@ -1035,4 +1038,560 @@ async fn poise_framework_runs_against_the_fake() {
         "{:?}",
         fake.unknown_requests()
     );
+}
+
+/// Discord's formula puts the two servers on different shards of two.
+#[test]
+fn the_two_servers_are_on_different_shards_of_two() {
+    assert_eq!(shard_of(FakeDiscord::GUILD_ID, 2), 1);
+    assert_eq!(shard_of(FakeDiscord::OTHER_GUILD_ID, 2), 0);
+    assert_eq!(shard_of(FakeDiscord::GUILD_ID, 1), 0);
+    assert_eq!(shard_of(FakeDiscord::OTHER_GUILD_ID, 1), 0);
+    // (id >> 22) % total: the low 22 bits (worker, process, increment) do not count.
+    assert_eq!(shard_of((7 << 22) | 0x3f_ffff, 4), 3);
+    assert_eq!(shard_of(7 << 22, 5), 2);
+}
+
+/// What the shard clients saw: READYs (shard, total, servers) and answered commands.
+#[derive(Default)]
+struct Seen {
+    readies: Mutex<Vec<(u32, u32, Vec<u64>)>>,
+}
+
+/// Answers slash commands with "pong <user> on shard <n> in <server>" ("in dm" without one).
+struct ShardPong(Arc<Seen>);
+
+#[serenity::async_trait]
+impl EventHandler for ShardPong {
+    async fn ready(&self, _ctx: Context, ready: Ready) {
+        let shard = ready.shard.expect("READY names the shard");
+        let guilds = ready.guilds.iter().map(|g| g.id.get()).collect();
+        self.0
+            .readies
+            .lock()
+            .unwrap()
+            .push((shard.id.0, shard.total, guilds));
+    }
+
+    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        if let Interaction::Command(c) = interaction {
+            let place = c.guild_id.map_or("dm".to_string(), |g| g.to_string());
+            let reply = CreateInteractionResponseMessage::new().content(format!(
+                "pong {} on shard {} in {place}",
+                c.user.name, ctx.shard_id.0
+            ));
+            c.create_response(&ctx.http, CreateInteractionResponse::Message(reply))
+                .await
+                .expect("pong sent");
+        }
+    }
+}
+
+type ShardClient = (
+    Arc<serenity::gateway::ShardManager>,
+    tokio::task::JoinHandle<serenity::Result<()>>,
+);
+
+/// A serenity client running shard `shard` of `total` against the fake, as one `ferry serve`
+/// process of several does.
+async fn start_shard_client(
+    fake: &FakeDiscord,
+    shard: u32,
+    total: u32,
+    seen: &Arc<Seen>,
+) -> ShardClient {
+    let mut client = ClientBuilder::new_with_http(http(fake), GatewayIntents::non_privileged())
+        .event_handler(ShardPong(Arc::clone(seen)))
+        .await
+        .expect("client built");
+    let manager = Arc::clone(&client.shard_manager);
+    let task = tokio::spawn(async move { client.start_shard(shard, total).await });
+    (manager, task)
+}
+
+async fn stop_client((manager, task): ShardClient) {
+    manager.shutdown_all().await;
+    tokio::time::timeout(WAIT, task)
+        .await
+        .expect("client stops")
+        .expect("task")
+        .expect("clean");
+}
+
+/// Connects a bare WebSocket, IDENTIFYs with `d.shard` = `shard`, and returns the close
+/// code the fake answers with (none when it answers READY).
+async fn identify_close_code(fake: &FakeDiscord, shard: Value) -> Option<u16> {
+    let url = format!("{}/?v=10", fake.gateway_url());
+    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("gateway connects");
+    let hello = ws.next().await.expect("HELLO").expect("HELLO");
+    assert!(matches!(hello, WsMessage::Text(_)));
+    let identify = json!({"op": 2, "d": {
+        "token": "Bot fake-bot-token", "intents": 1,
+        "properties": {"os": "linux", "browser": "raw", "device": "raw"},
+        "shard": shard,
+    }});
+    ws.send(WsMessage::Text(identify.to_string()))
+        .await
+        .expect("identify sent");
+    let answer = tokio::time::timeout(WAIT, ws.next())
+        .await
+        .expect("an answer in time")
+        .expect("an answer")
+        .expect("an answer");
+    match answer {
+        WsMessage::Close(Some(frame)) => Some(u16::from(frame.code)),
+        WsMessage::Text(t) if t.contains("\"READY\"") => None,
+        other => panic!("expected READY or a close frame, got {other:?}"),
+    }
+}
+
+/// Two serenity clients, one running shard 0 of 2 and one shard 1 of 2 (as two `ferry serve`
+/// processes): each READY lists its shard's server; an interaction in each server reaches
+/// only the client of that server's shard, a direct message reaches shard 0; an IDENTIFY for
+/// a shard beyond the total, or with another total, is closed with 4010.
+#[tokio::test(flavor = "multi_thread")]
+async fn each_shard_client_gets_only_its_servers_events() {
+    let fake = FakeDiscord::start().await;
+    fake.add_channel(FakeDiscord::OTHER_GUILD_ID, OTHER_CHANNEL);
+    let seen = Arc::new(Seen::default());
+    let zero = start_shard_client(&fake, 0, 2, &seen).await;
+    let one = start_shard_client(&fake, 1, 2, &seen).await;
+    fake.wait_shard(0, WAIT).await.expect("shard 0 connects");
+    fake.wait_shard(1, WAIT).await.expect("shard 1 connects");
+    assert_eq!(fake.connected_shards(), [(0, 2), (1, 2)]);
+    let mut shards: Vec<Value> = fake
+        .identifies()
+        .iter()
+        .map(|d| d["shard"].clone())
+        .collect();
+    shards.sort_by_key(|s| s[0].as_u64());
+    assert_eq!(shards, [json!([0, 2]), json!([1, 2])]);
+    wait_for("both READYs handled", || {
+        seen.readies.lock().unwrap().len() == 2
+    })
+    .await;
+    let mut readies = seen.readies.lock().unwrap().clone();
+    readies.sort();
+    assert_eq!(
+        readies,
+        [
+            (0, 2, vec![FakeDiscord::OTHER_GUILD_ID]),
+            (1, 2, vec![FakeDiscord::GUILD_ID]),
+        ]
+    );
+
+    // GUILD_ID is on shard 1, OTHER_GUILD_ID on shard 0, a direct message on shard 0.
+    let token = fake.slash(&alice(), CHANNEL, "ping", Value::Null).await;
+    assert_eq!(
+        fake.answer(&token, WAIT).await.expect("answer").content(),
+        format!("pong alice on shard 1 in {}", FakeDiscord::GUILD_ID)
+    );
+    let token = fake.slash(&bob(), OTHER_CHANNEL, "ping", Value::Null).await;
+    assert_eq!(
+        fake.answer(&token, WAIT).await.expect("answer").content(),
+        format!("pong bob on shard 0 in {}", FakeDiscord::OTHER_GUILD_ID)
+    );
+    let token = fake.slash_in_dm(&bob(), 77, "ping", Value::Null).await;
+    assert_eq!(
+        fake.answer(&token, WAIT).await.expect("answer").content(),
+        "pong bob on shard 0 in dm"
+    );
+    let sent: Vec<(u32, u32, String, Option<u64>)> = fake
+        .dispatches()
+        .into_iter()
+        .map(|d| (d.shard, d.total, d.t, d.guild))
+        .collect();
+    let interaction = "INTERACTION_CREATE".to_string();
+    assert_eq!(
+        sent,
+        [
+            (1, 2, interaction.clone(), Some(FakeDiscord::GUILD_ID)),
+            (0, 2, interaction.clone(), Some(FakeDiscord::OTHER_GUILD_ID)),
+            (0, 2, interaction, None),
+        ]
+    );
+    assert_eq!(fake.dispatches_by_shard(), HashMap::from([(0, 2), (1, 1)]));
+
+    // Any dispatch naming a server follows the same rule (an event serenity does not know,
+    // so that it reads it as `Event::Unknown`).
+    fake.dispatch(
+        "FAKE_SERVER_EVENT",
+        json!({"guild_id": FakeDiscord::OTHER_GUILD_ID.to_string()}),
+    )
+    .await;
+    wait_for("the event on shard 0", || {
+        fake.dispatches_by_shard().get(&0) == Some(&3)
+    })
+    .await;
+
+    // A dropped shard resumes as the same shard, and still gets its server's events.
+    assert!(fake.disconnect_shard(1, 4000));
+    wait_for("shard 1 to resume", || {
+        fake.resume_count() == 1 && fake.shard_connected(1)
+    })
+    .await;
+    assert_eq!(fake.connected_shards(), [(0, 2), (1, 2)]);
+    let token = fake.slash(&alice(), CHANNEL, "ping", Value::Null).await;
+    assert_eq!(
+        fake.answer(&token, WAIT).await.expect("answer").content(),
+        format!("pong alice on shard 1 in {}", FakeDiscord::GUILD_ID)
+    );
+    assert_eq!(fake.dispatches().last().map(|d| d.shard), Some(1));
+
+    // Discord's "Invalid shard": an id not below the total, or a total other than the live
+    // sessions' (2), is closed with 4010; the live sessions stay.
+    assert_eq!(identify_close_code(&fake, json!([2, 2])).await, Some(4010));
+    assert_eq!(identify_close_code(&fake, json!([0, 3])).await, Some(4010));
+    assert_eq!(identify_close_code(&fake, json!("zero")).await, Some(4010));
+    assert_eq!(fake.connected_shards(), [(0, 2), (1, 2)]);
+    assert_eq!(fake.ready_count(), 2);
+
+    stop_client(zero).await;
+    stop_client(one).await;
+    fake.wait_shard_gone(0, WAIT).await.expect("shard 0 closed");
+    fake.wait_shard_gone(1, WAIT).await.expect("shard 1 closed");
+    assert!(!fake.connected());
+    assert!(
+        fake.unknown_requests().is_empty(),
+        "{:?}",
+        fake.unknown_requests()
+    );
+}
+
+/// A shard's client shut down (its process killed) ends that shard's session only; an
+/// interaction for its server then waits, undelivered (not sent to shard 0), until a new
+/// client for that shard connects, which receives and answers it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stopped_shard_is_waited_for_until_a_client_takes_it_again() {
+    let fake = FakeDiscord::start().await;
+    fake.add_channel(FakeDiscord::OTHER_GUILD_ID, OTHER_CHANNEL);
+    let seen = Arc::new(Seen::default());
+    let zero = start_shard_client(&fake, 0, 2, &seen).await;
+    let one = start_shard_client(&fake, 1, 2, &seen).await;
+    fake.wait_shard(0, WAIT).await.expect("shard 0 connects");
+    fake.wait_shard(1, WAIT).await.expect("shard 1 connects");
+
+    stop_client(one).await;
+    fake.wait_shard_gone(1, WAIT)
+        .await
+        .expect("shard 1's session ends");
+    assert_eq!(fake.connected_shards(), [(0, 2)]);
+
+    let pause = Duration::from_millis(500);
+    let started = Instant::now();
+    let alice = alice();
+    let (token, replacement) =
+        tokio::join!(fake.slash(&alice, CHANNEL, "ping", Value::Null), async {
+            tokio::time::sleep(pause).await;
+            assert!(
+                fake.dispatches().is_empty(),
+                "nothing is sent while shard 1 is away: {:?}",
+                fake.dispatches()
+            );
+            start_shard_client(&fake, 1, 2, &seen).await
+        });
+    assert!(
+        started.elapsed() >= pause,
+        "slash waited for shard 1: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        fake.answer(&token, WAIT).await.expect("answer").content(),
+        format!("pong alice on shard 1 in {}", FakeDiscord::GUILD_ID)
+    );
+    assert_eq!(fake.dispatches_by_shard(), HashMap::from([(1, 1)]));
+    assert_eq!(fake.identify_count(), 3);
+
+    // Shard 0 was never disturbed.
+    let token = fake.slash(&bob(), OTHER_CHANNEL, "ping", Value::Null).await;
+    assert_eq!(
+        fake.answer(&token, WAIT).await.expect("answer").content(),
+        format!("pong bob on shard 0 in {}", FakeDiscord::OTHER_GUILD_ID)
+    );
+
+    stop_client(zero).await;
+    stop_client(replacement).await;
+}
+
+/// The second server answers for itself: its guild, roles, members and channels over REST,
+/// its threads, its command registrations, and its interactions' guild, member roles and
+/// channel; a server the bot is not in is refused.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_second_server_answers_for_itself() {
+    let fake = FakeDiscord::start().await;
+    let http = http(&fake);
+    fake.add_channel(FakeDiscord::OTHER_GUILD_ID, OTHER_CHANNEL);
+    assert_eq!(
+        fake.guilds(),
+        [FakeDiscord::GUILD_ID, FakeDiscord::OTHER_GUILD_ID]
+    );
+    assert_eq!(fake.guild_of(OTHER_CHANNEL), FakeDiscord::OTHER_GUILD_ID);
+    assert_eq!(fake.guild_of(CHANNEL), FakeDiscord::GUILD_ID);
+    fake.add_user(&alice());
+    fake.add_user(&bob());
+
+    let other = GuildId::new(FakeDiscord::OTHER_GUILD_ID);
+    let guild = other.to_partial_guild(&http).await.expect("guild");
+    assert_eq!(guild.id, other);
+    let role_ids: Vec<u64> = {
+        let mut ids: Vec<u64> = guild.roles.keys().map(|r| r.get()).collect();
+        ids.sort_unstable();
+        ids
+    };
+    assert_eq!(
+        role_ids,
+        [
+            FakeDiscord::OTHER_GUILD_ID,
+            FakeDiscord::OTHER_MANAGER_ROLE_ID,
+            FakeDiscord::OTHER_BOT_ROLE_ID,
+        ]
+    );
+    assert_eq!(other.roles(&http).await.expect("roles").len(), 3);
+    let channel = match ChannelId::new(OTHER_CHANNEL)
+        .to_channel(&http)
+        .await
+        .expect("channel")
+    {
+        serenity::all::Channel::Guild(c) => c,
+        other => panic!("expected a guild channel, got {other:?}"),
+    };
+    assert_eq!(channel.guild_id, other);
+    for (user, manages) in [(alice(), true), (bob(), false)] {
+        let member = guild.member(&http, user.id).await.expect("member");
+        assert_eq!(member.guild_id, other);
+        assert_eq!(
+            member.roles.iter().map(|r| r.get()).collect::<Vec<_>>(),
+            if manages {
+                vec![FakeDiscord::OTHER_MANAGER_ROLE_ID]
+            } else {
+                vec![]
+            }
+        );
+        assert_eq!(
+            guild
+                .user_permissions_in(&channel, &member)
+                .contains(Permissions::MANAGE_GUILD),
+            manages
+        );
+    }
+    let bot = guild.member(&http, FakeDiscord::BOT_ID).await.expect("bot");
+    assert_eq!(
+        bot.roles.iter().map(|r| r.get()).collect::<Vec<_>>(),
+        [FakeDiscord::OTHER_BOT_ROLE_ID]
+    );
+    let channels = other.channels(&http).await.expect("channels");
+    assert_eq!(
+        channels.keys().map(|c| c.get()).collect::<Vec<_>>(),
+        [OTHER_CHANNEL]
+    );
+
+    // Threads under its channel are its own.
+    let thread = ChannelId::new(OTHER_CHANNEL)
+        .create_thread(
+            &http,
+            CreateThread::new("Game 2").kind(ChannelType::PublicThread),
+        )
+        .await
+        .expect("thread");
+    assert_eq!(thread.guild_id, other);
+    assert_eq!(fake.guild_of(thread.id.get()), FakeDiscord::OTHER_GUILD_ID);
+
+    // Commands registered per server; a server the bot is not in is refused.
+    let registered = other
+        .set_commands(&http, vec![CreateCommand::new("game").description("Games")])
+        .await
+        .expect("PUT in the second server");
+    assert_eq!(registered[0].guild_id, Some(other));
+    assert_eq!(fake.guild_commands(FakeDiscord::OTHER_GUILD_ID).len(), 1);
+    assert!(fake.guild_commands(FakeDiscord::GUILD_ID).is_empty());
+    let stranger = GuildId::new(1_100_000_000_900_000_003);
+    let refused = stranger
+        .set_commands(&http, vec![CreateCommand::new("game").description("Games")])
+        .await;
+    assert!(error_text(refused).contains("Missing Access"));
+    assert!(error_text(stranger.to_partial_guild(&http).await).contains("Unknown Guild"));
+
+    // Interactions in its channel (and thread) carry it, with its roles.
+    let (mut bot, _, ready) = RawBot::connect(&fake).await;
+    let ready: Value = serde_json::from_str(&ready).expect("READY");
+    assert_eq!(
+        ready["d"]["guilds"],
+        json!([
+            {"id": FakeDiscord::GUILD_ID.to_string(), "unavailable": true},
+            {"id": FakeDiscord::OTHER_GUILD_ID.to_string(), "unavailable": true},
+        ]),
+        "one shard has every server"
+    );
+    fake.slash(&alice(), OTHER_CHANNEL, "game", Value::Null)
+        .await;
+    let c = bot.next_command().await;
+    assert_eq!(c.guild_id, Some(other));
+    assert_eq!(c.data.guild_id, Some(other), "registered in that server");
+    assert_eq!(c.data.id, registered[0].id);
+    let member = c.member.as_ref().expect("member");
+    assert_eq!(
+        member.roles.iter().map(|r| r.get()).collect::<Vec<_>>(),
+        [FakeDiscord::OTHER_MANAGER_ROLE_ID]
+    );
+    assert!(member
+        .permissions
+        .unwrap()
+        .contains(Permissions::MANAGE_GUILD));
+    fake.slash(&bob(), thread.id.get(), "game", Value::Null)
+        .await;
+    let c = bot.next_command().await;
+    assert_eq!(c.guild_id, Some(other));
+    assert_eq!(c.channel_id, thread.id);
+    // The default server's channels are unchanged.
+    fake.slash(&alice(), CHANNEL, "game", Value::Null).await;
+    let c = bot.next_command().await;
+    assert_eq!(c.guild_id, Some(GuildId::new(FakeDiscord::GUILD_ID)));
+    assert_eq!(
+        c.member
+            .as_ref()
+            .unwrap()
+            .roles
+            .iter()
+            .map(|r| r.get())
+            .collect::<Vec<_>>(),
+        [FakeDiscord::MANAGER_ROLE_ID]
+    );
+    assert_eq!(
+        c.data.guild_id, None,
+        "not registered in the default server"
+    );
+    let channels = GuildId::new(FakeDiscord::GUILD_ID)
+        .channels(&http)
+        .await
+        .expect("channels");
+    assert_eq!(
+        channels.keys().map(|c| c.get()).collect::<Vec<_>>(),
+        [CHANNEL]
+    );
+    assert!(
+        fake.unknown_requests().is_empty(),
+        "{:?}",
+        fake.unknown_requests()
+    );
+}
+
+/// Message nonces: with `enforce_nonce` a nonce already used answers the earlier message and
+/// creates nothing (JSON and multipart, string and integer nonces); without it, two messages;
+/// a nonce longer than 25 characters is refused.
+#[tokio::test(flavor = "multi_thread")]
+async fn enforced_message_nonces_post_once() {
+    let fake = FakeDiscord::start().await;
+    let http = http(&fake);
+    let channel = ChannelId::new(CHANNEL);
+    let notice = |text: &str, nonce: Nonce, enforce: bool| {
+        CreateMessage::new()
+            .content(text)
+            .nonce(nonce)
+            .enforce_nonce(enforce)
+    };
+
+    let first = channel
+        .send_message(
+            &http,
+            notice(
+                "Game 1: your move",
+                Nonce::String("notice-1-7".into()),
+                true,
+            ),
+        )
+        .await
+        .expect("posted");
+    let again = channel
+        .send_message(
+            &http,
+            notice(
+                "Game 1: your move",
+                Nonce::String("notice-1-7".into()),
+                true,
+            ),
+        )
+        .await
+        .expect("answered");
+    assert_eq!(again.id, first.id, "the earlier message, not a new one");
+    assert!(matches!(&again.nonce, Some(Nonce::String(n)) if n == "notice-1-7"));
+    assert_eq!(fake.deduplicated_count(), 1);
+    assert_eq!(fake.channel_messages(CHANNEL).len(), 1);
+    assert_eq!(fake.channel_messages(CHANNEL)[0]["nonce"], "notice-1-7");
+    let posts: Vec<(u16, bool)> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.is("POST", &format!("/channels/{CHANNEL}/messages")))
+        .map(|r| (r.status, r.deduplicated))
+        .collect();
+    assert_eq!(posts, [(200, false), (200, true)]);
+
+    // Without enforce_nonce the same nonce makes two messages; a later enforced post with
+    // it answers the first of them.
+    let a = channel
+        .send_message(&http, notice("two", Nonce::String("n2".into()), false))
+        .await
+        .expect("posted");
+    let b = channel
+        .send_message(&http, notice("two", Nonce::String("n2".into()), false))
+        .await
+        .expect("posted");
+    assert_ne!(a.id, b.id);
+    let c = channel
+        .send_message(&http, notice("two", Nonce::String("n2".into()), true))
+        .await
+        .expect("answered");
+    assert_eq!(c.id, a.id);
+    assert_eq!(fake.deduplicated_count(), 2);
+    assert_eq!(fake.channel_messages(CHANNEL).len(), 3);
+
+    // An integer nonce, and a multipart post (a file; the nonce in payload_json).
+    let n1 = channel
+        .send_message(&http, notice("int", Nonce::Number(42), true))
+        .await
+        .expect("posted");
+    let n2 = channel
+        .send_message(&http, notice("int", Nonce::Number(42), true))
+        .await
+        .expect("answered");
+    assert_eq!(n1.id, n2.id);
+    assert!(matches!(n2.nonce, Some(Nonce::Number(42))));
+    let with_file = || {
+        notice("board", Nonce::String("board-1".into()), true)
+            .add_file(CreateAttachment::bytes(png_bytes(), "board.png"))
+    };
+    let f1 = channel
+        .send_message(&http, with_file())
+        .await
+        .expect("posted");
+    let f2 = channel
+        .send_message(&http, with_file())
+        .await
+        .expect("answered");
+    assert_eq!(f1.id, f2.id);
+    assert_eq!(f2.attachments.len(), 1);
+    let last = fake.requests().pop().expect("a request");
+    assert!(last.deduplicated && last.files.len() == 1, "{last:?}");
+    assert_eq!(fake.deduplicated_count(), 4);
+    assert_eq!(fake.channel_messages(CHANNEL).len(), 5);
+
+    // Discord's limit: 25 characters.
+    let ok = channel
+        .send_message(&http, notice("25", Nonce::String("x".repeat(25)), true))
+        .await;
+    assert!(ok.is_ok(), "{ok:?}");
+    let refused = channel
+        .send_message(&http, notice("26", Nonce::String("x".repeat(26)), true))
+        .await;
+    let why = error_text(refused);
+    assert!(
+        why.contains("Invalid Form Body") && why.contains("nonce"),
+        "{why}"
+    );
+    let last = fake.requests().pop().expect("a request");
+    assert_eq!(last.status, 400);
+    assert_eq!(last.response["code"], 50035);
+    assert!(last.response["errors"]["nonce"]["_errors"].is_array());
+    assert_eq!(fake.channel_messages(CHANNEL).len(), 6);
 }

@@ -35,11 +35,26 @@
 //! message's files unless it sends them again); edits without `attachments` keep them;
 //! a thread created without `type` is private (12). The 3-second deadline for the first
 //! callback is not enforced: [`Answer::callback_after`] reports the delay.
+//!
+//! Shards and servers: the bot is in two servers, [`FakeDiscord::GUILD_ID`] (shard 1 of 2)
+//! and [`FakeDiscord::OTHER_GUILD_ID`] (shard 0 of 2), more with [`FakeDiscord::add_guild`];
+//! a channel belongs to `GUILD_ID` unless [`FakeDiscord::add_channel`] put it elsewhere. Each
+//! IDENTIFY's `shard` (`[id, total]`, `[0, 1]` when absent) gets its own session, one live
+//! session per shard id (the newest); an id not below the total, or a total other than the
+//! live sessions', is closed with 4010 as Discord does. A dispatch about a server goes only
+//! to the session of its shard, [`shard_of`] (Discord's `(guild_id >> 22) % total`), a direct
+//! message to shard 0; [`FakeDiscord::dispatches`] tells which shard got what.
+//!
+//! Message nonces: `POST /channels/{id}/messages` takes a `nonce` (a string of at most 25
+//! characters, or an integer) and `enforce_nonce`; with `enforce_nonce`, a nonce the bot
+//! already used (Discord: in the last few minutes; the fake: ever, while that message
+//! exists) answers the earlier message with 200 and creates nothing
+//! ([`FakeDiscord::deduplicated_count`], [`Recorded::deduplicated`]).
 #![allow(dead_code)]
 
 pub mod bot;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -113,10 +128,11 @@ impl FakeUser {
         }
     }
 
-    /// The member's roles: managers hold the manager role, everyone holds @everyone.
-    fn roles(&self) -> Value {
+    /// The member's roles: managers hold their server's manager role, everyone holds
+    /// @everyone.
+    fn roles(&self, manager_role: u64) -> Value {
         if self.manager {
-            json!([FakeDiscord::MANAGER_ROLE_ID.to_string()])
+            json!([manager_role.to_string()])
         } else {
             json!([])
         }
@@ -134,17 +150,28 @@ impl FakeUser {
         })
     }
 
-    /// The guild member object of an interaction (with `user` and `permissions`).
+    /// The guild member object of an interaction (with `user` and `permissions`), in
+    /// [`FakeDiscord::GUILD_ID`].
     pub fn member_json(&self) -> Value {
-        let mut m = self.partial_member_json();
+        self.member_json_in(FakeDiscord::MANAGER_ROLE_ID)
+    }
+
+    /// The guild member object of `resolved.members` (no `user`), in
+    /// [`FakeDiscord::GUILD_ID`].
+    pub fn partial_member_json(&self) -> Value {
+        self.partial_member_json_in(FakeDiscord::MANAGER_ROLE_ID)
+    }
+
+    /// [`FakeUser::member_json`] in the server whose manager role is `manager_role`.
+    fn member_json_in(&self, manager_role: u64) -> Value {
+        let mut m = self.partial_member_json_in(manager_role);
         m["user"] = self.user_json();
         m
     }
 
-    /// The guild member object of `resolved.members` (no `user`).
-    pub fn partial_member_json(&self) -> Value {
+    fn partial_member_json_in(&self, manager_role: u64) -> Value {
         json!({
-            "roles": self.roles(),
+            "roles": self.roles(manager_role),
             "nick": null,
             "avatar": null,
             "premium_since": null,
@@ -246,6 +273,9 @@ pub struct Recorded {
     pub message: Option<Value>,
     /// True when the fake has no such route (answered 404).
     pub unknown_route: bool,
+    /// A message post with `enforce_nonce` whose nonce was already used: answered with the
+    /// earlier message (in `message` too), nothing created.
+    pub deduplicated: bool,
 }
 
 impl Recorded {
@@ -382,14 +412,69 @@ pub fn buttons_of(components: &Value) -> Vec<FakeButton> {
     out
 }
 
+/// The shard of a server's events among `total` shards, by Discord's formula
+/// `(guild_id >> 22) % total`. Events without a server (direct messages) go to shard 0.
+pub fn shard_of(guild_id: u64, total: u32) -> u32 {
+    assert!(total > 0, "there is at least one shard");
+    ((guild_id >> 22) % u64::from(total)) as u32
+}
+
+/// One dispatch (op 0) the fake wrote to a bot's gateway connection.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SentDispatch {
+    /// The shard of the session it went to, and that session's shard total.
+    pub shard: u32,
+    pub total: u32,
+    /// The event name, e.g. `INTERACTION_CREATE`.
+    pub t: String,
+    /// The server it was about (`d.guild_id`), none for direct messages.
+    pub guild: Option<u64>,
+    /// The sequence number it carried on its connection.
+    pub seq: u64,
+    /// When it was written, since the fake started.
+    pub at: Duration,
+}
+
 enum Outgoing {
     Dispatch(String, Value),
     Close(u16),
 }
 
+/// A live gateway session: READY or RESUMED sent on connection `conn`, still open.
 struct Session {
     conn: u64,
+    shard: u32,
+    total: u32,
     tx: mpsc::UnboundedSender<Outgoing>,
+}
+
+/// What RESUME needs of a session, kept after its connection closes.
+#[derive(Clone, Copy)]
+struct Resumable {
+    /// The last sequence number sent.
+    seq: u64,
+    shard: u32,
+    total: u32,
+}
+
+/// One gateway connection, as its task sees it.
+struct Conn {
+    id: u64,
+    tx: mpsc::UnboundedSender<Outgoing>,
+    seq: u64,
+    session_id: Option<String>,
+    /// (shard, total) once identified or resumed.
+    shard: Option<(u32, u32)>,
+}
+
+/// A server the bot is in.
+#[derive(Clone)]
+struct GuildInfo {
+    name: String,
+    /// The role managers hold (every permission).
+    manager_role: u64,
+    /// The bot's own role, holding `app_permissions`.
+    bot_role: u64,
 }
 
 /// An interaction the fake sent, and what has been answered to it.
@@ -398,6 +483,8 @@ struct Pending {
     kind: u8,
     name: String,
     channel: u64,
+    /// The server it came from; none in a direct message.
+    guild: Option<u64>,
     user: FakeUser,
     sent_at: Instant,
     /// The message a pressed button was on.
@@ -427,12 +514,26 @@ struct State {
     identifies: Vec<Value>,
     received: Vec<Value>,
     dispatched: Vec<Value>,
-    current: Option<Session>,
-    /// Gateway session id → last sequence number, for RESUME.
-    sessions: HashMap<String, u64>,
+    /// The dispatches written to connections, with their shard.
+    sent_dispatches: Vec<SentDispatch>,
+    /// Shard id → its live session (at most one per shard: the newest).
+    live: HashMap<u32, Session>,
+    /// Gateway session id → what RESUME needs.
+    sessions: HashMap<String, Resumable>,
     interactions: HashMap<String, Pending>,
     messages: HashMap<u64, Value>,
+    /// The threads the bot created.
     channels: HashMap<u64, Value>,
+    /// The servers the bot is in.
+    guilds: BTreeMap<u64, GuildInfo>,
+    /// Channels placed in a server by `add_channel` (the others are in `GUILD_ID`).
+    channel_guilds: HashMap<u64, u64>,
+    /// Channels (not threads) interactions or messages used, for `GET /guilds/{id}/channels`.
+    seen_channels: BTreeSet<u64>,
+    /// Message nonce → the first message created with it.
+    nonces: HashMap<String, u64>,
+    /// Message posts answered with an earlier message because of `enforce_nonce`.
+    deduplicated: usize,
     global_commands: Vec<Value>,
     guild_commands: HashMap<u64, Vec<Value>>,
     command_ids: HashMap<String, u64>,
@@ -474,6 +575,14 @@ impl FakeDiscord {
     pub const MANAGER_ROLE_ID: u64 = 1_100_000_000_000_000_005;
     /// The bot's own role, holding its `app_permissions`.
     pub const BOT_ROLE_ID: u64 = 1_100_000_000_000_000_006;
+    /// A second server, on the other shard of two: `shard_of(GUILD_ID, 2)` is 1,
+    /// `shard_of(OTHER_GUILD_ID, 2)` is 0. Its channels are those given to
+    /// [`FakeDiscord::add_channel`].
+    pub const OTHER_GUILD_ID: u64 = 1_100_000_000_010_000_003;
+    /// The managers' role of `OTHER_GUILD_ID`.
+    pub const OTHER_MANAGER_ROLE_ID: u64 = 1_100_000_000_010_000_005;
+    /// The bot's role in `OTHER_GUILD_ID`.
+    pub const OTHER_BOT_ROLE_ID: u64 = 1_100_000_000_010_000_006;
 
     /// Starts the REST and gateway listeners, with Discord's heartbeat interval.
     pub async fn start() -> FakeDiscord {
@@ -507,6 +616,24 @@ impl FakeDiscord {
             heartbeat,
             state: Mutex::new(State {
                 app_permissions,
+                guilds: BTreeMap::from([
+                    (
+                        FakeDiscord::GUILD_ID,
+                        GuildInfo {
+                            name: "Ferry test guild".to_string(),
+                            manager_role: FakeDiscord::MANAGER_ROLE_ID,
+                            bot_role: FakeDiscord::BOT_ROLE_ID,
+                        },
+                    ),
+                    (
+                        FakeDiscord::OTHER_GUILD_ID,
+                        GuildInfo {
+                            name: "Ferry second guild".to_string(),
+                            manager_role: FakeDiscord::OTHER_MANAGER_ROLE_ID,
+                            bot_role: FakeDiscord::OTHER_BOT_ROLE_ID,
+                        },
+                    ),
+                ]),
                 ..State::default()
             }),
             changed: watch::channel(0).0,
@@ -618,9 +745,59 @@ impl FakeDiscord {
         self.state().disconnect_count
     }
 
-    /// A bot session is connected (READY or RESUMED sent, connection open).
+    /// A bot session is connected (READY or RESUMED sent, connection open), on any shard.
     pub fn connected(&self) -> bool {
-        self.state().current.is_some()
+        !self.state().live.is_empty()
+    }
+
+    /// A bot session of shard `shard` is connected.
+    pub fn shard_connected(&self, shard: u32) -> bool {
+        self.state().live.contains_key(&shard)
+    }
+
+    /// The live sessions' (shard, total), by shard.
+    pub fn connected_shards(&self) -> Vec<(u32, u32)> {
+        let mut shards: Vec<(u32, u32)> = self
+            .state()
+            .live
+            .values()
+            .map(|s| (s.shard, s.total))
+            .collect();
+        shards.sort_unstable();
+        shards
+    }
+
+    /// Waits until a session of shard `shard` is connected.
+    pub async fn wait_shard(&self, shard: u32, timeout: Duration) -> Result<(), String> {
+        self.wait_until(timeout, |st| st.live.contains_key(&shard).then_some(()))
+            .await
+            .ok_or_else(|| {
+                format!(
+                    "no session of shard {shard} within {timeout:?}; connected: {:?}",
+                    self.connected_shards()
+                )
+            })
+    }
+
+    /// Waits until no session of shard `shard` is connected (its connection closed).
+    pub async fn wait_shard_gone(&self, shard: u32, timeout: Duration) -> Result<(), String> {
+        self.wait_until(timeout, |st| (!st.live.contains_key(&shard)).then_some(()))
+            .await
+            .ok_or_else(|| format!("shard {shard} still connected after {timeout:?}"))
+    }
+
+    /// Every dispatch written to a bot's connection, in order, with the shard it went to.
+    pub fn dispatches(&self) -> Vec<SentDispatch> {
+        self.state().sent_dispatches.clone()
+    }
+
+    /// How many dispatches each shard's sessions received.
+    pub fn dispatches_by_shard(&self) -> HashMap<u32, usize> {
+        let mut counts = HashMap::new();
+        for d in &self.state().sent_dispatches {
+            *counts.entry(d.shard).or_insert(0) += 1;
+        }
+        counts
     }
 
     /// The `d` of every IDENTIFY received (token, intents, properties...).
@@ -638,20 +815,74 @@ impl FakeDiscord {
         self.state().dispatched.clone()
     }
 
-    /// Closes the connected bot's gateway connection with `code` (e.g. 4000 unknown error: the
-    /// bot resumes; 4009 session timed out: it identifies again). Returns false when no bot
-    /// was connected.
+    /// Closes the connected bot's gateway connections (every shard's) with `code` (e.g. 4000
+    /// unknown error: the bot resumes; 4009 session timed out: it identifies again). Returns
+    /// false when no bot was connected.
     pub fn disconnect_gateway(&self, code: u16) -> bool {
         let st = self.state();
-        match &st.current {
-            Some(s) => s.tx.send(Outgoing::Close(code)).is_ok(),
-            None => false,
+        let mut any = false;
+        for s in st.live.values() {
+            any |= s.tx.send(Outgoing::Close(code)).is_ok();
         }
+        any
     }
 
-    /// Sends any dispatch (op 0, event `t`, data `d`) to the connected bot.
+    /// Closes the connection of shard `shard`'s session with `code`. Returns false when that
+    /// shard was not connected.
+    pub fn disconnect_shard(&self, shard: u32, code: u16) -> bool {
+        let st = self.state();
+        st.live
+            .get(&shard)
+            .is_some_and(|s| s.tx.send(Outgoing::Close(code)).is_ok())
+    }
+
+    /// Sends any dispatch (op 0, event `t`, data `d`) to the connected bot: to the session of
+    /// the shard of `d.guild_id`, or of shard 0 when `d` has no `guild_id`. Waits up to 10 s
+    /// for that shard to connect, then panics.
     pub async fn dispatch(&self, t: &str, d: Value) {
         self.send_dispatch(t, d).await;
+    }
+
+    /// Adds a server the bot is in (listed in its shard's READY, answered by
+    /// `GET /guilds/{id}`), with fresh role ids. Nothing changes if it is known.
+    pub fn add_guild(&self, guild: u64) {
+        let mut st = self.state();
+        st.add_guild(guild);
+    }
+
+    /// Puts `channel` in server `guild` (added if unknown): interactions in the channel, and
+    /// threads under it, belong to that server. Channels never added belong to `GUILD_ID`.
+    pub fn add_channel(&self, guild: u64, channel: u64) {
+        let mut st = self.state();
+        st.add_guild(guild);
+        st.channel_guilds.insert(channel, guild);
+        st.seen_channels.insert(channel);
+    }
+
+    /// The server a channel or thread belongs to.
+    pub fn guild_of(&self, channel: u64) -> u64 {
+        self.state().guild_of(channel)
+    }
+
+    /// The servers the bot is in, by id.
+    pub fn guilds(&self) -> Vec<u64> {
+        self.state().guilds.keys().copied().collect()
+    }
+
+    /// The managers' role of a server.
+    pub fn manager_role_of(&self, guild: u64) -> Option<u64> {
+        self.state().guilds.get(&guild).map(|g| g.manager_role)
+    }
+
+    /// The bot's role in a server.
+    pub fn bot_role_of(&self, guild: u64) -> Option<u64> {
+        self.state().guilds.get(&guild).map(|g| g.bot_role)
+    }
+
+    /// Message posts answered with an earlier message because their `enforce_nonce` nonce
+    /// was already used (nothing created).
+    pub fn deduplicated_count(&self) -> usize {
+        self.state().deduplicated
     }
 
     /// Registers users so that User options naming them by id resolve to them.
@@ -748,12 +979,14 @@ impl FakeDiscord {
             }
             let id = st.new_id();
             let token = format!("fake-interaction-token-{id}");
+            let guild = st.guild_of(channel);
+            st.note_channel(channel);
             let mut payload = st.interaction_base(3, user, channel, id, &token);
             payload["data"] = json!({"custom_id": custom_id, "component_type": 2});
             payload["message"] = message.clone();
             st.interactions.insert(
                 token.clone(),
-                Pending::new(id, 3, custom_id, channel, user, message_id),
+                Pending::new(id, 3, custom_id, channel, Some(guild), user, message_id),
             );
             (token, payload)
         };
@@ -937,18 +1170,20 @@ impl FakeDiscord {
                 options.is_array(),
                 "options must be a JSON array: {options}"
             );
+            let guild = (!in_dm).then(|| st.guild_of(channel));
+            let manager_role = st.manager_role(guild.unwrap_or(FakeDiscord::GUILD_ID));
             let mut resolved = Resolved::default();
-            st.normalize_options(&mut options, &mut resolved);
+            st.normalize_options(&mut options, &mut resolved, manager_role);
             let id = st.new_id();
             let token = format!("fake-interaction-token-{id}");
-            let (command_id, guild) = st.command_id(name);
+            let (command_id, registered_in) = st.command_id(name, guild);
             let mut data = json!({
                 "id": command_id.to_string(),
                 "name": name,
                 "type": 1,
                 "options": options,
             });
-            if let Some(g) = guild {
+            if let Some(g) = registered_in {
                 data["guild_id"] = json!(g.to_string());
             }
             let mut resolved_json = Map::new();
@@ -976,10 +1211,12 @@ impl FakeDiscord {
                 payload["channel"] = json!({"id": channel.to_string(), "type": 1, "flags": 0});
                 payload["context"] = json!(1);
                 payload["authorizing_integration_owners"] = json!({"1": user.id.to_string()});
+            } else {
+                st.note_channel(channel);
             }
             st.interactions.insert(
                 token.clone(),
-                Pending::new(id, kind, name, channel, user, None),
+                Pending::new(id, kind, name, channel, guild, user, None),
             );
             (token, payload)
         };
@@ -987,12 +1224,15 @@ impl FakeDiscord {
         token
     }
 
+    /// Sends a dispatch to the session of its server's shard (shard 0 without a server),
+    /// waiting up to [`SESSION_WAIT`] for that shard to connect.
     async fn send_dispatch(&self, t: &str, d: Value) {
+        let guild = id_of(&d["guild_id"]);
         let deadline = Instant::now() + SESSION_WAIT;
         loop {
             let sent = {
                 let st = self.state();
-                st.current.as_ref().map(|s| {
+                st.session_for(guild).map(|s| {
                     s.tx.send(Outgoing::Dispatch(t.to_string(), d.clone()))
                         .is_ok()
                 })
@@ -1001,13 +1241,27 @@ impl FakeDiscord {
                 return;
             }
             if Instant::now() >= deadline {
-                panic!(
-                    "no bot connected to the fake gateway within {SESSION_WAIT:?} to receive {t}"
-                );
+                let st = self.state();
+                let shards: Vec<(u32, u32)> =
+                    st.live.values().map(|s| (s.shard, s.total)).collect();
+                let server =
+                    guild.map_or("a direct message".to_string(), |g| format!("server {g}"));
+                match st.live.values().next() {
+                    None => panic!(
+                        "no bot connected to the fake gateway within {SESSION_WAIT:?} to \
+                         receive {t} ({server})"
+                    ),
+                    Some(s) => panic!(
+                        "no session of shard {} of {} connected within {SESSION_WAIT:?} to \
+                         receive {t} ({server}); connected (shard, total): {shards:?}",
+                        guild.map_or(0, |g| shard_of(g, s.total)),
+                        s.total
+                    ),
+                }
             }
             let _ = self
                 .wait_until(Duration::from_millis(200), |st| {
-                    st.current.as_ref().map(|_| ())
+                    st.session_for(guild).map(|_| ())
                 })
                 .await;
         }
@@ -1036,6 +1290,7 @@ impl Pending {
         kind: u8,
         name: &str,
         channel: u64,
+        guild: Option<u64>,
         user: &FakeUser,
         component_message: Option<u64>,
     ) -> Pending {
@@ -1044,6 +1299,7 @@ impl Pending {
             kind,
             name: name.to_string(),
             channel,
+            guild,
             user: user.clone(),
             sent_at: Instant::now(),
             component_message,
@@ -1425,23 +1681,105 @@ impl State {
         self.last_id
     }
 
-    /// The id of command `name` (registered globally or in the guild, else a stable made-up
+    /// The id of command `name` (registered globally or in `guild`, else a stable made-up
     /// one), and the guild it was registered in.
-    fn command_id(&mut self, name: &str) -> (u64, Option<u64>) {
+    fn command_id(&mut self, name: &str, guild: Option<u64>) -> (u64, Option<u64>) {
         let global = self.global_commands.iter().find(|c| c["name"] == name);
         if let Some(id) = global.and_then(|c| id_of(&c["id"])) {
             return (id, None);
         }
-        for (g, cmds) in &self.guild_commands {
-            if let Some(id) = cmds
-                .iter()
-                .find(|c| c["name"] == name)
+        if let Some(g) = guild {
+            if let Some(id) = self
+                .guild_commands
+                .get(&g)
+                .and_then(|cmds| cmds.iter().find(|c| c["name"] == name))
                 .and_then(|c| id_of(&c["id"]))
             {
-                return (id, Some(*g));
+                return (id, Some(g));
             }
         }
         (self.stable_command_id(name), None)
+    }
+
+    /// Adds a server with fresh role ids, unless it is known.
+    fn add_guild(&mut self, guild: u64) {
+        if self.guilds.contains_key(&guild) {
+            return;
+        }
+        let manager_role = self.new_id();
+        let bot_role = self.new_id();
+        self.guilds.insert(
+            guild,
+            GuildInfo {
+                name: format!("guild-{guild}"),
+                manager_role,
+                bot_role,
+            },
+        );
+    }
+
+    /// The server of a channel: the one `add_channel` gave it, its parent's for a thread,
+    /// else `GUILD_ID`.
+    fn guild_of(&self, channel: u64) -> u64 {
+        if let Some(g) = self.channel_guilds.get(&channel) {
+            return *g;
+        }
+        match self
+            .channels
+            .get(&channel)
+            .and_then(|t| id_of(&t["guild_id"]))
+        {
+            Some(g) => g,
+            None => FakeDiscord::GUILD_ID,
+        }
+    }
+
+    /// The managers' role of a server (`MANAGER_ROLE_ID` for an unknown one).
+    fn manager_role(&self, guild: u64) -> u64 {
+        self.guilds
+            .get(&guild)
+            .map_or(FakeDiscord::MANAGER_ROLE_ID, |g| g.manager_role)
+    }
+
+    /// Remembers a channel (not a thread) as one of its server's channels.
+    fn note_channel(&mut self, channel: u64) {
+        if !self.channels.contains_key(&channel) {
+            self.seen_channels.insert(channel);
+        }
+    }
+
+    /// The live session that receives the events of `guild` (none: a direct message), by
+    /// Discord's formula over the shard total the live sessions share.
+    fn session_for(&self, guild: Option<u64>) -> Option<&Session> {
+        let total = self.live.values().next()?.total;
+        let shard = guild.map_or(0, |g| shard_of(g, total));
+        self.live.get(&shard)
+    }
+
+    /// A live session on another connection than `conn` uses a shard total other than
+    /// `total`.
+    fn other_total(&self, conn: u64, total: u32) -> bool {
+        self.live
+            .values()
+            .any(|s| s.conn != conn && s.total != total)
+    }
+
+    /// A text channel as `GET /channels/{id}` gives it.
+    fn text_channel_json(&self, channel: u64) -> Value {
+        json!({
+            "id": channel.to_string(),
+            "type": 0,
+            "guild_id": self.guild_of(channel).to_string(),
+            "name": format!("channel-{channel}"),
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": false,
+            "topic": null,
+            "last_message_id": null,
+            "rate_limit_per_user": 0,
+            "parent_id": null,
+            "flags": 0,
+        })
     }
 
     fn stable_command_id(&mut self, name: &str) -> u64 {
@@ -1453,8 +1791,14 @@ impl State {
         id
     }
 
-    /// Ids as strings, subcommands with `options`, User options resolved.
-    fn normalize_options(&mut self, options: &mut Value, resolved: &mut Resolved) {
+    /// Ids as strings, subcommands with `options`, User options resolved (members in the
+    /// server whose manager role is `manager_role`).
+    fn normalize_options(
+        &mut self,
+        options: &mut Value,
+        resolved: &mut Resolved,
+        manager_role: u64,
+    ) {
         for o in options.as_array_mut().into_iter().flatten() {
             let kind = o["type"].as_u64().unwrap_or(0);
             if kind == 1 || kind == 2 {
@@ -1462,7 +1806,7 @@ impl State {
                 if o.get("options").is_none() {
                     o["options"] = json!([]);
                 }
-                self.normalize_options(&mut o["options"], resolved);
+                self.normalize_options(&mut o["options"], resolved, manager_role);
                 continue;
             }
             if let Some(u) = o.as_object_mut().and_then(|m| m.remove("_fake_user")) {
@@ -1504,7 +1848,7 @@ impl State {
                         resolved.users.insert(id.to_string(), user.user_json());
                         resolved
                             .members
-                            .insert(id.to_string(), user.partial_member_json());
+                            .insert(id.to_string(), user.partial_member_json_in(manager_role));
                     }
                 }
             }
@@ -1521,12 +1865,13 @@ impl State {
         token: &str,
     ) -> Value {
         let perms = self.app_permissions.to_string();
+        let guild = self.guild_of(channel);
         let channel_json = match self.channels.get(&channel) {
             Some(thread) => json!({
                 "id": channel.to_string(),
                 "type": thread["type"],
                 "name": thread["name"],
-                "guild_id": FakeDiscord::GUILD_ID.to_string(),
+                "guild_id": guild.to_string(),
                 "parent_id": thread["parent_id"],
                 "thread_metadata": thread["thread_metadata"],
                 "permissions": user.permissions(),
@@ -1536,7 +1881,7 @@ impl State {
                 "id": channel.to_string(),
                 "type": 0,
                 "name": format!("channel-{channel}"),
-                "guild_id": FakeDiscord::GUILD_ID.to_string(),
+                "guild_id": guild.to_string(),
                 "permissions": user.permissions(),
                 "nsfw": false,
                 "position": 0,
@@ -1547,18 +1892,18 @@ impl State {
             "id": id.to_string(),
             "application_id": FakeDiscord::APP_ID.to_string(),
             "type": kind,
-            "guild_id": FakeDiscord::GUILD_ID.to_string(),
-            "guild": {"id": FakeDiscord::GUILD_ID.to_string(), "locale": "en-US", "features": []},
+            "guild_id": guild.to_string(),
+            "guild": {"id": guild.to_string(), "locale": "en-US", "features": []},
             "channel_id": channel.to_string(),
             "channel": channel_json,
-            "member": user.member_json(),
+            "member": user.member_json_in(self.manager_role(guild)),
             "token": token,
             "version": 1,
             "app_permissions": perms,
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": FakeDiscord::GUILD_ID.to_string()},
+            "authorizing_integration_owners": {"0": guild.to_string()},
             "context": 0,
             "attachment_size_limit": 10_485_760,
         })
@@ -1596,11 +1941,15 @@ impl State {
         if let Some(p) = pending {
             m["application_id"] = json!(FakeDiscord::APP_ID.to_string());
             m["webhook_id"] = json!(FakeDiscord::APP_ID.to_string());
+            let owners = match p.guild {
+                Some(g) => json!({"0": g.to_string()}),
+                None => json!({"1": p.user.id.to_string()}),
+            };
             let mut meta = json!({
                 "id": p.id.to_string(),
                 "type": p.kind,
                 "user": p.user.user_json(),
-                "authorizing_integration_owners": {"0": FakeDiscord::GUILD_ID.to_string()},
+                "authorizing_integration_owners": owners,
             });
             if let Some(original) = p.original {
                 meta["original_response_message_id"] = json!(original.to_string());
@@ -1708,9 +2057,10 @@ impl State {
         a
     }
 
-    /// The guild as `GET /guilds/{id}` gives it (a serenity `PartialGuild`), with its roles:
-    /// @everyone (the players' permissions), the managers' role, the bot's role.
-    fn guild_json(&self) -> Value {
+    /// A known server as `GET /guilds/{id}` gives it (a serenity `PartialGuild`), with its
+    /// roles: @everyone (the players' permissions), the managers' role, the bot's role.
+    fn guild_json(&self, guild: u64) -> Value {
+        let info = &self.guilds[&guild];
         let role = |id: u64, name: &str, position: u64, permissions: u64, managed: bool| {
             json!({
                 "id": id.to_string(),
@@ -1728,8 +2078,8 @@ impl State {
             })
         };
         json!({
-            "id": FakeDiscord::GUILD_ID.to_string(),
-            "name": "Ferry test guild",
+            "id": guild.to_string(),
+            "name": info.name,
             "icon": null,
             "icon_hash": null,
             "splash": null,
@@ -1741,9 +2091,9 @@ impl State {
             "default_message_notifications": 1,
             "explicit_content_filter": 0,
             "roles": [
-                role(FakeDiscord::GUILD_ID, "@everyone", 0, PLAYER_PERMISSIONS, false),
-                role(FakeDiscord::MANAGER_ROLE_ID, "Manager", 1, MANAGER_PERMISSIONS, false),
-                role(FakeDiscord::BOT_ROLE_ID, FakeDiscord::BOT_NAME, 2, self.app_permissions, true),
+                role(guild, "@everyone", 0, PLAYER_PERMISSIONS, false),
+                role(info.manager_role, "Manager", 1, MANAGER_PERMISSIONS, false),
+                role(info.bot_role, FakeDiscord::BOT_NAME, 2, self.app_permissions, true),
             ],
             "emojis": [],
             "stickers": [],
@@ -1770,11 +2120,11 @@ impl State {
         })
     }
 
-    /// The bot's guild member, with its role.
-    fn bot_member_json(&self) -> Value {
+    /// The bot's member in a known server, with its role there.
+    fn bot_member_json(&self, guild: u64) -> Value {
         json!({
             "user": FakeDiscord::bot_user_json(),
-            "roles": [FakeDiscord::BOT_ROLE_ID.to_string()],
+            "roles": [self.guilds[&guild].bot_role.to_string()],
             "nick": null,
             "avatar": null,
             "premium_since": null,
@@ -1804,7 +2154,7 @@ impl State {
         json!({
             "id": id.to_string(),
             "type": kind,
-            "guild_id": FakeDiscord::GUILD_ID.to_string(),
+            "guild_id": self.guild_of(parent).to_string(),
             "parent_id": parent.to_string(),
             "owner_id": FakeDiscord::BOT_ID.to_string(),
             "name": body["name"],
@@ -1878,8 +2228,13 @@ impl Inner {
         };
         let (mut sink, mut source) = ws.split();
         let (tx, mut rx) = mpsc::unbounded_channel::<Outgoing>();
-        let mut seq: u64 = 0;
-        let mut session_id: Option<String> = None;
+        let mut conn = Conn {
+            id: conn,
+            tx,
+            seq: 0,
+            session_id: None,
+            shard: None,
+        };
 
         let hello = json!({"op": 10, "s": null, "t": null, "d": {"heartbeat_interval": self.heartbeat.as_millis() as u64}});
         if self.send_ws(&mut sink, hello).await.is_err() {
@@ -1898,7 +2253,7 @@ impl Inner {
                         break;
                     };
                     self.lock().received.push(payload.clone());
-                    let replies = self.gateway_op(&payload, conn, &tx, &mut seq, &mut session_id);
+                    let replies = self.gateway_op(&payload, &mut conn);
                     let mut failed = false;
                     for r in replies {
                         match r {
@@ -1916,14 +2271,31 @@ impl Inner {
                 }
                 out = rx.recv() => match out {
                     Some(Outgoing::Dispatch(t, d)) => {
-                        seq += 1;
-                        if let Some(sid) = &session_id {
-                            self.lock().sessions.insert(sid.clone(), seq);
+                        conn.seq += 1;
+                        let seq = conn.seq;
+                        if let Some(sid) = &conn.session_id {
+                            if let Some(r) = self.lock().sessions.get_mut(sid) {
+                                r.seq = seq;
+                            }
                         }
+                        // Recorded before it is written: the bot may answer before this
+                        // task runs again. A write that fails takes the record back.
+                        let (shard, total) = conn.shard.unwrap_or((0, 1));
+                        let record = SentDispatch {
+                            shard,
+                            total,
+                            t: t.clone(),
+                            guild: id_of(&d["guild_id"]),
+                            seq,
+                            at: self.started.elapsed(),
+                        };
+                        self.lock().sent_dispatches.push(record.clone());
                         let v = json!({"op": 0, "s": seq, "t": t, "d": d});
                         if self.send_ws(&mut sink, v).await.is_err() {
+                            self.lock().sent_dispatches.retain(|r| *r != record);
                             break;
                         }
+                        self.notify();
                     }
                     Some(Outgoing::Close(code)) => {
                         let _ = sink.send(close(code, "closed by the test")).await;
@@ -1936,8 +2308,10 @@ impl Inner {
         let _ = sink.close().await;
         {
             let mut st = self.lock();
-            if st.current.as_ref().is_some_and(|s| s.conn == conn) {
-                st.current = None;
+            if let Some((shard, _)) = conn.shard {
+                if st.live.get(&shard).is_some_and(|s| s.conn == conn.id) {
+                    st.live.remove(&shard);
+                }
             }
             st.disconnect_count += 1;
         }
@@ -1955,14 +2329,7 @@ impl Inner {
     }
 
     /// What to answer one gateway payload from the bot.
-    fn gateway_op(
-        &self,
-        payload: &Value,
-        conn: u64,
-        tx: &mpsc::UnboundedSender<Outgoing>,
-        seq: &mut u64,
-        session_id: &mut Option<String>,
-    ) -> Vec<Reply> {
+    fn gateway_op(&self, payload: &Value, conn: &mut Conn) -> Vec<Reply> {
         let mut st = self.lock();
         match payload["op"].as_u64() {
             Some(1) => {
@@ -1974,22 +2341,46 @@ impl Inner {
             Some(2) => {
                 st.identify_count += 1;
                 st.identifies.push(payload["d"].clone());
-                if session_id.is_some() {
+                if conn.session_id.is_some() {
                     return vec![Reply::Close(4005, "Already authenticated.")];
                 }
                 if !payload["d"]["token"].is_string() {
                     return vec![Reply::Close(4004, "Authentication failed.")];
                 }
-                let sid = format!("fake-session-{conn}-{}", st.new_id());
-                *seq = 1;
-                st.sessions.insert(sid.clone(), 1);
-                *session_id = Some(sid.clone());
-                st.current = Some(Session {
-                    conn,
-                    tx: tx.clone(),
-                });
+                let Some((shard, total)) = shard_pair(&payload["d"]["shard"]) else {
+                    return vec![Reply::Close(4010, "Invalid shard.")];
+                };
+                if shard >= total || st.other_total(conn.id, total) {
+                    return vec![Reply::Close(4010, "Invalid shard.")];
+                }
+                let sid = format!("fake-session-{}-{}", conn.id, st.new_id());
+                conn.seq = 1;
+                st.sessions.insert(
+                    sid.clone(),
+                    Resumable {
+                        seq: 1,
+                        shard,
+                        total,
+                    },
+                );
+                conn.session_id = Some(sid.clone());
+                conn.shard = Some((shard, total));
+                st.live.insert(
+                    shard,
+                    Session {
+                        conn: conn.id,
+                        shard,
+                        total,
+                        tx: conn.tx.clone(),
+                    },
+                );
                 st.ready_count += 1;
-                let shard = payload["d"]["shard"].clone();
+                let guilds: Vec<Value> = st
+                    .guilds
+                    .keys()
+                    .filter(|g| shard_of(**g, total) == shard)
+                    .map(|g| json!({"id": g.to_string(), "unavailable": true}))
+                    .collect();
                 let ready = json!({
                     "op": 0,
                     "s": 1,
@@ -1997,10 +2388,10 @@ impl Inner {
                     "d": {
                         "v": 10,
                         "user": FakeDiscord::bot_user_json(),
-                        "guilds": [],
+                        "guilds": guilds,
                         "session_id": sid,
                         "resume_gateway_url": format!("ws://{}", self.gateway_addr),
-                        "shard": if shard.is_array() { shard } else { json!([0, 1]) },
+                        "shard": [shard, total],
                         "application": {"id": FakeDiscord::APP_ID.to_string(), "flags": 0},
                         "private_channels": [],
                         "presences": [],
@@ -2018,17 +2409,27 @@ impl Inner {
                     .unwrap_or("")
                     .to_string();
                 match st.sessions.get(&sid).copied() {
-                    Some(last) if session_id.is_none() => {
+                    Some(r) if conn.session_id.is_none() => {
+                        if st.other_total(conn.id, r.total) {
+                            return vec![Reply::Close(4010, "Invalid shard.")];
+                        }
                         st.resume_count += 1;
-                        *seq = last + 1;
-                        st.sessions.insert(sid.clone(), *seq);
-                        *session_id = Some(sid);
-                        st.current = Some(Session {
-                            conn,
-                            tx: tx.clone(),
-                        });
+                        conn.seq = r.seq + 1;
+                        st.sessions
+                            .insert(sid.clone(), Resumable { seq: conn.seq, ..r });
+                        conn.session_id = Some(sid);
+                        conn.shard = Some((r.shard, r.total));
+                        st.live.insert(
+                            r.shard,
+                            Session {
+                                conn: conn.id,
+                                shard: r.shard,
+                                total: r.total,
+                                tx: conn.tx.clone(),
+                            },
+                        );
                         vec![Reply::Send(
-                            json!({"op": 0, "s": *seq, "t": "RESUMED", "d": {}}),
+                            json!({"op": 0, "s": conn.seq, "t": "RESUMED", "d": {}}),
                         )]
                     }
                     _ => vec![Reply::Send(
@@ -2073,6 +2474,7 @@ impl Inner {
             token: None,
             message: None,
             unknown_route: false,
+            deduplicated: false,
         };
         let (status, response) = {
             let mut st = self.lock();
@@ -2194,6 +2596,12 @@ impl Inner {
                     Err(e) => e,
                 }
             }
+            (_, ["applications", _, "guilds", g, ..])
+                if !g.parse().is_ok_and(|g: u64| st.guilds.contains_key(&g)) =>
+            {
+                // Discord's answer for a server the bot is not in.
+                error(403, 50001, "Missing Access")
+            }
             ("PUT", ["applications", _, "guilds", g, "commands"]) => {
                 let Ok(g) = g.parse::<u64>() else {
                     return error(404, 10004, "Unknown Guild");
@@ -2228,23 +2636,7 @@ impl Inner {
                 };
                 match st.channels.get(&ch) {
                     Some(t) => (200, t.clone()),
-                    None => (
-                        200,
-                        json!({
-                            "id": ch.to_string(),
-                            "type": 0,
-                            "guild_id": FakeDiscord::GUILD_ID.to_string(),
-                            "name": format!("channel-{ch}"),
-                            "position": 0,
-                            "permission_overwrites": [],
-                            "nsfw": false,
-                            "topic": null,
-                            "last_message_id": null,
-                            "rate_limit_per_user": 0,
-                            "parent_id": null,
-                            "flags": 0,
-                        }),
-                    ),
+                    None => (200, st.text_channel_json(ch)),
                 }
             }
             ("POST", ["channels", ch, "messages"]) => {
@@ -2253,6 +2645,7 @@ impl Inner {
                 };
                 let mut problems = Vec::new();
                 validate_message_body(&body, &mut problems);
+                let (nonce, enforce_nonce) = message_nonce(&body, &mut problems);
                 if body["content"].as_str().unwrap_or("").is_empty()
                     && body["embeds"].as_array().is_none_or(Vec::is_empty)
                     && body["components"].as_array().is_none_or(Vec::is_empty)
@@ -2265,6 +2658,20 @@ impl Inner {
                 if !problems.is_empty() {
                     return invalid_form(&problems);
                 }
+                // The bot is the only author: a nonce it used for a message that still
+                // exists, with `enforce_nonce`, answers that message and creates nothing.
+                let earlier = nonce
+                    .as_ref()
+                    .and_then(|n| st.nonces.get(n))
+                    .and_then(|id| st.messages.get(id))
+                    .cloned();
+                if let (true, Some(m)) = (enforce_nonce, earlier.clone()) {
+                    st.deduplicated += 1;
+                    rec.deduplicated = true;
+                    rec.message = Some(m.clone());
+                    return (200, m);
+                }
+                st.note_channel(ch);
                 let kind = if body["message_reference"].is_object() {
                     19
                 } else {
@@ -2273,6 +2680,12 @@ impl Inner {
                 let flags = body["flags"].as_u64().unwrap_or(0);
                 let id = st.new_message(ch, kind, flags, None);
                 st.apply_body(id, &body, &rec.files, false);
+                if let Some(n) = nonce {
+                    st.messages.get_mut(&id).expect("stored")["nonce"] = body["nonce"].clone();
+                    if earlier.is_none() {
+                        st.nonces.insert(n, id);
+                    }
+                }
                 let m = st.messages[&id].clone();
                 rec.message = Some(m.clone());
                 (200, m)
@@ -2331,22 +2744,36 @@ impl Inner {
                 if segs.len() == 5 {
                     body["type"] = json!(11);
                 }
+                st.note_channel(parent);
                 let thread = st.thread_json(parent, id, &body);
                 st.channels.insert(id, thread.clone());
                 (201, thread)
             }
-            (_, ["guilds", g, ..]) if g.parse::<u64>().ok() != Some(FakeDiscord::GUILD_ID) => {
+            (_, ["guilds", g, ..]) if !g.parse().is_ok_and(|g: u64| st.guilds.contains_key(&g)) => {
                 error(404, 10004, "Unknown Guild")
             }
-            ("GET", ["guilds", _]) => (200, st.guild_json()),
-            ("GET", ["guilds", _, "roles"]) => (200, st.guild_json()["roles"].clone()),
-            ("GET", ["guilds", _, "members", u]) => {
+            ("GET", ["guilds", g]) => (200, st.guild_json(parse_known(g))),
+            ("GET", ["guilds", g, "roles"]) => {
+                (200, st.guild_json(parse_known(g))["roles"].clone())
+            }
+            ("GET", ["guilds", g, "channels"]) => {
+                let g = parse_known(g);
+                let list: Vec<Value> = st
+                    .seen_channels
+                    .iter()
+                    .filter(|c| !st.channels.contains_key(c) && st.guild_of(**c) == g)
+                    .map(|c| st.text_channel_json(*c))
+                    .collect();
+                (200, Value::Array(list))
+            }
+            ("GET", ["guilds", g, "members", u]) => {
+                let g = parse_known(g);
                 let id = u.parse::<u64>().ok();
                 if id == Some(FakeDiscord::BOT_ID) {
-                    return (200, st.bot_member_json());
+                    return (200, st.bot_member_json(g));
                 }
                 match id.and_then(|i| st.users.get(&i)) {
-                    Some(u) => (200, u.member_json()),
+                    Some(u) => (200, u.member_json_in(st.manager_role(g))),
                     None => error(404, 10007, "Unknown Member"),
                 }
             }
@@ -2603,6 +3030,7 @@ impl Pending {
             kind: self.kind,
             name: self.name.clone(),
             channel: self.channel,
+            guild: self.guild,
             user: self.user.clone(),
             sent_at: self.sent_at,
             component_message: self.component_message,
@@ -2612,6 +3040,61 @@ impl Pending {
             original_loading: self.original_loading,
             followups: Vec::new(),
         }
+    }
+}
+
+/// A server id the router already checked.
+fn parse_known(g: &str) -> u64 {
+    g.parse().expect("a known server's id")
+}
+
+/// The `nonce` of a message post (a string of at most 25 characters or an integer), as a
+/// key, and whether `enforce_nonce` asks for deduplication; problems go to `problems`.
+fn message_nonce(body: &Value, problems: &mut Vec<(String, String)>) -> (Option<String>, bool) {
+    let nonce = match &body["nonce"] {
+        Value::Null => None,
+        Value::String(s) if s.chars().count() <= 25 => Some(s.clone()),
+        Value::String(_) => {
+            problems.push(("nonce".into(), "Must be 25 or fewer in length.".into()));
+            None
+        }
+        Value::Number(n) if n.is_u64() || n.is_i64() => Some(n.to_string()),
+        other => {
+            problems.push((
+                "nonce".into(),
+                format!("Must be a string or an integer: {other}"),
+            ));
+            None
+        }
+    };
+    let enforce = match &body["enforce_nonce"] {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        // A multipart text field.
+        Value::String(s) if s == "true" || s == "false" => s == "true",
+        other => {
+            problems.push((
+                "enforce_nonce".into(),
+                format!("Must be a boolean: {other}"),
+            ));
+            false
+        }
+    };
+    (nonce, enforce)
+}
+
+/// IDENTIFY's `shard`: `[id, total]`, `[0, 1]` when absent; none when malformed.
+fn shard_pair(v: &Value) -> Option<(u32, u32)> {
+    if v.is_null() {
+        return Some((0, 1));
+    }
+    match v.as_array().map(Vec::as_slice) {
+        Some([id, total]) => {
+            let id = u32::try_from(id.as_u64()?).ok()?;
+            let total = u32::try_from(total.as_u64()?).ok()?;
+            Some((id, total))
+        }
+        _ => None,
     }
 }
 
