@@ -15,7 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-const CHILDREN: usize = 4;
+const CHILDREN: usize = 8;
 
 /// A child's whole job, read from its environment: wait for `go`, do its part, print what
 /// it saw (`RESULT ...` lines).
@@ -27,13 +27,21 @@ fn child() {
     let dir = PathBuf::from(var("FERRY_TEST_DIR"));
     let me = var("FERRY_TEST_ME");
     let now: i64 = var("FERRY_TEST_NOW").parse().unwrap();
-    // Open first (migrations, connection) so the race is the work itself.
-    let store = Store::open(&db).unwrap();
+    let role = var("FERRY_TEST_ROLE");
+    // Open first (migrations, connection) so the race is the work itself, unless opening
+    // is the race.
+    let store = (role != "open").then(|| Store::open(&db).unwrap());
     std::fs::write(dir.join(format!("ready-{me}")), "").unwrap();
     while !dir.join("go").exists() {
         std::thread::sleep(Duration::from_millis(1));
     }
-    match var("FERRY_TEST_ROLE").as_str() {
+    if role == "open" {
+        let store = Store::open(&db).unwrap();
+        println!("RESULT version {}", store.schema_version().unwrap());
+        return;
+    }
+    let store = store.unwrap();
+    match role.as_str() {
         "tick" => {
             let mut app = App::new(store, Arc::new(ManualClock::new(now)));
             for _ in 0..3 {
@@ -132,6 +140,16 @@ fn race(db: &Path, role: &str, now: i64, extra: &[(&str, String)]) -> Vec<String
                 .unwrap_or_else(|| panic!("no result from a child: {stdout}"))
         })
         .collect()
+}
+
+#[test]
+fn processes_opening_a_new_database_at_once_all_open_it() {
+    for round in 0..20 {
+        let dir = TempDir::new("processes-open");
+        let results = race(&dir.db(), "open", 0, &[]);
+        let expected = format!("version {}", ferry::store::MIGRATIONS.len());
+        assert_eq!(results, vec![expected; CHILDREN], "round {round}");
+    }
 }
 
 #[test]

@@ -139,8 +139,8 @@ impl Store {
     }
 
     fn setup(mut conn: Connection, migrations: &[Migration]) -> Result<Store> {
-        schema::configure(&conn)?;
-        schema::migrate(&mut conn, migrations)?;
+        schema::while_busy(|| schema::configure(&conn))?;
+        schema::while_busy(|| schema::migrate(&mut conn, migrations))?;
         Ok(Store { conn })
     }
 

@@ -26,6 +26,27 @@ pub const MIGRATIONS: &[Migration] = &[
 /// How long a writer waits for another (thread or process) to finish before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Runs `f` again while SQLite answers "busy" at once, up to the busy timeout. Switching a
+/// new file to WAL and the first read of the schema take locks for which SQLite does not
+/// wait (waiting could deadlock two processes opening the file together); both steps are
+/// safe to repeat.
+pub(crate) fn while_busy<T>(mut f: impl FnMut() -> Result<T, StoreError>) -> Result<T, StoreError> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match f() {
+            Err(StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            other => return other,
+        }
+    }
+}
+
 /// WAL (readers never wait for the writer), a busy timeout (writers queue instead of
 /// failing), foreign keys checked.
 pub(crate) fn configure(conn: &Connection) -> Result<(), StoreError> {

@@ -26,7 +26,9 @@ impl Dir {
 
 impl Drop for Dir {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        if std::env::var_os("FERRY_KEEP_TEST_DIRS").is_none() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 }
 
@@ -53,7 +55,9 @@ impl Bot {
     ) -> Bot {
         let log = dir.join(format!("bot-{run}.log"));
         let mut command = Command::new(env!("CARGO_BIN_EXE_ferry"));
-        command.env_remove("DISCORD_GUILD").env_remove("FERRY_SHARDS");
+        command
+            .env_remove("DISCORD_GUILD")
+            .env_remove("FERRY_SHARDS");
         if let Some(g) = guild {
             command.env("DISCORD_GUILD", g.to_string());
         }
