@@ -218,7 +218,9 @@ async fn two_processes_share_the_servers_the_database_and_the_clocks() {
     }
 
     // One process runs the clocks. A reminder comes due in the first server and a time-out
-    // in the second: each is posted once, with its notice's nonce.
+    // in the second: each is posted once, with its notice's nonce. The reminder reaches
+    // Discord but its answer is lost: the try again carries the same nonce, and Discord
+    // keeps one copy.
     let until = Instant::now() + WAIT;
     let holder = loop {
         if let Some(h) = lease_holder(&dir) {
@@ -233,6 +235,8 @@ async fn two_processes_share_the_servers_the_database_and_the_clocks() {
         holder.contains(&a_pid) || holder.contains(&b_pid),
         "{holder}"
     );
+    let route = format!("/channels/{CHANNEL}/messages");
+    fake.lose_next_answer("POST", &route, 504);
     {
         let db = db(&dir);
         db.execute("UPDATE games SET remind_at = 0 WHERE id = ?1", [home_game])
@@ -245,8 +249,13 @@ async fn two_processes_share_the_servers_the_database_and_the_clocks() {
     }
     wait_posted(&fake, CHANNEL, "left to move").await;
     wait_posted(&fake, CHANNEL_2, "loses on time").await;
-    // Several more ticks of both processes: nothing is posted again.
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    // The second try of the reminder (2 s later), then several more ticks of both
+    // processes: nothing is posted again.
+    fake.wait_request(|r| r.path.ends_with(&route) && r.deduplicated, WAIT)
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(fake.deduplicated_count(), 1);
     assert_eq!(posted(&fake, CHANNEL, "left to move").len(), 1);
     assert_eq!(posted(&fake, CHANNEL_2, "loses on time").len(), 1);
     assert_eq!(posted(&fake, CHANNEL, "loses on time").len(), 0);
@@ -257,7 +266,14 @@ async fn two_processes_share_the_servers_the_database_and_the_clocks() {
             r.method == "POST" && r.path.contains("/channels/") && r.path.ends_with("/messages")
         })
         .collect();
-    assert_eq!(notices.len(), 2, "{notices:#?}");
+    // The time-out, and the reminder twice (the same nonce both times).
+    assert_eq!(notices.len(), 3, "{notices:#?}");
+    assert_eq!(notices.iter().filter(|n| n.status == 504).count(), 1);
+    let reminder: Vec<_> = notices
+        .iter()
+        .filter(|n| n.path.ends_with(&route))
+        .collect();
+    assert_eq!(reminder[0].json["nonce"], reminder[1].json["nonce"]);
     for n in &notices {
         assert!(
             n.json["nonce"].as_str().is_some_and(|s| s.starts_with('n')),
@@ -277,7 +293,6 @@ async fn two_processes_share_the_servers_the_database_and_the_clocks() {
     // The process running the clocks is killed while Discord is failing: its time-out
     // notice for the first game is stored but not yet posted. The other process takes the
     // lease over once it lapses and posts the notice, once.
-    let route = format!("/channels/{CHANNEL}/messages");
     fake.fail_next("POST", &route, 503);
     db(&dir)
         .execute(

@@ -506,6 +506,10 @@ struct State {
     /// Outages to simulate: the next request whose method is `.0` and whose path contains
     /// `.1` is answered with status `.2`, once.
     outages: Vec<(String, String, u16)>,
+    /// Lost answers to simulate: the next request whose method is `.0` and whose path
+    /// contains `.1` is carried out, but answered with status `.2` (the answer was lost on
+    /// the way back), once.
+    lost_answers: Vec<(String, String, u16)>,
     ready_count: usize,
     identify_count: usize,
     resume_count: usize,
@@ -895,6 +899,14 @@ impl FakeDiscord {
     pub fn fail_next(&self, method: &str, path: &str, status: u16) {
         self.state()
             .outages
+            .push((method.to_string(), path.to_string(), status));
+    }
+
+    /// Carries out the next `method` request whose path contains `path`, but answers it with
+    /// `status` (say 504: the request arrived, its answer was lost), once.
+    pub fn lose_next_answer(&self, method: &str, path: &str, status: u16) {
+        self.state()
+            .lost_answers
             .push((method.to_string(), path.to_string(), status));
     }
 
@@ -2492,7 +2504,20 @@ impl Inner {
                     50109,
                     &format!("The request body contains invalid JSON ({e})"),
                 ),
-                (None, None) => self.route(&mut st, &mut rec),
+                (None, None) => {
+                    let done = self.route(&mut st, &mut rec);
+                    let lost = st
+                        .lost_answers
+                        .iter()
+                        .position(|(m, p, _)| *m == rec.method && rec.path.contains(p.as_str()));
+                    match lost {
+                        Some(i) => {
+                            let (_, _, status) = st.lost_answers.remove(i);
+                            error(status, 0, "a simulated lost answer")
+                        }
+                        None => done,
+                    }
+                }
             };
             rec.seq = st.requests.len();
             rec.status = answer.0;
