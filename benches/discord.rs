@@ -109,10 +109,21 @@ async fn play_ply(fake: &FakeDiscord, t: &mut Table) -> Option<(Duration, Durati
 async fn run(quick: bool) {
     let games = env_number("FERRY_BENCH_DISCORD_GAMES", if quick { 2 } else { 40 });
     let plies = env_number("FERRY_BENCH_DISCORD_PLIES", if quick { 4 } else { 30 });
+    // 2: two `ferry serve` processes, one per shard of two, on one database, the games
+    // split between a server on each shard.
+    let processes = env_number("FERRY_BENCH_DISCORD_PROCESSES", 1);
     let dir = Dir::new("bench");
     let fake = FakeDiscord::start().await;
-    let mut bot = Bot::start(&fake, &dir.0, 1, "warn");
-    fake.wait_ready(1, WAIT).await.unwrap();
+    let mut bots = match processes {
+        1 => vec![Bot::start(&fake, &dir.0, 1, "warn")],
+        2 => vec![
+            Bot::start_shards(&fake, &dir.0, "0", "0/2", "warn"),
+            Bot::start_shards(&fake, &dir.0, "1", "1/2", "warn"),
+        ],
+        n => panic!("FERRY_BENCH_DISCORD_PROCESSES is 1 or 2, not {n}"),
+    };
+    fake.wait_ready(processes, WAIT).await.unwrap();
+    println!("{processes} ferry serve process(es), one database");
     let reg = fake
         .wait_request(|r| r.method == "PUT" && r.path.ends_with("/commands"), WAIT)
         .await
@@ -135,6 +146,9 @@ async fn run(quick: bool) {
         fake.add_user(&a);
         fake.add_user(&b);
         let channel = 1_500_000_000_000_000_000 + g;
+        if processes == 2 && g % 2 == 1 {
+            fake.add_channel(FakeDiscord::OTHER_GUILD_ID, channel);
+        }
         let variant = choice_value(&commands, "challenge", "variant", variants[g as usize % 5]);
         let token = fake
             .slash(
@@ -214,13 +228,15 @@ async fn run(quick: bool) {
     );
     report("  /move", moves);
 
-    let (peak, now) = memory_kib(bot.child.id());
-    println!(
-        "ferry serve memory: peak {:.1} MiB, now {:.1} MiB",
-        peak as f64 / 1024.0,
-        now as f64 / 1024.0
-    );
-    assert!(bot.stop().success());
+    for bot in &mut bots {
+        let (peak, now) = memory_kib(bot.child.id());
+        println!(
+            "ferry serve memory: peak {:.1} MiB, now {:.1} MiB",
+            peak as f64 / 1024.0,
+            now as f64 / 1024.0
+        );
+        assert!(bot.stop().success());
+    }
 }
 
 fn main() {

@@ -11,6 +11,8 @@ use fake_discord::{opt, shard_of, FakeDiscord, FakeUser};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
+/// The processes' log detail: each answer and notice is logged.
+const LOG: &str = "info,ferry=debug";
 /// A channel in the second server.
 const CHANNEL_2: u64 = 1_200_000_000_000_000_002;
 
@@ -157,8 +159,8 @@ async fn two_processes_share_the_servers_the_database_and_the_clocks() {
     }
 
     // Process A runs shard 0 of 2, process B shard 1 (written the short way).
-    let mut a = Bot::start_shards(&fake, &dir.0, "a", "0-0/2");
-    let mut b = Bot::start_shards(&fake, &dir.0, "b", "1/2");
+    let mut a = Bot::start_shards(&fake, &dir.0, "a", "0-0/2", LOG);
+    let mut b = Bot::start_shards(&fake, &dir.0, "b", "1/2", LOG);
     fake.wait_ready(2, WAIT).await.unwrap();
     let mut shards: Vec<Value> = fake
         .identifies()
@@ -350,7 +352,7 @@ async fn one_process_runs_a_range_of_shards() {
     fake.add_user(&ann);
     fake.add_user(&ben);
     // Both shards of two (serenity opens the second 5 s after the first, as Discord asks).
-    let mut bot = Bot::start_shards(&fake, &dir.0, "both", "0-1/2");
+    let mut bot = Bot::start_shards(&fake, &dir.0, "both", "0-1/2", LOG);
     fake.wait_ready(2, WAIT).await.unwrap();
     let mut shards: Vec<Value> = fake
         .identifies()

@@ -77,8 +77,14 @@ impl Bot {
     }
 
     /// `ferry serve` running the shards `shards` (`FERRY_SHARDS`), its commands registered
-    /// globally, its log in `dir/bot-NAME.log`.
-    pub fn start_shards(fake: &FakeDiscord, dir: &Path, name: &str, shards: &str) -> Bot {
+    /// globally, logging at `log_level` to `dir/bot-NAME.log`.
+    pub fn start_shards(
+        fake: &FakeDiscord,
+        dir: &Path,
+        name: &str,
+        shards: &str,
+        log_level: &str,
+    ) -> Bot {
         let log = dir.join(format!("bot-{name}.log"));
         let child = Command::new(env!("CARGO_BIN_EXE_ferry"))
             .arg("serve")
@@ -88,7 +94,7 @@ impl Bot {
             .env("FERRY_DB", dir.join("ferry.db"))
             .env("FERRY_DISCORD_PROXY", fake.api_url())
             .env("FERRY_TICK_SECONDS", "1")
-            .env("RUST_LOG", "info,ferry=debug")
+            .env("RUST_LOG", log_level)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())
