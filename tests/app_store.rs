@@ -201,10 +201,9 @@ fn two_moves_for_the_same_turn_from_two_threads_exactly_one_lands() {
     }
 }
 
-#[test]
-fn a_ballot_after_closing_is_refused() {
-    let mut store = Store::in_memory().unwrap();
-    let v = store
+/// A river-aspect vote in server `s`, open from 0 to 100.
+fn open_river_vote(store: &mut Store) -> i64 {
+    store
         .open_vote(&NewVote {
             server: "s",
             channel: "c",
@@ -214,7 +213,13 @@ fn a_ballot_after_closing_is_refused() {
             now: 0,
             closes_at: 100,
         })
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn a_ballot_after_closing_is_refused() {
+    let mut store = Store::in_memory().unwrap();
+    let v = open_river_vote(&mut store);
     store.cast_ballot(v, "a", "wild", 10).unwrap();
     store.cast_ballot(v, "a", "gentle", 11).unwrap();
     store.cast_ballot(v, "b", "wild", 12).unwrap();
@@ -367,17 +372,7 @@ fn a_notice_is_queued_with_its_change_and_kept_until_delivered() {
 
     // Ids are never reused, even after the queue emptied (the chat uses them to drop
     // copies): the next notice gets a new one.
-    let vote = store
-        .open_vote(&NewVote {
-            server: "s",
-            channel: "c",
-            question: "river_aspect",
-            choices: &["gentle", "wild"],
-            by: "mod",
-            now: 0,
-            closes_at: 100,
-        })
-        .unwrap();
+    let vote = open_river_vote(&mut store);
     assert!(store
         .close_vote(vote, None, 100, Some(&notice("closed")))
         .unwrap());

@@ -35,6 +35,18 @@ fn db(dir: &Dir) -> rusqlite::Connection {
     c
 }
 
+/// Waits for two READYs, and checks they were for shards 0 and 1 of 2.
+async fn assert_both_shards_of_two_connect(fake: &FakeDiscord) {
+    fake.wait_ready(2, WAIT).await.unwrap();
+    let mut shards: Vec<Value> = fake
+        .identifies()
+        .iter()
+        .map(|i| i["shard"].clone())
+        .collect();
+    shards.sort_by_key(|s| s[0].as_u64());
+    assert_eq!(shards, [json!([0, 2]), json!([1, 2])]);
+}
+
 /// The INTERACTION_CREATE dispatches each shard received for `guild`.
 fn interactions_by_shard(fake: &FakeDiscord, guild: u64) -> Vec<u32> {
     fake.dispatches()
@@ -161,14 +173,7 @@ async fn two_processes_share_the_servers_the_database_and_the_clocks() {
     // Process A runs shard 0 of 2, process B shard 1 (written the short way).
     let mut a = Bot::start_shards(&fake, &dir.0, "a", "0-0/2", LOG);
     let mut b = Bot::start_shards(&fake, &dir.0, "b", "1/2", LOG);
-    fake.wait_ready(2, WAIT).await.unwrap();
-    let mut shards: Vec<Value> = fake
-        .identifies()
-        .iter()
-        .map(|i| i["shard"].clone())
-        .collect();
-    shards.sort_by_key(|s| s[0].as_u64());
-    assert_eq!(shards, [json!([0, 2]), json!([1, 2])]);
+    assert_both_shards_of_two_connect(&fake).await;
     let (home_bot, away_bot) = if home_shard == 0 { (&a, &b) } else { (&b, &a) };
 
     // The commands are registered once, by the process with shard 0.
@@ -353,14 +358,7 @@ async fn one_process_runs_a_range_of_shards() {
     fake.add_user(&ben);
     // Both shards of two (serenity opens the second 5 s after the first, as Discord asks).
     let mut bot = Bot::start_shards(&fake, &dir.0, "both", "0-1/2", LOG);
-    fake.wait_ready(2, WAIT).await.unwrap();
-    let mut shards: Vec<Value> = fake
-        .identifies()
-        .iter()
-        .map(|i| i["shard"].clone())
-        .collect();
-    shards.sort_by_key(|s| s[0].as_u64());
-    assert_eq!(shards, [json!([0, 2]), json!([1, 2])]);
+    assert_both_shards_of_two_connect(&fake).await;
     fake.wait_request(
         |r| r.method == "PUT" && r.path.ends_with("/commands") && r.ok(),
         WAIT,

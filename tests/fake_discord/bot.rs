@@ -53,27 +53,12 @@ impl Bot {
         log_level: &str,
         guild: Option<u64>,
     ) -> Bot {
-        let log = dir.join(format!("bot-{run}.log"));
-        let mut command = Command::new(env!("CARGO_BIN_EXE_ferry"));
-        command
-            .env_remove("DISCORD_GUILD")
-            .env_remove("FERRY_SHARDS");
-        if let Some(g) = guild {
-            command.env("DISCORD_GUILD", g.to_string());
-        }
-        let child = command
-            .arg("serve")
-            .env("DISCORD_TOKEN", TOKEN)
-            .env("FERRY_DB", dir.join("ferry.db"))
-            .env("FERRY_DISCORD_PROXY", fake.api_url())
-            .env("FERRY_TICK_SECONDS", "1")
-            .env("RUST_LOG", log_level)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .expect("ferry serve starts");
-        Bot { child, log }
+        let guild = guild.map(|g| g.to_string());
+        let env: Vec<(&str, &str)> = guild
+            .iter()
+            .map(|g| ("DISCORD_GUILD", g.as_str()))
+            .collect();
+        Bot::spawn(fake, dir, &run.to_string(), log_level, &env)
     }
 
     /// `ferry serve` running the shards `shards` (`FERRY_SHARDS`), its commands registered
@@ -85,11 +70,27 @@ impl Bot {
         shards: &str,
         log_level: &str,
     ) -> Bot {
+        Bot::spawn(fake, dir, name, log_level, &[("FERRY_SHARDS", shards)])
+    }
+
+    /// `ferry serve` on `dir/ferry.db` and the fake, ticking every second, logging at
+    /// `log_level` to `dir/bot-NAME.log`, with `env` set (and nothing else of Ferry's
+    /// settings from the test's own environment).
+    fn spawn(
+        fake: &FakeDiscord,
+        dir: &Path,
+        name: &str,
+        log_level: &str,
+        env: &[(&str, &str)],
+    ) -> Bot {
         let log = dir.join(format!("bot-{name}.log"));
-        let child = Command::new(env!("CARGO_BIN_EXE_ferry"))
-            .arg("serve")
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ferry"));
+        command
             .env_remove("DISCORD_GUILD")
-            .env("FERRY_SHARDS", shards)
+            .env_remove("FERRY_SHARDS")
+            .envs(env.iter().copied());
+        let child = command
+            .arg("serve")
             .env("DISCORD_TOKEN", TOKEN)
             .env("FERRY_DB", dir.join("ferry.db"))
             .env("FERRY_DISCORD_PROXY", fake.api_url())
