@@ -224,12 +224,7 @@ async fn run(config: Config) -> Result<(), String> {
     );
     tracing::info!(db = %config.db.display(), guild = ?config.guild, proxy = ?config.proxy, %shards, "starting Ferry");
 
-    let mut http = serenity::HttpBuilder::new(&config.token);
-    if let Some(proxy) = &config.proxy {
-        // serenity sends to a proxy only with its own rate limiter off: the proxy keeps them.
-        http = http.proxy(proxy).ratelimiter_disabled(true);
-    }
-    let http = http.build();
+    let http = http_client(&config);
 
     let in_flight = Arc::new(Semaphore::new(MAX_IN_FLIGHT as usize));
     let closing = Arc::new(AtomicBool::new(false));
@@ -332,6 +327,17 @@ async fn run(config: Config) -> Result<(), String> {
     }
 }
 
+/// The REST client: through `FERRY_DISCORD_PROXY` with serenity's rate limiter off (the
+/// proxy keeps the limits for every process, and serenity sends to a proxy only so), or
+/// straight to Discord with the limiter on.
+fn http_client(config: &Config) -> serenity::Http {
+    let http = serenity::HttpBuilder::new(&config.token);
+    match &config.proxy {
+        Some(proxy) => http.proxy(proxy).ratelimiter_disabled(true).build(),
+        None => http.build(),
+    }
+}
+
 /// Ctrl-C, or SIGTERM (what `docker stop` and service managers send).
 async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
@@ -359,7 +365,28 @@ async fn shutdown_signal() {
 
 #[cfg(test)]
 mod tests {
-    use super::ShardRange;
+    use super::{http_client, Config, ShardRange};
+    use std::time::Duration;
+
+    fn config(proxy: Option<&str>) -> Config {
+        Config {
+            token: "t".into(),
+            guild: None,
+            db: "ferry.db".into(),
+            proxy: proxy.map(str::to_string),
+            tick: Duration::from_secs(60),
+            shards: None,
+        }
+    }
+
+    #[test]
+    fn through_a_proxy_the_rate_limits_are_the_proxys() {
+        let direct = http_client(&config(None));
+        assert!(direct.ratelimiter.is_some() && direct.proxy.is_none());
+        let proxied = http_client(&config(Some("http://127.0.0.1:3000")));
+        assert!(proxied.ratelimiter.is_none());
+        assert_eq!(proxied.proxy.as_deref(), Some("http://127.0.0.1:3000"));
+    }
 
     #[test]
     fn shard_ranges_read_as_written() {
