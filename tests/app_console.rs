@@ -146,3 +146,32 @@ fn two_processes_on_one_file_store_one_move_per_turn() {
     let row = store.active_game_in("home", "general").unwrap().unwrap();
     assert_eq!((row.ply, row.seq), (1, 1));
 }
+
+#[test]
+fn the_console_leaves_the_clocks_to_a_bot_running_on_the_same_file() {
+    let dir = TempDir::new("console-bot");
+    let v = ferry::engine::variants()[0].id;
+    console(
+        &dir,
+        &format!("/challenge @bob {v} color:white days:1\n/as bob\n/accept\n"),
+    );
+    // A bot holds the clocks' lease (renewed a minute from now).
+    let now = ferry::app::Clock::now(&ferry::app::SystemClock);
+    let mut store = ferry::store::Store::open(dir.db()).unwrap();
+    store.hold_lease("clock", "bot-1", now, 60).unwrap();
+    let out = console(&dir, "/wait 2d\n/board\n");
+    assert!(out.contains("run by a Ferry bot (bot-1)"), "{out}");
+    assert!(!out.contains("loses on time"), "{out}");
+    assert_eq!(
+        out.matches("run by a Ferry bot").count(),
+        1,
+        "said once: {out}"
+    );
+    // The game is left for the bot's clocks: still going.
+    let game = store.game(1).unwrap().unwrap();
+    assert_eq!(game.status, ferry::store::GameStatus::Active);
+    // Once the bot has stopped (its lease given up), the console runs them again.
+    store.release_lease("clock", "bot-1").unwrap();
+    let out = console(&dir, "/wait 2d\n");
+    assert!(out.contains("loses on time"), "{out}");
+}

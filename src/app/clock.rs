@@ -229,6 +229,14 @@ pub(super) fn hold(app: &mut App, holder: &str, seconds: i64) -> Result<Lease, A
     Ok(app.store.hold_lease(CLOCK_LEASE, holder, now, seconds)?)
 }
 
+/// The process running the clocks at `now` (system time), if any.
+pub(super) fn runner(app: &App, now: i64) -> Result<Option<String>, AppError> {
+    Ok(app
+        .store
+        .lease_holder(CLOCK_LEASE, now)?
+        .map(|(holder, _)| holder))
+}
+
 /// Gives the clocks' lease up, so another process takes it over at its next tick.
 pub(super) fn release(app: &mut App, holder: &str) -> Result<bool, AppError> {
     Ok(app.store.release_lease(CLOCK_LEASE, holder)?)

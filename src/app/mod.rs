@@ -380,6 +380,12 @@ impl App {
         clock::hold(self, holder, seconds)
     }
 
+    /// The `ferry serve` process running the clocks on this database at `now` (system
+    /// time), if one is.
+    pub fn clocks_runner(&self, now: i64) -> Result<Option<String>, AppError> {
+        clock::runner(self, now)
+    }
+
     /// Gives up the clocks' lease (on shutdown), so another process takes over at once.
     pub fn release_clock(&mut self, holder: &str) -> Result<bool, AppError> {
         clock::release(self, holder)

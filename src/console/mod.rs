@@ -37,6 +37,8 @@ struct Session {
     channel: String,
     pictures: PathBuf,
     threads: u32,
+    /// The console said that a running bot has the clocks of this database.
+    told_clocks_elsewhere: bool,
 }
 
 /// Runs the console; returns the exit status.
@@ -99,6 +101,7 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
         channel,
         pictures,
         threads: 0,
+        told_clocks_elsewhere: false,
     };
     let echo = !std::io::stdin().is_terminal();
     let io = |e: std::io::Error| format!("cannot write: {e}");
@@ -210,6 +213,23 @@ impl Session {
     }
 
     fn tick(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        // A bot running on this database posts the clocks' notices in its channels: the
+        // console must not take them (they would be printed here, never posted there).
+        match self.app.clocks_runner(SystemClock.now()) {
+            Ok(Some(holder)) => {
+                if !self.told_clocks_elsewhere {
+                    self.told_clocks_elsewhere = true;
+                    writeln!(
+                        out,
+                        "  (the clocks of this database are run by a Ferry bot ({holder}): \
+                         reminders and losses on time are posted there, not here)"
+                    )?;
+                }
+                return Ok(());
+            }
+            Ok(None) => {}
+            Err(e) => return writeln!(out, "  ! Ferry's clock failed: {e}"),
+        }
         let now = self.app.now();
         match self.app.tick(now) {
             Ok(notices) => {

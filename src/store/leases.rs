@@ -61,6 +61,18 @@ impl Store {
         Ok(lease)
     }
 
+    /// Who holds the lease `name` at `now`, and until when; `None` when nobody does.
+    pub fn lease_holder(&self, name: &str, now: i64) -> Result<Option<(String, i64)>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT holder, expires_at FROM leases WHERE name = ?1 AND expires_at > ?2",
+                params![name, now],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
     /// Gives the lease up (on shutdown), so another process takes it at once. False when
     /// `holder` did not hold it.
     pub fn release_lease(&mut self, name: &str, holder: &str) -> Result<bool> {
