@@ -55,8 +55,6 @@ impl Clock for ManualClock {
 pub struct Notice {
     /// Never used for another notice: the chat may use it to drop a second copy.
     pub id: i64,
-    /// Failed deliveries so far.
-    pub tries: u32,
     pub server: String,
     pub channel: String,
     pub reply: Reply,
@@ -70,7 +68,6 @@ impl Notice {
         let n = q.notice;
         Notice {
             id: q.id,
-            tries: q.tries,
             server: n.server,
             channel: n.channel,
             reply: Reply {
@@ -231,10 +228,7 @@ pub(super) fn hold(app: &mut App, holder: &str, seconds: i64) -> Result<Lease, A
 
 /// The process running the clocks at `now` (system time), if any.
 pub(super) fn runner(app: &App, now: i64) -> Result<Option<String>, AppError> {
-    Ok(app
-        .store
-        .lease_holder(CLOCK_LEASE, now)?
-        .map(|(holder, _)| holder))
+    Ok(app.store.lease_holder(CLOCK_LEASE, now)?)
 }
 
 /// Gives the clocks' lease up, so another process takes it over at its next tick.

@@ -357,11 +357,6 @@ impl App {
         clock::tick(self, now)
     }
 
-    /// The notices waiting to be posted, oldest first, without acting on the clocks.
-    pub fn queued_notices(&self) -> Result<Vec<Notice>, AppError> {
-        clock::queue(self)
-    }
-
     /// The chat has the notice (or refused it for good): it leaves the queue. False when it
     /// had left already.
     pub fn notice_delivered(&mut self, id: i64) -> Result<bool, AppError> {

@@ -210,7 +210,6 @@ impl App {
         }
     }
 
-    /// Closes a vote and says the result; `None` when someone else closed it first.
     /// Closes a vote and tells its result; `by_clock`: the clocks closed it, so the result
     /// is queued as a notice with the change (else it is the reply to a command). `None`
     /// when it was closed already.

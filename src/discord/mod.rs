@@ -82,11 +82,6 @@ impl ShardRange {
         Ok(ShardRange { first, last, total })
     }
 
-    /// The shard Discord sends a server's events to: its id's creation time modulo the total.
-    pub fn shard_of(guild: u64, total: u32) -> u32 {
-        ((guild >> 22) % u64::from(total.max(1))) as u32
-    }
-
     /// Whether this range runs shard 0, which receives direct messages. Its process registers
     /// the slash commands, so several processes do not all register them.
     pub fn has_first(&self) -> bool {
@@ -244,29 +239,28 @@ async fn run(config: Config) -> Result<(), String> {
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 let commands = &framework.options().commands;
-                if !registers {
+                if registers {
+                    let registered = match guild {
+                        Some(g) => poise::builtins::register_in_guild(ctx, commands, g).await,
+                        None => poise::builtins::register_globally(ctx, commands).await,
+                    };
+                    // Without data no command is answered, so a failed registration must
+                    // not stop the bot: the commands Discord already has keep working.
+                    match registered {
+                        Ok(()) => tracing::info!(
+                            user = %ready.user.name,
+                            commands = commands.len(),
+                            in_guild = ?guild,
+                            "connected; slash commands registered"
+                        ),
+                        Err(e) => tracing::error!(
+                            user = %ready.user.name,
+                            "connected, but the slash commands could not be registered ({e}); \
+                             those registered before stay in use"
+                        ),
+                    }
+                } else {
                     tracing::info!(user = %ready.user.name, "connected; the process running shard 0 registers the slash commands");
-                    scheduler::start(ctx.http.clone(), data.clone(), tick);
-                    return Ok(data);
-                }
-                let registered = match guild {
-                    Some(g) => poise::builtins::register_in_guild(ctx, commands, g).await,
-                    None => poise::builtins::register_globally(ctx, commands).await,
-                };
-                // Without data no command is answered, so a failed registration must not
-                // stop the bot: the commands Discord already has keep working.
-                match registered {
-                    Ok(()) => tracing::info!(
-                        user = %ready.user.name,
-                        commands = commands.len(),
-                        in_guild = ?guild,
-                        "connected; slash commands registered"
-                    ),
-                    Err(e) => tracing::error!(
-                        user = %ready.user.name,
-                        "connected, but the slash commands could not be registered ({e}); \
-                         those registered before stay in use"
-                    ),
                 }
                 scheduler::start(ctx.http.clone(), data.clone(), tick);
                 Ok(data)
@@ -409,19 +403,5 @@ mod tests {
         ] {
             assert!(ShardRange::parse(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn a_server_goes_to_the_shard_of_its_creation_time() {
-        // The id's top bits are its creation time: `(id >> 22) % total`. The low 22 bits
-        // (worker, process, increment) never change the shard.
-        let id = (11u64 << 22) | 0x3F_FFFF;
-        assert_eq!(ShardRange::shard_of(id, 1), 0);
-        assert_eq!(ShardRange::shard_of(id, 2), 1);
-        assert_eq!(ShardRange::shard_of(id, 8), 3);
-        assert_eq!(ShardRange::shard_of(id, 11), 0);
-        assert_eq!(ShardRange::shard_of(11u64 << 22, 8), 3);
-        assert_eq!(ShardRange::shard_of(197_038_439_483_310_086, 2), 0);
-        assert_eq!(ShardRange::shard_of(197_038_439_483_310_086, 3), 2);
     }
 }

@@ -29,46 +29,44 @@ impl Store {
         now: i64,
         seconds: i64,
     ) -> Result<Lease> {
-        let until = now + seconds;
-        // Immediate: the holder read for the log is the one the write replaces.
+        // Immediate: nobody else reads or writes the lease between the look and the write.
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let before: Option<String> = tx
-            .query_row("SELECT holder FROM leases WHERE name = ?1", [name], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        let granted = tx.execute(
-            "INSERT INTO leases (name, holder, expires_at) VALUES (?1, ?2, ?3)
-             ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,
-                                              expires_at = excluded.expires_at
-             WHERE leases.holder = excluded.holder OR leases.expires_at <= ?4",
-            params![name, holder, until, now],
-        )? == 1;
-        let lease = if granted {
-            let took_over = before.filter(|b| b != holder);
-            Lease::Held { until, took_over }
-        } else {
-            let (holder, until) = tx.query_row(
+        let before: Option<(String, i64)> = tx
+            .query_row(
                 "SELECT holder, expires_at FROM leases WHERE name = ?1",
                 [name],
                 |r| Ok((r.get(0)?, r.get(1)?)),
-            )?;
-            Lease::Elsewhere { holder, until }
+            )
+            .optional()?;
+        let lease = match before {
+            Some((other, until)) if other != holder && until > now => Lease::Elsewhere {
+                holder: other,
+                until,
+            },
+            before => {
+                let until = now + seconds;
+                tx.execute(
+                    "INSERT OR REPLACE INTO leases (name, holder, expires_at) VALUES (?1, ?2, ?3)",
+                    params![name, holder, until],
+                )?;
+                let took_over = before.map(|(h, _)| h).filter(|h| h != holder);
+                Lease::Held { until, took_over }
+            }
         };
         tx.commit()?;
         Ok(lease)
     }
 
-    /// Who holds the lease `name` at `now`, and until when; `None` when nobody does.
-    pub fn lease_holder(&self, name: &str, now: i64) -> Result<Option<(String, i64)>> {
+    /// Who holds the lease `name` at `now`; `None` when nobody does.
+    pub fn lease_holder(&self, name: &str, now: i64) -> Result<Option<String>> {
         Ok(self
             .conn
             .query_row(
-                "SELECT holder, expires_at FROM leases WHERE name = ?1 AND expires_at > ?2",
+                "SELECT holder FROM leases WHERE name = ?1 AND expires_at > ?2",
                 params![name, now],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| r.get(0),
             )
             .optional()?)
     }

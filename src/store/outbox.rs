@@ -4,7 +4,7 @@
 //! notice queued without its change.
 
 use super::{Result, Store};
-use rusqlite::{params, Transaction};
+use rusqlite::{params, OptionalExtension, Transaction};
 
 /// A notice to post in a channel: the plain parts of a reply, as the store keeps them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -115,11 +115,15 @@ impl Store {
 
     /// A delivery failed; the notice stays queued. Returns the failures so far.
     pub fn notice_failed(&mut self, id: i64) -> Result<u32> {
-        self.conn
-            .execute("UPDATE outbox SET tries = tries + 1 WHERE id = ?1", [id])?;
+        // 0: it left the queue meanwhile (another process posted it).
         Ok(self
             .conn
-            .query_row("SELECT tries FROM outbox WHERE id = ?1", [id], |r| r.get(0))
+            .query_row(
+                "UPDATE outbox SET tries = tries + 1 WHERE id = ?1 RETURNING tries",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?
             .unwrap_or(0))
     }
 }
