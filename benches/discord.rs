@@ -9,9 +9,9 @@
 #[path = "../tests/fake_discord/mod.rs"]
 mod fake_discord;
 
-use fake_discord::bot::{Bot, Dir, WAIT};
+use fake_discord::bot::{choice_value, Bot, Dir, WAIT};
 use fake_discord::{opt, FakeDiscord, FakeUser};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::time::{Duration, Instant};
 
 fn env_number(name: &str, default: usize) -> usize {
@@ -19,23 +19,6 @@ fn env_number(name: &str, default: usize) -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-fn choice_value(commands: &[Value], command: &str, option: &str, choice: &str) -> Value {
-    let cmd = commands.iter().find(|c| c["name"] == command).unwrap();
-    let opt = cmd["options"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|o| o["name"] == option)
-        .unwrap();
-    opt["choices"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == choice)
-        .unwrap()["value"]
-        .clone()
 }
 
 /// The bot's peak and current resident memory, in KiB.

@@ -6,28 +6,10 @@
 
 mod fake_discord;
 
-use fake_discord::bot::{Bot, Dir, CHANNEL, TOKEN, WAIT};
+use fake_discord::bot::{choice_value, Bot, Dir, CHANNEL, TOKEN, WAIT};
 use fake_discord::{opt, Answer, FakeDiscord, FakeUser};
 use serde_json::{json, Value};
 use std::time::Duration;
-
-/// The value Discord sends for the choice named `choice` of option `option` of command
-/// `command`, read from what the bot registered.
-fn choice_value(commands: &[Value], command: &str, option: &str, choice: &str) -> Value {
-    let cmd = commands
-        .iter()
-        .find(|c| c["name"] == command)
-        .unwrap_or_else(|| panic!("/{command} is registered"));
-    let opt = cmd["options"]
-        .as_array()
-        .and_then(|o| o.iter().find(|o| o["name"] == option))
-        .unwrap_or_else(|| panic!("/{command} has option {option}"));
-    opt["choices"]
-        .as_array()
-        .and_then(|c| c.iter().find(|c| c["name"] == choice))
-        .unwrap_or_else(|| panic!("/{command} {option} offers {choice}: {opt}"))["value"]
-        .clone()
-}
 
 fn choice(name: &str, kind: u64, value: Value) -> Value {
     json!({"name": name, "type": kind, "value": value})

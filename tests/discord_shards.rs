@@ -6,7 +6,7 @@
 
 mod fake_discord;
 
-use fake_discord::bot::{Bot, Dir, CHANNEL, WAIT};
+use fake_discord::bot::{choice_value, Bot, Dir, CHANNEL, WAIT};
 use fake_discord::{opt, shard_of, FakeDiscord, FakeUser};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -15,19 +15,6 @@ use std::time::{Duration, Instant};
 const LOG: &str = "info,ferry=debug";
 /// A channel in the second server.
 const CHANNEL_2: u64 = 1_200_000_000_000_000_002;
-
-fn choice_value(commands: &[Value], command: &str, option: &str, choice: &str) -> Value {
-    let cmd = commands.iter().find(|c| c["name"] == command).unwrap();
-    let opt = cmd["options"]
-        .as_array()
-        .and_then(|o| o.iter().find(|o| o["name"] == option))
-        .unwrap();
-    opt["choices"]
-        .as_array()
-        .and_then(|c| c.iter().find(|c| c["name"] == choice))
-        .unwrap_or_else(|| panic!("/{command} {option} offers {choice}: {opt}"))["value"]
-        .clone()
-}
 
 fn db(dir: &Dir) -> rusqlite::Connection {
     let c = rusqlite::Connection::open(dir.0.join("ferry.db")).unwrap();

@@ -1,6 +1,7 @@
 //! Runs the real `ferry serve` binary against a fake Discord, for tests and benchmarks.
 
 use super::FakeDiscord;
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -138,4 +139,22 @@ impl Drop for Bot {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The value Discord sends for the choice named `choice` of option `option` of command
+/// `command`, read from what the bot registered.
+pub fn choice_value(commands: &[Value], command: &str, option: &str, choice: &str) -> Value {
+    let cmd = commands
+        .iter()
+        .find(|c| c["name"] == command)
+        .unwrap_or_else(|| panic!("/{command} is registered"));
+    let opt = cmd["options"]
+        .as_array()
+        .and_then(|o| o.iter().find(|o| o["name"] == option))
+        .unwrap_or_else(|| panic!("/{command} has option {option}"));
+    opt["choices"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["name"] == choice))
+        .unwrap_or_else(|| panic!("/{command} {option} offers {choice}: {opt}"))["value"]
+        .clone()
 }
