@@ -228,8 +228,9 @@ fn a_ballot_after_closing_is_refused() {
         [("gentle".to_string(), 1), ("wild".to_string(), 1)]
     );
     assert!(store.cast_ballot(v, "c", "wild", 100).is_err());
-    assert!(store.close_vote(v, Some("wild"), 100, None).unwrap());
-    assert!(!store.close_vote(v, Some("wild"), 101, None).unwrap());
+    let wild = |_: &ferry::store::Closing| (Some("wild".to_string()), None, ());
+    assert!(store.close_vote(v, 100, wild).unwrap().is_some());
+    assert!(store.close_vote(v, 101, wild).unwrap().is_none());
     assert_eq!(store.server_settings("s").unwrap().river_aspect, "wild");
 }
 
@@ -374,8 +375,9 @@ fn a_notice_is_queued_with_its_change_and_kept_until_delivered() {
     // copies): the next notice gets a new one.
     let vote = open_river_vote(&mut store);
     assert!(store
-        .close_vote(vote, None, 100, Some(&notice("closed")))
-        .unwrap());
+        .close_vote(vote, 100, |_| (None, Some(notice("closed")), ()))
+        .unwrap()
+        .is_some());
     let next = store.queued_notices().unwrap();
     assert_eq!(next.len(), 1);
     assert!(next[0].id > ids[1], "{} after {:?}", next[0].id, ids);

@@ -7,7 +7,7 @@ mod app_support;
 
 use app_support::game::{Table, DAY, T0};
 use app_support::TempDir;
-use ferry::app::{App, Due, ManualClock};
+use ferry::app::{App, Due, ManualClock, Member, What};
 use ferry::engine::Action;
 use ferry::store::{Append, Lease, Store, StoreError};
 use std::path::{Path, PathBuf};
@@ -87,6 +87,32 @@ fn child() {
                 Err(StoreError::Stale { .. }) => println!("RESULT stale"),
                 Err(e) => panic!("{e}"),
             }
+        }
+        "vote" => {
+            // p0 closes the vote as a server manager; the others vote misty.
+            let vote: i64 = var("FERRY_TEST_VOTE").parse().unwrap();
+            let mut app = App::new(store, Arc::new(ManualClock::new(now)));
+            let closer = me == "p0";
+            let what = if closer {
+                What::VoteClose { vote: Some(vote) }
+            } else {
+                What::Vote {
+                    choice: "misty".into(),
+                    vote: Some(vote),
+                }
+            };
+            let cmd = ferry::app::Command {
+                who: Member {
+                    id: me.clone(),
+                    name: me.clone(),
+                    manager: closer,
+                },
+                server: "home".into(),
+                channel: "votes".into(),
+                what,
+            };
+            let reply = app.handle(&cmd).unwrap();
+            println!("RESULT {}", reply.text.replace('\n', " "));
         }
         other => panic!("unknown role {other}"),
     }
@@ -280,4 +306,56 @@ fn a_notice_not_posted_before_a_restart_is_posted_after_it_with_the_same_id() {
     assert_eq!(after, before);
     assert!(t.app.notice_delivered(after[0].id).unwrap());
     assert!(t.app.tick(now + 120).unwrap().is_empty());
+}
+
+#[test]
+fn a_vote_closed_while_ballots_come_in_counts_each_ballot_or_refuses_it() {
+    let mut t = Table::new("processes-vote");
+    t.channel = "votes".into();
+    let mut rounds_with_both = 0;
+    for round in 0..12 {
+        t.ok("mod!", "/river-vote start hours:1");
+        let vote = t
+            .app
+            .store()
+            .latest_vote("home", "river_aspect")
+            .unwrap()
+            .unwrap()
+            .id;
+        let results = race(
+            &t.dir.db(),
+            "vote",
+            T0,
+            &[("FERRY_TEST_VOTE", vote.to_string())],
+        );
+        let closed = &results[0];
+        let voters = &results[1..];
+        let counted = voters.iter().filter(|r| r.contains("is counted")).count();
+        let late = voters.iter().filter(|r| r.contains("not counted")).count();
+        assert_eq!(counted + late, CHILDREN - 1, "round {round}: {results:?}");
+        let stored = t.app.store().tally(vote).unwrap();
+        let misty = stored.iter().find(|(c, _)| c == "misty").unwrap().1 as usize;
+        // Every voter told "counted" is stored, and counted in the announced result.
+        assert_eq!(misty, counted, "round {round}: {results:?}");
+        let row = t.app.store().vote(vote).unwrap().unwrap();
+        if counted == 0 {
+            assert!(
+                closed.contains("without ballots"),
+                "round {round}: {closed}"
+            );
+            assert_eq!(row.winner, None);
+        } else {
+            assert!(
+                closed.contains(&format!("misty {counted}")),
+                "round {round}: {counted} counted, but the close said: {closed}"
+            );
+            assert_eq!(row.winner.as_deref(), Some("misty"), "round {round}");
+        }
+        if counted > 0 && late > 0 {
+            rounds_with_both += 1;
+        }
+    }
+    // Not an assertion (the scheduling decides), but the race is only shown when ballots
+    // landed on both sides of the close in some round.
+    eprintln!("rounds with ballots on both sides of the close: {rounds_with_both}");
 }

@@ -211,35 +211,30 @@ impl App {
     }
 
     /// Closes a vote and tells its result; `by_clock`: the clocks closed it, so the result
-    /// is queued as a notice with the change (else it is the reply to a command). `None`
-    /// when it was closed already.
+    /// is queued as a notice with the change (else it is the reply to a command). The result
+    /// is decided from the tally read under the lock that closes the vote, so no ballot
+    /// counted meanwhile is left out. `None` when it was closed already.
     pub(super) fn close(&mut self, v: &VoteRow, by_clock: bool) -> Result<Option<Reply>, Fail> {
-        let tally = self.store.tally(v.id)?;
-        let current = self.store.server_settings(&v.server)?.river_aspect;
-        let win = winner(&tally, &current);
-        let text = match &win {
-            Some(w) => format!(
-                "Vote {} is closed: {w} wins ({}). Little River challenges on this server now \
-                 play river:{w} unless they name another aspect.",
-                v.id,
-                tally_text(&tally)
-            ),
-            None => format!(
-                "Vote {} is closed without ballots; the river aspect stays {current}.",
-                v.id
-            ),
-        };
-        let mut reply = Reply::public(text);
-        let state = format!("closed: {}", tally_text(&tally));
-        reply.picture = Some(tally_picture(v.id, &state, &tally, win.as_deref()));
         let now = self.now();
-        let notice = by_clock.then(|| super::clock::queued(&v.server, &v.channel, &reply, now));
-        if !self
-            .store
-            .close_vote(v.id, win.as_deref(), now, notice.as_ref())?
-        {
-            return Ok(None);
-        }
-        Ok(Some(reply))
+        Ok(self.store.close_vote(v.id, now, |c| {
+            let win = winner(&c.tally, &c.current);
+            let text = match &win {
+                Some(w) => format!(
+                    "Vote {} is closed: {w} wins ({}). Little River challenges on this server \
+                     now play river:{w} unless they name another aspect.",
+                    v.id,
+                    tally_text(&c.tally)
+                ),
+                None => format!(
+                    "Vote {} is closed without ballots; the river aspect stays {}.",
+                    v.id, c.current
+                ),
+            };
+            let mut reply = Reply::public(text);
+            let state = format!("closed: {}", tally_text(&c.tally));
+            reply.picture = Some(tally_picture(v.id, &state, &c.tally, win.as_deref()));
+            let notice = by_clock.then(|| super::clock::queued(&v.server, &v.channel, &reply, now));
+            (win, notice, reply)
+        })?)
     }
 }

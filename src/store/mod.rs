@@ -14,7 +14,7 @@ pub use games::{
 pub use leases::Lease;
 pub use outbox::{NewNotice, QueuedNotice};
 pub use schema::{version, Migration, MIGRATIONS};
-pub use votes::{NewVote, VoteRow, VoteStatus};
+pub use votes::{Closing, NewVote, VoteRow, VoteStatus};
 
 use rusqlite::types::ValueRef;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -112,6 +112,26 @@ impl Orientation {
     }
 }
 
+/// A server's settings read on `conn` (the store's connection, or a transaction on it).
+fn settings_in(conn: &Connection, server: &str) -> Result<ServerSettings> {
+    let row = conn
+        .query_row(
+            "SELECT river_aspect, clock_days FROM servers WHERE id = ?1",
+            [server],
+            |r| {
+                Ok(ServerSettings {
+                    river_aspect: r.get(0)?,
+                    clock_days: r.get(1)?,
+                })
+            },
+        )
+        .optional()?;
+    Ok(row.unwrap_or(ServerSettings {
+        river_aspect: DEFAULT_RIVER_ASPECT.to_string(),
+        clock_days: DEFAULT_CLOCK_DAYS,
+    }))
+}
+
 /// One connection to a Ferry database. Not shared between threads: open one per thread
 /// (they coordinate through SQLite's locks).
 pub struct Store {
@@ -150,23 +170,7 @@ impl Store {
     }
 
     pub fn server_settings(&self, server: &str) -> Result<ServerSettings> {
-        let row = self
-            .conn
-            .query_row(
-                "SELECT river_aspect, clock_days FROM servers WHERE id = ?1",
-                [server],
-                |r| {
-                    Ok(ServerSettings {
-                        river_aspect: r.get(0)?,
-                        clock_days: r.get(1)?,
-                    })
-                },
-            )
-            .optional()?;
-        Ok(row.unwrap_or(ServerSettings {
-            river_aspect: DEFAULT_RIVER_ASPECT.to_string(),
-            clock_days: DEFAULT_CLOCK_DAYS,
-        }))
+        settings_in(&self.conn, server)
     }
 
     /// Sets a server's default clock for new challenges.

@@ -2,7 +2,7 @@
 
 use super::outbox::{self, NewNotice};
 use super::{Result, Store, StoreError};
-use rusqlite::{params, OptionalExtension, Row, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum VoteStatus {
@@ -173,23 +173,10 @@ impl Store {
 
     /// Each choice with its number of ballots, in the vote's order of choices.
     pub fn tally(&self, vote_id: i64) -> Result<Vec<(String, u32)>> {
-        let Some(vote) = self.vote(vote_id)? else {
-            return Ok(Vec::new());
-        };
-        let mut st = self.conn.prepare_cached(
-            "SELECT choice, COUNT(*) FROM ballots WHERE vote_id = ?1 GROUP BY choice",
-        )?;
-        let counted: Vec<(String, u32)> = st
-            .query_map([vote_id], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<_>>()?;
-        Ok(vote
-            .choices
-            .iter()
-            .map(|c| {
-                let n = counted.iter().find(|(k, _)| k == c).map_or(0, |(_, n)| *n);
-                (c.clone(), n)
-            })
-            .collect())
+        match self.vote(vote_id)? {
+            Some(vote) => tally_in(&self.conn, &vote),
+            None => Ok(Vec::new()),
+        }
     }
 
     pub fn ballot(&self, vote_id: i64, member: &str) -> Result<Option<String>> {
@@ -203,42 +190,81 @@ impl Store {
             .optional()?)
     }
 
-    /// Closes an open vote with its winner (`None`: no ballots) and, for the river-aspect
-    /// question, makes the winner the server's default; queues `notice` with it (the clocks
-    /// closing it). False when it was already closed.
-    pub fn close_vote(
+    /// Closes an open vote. The tally and the server's current default are read under the
+    /// write lock that closes it, so every ballot either counts in what `decide` is given or
+    /// is refused as late (`cast_ballot` checks the vote is open under the same lock).
+    /// `decide` names the winner (`None`: no ballots) and the notice to queue with the
+    /// change (the clocks closing it), and what to return. For the river-aspect question
+    /// the winner becomes the server's default. `None` when it was already closed.
+    pub fn close_vote<T>(
         &mut self,
         vote_id: i64,
-        winner: Option<&str>,
         now: i64,
-        notice: Option<&NewNotice>,
-    ) -> Result<bool> {
+        decide: impl FnOnce(&Closing) -> (Option<String>, Option<NewNotice>, T),
+    ) -> Result<Option<T>> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let (server, question, status): (String, String, String) = tx.query_row(
-            "SELECT server, question, status FROM votes WHERE id = ?1",
-            [vote_id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )?;
-        if status != "open" {
-            return Ok(false);
-        }
+        let vote = tx
+            .query_row(
+                &format!("SELECT {VOTE_COLUMNS} FROM votes WHERE id = ?1"),
+                [vote_id],
+                vote_row,
+            )
+            .optional()?;
+        let Some(vote) = vote.filter(|v| v.status == VoteStatus::Open) else {
+            return Ok(None);
+        };
+        let closing = Closing {
+            tally: tally_in(&tx, &vote)?,
+            current: super::settings_in(&tx, &vote.server)?.river_aspect,
+            vote,
+        };
+        let (winner, notice, out) = decide(&closing);
         tx.execute(
             "UPDATE votes SET status = 'closed', winner = ?2, closed_at = ?3 WHERE id = ?1",
             params![vote_id, winner, now],
         )?;
-        if let (Some(w), "river_aspect") = (winner, question.as_str()) {
+        if let (Some(w), "river_aspect") = (&winner, closing.vote.question.as_str()) {
             tx.execute(
                 "INSERT INTO servers (id, river_aspect) VALUES (?1, ?2)
                  ON CONFLICT (id) DO UPDATE SET river_aspect = excluded.river_aspect",
-                params![server, w],
+                params![closing.vote.server, w],
             )?;
         }
-        if let Some(n) = notice {
+        if let Some(n) = &notice {
             outbox::enqueue(&tx, n)?;
         }
         tx.commit()?;
-        Ok(true)
+        Ok(Some(out))
     }
+}
+
+/// What a vote being closed stands at, read under the lock that closes it.
+#[derive(Clone, Debug)]
+pub struct Closing {
+    pub vote: VoteRow,
+    /// Each choice with its ballots, in the vote's order.
+    pub tally: Vec<(String, u32)>,
+    /// The server's river aspect before the vote closes.
+    pub current: String,
+}
+
+/// Each choice of `vote` with its ballots, in the vote's order, read on `conn` (the store's
+/// connection, or a transaction on it).
+fn tally_in(conn: &Connection, vote: &VoteRow) -> Result<Vec<(String, u32)>> {
+    let mut st = conn.prepare_cached(
+        "SELECT choice, COUNT(*) FROM ballots WHERE vote_id = ?1 GROUP BY choice",
+    )?;
+    let counted: Vec<(String, u32)> = st
+        .query_map([vote.id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(vote
+        .choices
+        .iter()
+        .map(|c| {
+            let n = counted.iter().find(|(k, _)| k == c).map_or(0, |(_, n)| *n);
+            (c.clone(), n)
+        })
+        .collect())
 }
