@@ -161,14 +161,14 @@ fn votes_that_do_not_fit() {
     contains_all(&text, &["Only a server manager"]);
     t.ok("mod!", "/vote close");
     let text = t.refused("bob", "/vote wild");
-    contains_all(&text, &["Vote 1 is closed", "not counted"]);
+    contains_all(&text, &["River-aspect vote 1 is closed", "not counted"]);
     let text = t.refused("mod!", "/vote close");
-    contains_all(&text, &["Vote 1 is closed"]);
+    contains_all(&text, &["River-aspect vote 1 is closed"]);
     // Past its closing time but not yet closed by the scheduler: closed all the same.
     t.ok("mod!", "/vote start hours:1");
     t.clock.advance(3600);
     let text = t.refused("bob", "/press vote:2:wild");
-    contains_all(&text, &["Vote 2 closed", "not counted"]);
+    contains_all(&text, &["vote 2 closed", "not counted"]);
     let text = t.refused("bob", "/vote wild 77");
     contains_all(&text, &["no vote 77"]);
 }

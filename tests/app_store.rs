@@ -241,7 +241,7 @@ fn a_database_of_the_first_schema_is_upgraded_with_its_games() {
     let game = new_game(&mut store);
     drop(store);
     let store = Store::open(dir.db()).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 2);
+    assert_eq!(store.schema_version().unwrap(), MIGRATIONS.len() as u32);
     assert!(store.game(game).unwrap().is_some());
     assert!(store.queued_notices().unwrap().is_empty());
 }
@@ -320,6 +320,7 @@ fn notice(text: &str) -> NewNotice {
             ("x:2".into(), "Tab\there".into()),
         ],
         mentions: vec!["alice".into(), "bob".into()],
+        settles: vec![("challenge:3".into(), "Challenge 3: declined.".into())],
         created_at: 77,
     }
 }

@@ -1,6 +1,7 @@
 //! Challenges: made, accepted (which starts the game), declined, cancelled.
 
 use super::play::deadlines;
+use super::questions::{challenge_key, challenge_settled, ChallengeEnd};
 use super::text::{mention, span_text, time_text};
 use super::{button, refuse, App, Command, Fail, Out, Reply};
 use crate::engine::{self, OptionValues, Variant};
@@ -151,6 +152,7 @@ impl App {
                 .push(button(format!("decline:{id}"), "Decline"));
         }
         reply.buttons.push(button(format!("cancel:{id}"), "Cancel"));
+        reply.asks = Some(challenge_key(id));
         Ok(reply)
     }
 
@@ -325,7 +327,15 @@ impl App {
             mention(&row.black),
             row.clock_days
         );
-        self.position_reply(&row, &g, said)
+        let mut reply = self.position_reply(&row, &g, said)?;
+        reply.settles.push(challenge_settled(
+            &c,
+            ChallengeEnd::Accepted {
+                by: &me,
+                game: game_id,
+            },
+        ));
+        Ok(reply)
     }
 
     pub(super) fn decline(&mut self, cmd: &Command, id: Option<i64>) -> Out {
@@ -360,13 +370,17 @@ impl App {
         {
             return refuse(format!("Challenge {} was answered meanwhile.", c.id));
         }
-        Ok(Reply::public(format!(
+        let mut reply = Reply::public(format!(
             "{} declines challenge {} from {}.",
             mention(&me),
             c.id,
             mention(&c.new.challenger)
         ))
-        .mentioning(&[&c.new.challenger]))
+        .mentioning(&[&c.new.challenger]);
+        reply
+            .settles
+            .push(challenge_settled(&c, ChallengeEnd::Declined));
+        Ok(reply)
     }
 
     pub(super) fn cancel(&mut self, cmd: &Command, id: Option<i64>) -> Out {
@@ -396,6 +410,9 @@ impl App {
         if let Some(o) = &c.new.opponent {
             reply = reply.mentioning(&[o]);
         }
+        reply
+            .settles
+            .push(challenge_settled(&c, ChallengeEnd::Cancelled { by: &me }));
         Ok(reply)
     }
 }

@@ -2,6 +2,7 @@
 //! `tick(now)`, not a thread: the adapter calls it every minute or so and once at start
 //! (which catches up on everything missed while Ferry was down), and tests pass any time.
 
+use super::questions::{challenge_settled, ChallengeEnd};
 use super::text::{mention, time_text};
 use super::{App, AppError, Button, Fail, Picture, Reply};
 use crate::engine::Action;
@@ -79,6 +80,11 @@ impl Notice {
                     .map(|(id, label)| Button { id, label })
                     .collect(),
                 mentions: n.mentions,
+                settles: n
+                    .settles
+                    .into_iter()
+                    .map(|(key, text)| super::Settled { key, text })
+                    .collect(),
                 ..Reply::default()
             },
         }
@@ -101,6 +107,11 @@ pub(super) fn queued(server: &str, channel: &str, reply: &Reply, now: i64) -> Ne
             .map(|b| (b.id.clone(), b.label.clone()))
             .collect(),
         mentions: reply.mentions.clone(),
+        settles: reply
+            .settles
+            .iter()
+            .map(|s| (s.key.clone(), s.text.clone()))
+            .collect(),
         created_at: now,
     }
 }
@@ -121,6 +132,8 @@ pub enum Due {
     Timeout(i64),
     /// Close this vote.
     CloseVote(i64),
+    /// Tell that this challenge expired without an answer (its message is settled).
+    ChallengeExpired(i64),
 }
 
 pub(super) fn due(app: &App, now: i64) -> Result<Vec<Due>, AppError> {
@@ -135,11 +148,15 @@ pub(super) fn due(app: &App, now: i64) -> Result<Vec<Due>, AppError> {
     for v in app.store.votes_due(now)? {
         out.push(Due::CloseVote(v.id));
     }
+    for c in app.store.challenges_expired(now)? {
+        out.push(Due::ChallengeExpired(c.id));
+    }
     Ok(out)
 }
 
 /// Queues the reminders that are due, ends the games whose deadline has passed (a game
-/// whose reminder was missed too just ends), closes the votes whose time is up; each change
+/// whose reminder was missed too just ends), closes the votes whose time is up, settles the
+/// messages of challenges that expired unanswered; each change
 /// is stored with its notice in one transaction. Returns every notice waiting to be posted,
 /// oldest first (those of earlier ticks that were not delivered too). Safe to run in several
 /// processes at once: each change is made, and its notice queued, once.
@@ -151,6 +168,7 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
         if row.deadline <= now {
             let mut g = game;
             let action = Action::Timeout(side);
+            let before = super::questions::open_in(&g);
             if g.apply(action.clone()).is_err() {
                 continue;
             }
@@ -165,6 +183,7 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
             ))
             .mentioning(&[&row.white, &row.black]);
             reply.picture = Some(app.picture(&row, &g, Some(winner), None).map_err(fail)?);
+            reply.settles = super::questions::settled(&row, &before, &g, &action);
             let notice = queued(&row.server, &row.channel, &reply, now);
             // The game's own time: the deadline, not the moment the scheduler ran.
             let append = crate::store::Append {
@@ -206,6 +225,16 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
     }
     for v in app.store.votes_due(now)? {
         app.close(&v, true).map_err(fail)?;
+    }
+    for c in app.store.challenges_expired(now)? {
+        // Nothing to post: the challenge's own message says it expired.
+        let reply = Reply {
+            settles: vec![challenge_settled(&c, ChallengeEnd::Expired)],
+            ..Reply::default()
+        };
+        // False: another process told it first, or it was answered meanwhile.
+        app.store
+            .tell_expiry(c.id, &queued(&c.new.server, &c.new.channel, &reply, now))?;
     }
     queue(app)
 }

@@ -5,6 +5,7 @@
 mod challenges;
 mod clock;
 mod play;
+mod questions;
 mod suggest;
 mod text;
 mod votes;
@@ -13,7 +14,7 @@ pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
 pub use suggest::{best_matches, Suggestions};
 pub use text::{mention, time_text};
 
-pub use crate::store::Lease;
+pub use crate::store::{Lease, MessageRef};
 use crate::store::{Store, StoreError};
 use std::fmt;
 use std::sync::Arc;
@@ -181,6 +182,20 @@ pub struct Reply {
     /// The channel is busy: open a thread with this name and send the same command again
     /// from inside it. Nothing was stored.
     pub open_thread: Option<String>,
+    /// The question this reply asks (`challenge:12`, `draw:GAME:SEQ`, `takeback:GAME:SEQ`,
+    /// `vote:3`): the chat remembers its message (`App::remember_question`), so that the
+    /// answer, wherever it comes from, can settle it.
+    pub asks: Option<String>,
+    /// Questions asked earlier that this reply settles, with what their messages should
+    /// read now (`App::settle_question` finds each message).
+    pub settles: Vec<Settled>,
+}
+
+/// An answered (or lapsed) question: its message should now read `text`, without buttons.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settled {
+    pub key: String,
+    pub text: String,
 }
 
 impl Reply {
@@ -384,6 +399,28 @@ impl App {
     /// Gives up the clocks' lease (on shutdown), so another process takes over at once.
     pub fn release_clock(&mut self, holder: &str) -> Result<bool, AppError> {
         clock::release(self, holder)
+    }
+
+    /// Remembers the chat message that asks the question `key` (a reply's `asks`). When the
+    /// question was settled already, returns the text the message should read now.
+    pub fn remember_question(
+        &mut self,
+        key: &str,
+        at: &MessageRef,
+    ) -> Result<Option<String>, AppError> {
+        let now = self.now();
+        Ok(self.store.remember_question(key, at, now)?)
+    }
+
+    /// A reply settled the question `key`: the message that asked it, to be edited to
+    /// `text` (forgotten here). `None` while it is not known (kept for when it is).
+    pub fn settle_question(
+        &mut self,
+        key: &str,
+        text: &str,
+    ) -> Result<Option<MessageRef>, AppError> {
+        let now = self.now();
+        Ok(self.store.settle_question(key, text, now)?)
     }
 
     /// What `tick(now)` would act on, without acting.

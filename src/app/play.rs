@@ -1,6 +1,7 @@
 //! Playing a game: moves, the board, a piece's moves, resigning, draws, takebacks, the
 //! history and its export, rules, a member's games, settings, and managers' aborts.
 
+use super::questions::{self, open_in};
 use super::text::{mention, span_text, time_text};
 use super::{button, refuse, App, AppError, Command, Fail, Out, Picture, Reply, Step, TextFile};
 use crate::engine::{self, Action, Color, Game, GameResult, MoveList, Outcome};
@@ -273,6 +274,7 @@ impl App {
                 mention(row.player(to_move))
             ));
         }
+        let before = open_in(&game);
         let played = match game.play(text) {
             Ok(t) => t,
             Err(e) => {
@@ -285,12 +287,19 @@ impl App {
         };
         let action = Action::Move(played.clone());
         self.commit(Some(cmd), &row, &action, &game)?;
-        let said = format!(
+        let mut said = format!(
             "Game {}: {} ({color}) played {played}.",
             row.id,
             mention(&cmd.who.id)
         );
-        self.position_reply(&row, &game, said)
+        // Offers and requests the move made lapse are said, as their messages will.
+        for o in questions::closed(&before, &game) {
+            said.push(' ');
+            said.push_str(&questions::lapse_note(&row, o));
+        }
+        let mut reply = self.position_reply(&row, &game, said)?;
+        reply.settles = questions::settled(&row, &before, &game, &action);
+        Ok(reply)
     }
 
     pub(super) fn board(&mut self, cmd: &Command, game: Option<i64>) -> Out {
@@ -375,6 +384,7 @@ impl App {
         let color = self.player_color(cmd, &row)?;
         let mut g = self.load(&row)?;
         let action = Action::Resign(color);
+        let before = open_in(&g);
         g.apply(action.clone())
             .map_err(|e| Fail::Refuse(format!("You cannot resign game {}: {e}.", row.id)))?;
         self.commit(Some(cmd), &row, &action, &g)?;
@@ -383,7 +393,9 @@ impl App {
             row.id,
             mention(&cmd.who.id)
         );
-        self.position_reply(&row, &g, said)
+        let mut reply = self.position_reply(&row, &g, said)?;
+        reply.settles = questions::settled(&row, &before, &g, &action);
+        Ok(reply)
     }
 
     pub(super) fn draw(&mut self, cmd: &Command, step: Step, game: Option<i64>) -> Out {
@@ -424,11 +436,12 @@ impl App {
                 }
             }
         };
+        let before = open_in(&g);
         g.apply(action.clone())
             .map_err(|e| Fail::Refuse(format!("Game {}: {e}.", row.id)))?;
         self.commit(Some(cmd), &row, &action, &g)?;
         let me = mention(&cmd.who.id);
-        match step {
+        let mut reply = match step {
             Step::Offer => {
                 let text = format!(
                     "Game {}: {me} offers a draw. {}: /draw accept or /draw decline (a move \
@@ -436,18 +449,20 @@ impl App {
                     row.id,
                     mention(&other)
                 );
-                Ok(ask(text, &other, "draw", row.id))
+                ask(text, &other, "draw", row.id)
             }
             Step::Accept => {
                 let said = format!("Game {}: {me} accepts the draw.", row.id);
-                self.position_reply(&row, &g, said)
+                self.position_reply(&row, &g, said)?
             }
-            Step::Decline => Ok(Reply::public(format!(
-                "Game {}: {me} declines the draw; play on.",
-                row.id
-            ))
-            .mentioning(&[&other])),
-        }
+            Step::Decline => {
+                Reply::public(format!("Game {}: {me} declines the draw; play on.", row.id))
+                    .mentioning(&[&other])
+            }
+        };
+        reply.asks = questions::asked_by_last(row.id, &g);
+        reply.settles = questions::settled(&row, &before, &g, &action);
+        Ok(reply)
     }
 
     pub(super) fn takeback(&mut self, cmd: &Command, step: Step, game: Option<i64>) -> Out {
@@ -494,30 +509,34 @@ impl App {
             }
         };
         let last = g.plies().last().map(|p| p.text.clone()).unwrap_or_default();
+        let before = open_in(&g);
         g.apply(action.clone())
             .map_err(|e| Fail::Refuse(format!("Game {}: {e}.", row.id)))?;
         self.commit(Some(cmd), &row, &action, &g)?;
         let me = mention(&cmd.who.id);
-        match step {
+        let mut reply = match step {
             Step::Offer => {
                 let text = format!(
                     "Game {}: {me} asks to take back {last}. {}: /takeback accept or /takeback \
-                     decline.",
+                     decline (a move declines it too).",
                     row.id,
                     mention(&other)
                 );
-                Ok(ask(text, &other, "takeback", row.id))
+                ask(text, &other, "takeback", row.id)
             }
             Step::Accept => {
                 let said = format!("Game {}: {me} agrees to take back {last}.", row.id);
-                self.position_reply(&row, &g, said)
+                self.position_reply(&row, &g, said)?
             }
-            Step::Decline => Ok(Reply::public(format!(
+            Step::Decline => Reply::public(format!(
                 "Game {}: {me} declines to take back {last}; {last} stands.",
                 row.id
             ))
-            .mentioning(&[&other])),
-        }
+            .mentioning(&[&other]),
+        };
+        reply.asks = questions::asked_by_last(row.id, &g);
+        reply.settles = questions::settled(&row, &before, &g, &action);
+        Ok(reply)
     }
 
     pub(super) fn history(&mut self, cmd: &Command, game: Option<i64>) -> Out {
@@ -712,17 +731,20 @@ impl App {
             );
         }
         let row = self.find_active(cmd, game)?;
+        let before = open_in(&self.load(&row)?);
         let why = format!("cancelled by {}", cmd.who.name);
         if !self.store.abort_game(row.id, &why, self.now())? {
             return refuse(format!("Game {} has just ended.", row.id));
         }
-        Ok(Reply::public(format!(
+        let mut reply = Reply::public(format!(
             "Game {} between {} and {} is cancelled by a server manager, without a result.",
             row.id,
             mention(&row.white),
             mention(&row.black)
         ))
-        .mentioning(&[&row.white, &row.black]))
+        .mentioning(&[&row.white, &row.black]);
+        reply.settles = questions::cancelled(&row, &before);
+        Ok(reply)
     }
 }
 

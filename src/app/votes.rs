@@ -1,8 +1,9 @@
 //! The river-aspect vote of a server: managers open and close it, members vote and may
 //! change their vote until it closes; the winner becomes the server's default aspect.
 
+use super::questions::vote_key;
 use super::text::{span_text, time_text};
-use super::{button, refuse, App, Command, Fail, Out, Picture, Reply};
+use super::{button, refuse, App, Command, Fail, Out, Picture, Reply, Settled};
 use crate::render::{tally_png, TallyEntry};
 use crate::store::{NewVote, StoreError, VoteRow, VoteStatus};
 
@@ -34,8 +35,76 @@ pub(crate) fn winner(tally: &[(String, u32)], current: &str) -> Option<String> {
 fn tally_text(tally: &[(String, u32)]) -> String {
     let total: u32 = tally.iter().map(|(_, n)| n).sum();
     let parts: Vec<String> = tally.iter().map(|(c, n)| format!("{c} {n}")).collect();
-    let word = if total == 1 { "ballot" } else { "ballots" };
-    format!("{}; {total} {word}", parts.join(", "))
+    format!("{}; {}", parts.join(", "), ballots(total))
+}
+
+fn ballots(n: u32) -> String {
+    if n == 1 {
+        "1 ballot".to_string()
+    } else {
+        format!("{n} ballots")
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The tie rule, as a vote states it when it opens.
+fn tie_rule(current: &str) -> String {
+    format!(
+        "A tie goes to {current} (the aspect in use now) if it is among the tied, else to the \
+         first tied aspect in the list above."
+    )
+}
+
+/// The result of a closed vote in a sentence. `current`: the server's aspect when it closed,
+/// when known (at the close); later the tie rule that decided is read from the winner.
+fn result_text(
+    id: i64,
+    tally: &[(String, u32)],
+    winner: Option<&str>,
+    current: Option<&str>,
+) -> String {
+    let total: u32 = tally.iter().map(|(_, n)| n).sum();
+    let Some(w) = winner else {
+        return match current {
+            Some(c) => format!(
+                "River-aspect vote {id} is closed without ballots; the river aspect stays {c}."
+            ),
+            None => format!("River-aspect vote {id} is closed, without ballots."),
+        };
+    };
+    let top = tally.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    let tied: Vec<&str> = tally
+        .iter()
+        .filter(|(_, n)| *n == top)
+        .map(|(c, _)| c.as_str())
+        .collect();
+    let counts = tally_text(tally);
+    if tied.len() < 2 {
+        return format!(
+            "River-aspect vote {id} is closed: {w} won with {} of {} ({counts}).",
+            top,
+            ballots(total)
+        );
+    }
+    let why = match current {
+        Some(c) if c == w => "the aspect in use",
+        Some(_) => "the first of them in the list",
+        None if tied.first() == Some(&w) => "the first of them in the list",
+        None => "the aspect in use when it closed",
+    };
+    format!(
+        "River-aspect vote {id} is closed: a tie between {} ({} each) went to {w}, {why} ({counts}).",
+        and_list(&tied),
+        ballots(top)
+    )
 }
 
 /// The standing as bars, the leader (or winner) highlighted.
@@ -71,16 +140,18 @@ impl App {
         }
     }
 
-    fn closed_text(&self, v: &VoteRow) -> String {
-        match (&v.status, &v.winner) {
-            (VoteStatus::Closed, Some(w)) => format!("Vote {} is closed: {w} won.", v.id),
-            (VoteStatus::Closed, None) => format!("Vote {} is closed, without ballots.", v.id),
-            (VoteStatus::Open, _) => format!(
-                "Vote {} closed on {}; its result is being counted.",
+    /// A vote past its time, closed or about to be closed by the clocks.
+    fn closed_text(&self, v: &VoteRow) -> Result<String, Fail> {
+        Ok(match v.status {
+            VoteStatus::Closed => {
+                result_text(v.id, &self.store.tally(v.id)?, v.winner.as_deref(), None)
+            }
+            VoteStatus::Open => format!(
+                "River-aspect vote {} closed on {}; its result is being counted.",
                 v.id,
                 time_text(v.closes_at)
             ),
-        }
+        })
     }
 
     pub(super) fn vote_start(&mut self, cmd: &Command, hours: Option<u32>) -> Out {
@@ -116,10 +187,11 @@ impl App {
         let mut reply = Reply::public(format!(
             "Vote {id}: which river aspect should Little River challenges on this server take \
              when they name none? Now: {current}. Choices: {}. /river-vote cast ASPECT (or a button below) until {} ({} from \
-             now); you can change your vote until then.",
+             now); you can change your vote until then. {}",
             ASPECTS.join(", "),
             time_text(closes_at),
-            span_text(closes_at - now)
+            span_text(closes_at - now),
+            tie_rule(&current)
         ));
         // The standing so far (nobody yet): a chat shows it under the vote and redraws it
         // as ballots come in.
@@ -131,6 +203,7 @@ impl App {
             .map(|a| button(format!("vote:{id}:{a}"), a))
             .chain([button(format!("tally:{id}"), "Tally")])
             .collect();
+        reply.asks = Some(vote_key(id));
         Ok(reply)
     }
 
@@ -140,7 +213,7 @@ impl App {
         if v.status == VoteStatus::Closed || v.closes_at <= now {
             return refuse(format!(
                 "{} Your vote was not counted.",
-                self.closed_text(&v)
+                self.closed_text(&v)?
             ));
         }
         let choice = choice.trim().to_ascii_lowercase();
@@ -177,19 +250,28 @@ impl App {
     pub(super) fn tally(&mut self, cmd: &Command, id: Option<i64>) -> Out {
         let v = self.find_vote(cmd, id)?;
         let tally = self.store.tally(v.id)?;
-        let state = match v.status {
-            VoteStatus::Open if v.closes_at > self.now() => {
-                format!("open until {}", time_text(v.closes_at))
-            }
-            _ => self.closed_text(&v),
-        };
+        let open = v.status == VoteStatus::Open && v.closes_at > self.now();
         let current = self.store.server_settings(&v.server)?.river_aspect;
         let leader = v.winner.clone().or_else(|| winner(&tally, &current));
-        let mut reply = Reply::private(format!(
-            "Vote {} on the river aspect ({state}): {}.",
-            v.id,
-            tally_text(&tally)
-        ));
+        let (text, state) = if open {
+            let lead = match &leader {
+                Some(l) => format!(" If it closed now, {l} would win."),
+                None => String::new(),
+            };
+            (
+                format!(
+                    "River-aspect vote {} is open until {}: {}.{lead}",
+                    v.id,
+                    time_text(v.closes_at),
+                    tally_text(&tally)
+                ),
+                format!("open until {}", time_text(v.closes_at)),
+            )
+        } else {
+            let text = self.closed_text(&v)?;
+            (text.clone(), text)
+        };
+        let mut reply = Reply::private(text);
         reply.picture = Some(tally_picture(v.id, &state, &tally, leader.as_deref()));
         Ok(reply)
     }
@@ -202,7 +284,7 @@ impl App {
         }
         let v = self.find_vote(cmd, id)?;
         if v.status == VoteStatus::Closed {
-            return refuse(self.closed_text(&v));
+            return refuse(self.closed_text(&v)?);
         }
         match self.close(&v, false)? {
             Some(reply) => Ok(reply),
@@ -218,19 +300,20 @@ impl App {
         let now = self.now();
         Ok(self.store.close_vote(v.id, now, |c| {
             let win = winner(&c.tally, &c.current);
+            let result = result_text(v.id, &c.tally, win.as_deref(), Some(&c.current));
             let text = match &win {
                 Some(w) => format!(
-                    "Vote {} is closed: {w} wins ({}). Little River challenges on this server \
-                     now play river:{w} unless they name another aspect.",
-                    v.id,
-                    tally_text(&c.tally)
+                    "{result} Little River challenges on this server now play river:{w} unless \
+                     they name another aspect."
                 ),
-                None => format!(
-                    "Vote {} is closed without ballots; the river aspect stays {}.",
-                    v.id, c.current
-                ),
+                None => result.clone(),
             };
             let mut reply = Reply::public(text);
+            // The vote's message: the result, without its buttons.
+            reply.settles.push(Settled {
+                key: vote_key(v.id),
+                text: result,
+            });
             let state = format!("closed: {}", tally_text(&c.tally));
             reply.picture = Some(tally_picture(v.id, &state, &c.tally, win.as_deref()));
             let notice = by_clock.then(|| super::clock::queued(&v.server, &v.channel, &reply, now));

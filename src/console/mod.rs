@@ -255,7 +255,10 @@ impl Session {
 
     fn print(&self, reply: &Reply, out: &mut dyn Write) -> std::io::Result<()> {
         let who = if reply.private { "(only you) " } else { "" };
-        writeln!(out, "  {who}{}", plain(&reply.text))?;
+        // A clock notice may only settle earlier messages (an expired challenge).
+        if !reply.text.is_empty() {
+            writeln!(out, "  {who}{}", plain(&reply.text))?;
+        }
         if !reply.mentions.is_empty() {
             let m: Vec<String> = reply.mentions.iter().map(|m| format!("@{m}")).collect();
             writeln!(out, "  notifies: {}", m.join(" "))?;
@@ -273,6 +276,15 @@ impl Session {
                 .map(|b| format!("[{}] /press {}", b.label, b.id))
                 .collect();
             writeln!(out, "  buttons: {}", b.join("  "))?;
+        }
+        // What a chat would edit the earlier message asking the question to (its buttons go).
+        for settled in &reply.settles {
+            writeln!(
+                out,
+                "  (the message of {} now reads: {})",
+                settled.key,
+                plain(&settled.text)
+            )?;
         }
         Ok(())
     }

@@ -4,6 +4,7 @@
 //! wants a first answer within three. Ferry's own failures are logged with an incident id
 //! and answered with a short apology that carries it.
 
+use super::settle::{self, Questions};
 use super::Data;
 use crate::app::{AppError, Button, Command, Member, Picture, Reply, What};
 use poise::serenity_prelude as serenity;
@@ -260,6 +261,7 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
     let outcome = joined
         .map_err(|e| AppError::Internal(format!("a command stopped: {e}")))
         .and_then(|r| r);
+    let questions = outcome.as_ref().ok().map(|(r, _)| Questions::of(r));
     match outcome {
         Err(e) => {
             let sorry = log_failure(&inc.describe(), &e);
@@ -273,6 +275,9 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
             update_pressed(http, inc, sent, reply, None).await
         }
         Ok((reply, None)) => deliver(http, inc, sent, reply).await,
+    }
+    if let Some(q) = questions {
+        settle::after_answer(http, data, inc, q).await;
     }
     tracing::debug!(
         "answered {} in {} ms",
@@ -460,15 +465,19 @@ async fn into_thread(
             return deliver(http, inc, sent, reply).await;
         }
     };
-    if let Err(e) = post(http, thread.id, &reply, None).await {
-        let sorry = log_failure(&format!("posting in thread {}", thread.id), &e);
-        return deliver(http, inc, sent, sorry).await;
+    match post(http, thread.id, &reply, None).await {
+        Ok(message) => settle::after_post(http, data, &message, &reply).await,
+        Err(e) => {
+            let sorry = log_failure(&format!("posting in thread {}", thread.id), &e);
+            return deliver(http, inc, sent, sorry).await;
+        }
     }
     let told = format!("{} It is in <#{}>.", first.text, thread.id);
     deliver(http, inc, sent, private(told)).await
 }
 
-/// Posts a reply as a plain message in a channel (scheduler notices, new threads). With a
+/// Posts a reply as a plain message in a channel (scheduler notices, new threads), and
+/// returns its first message. With a
 /// `nonce` (at most 22 characters), Discord keeps the first copy of each message part and
 /// drops a repeat sent within a few minutes, so posting the same notice again after a
 /// failure or from another process shows it once.
@@ -477,7 +486,7 @@ pub async fn post(
     channel: serenity::ChannelId,
     reply: &Reply,
     nonce: Option<&str>,
-) -> serenity::Result<()> {
+) -> serenity::Result<serenity::Message> {
     let parts = Parts::of(reply);
     let once = |msg: CreateMessage, part: usize| match nonce {
         Some(n) => msg
@@ -490,14 +499,14 @@ pub async fn post(
         .files(parts.files.clone())
         .components(parts.rows.clone())
         .allowed_mentions(parts.mentions());
-    channel.send_message(http, once(msg, 0)).await?;
+    let first = channel.send_message(http, once(msg, 0)).await?;
     for (part, chunk) in parts.chunks.iter().enumerate().skip(1) {
         let msg = CreateMessage::new()
             .content(chunk)
             .allowed_mentions(parts.mentions());
         channel.send_message(http, once(msg, part)).await?;
     }
-    Ok(())
+    Ok(first)
 }
 
 /// A reply cut to Discord's shapes.

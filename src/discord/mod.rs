@@ -6,6 +6,7 @@
 //! - `answer`: answering one interaction (deferral, attachments, buttons, threads, errors);
 //! - `buttons`: presses of the buttons under Ferry's messages;
 //! - `scheduler`: the clocks' reminders and time-outs, posted in the games' channels;
+//! - `settle`: a question's message edited once it is answered, lapsed or expired;
 //! - `bridge`: the way from async code into the synchronous command layer.
 
 mod answer;
@@ -13,6 +14,7 @@ mod bridge;
 mod buttons;
 mod commands;
 mod scheduler;
+mod settle;
 
 use crate::app::SystemClock;
 use bridge::Bridge;

@@ -39,7 +39,7 @@ async fn post_with_retries(
     let mut waits = RETRY_AFTER.iter();
     loop {
         match post(http, channel, &n.reply, Some(&nonce)).await {
-            Ok(()) => return Posted::Yes,
+            Ok(_) => return Posted::Yes,
             Err(e) => {
                 let lasting = matches!(
                     &e,
@@ -155,6 +155,12 @@ async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>, lease
         if k > 0 && hold(data, lease_seconds, true).await != Some(true) {
             return;
         }
+        if n.reply.text.is_empty() {
+            // It only settles earlier messages (an expired challenge): nothing to post.
+            super::settle::settle_all(http, data, &n.reply.settles).await;
+            forget(data, n.id).await;
+            continue;
+        }
         let Some(channel) = n.channel.parse::<u64>().ok().filter(|&c| c > 0) else {
             tracing::warn!(channel = %n.channel, "a notice for a channel that is not Discord's: {}", n.reply.text);
             forget(data, n.id).await;
@@ -164,6 +170,9 @@ async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>, lease
         match post_with_retries(http, channel, &n).await {
             Posted::Yes => {
                 tracing::info!(%channel, notice = n.id, "posted: {}", n.reply.text);
+                // Before it leaves the queue: a process that dies here posts it again (once,
+                // by its nonce) and settles again.
+                super::settle::settle_all(http, data, &n.reply.settles).await;
                 forget(data, n.id).await;
             }
             Posted::Refused(e) => {

@@ -529,6 +529,35 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Open challenges whose time ran out at `now` and whose expiry the clocks have not
+    /// told yet, oldest first.
+    pub fn challenges_expired(&self, now: i64) -> Result<Vec<ChallengeRow>> {
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {CHALLENGE_COLUMNS} FROM challenges
+             WHERE status = 'open' AND expires_at <= ?1 AND expiry_told = 0 ORDER BY id"
+        ))?;
+        let rows = st.query_map([now], challenge_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Marks an open challenge's expiry as told and queues `notice` with it, in one
+    /// transaction. False when another process told it first (or it was answered).
+    pub fn tell_expiry(&mut self, id: i64, notice: &NewNotice) -> Result<bool> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let n = tx.execute(
+            "UPDATE challenges SET expiry_told = 1
+             WHERE id = ?1 AND status = 'open' AND expiry_told = 0",
+            [id],
+        )?;
+        if n == 1 {
+            outbox::enqueue(&tx, notice)?;
+        }
+        tx.commit()?;
+        Ok(n == 1)
+    }
+
     /// Declines or cancels an open challenge. True when it was open.
     pub fn close_challenge(&mut self, id: i64, status: ChallengeStatus) -> Result<bool> {
         let n = self.conn.execute(

@@ -5,6 +5,7 @@
 mod games;
 mod leases;
 mod outbox;
+mod questions;
 mod schema;
 mod votes;
 
@@ -13,6 +14,7 @@ pub use games::{
 };
 pub use leases::Lease;
 pub use outbox::{NewNotice, QueuedNotice};
+pub use questions::MessageRef;
 pub use schema::{version, Migration, MIGRATIONS};
 pub use votes::{Closing, NewVote, VoteRow, VoteStatus};
 

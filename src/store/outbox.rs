@@ -18,6 +18,8 @@ pub struct NewNotice {
     pub buttons: Vec<(String, String)>,
     /// Members the notice pings.
     pub mentions: Vec<String>,
+    /// Questions the change settles: each one's key and the text its message should read.
+    pub settles: Vec<(String, String)>,
     pub created_at: i64,
 }
 
@@ -42,10 +44,15 @@ pub(super) fn enqueue(tx: &Transaction, n: &NewNotice) -> Result<()> {
         .iter()
         .map(|(id, label)| format!("{}\t{}", one_line(id), one_line(label)))
         .collect();
+    let settles: Vec<String> = n
+        .settles
+        .iter()
+        .map(|(key, text)| format!("{}\t{}", one_line(key), one_line(text)))
+        .collect();
     tx.execute(
         "INSERT INTO outbox (server, channel, text, picture, picture_name, buttons, mentions,
-                             created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                             created_at, settles)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             n.server,
             n.channel,
@@ -54,7 +61,8 @@ pub(super) fn enqueue(tx: &Transaction, n: &NewNotice) -> Result<()> {
             picture_name,
             buttons.join("\n"),
             n.mentions.join("\n"),
-            n.created_at
+            n.created_at,
+            settles.join("\n")
         ],
     )?;
     Ok(())
@@ -63,6 +71,16 @@ pub(super) fn enqueue(tx: &Transaction, n: &NewNotice) -> Result<()> {
 /// Tabs and line breaks would cut a stored button in two.
 fn one_line(s: &str) -> String {
     s.replace(['\t', '\n', '\r'], " ")
+}
+
+/// Lines of `first<TAB>second`.
+fn pairs(s: &str) -> Vec<(String, String)> {
+    lines(s)
+        .map(|l| {
+            let (a, b) = l.split_once('\t').unwrap_or((l, l));
+            (a.to_string(), b.to_string())
+        })
+        .collect()
 }
 
 fn lines(s: &str) -> impl Iterator<Item = &str> {
@@ -74,7 +92,7 @@ impl Store {
     pub fn queued_notices(&self) -> Result<Vec<QueuedNotice>> {
         let mut st = self.conn.prepare(
             "SELECT id, tries, server, channel, text, picture, picture_name, buttons, mentions,
-                    created_at
+                    created_at, settles
              FROM outbox ORDER BY id",
         )?;
         let rows = st.query_map([], |r| {
@@ -82,6 +100,7 @@ impl Store {
             let picture_name: Option<String> = r.get(6)?;
             let buttons: String = r.get(7)?;
             let mentions: String = r.get(8)?;
+            let settles: String = r.get(10)?;
             Ok(QueuedNotice {
                 id: r.get(0)?,
                 tries: r.get(1)?,
@@ -90,13 +109,9 @@ impl Store {
                     channel: r.get(3)?,
                     text: r.get(4)?,
                     picture: picture.map(|png| (picture_name.unwrap_or_default(), png)),
-                    buttons: lines(&buttons)
-                        .map(|l| {
-                            let (id, label) = l.split_once('\t').unwrap_or((l, l));
-                            (id.to_string(), label.to_string())
-                        })
-                        .collect(),
+                    buttons: pairs(&buttons),
                     mentions: lines(&mentions).map(str::to_string).collect(),
+                    settles: pairs(&settles),
                     created_at: r.get(9)?,
                 },
             })

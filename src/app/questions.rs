@@ -1,0 +1,221 @@
+//! Questions that messages ask (a challenge, a draw offer, a takeback request, a vote) and
+//! what became of them: answered, cancelled, lapsed or expired. A reply names the question
+//! it asks (`Reply::asks`) and the earlier ones it settles (`Reply::settles`) with what
+//! their messages should read now, so a chat can edit each asking message however the
+//! question was answered (its own button, a command, another route, the clock).
+
+use super::text::{mention, time_text};
+use super::Settled;
+use crate::engine::{self, Action, Color, Game};
+use crate::store::{ChallengeRow, GameRow};
+
+pub(super) fn challenge_key(id: i64) -> String {
+    format!("challenge:{id}")
+}
+
+pub(super) fn vote_key(id: i64) -> String {
+    format!("vote:{id}")
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    Draw,
+    Takeback,
+}
+
+/// A draw offer or takeback request open in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Open {
+    kind: Kind,
+    by: Color,
+    /// The number of the offer or request among the game's actions (its stored seq):
+    /// with the game's id, the question's key.
+    seq: usize,
+    /// The move a takeback request would take back.
+    last: String,
+}
+
+impl Open {
+    fn key(&self, game: i64) -> String {
+        match self.kind {
+            Kind::Draw => format!("draw:{game}:{}", self.seq),
+            Kind::Takeback => format!("takeback:{game}:{}", self.seq),
+        }
+    }
+}
+
+/// The draw offer and takeback request open in `g`; none once it is over.
+pub(super) fn open_in(g: &Game) -> Vec<Open> {
+    let mut out = Vec::new();
+    if g.outcome().is_some() {
+        return out;
+    }
+    let actions = g.actions();
+    if let Some(by) = g.draw_offer() {
+        if let Some(i) = actions.iter().rposition(|a| *a == Action::OfferDraw(by)) {
+            out.push(Open {
+                kind: Kind::Draw,
+                by,
+                seq: i + 1,
+                last: String::new(),
+            });
+        }
+    }
+    if let Some(by) = g.takeback_request() {
+        if let Some(i) = actions
+            .iter()
+            .rposition(|a| *a == Action::RequestTakeback(by))
+        {
+            out.push(Open {
+                kind: Kind::Takeback,
+                by,
+                seq: i + 1,
+                last: g.plies().last().map(|p| p.text.clone()).unwrap_or_default(),
+            });
+        }
+    }
+    out
+}
+
+/// The key of the question the game's last action asked (a draw offer, a takeback request).
+pub(super) fn asked_by_last(game: i64, g: &Game) -> Option<String> {
+    open_in(g)
+        .into_iter()
+        .find(|o| o.seq == g.actions().len())
+        .map(|o| o.key(game))
+}
+
+/// The questions open `before` that are no longer open in `after`.
+pub(super) fn closed<'a>(before: &'a [Open], after: &Game) -> Vec<&'a Open> {
+    let still = open_in(after);
+    before.iter().filter(|o| !still.contains(o)).collect()
+}
+
+/// What `action` did to the questions open `before` it (`after`: the game it made), as the
+/// texts their messages should read now.
+pub(super) fn settled(
+    row: &GameRow,
+    before: &[Open],
+    after: &Game,
+    action: &Action,
+) -> Vec<Settled> {
+    closed(before, after)
+        .into_iter()
+        .map(|o| Settled {
+            key: o.key(row.id),
+            text: settled_text(row, o, Some((after, action))),
+        })
+        .collect()
+}
+
+/// A server manager cancelled the game: every question open in it lapses.
+pub(super) fn cancelled(row: &GameRow, open: &[Open]) -> Vec<Settled> {
+    open.iter()
+        .map(|o| Settled {
+            key: o.key(row.id),
+            text: settled_text(row, o, None),
+        })
+        .collect()
+}
+
+/// For a move's reply: a question the move made lapse, said in one sentence.
+pub(super) fn lapse_note(row: &GameRow, o: &Open) -> String {
+    let asker = mention(row.player(o.by));
+    match o.kind {
+        Kind::Draw => format!("The draw offer of {asker} lapses."),
+        Kind::Takeback => format!("The request of {asker} to take back {} lapses.", o.last),
+    }
+}
+
+/// `by`: the game after the action that settled the question, and the action; `None`: the
+/// game was cancelled.
+fn settled_text(row: &GameRow, o: &Open, by: Option<(&Game, &Action)>) -> String {
+    let asker = mention(row.player(o.by));
+    let other = mention(row.player(o.by.opposite()));
+    let (asked, noun) = match o.kind {
+        Kind::Draw => (format!("{asker} offered a draw"), "the offer"),
+        Kind::Takeback => (
+            format!("{asker} asked to take back {}", o.last),
+            "the request",
+        ),
+    };
+    let after = by.map(|(g, _)| g);
+    let what = match (o.kind, by.map(|(_, a)| a)) {
+        (Kind::Draw, Some(Action::AcceptDraw(_))) => {
+            format!("{other} accepted, and the game is drawn")
+        }
+        (Kind::Draw, Some(Action::DeclineDraw(_))) => format!("{other} declined"),
+        (Kind::Takeback, Some(Action::AcceptTakeback(_))) => {
+            format!("{other} agreed, and {} was taken back", o.last)
+        }
+        (Kind::Takeback, Some(Action::DeclineTakeback(_))) => {
+            format!("{other} declined, and {} stands", o.last)
+        }
+        (_, Some(Action::Move(m))) if after.is_some_and(|g| g.outcome().is_some()) => {
+            format!("{noun} lapsed when {m} ended the game")
+        }
+        (_, Some(Action::Move(m))) => {
+            let mover = after.map_or(o.by.opposite(), |g| g.position().side_to_move().opposite());
+            format!(
+                "{noun} lapsed when {} played {m} instead",
+                mention(row.player(mover))
+            )
+        }
+        (_, Some(Action::AcceptTakeback(_))) => {
+            format!("{noun} lapsed when a move was taken back")
+        }
+        (_, Some(Action::Resign(c))) => {
+            format!("{noun} lapsed when {} resigned", mention(row.player(*c)))
+        }
+        (_, Some(Action::Timeout(c))) => format!(
+            "{noun} lapsed when {} ran out of time",
+            mention(row.player(*c))
+        ),
+        (_, None) => format!("{noun} lapsed when a server manager cancelled the game"),
+        (_, Some(_)) => format!("{noun} lapsed"),
+    };
+    format!("Game {}: {asked}; {what}.", row.id)
+}
+
+/// What became of a challenge.
+pub(super) enum ChallengeEnd<'a> {
+    Accepted { by: &'a str, game: i64 },
+    Declined,
+    Cancelled { by: &'a str },
+    Expired,
+}
+
+/// A challenge's message once it is answered, withdrawn or expired.
+pub(super) fn challenge_settled(c: &ChallengeRow, end: ChallengeEnd<'_>) -> Settled {
+    let variant = engine::variant(&c.new.variant).map_or(c.new.variant.as_str(), |v| v.name);
+    let challenger = mention(&c.new.challenger);
+    let opponent = c.new.opponent.as_deref().map(mention);
+    let to = opponent.clone().unwrap_or_else(|| "anyone".to_string());
+    let what = match end {
+        ChallengeEnd::Accepted { by, game } => {
+            format!("{} accepted, and game {game} has started", mention(by))
+        }
+        ChallengeEnd::Declined => format!("{to} declined"),
+        ChallengeEnd::Cancelled { by } if by == c.new.challenger => {
+            format!("{challenger} withdrew it")
+        }
+        ChallengeEnd::Cancelled { .. } => "a server manager cancelled it".to_string(),
+        ChallengeEnd::Expired => match &opponent {
+            Some(o) => format!(
+                "{o} did not answer by {}, so it expired",
+                time_text(c.new.expires_at)
+            ),
+            None => format!(
+                "nobody accepted it by {}, so it expired",
+                time_text(c.new.expires_at)
+            ),
+        },
+    };
+    Settled {
+        key: challenge_key(c.id),
+        text: format!(
+            "Challenge {}: {challenger} challenged {to} to {variant}; {what}.",
+            c.id
+        ),
+    }
+}
