@@ -383,3 +383,45 @@ fn a_notice_is_queued_with_its_change_and_kept_until_delivered() {
     assert_eq!(next.len(), 1);
     assert!(next[0].id > ids[1], "{} after {:?}", next[0].id, ids);
 }
+
+#[test]
+fn a_question_settled_before_its_message_is_remembered_is_edited_when_it_is() {
+    use ferry::store::MessageRef;
+    let dir = TempDir::new("questions");
+    let mut a = Store::open(dir.db()).unwrap();
+    let mut b = Store::open(dir.db()).unwrap();
+    let at = MessageRef {
+        channel: "10".into(),
+        message: "20".into(),
+    };
+    // Remembered, then settled by another process: that process gets the message, once.
+    assert_eq!(a.remember_question("challenge:1", &at, 100).unwrap(), None);
+    assert_eq!(
+        b.settle_question("challenge:1", "accepted", 101).unwrap(),
+        Some(at.clone())
+    );
+    assert_eq!(
+        b.settle_question("challenge:1", "again", 102).unwrap(),
+        None
+    );
+    // The answer raced the post: the text waits, and remembering the message returns it.
+    assert_eq!(
+        b.settle_question("draw:5:7", "declined", 200).unwrap(),
+        None
+    );
+    assert_eq!(
+        a.remember_question("draw:5:7", &at, 201)
+            .unwrap()
+            .as_deref(),
+        Some("declined")
+    );
+    assert_eq!(a.settle_question("draw:5:7", "x", 202).unwrap(), None);
+    // Such a waiting text is kept for a day only.
+    assert_eq!(a.remember_question("vote:1", &at, 300).unwrap(), None);
+    assert_eq!(b.settle_question("draw:9:9", "late", 400).unwrap(), None);
+    assert_eq!(b.settle_question("other", "t", 400 + 86_401).unwrap(), None);
+    assert_eq!(
+        a.remember_question("draw:9:9", &at, 400 + 86_402).unwrap(),
+        None
+    );
+}

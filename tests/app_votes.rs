@@ -61,7 +61,10 @@ fn a_vote_changes_the_default_aspect_of_later_challenges() {
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].channel, "general");
     assert!(
-        notices[0].reply.text.contains("wild wins"),
+        notices[0]
+            .reply
+            .text
+            .contains("vote 1 is closed: wild won with 2 of 3 ballots"),
         "{}",
         notices[0].reply.text
     );
@@ -75,7 +78,12 @@ fn a_vote_changes_the_default_aspect_of_later_challenges() {
     );
     assert!(t.tick(now).is_empty());
     let r = t.run("dan", "/vote tally");
-    assert!(r.text.contains("closed: wild won"), "{}", r.text);
+    assert!(
+        r.text
+            .contains("River-aspect vote 1 is closed: wild won with 2 of 3 ballots"),
+        "{}",
+        r.text
+    );
 
     for id in river_variants() {
         t.channel = format!("{id}-default");
@@ -97,7 +105,13 @@ fn a_manager_closes_a_vote_and_a_tie_keeps_the_current_aspect() {
     t.run("ann", "/vote gentle");
     t.run("ben", "/vote misty");
     let r = t.ok("mod!", "/vote close");
-    assert!(r.text.contains("gentle wins"), "{}", r.text);
+    assert!(
+        r.text.contains(
+            "a tie between gentle and misty (1 ballot each) went to gentle, the aspect in use"
+        ),
+        "{}",
+        r.text
+    );
     assert_eq!(
         t.app.store().server_settings("home").unwrap().river_aspect,
         "gentle"

@@ -34,8 +34,13 @@ pub(crate) fn winner(tally: &[(String, u32)], current: &str) -> Option<String> {
 
 fn tally_text(tally: &[(String, u32)]) -> String {
     let total: u32 = tally.iter().map(|(_, n)| n).sum();
+    format!("{}; {}", counts_text(tally), ballots(total))
+}
+
+/// `shallow 0, gentle 2, ...`
+fn counts_text(tally: &[(String, u32)]) -> String {
     let parts: Vec<String> = tally.iter().map(|(c, n)| format!("{c} {n}")).collect();
-    format!("{}; {}", parts.join(", "), ballots(total))
+    parts.join(", ")
 }
 
 fn ballots(n: u32) -> String {
@@ -86,7 +91,7 @@ fn result_text(
         .filter(|(_, n)| *n == top)
         .map(|(c, _)| c.as_str())
         .collect();
-    let counts = tally_text(tally);
+    let counts = counts_text(tally);
     if tied.len() < 2 {
         return format!(
             "River-aspect vote {id} is closed: {w} won with {} of {} ({counts}).",
