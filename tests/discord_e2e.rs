@@ -668,3 +668,170 @@ fn buttons_in(message: &Value) -> Vec<String> {
         .map(|b| b.custom_id)
         .collect()
 }
+
+/// Waits until the message `id` reads `needle`; returns it as it is then.
+async fn message_reading(fake: &FakeDiscord, id: u64, needle: &str) -> Value {
+    let until = std::time::Instant::now() + WAIT;
+    loop {
+        if let Some(m) = fake.message(id) {
+            if m["content"].as_str().unwrap_or("").contains(needle) {
+                return m;
+            }
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "message {id} never read {needle:?}; it is: {:?}",
+            fake.message(id)
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// A settled question's message: no buttons and no picture left.
+fn assert_settled(m: &Value) {
+    assert!(buttons_in(m).is_empty(), "buttons left: {m}");
+    assert!(
+        m["attachments"].as_array().is_none_or(|a| a.is_empty()),
+        "picture left: {m}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answered_questions_are_edited_to_say_what_happened() {
+    let dir = Dir::new("settle");
+    let fake = FakeDiscord::start().await;
+    let ann = FakeUser::player(1_300_000_000_000_000_021, "Ann");
+    let ben = FakeUser::player(1_300_000_000_000_000_022, "Ben");
+    let moderator = FakeUser::manager(1_300_000_000_000_000_024, "Mo");
+    for u in [&ann, &ben, &moderator] {
+        fake.add_user(u);
+    }
+    let mut bot = Bot::start(&fake, &dir.0, 1, "info");
+    fake.wait_ready(1, WAIT).await.unwrap();
+    let reg = fake
+        .wait_request(
+            |r| {
+                r.method == "PUT"
+                    && r.path
+                        .ends_with(&format!("/guilds/{}/commands", FakeDiscord::GUILD_ID))
+            },
+            WAIT,
+        )
+        .await
+        .unwrap();
+    let commands = reg.json.as_array().unwrap().clone();
+
+    // Ann challenges Ben; Ben accepts with /accept, not with the button.
+    let variant = choice_value(&commands, "challenge", "variant", "Continental Chess");
+    let white = choice_value(&commands, "challenge", "color", "White");
+    let t = fake
+        .slash(
+            &ann,
+            CHANNEL,
+            "challenge",
+            json!([
+                choice("variant", 4, variant),
+                opt::user("opponent", &ben),
+                choice("color", 4, white)
+            ]),
+        )
+        .await;
+    let challenge = fake.answer(&t, WAIT).await.unwrap();
+    assert!(challenge.content().contains("/accept or /decline"));
+    let t = fake.slash(&ben, CHANNEL, "accept", json!([])).await;
+    let started = fake.answer(&t, WAIT).await.unwrap();
+    assert!(
+        started.content().contains("starts in this channel"),
+        "{}",
+        started.content()
+    );
+    let m = message_reading(&fake, challenge.message_id.unwrap(), "accepted").await;
+    assert_eq!(
+        m["content"],
+        format!(
+            "Challenge 1: {} challenged {} to Continental Chess; {} accepted, and game 1 has \
+             started.",
+            mention(&ann),
+            mention(&ben),
+            mention(&ben)
+        )
+    );
+    assert_settled(&m);
+
+    // Ann moves; Ben offers a draw; Ann declines it with /draw decline.
+    let mv = first_offered(&fake, &ann, CHANNEL).await;
+    let t = fake
+        .slash(&ann, CHANNEL, "move", json!([opt::string("text", &mv)]))
+        .await;
+    fake.answer(&t, WAIT).await.unwrap();
+    let offer = choice_value(&commands, "draw", "action", "Offer");
+    let t = fake
+        .slash(&ben, CHANNEL, "draw", json!([choice("action", 4, offer)]))
+        .await;
+    let offered = fake.answer(&t, WAIT).await.unwrap();
+    assert!(offered.content().contains("/draw accept or /draw decline"));
+    assert!(!buttons_in(&fake.message_of(&offered)).is_empty());
+    let decline = choice_value(&commands, "draw", "action", "Decline");
+    let t = fake
+        .slash(&ann, CHANNEL, "draw", json!([choice("action", 4, decline)]))
+        .await;
+    let declined = fake.answer(&t, WAIT).await.unwrap();
+    assert!(declined.content().contains("declines the draw"));
+    let m = message_reading(&fake, offered.message_id.unwrap(), "declined").await;
+    assert_eq!(
+        m["content"],
+        format!(
+            "Game 1: {} offered a draw; {} declined.",
+            mention(&ben),
+            mention(&ann)
+        )
+    );
+    assert_settled(&m);
+
+    // A river-aspect vote closed by a manager: its message tells the result, its buttons
+    // and its "open" tally picture gone.
+    let t = fake
+        .slash(
+            &moderator,
+            CHANNEL,
+            "river-vote",
+            json!([opt::sub("start", vec![])]),
+        )
+        .await;
+    let vote = fake.answer(&t, WAIT).await.unwrap();
+    assert!(
+        vote.content().contains("A tie goes to"),
+        "{}",
+        vote.content()
+    );
+    let t = fake
+        .slash(
+            &moderator,
+            CHANNEL,
+            "river-vote",
+            json!([opt::sub("close", vec![])]),
+        )
+        .await;
+    let closed = fake.answer(&t, WAIT).await.unwrap();
+    assert!(
+        closed.content().contains("without ballots"),
+        "{}",
+        closed.content()
+    );
+    let m = message_reading(&fake, vote.message_id.unwrap(), "is closed").await;
+    assert_eq!(
+        m["content"],
+        "River-aspect vote 1 is closed without ballots; the river aspect stays gentle."
+    );
+    assert_settled(&m);
+
+    let status = bot.stop();
+    assert!(status.success(), "exit status {status:?}\n{}", bot.log());
+    let log = bot.log();
+    assert!(!log.contains("cannot edit"), "{log}");
+    assert!(
+        fake.unknown_requests().is_empty(),
+        "{:?}",
+        fake.unknown_requests()
+    );
+}
