@@ -175,3 +175,25 @@ fn the_console_leaves_the_clocks_to_a_bot_running_on_the_same_file() {
     let out = console(&dir, "/wait 2d\n");
     assert!(out.contains("loses on time"), "{out}");
 }
+
+#[test]
+fn the_console_shows_what_an_answered_question_now_reads() {
+    let dir = TempDir::new("console-settle");
+    let out = console(
+        &dir,
+        "/challenge @bob fluidity\n/as bob\n/decline\n/as alice\n/challenge @carl fluidity\n/wait 8d\n",
+    );
+    assert!(
+        out.contains(
+            "(the message of challenge:1 now reads: Challenge 1: @alice challenged @bob to \
+             Fluidity Chess; @bob declined.)"
+        ),
+        "{out}"
+    );
+    // Expired: the clocks settle the message, and post nothing else.
+    assert!(
+        out.contains("(the message of challenge:2 now reads: Challenge 2: @alice challenged @carl")
+            && out.contains("so it expired.)"),
+        "{out}"
+    );
+}
