@@ -4,6 +4,7 @@
 
 mod challenges;
 mod clock;
+mod input;
 mod play;
 mod suggest;
 mod text;
@@ -11,7 +12,8 @@ mod votes;
 
 pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
 pub use suggest::{best_matches, Suggestions};
-pub use text::{mention, time_text};
+pub use input::{option_pair, option_words};
+pub use text::{mention, quote, quote_at_most, time_text};
 
 pub use crate::store::Lease;
 use crate::store::{Store, StoreError};
@@ -64,7 +66,7 @@ pub enum What {
         /// `None`: anyone may accept.
         opponent: Option<String>,
         variant: String,
-        /// `key=value` texts (the river aspect is `river=ASPECT`).
+        /// `key:value` or `key=value` texts (the river aspect is `river:ASPECT`).
         options: Vec<String>,
         /// Days per move; `None`: the server's default.
         days: Option<u32>,
@@ -335,8 +337,9 @@ impl App {
             What::Button(id) => match parse_button(id) {
                 Some(what) => self.dispatch(cmd, &what),
                 None => refuse(format!(
-                    "That button ({id}) is not one Ferry knows; it may be from an older version. \
-                     Use the slash command instead."
+                    "That button ({}) is not one Ferry knows; it may be from an older version. \
+                     Use the slash command instead.",
+                    quote(id)
                 )),
             },
         }

@@ -103,7 +103,7 @@ impl App {
             format!(
                 "No legal move in game {} matches '{}'.",
                 row.id,
-                typed.trim()
+                super::text::quote(typed.trim())
             )
         });
         Ok(Suggestions { moves, note })

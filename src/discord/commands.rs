@@ -149,27 +149,6 @@ pub enum OrientationChoice {
     White,
 }
 
-/// `key=value` options typed in one field, separated by spaces or commas outside values
-/// that need commas (`misty.schedule=0:shallow,20:wild`): split on spaces only, and on a
-/// comma only when the next piece is a new `key=`.
-fn option_texts(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for word in text.split_whitespace() {
-        let mut current: Option<String> = None;
-        for piece in word.split(',').filter(|p| !p.is_empty()) {
-            match &mut current {
-                Some(c) if !piece.contains('=') => {
-                    c.push(',');
-                    c.push_str(piece);
-                }
-                _ => out.extend(current.replace(piece.to_string())),
-            }
-        }
-        out.extend(current);
-    }
-    out
-}
-
 /// Challenge a member (or anyone) to a game of one of Ferry's variants
 #[poise::command(slash_command, guild_only)]
 async fn challenge(
@@ -179,7 +158,7 @@ async fn challenge(
     #[description = "Little River Chess: the river's aspect (default: the server's)"] river: Option<
         AspectChoice,
     >,
-    #[description = "More options as key=value, e.g. board=8x12 bridges=2 (see /rules)"]
+    #[description = "More options as key:value, e.g. board:8x12 bridges:2 (see /rules)"]
     options: Option<String>,
     #[description = "Days per move (1 to 30; default: the server's)"]
     #[min = 1]
@@ -209,7 +188,7 @@ async fn challenge(
     if let Some(r) = river {
         texts.push(format!("river={}", r.id()));
     }
-    texts.extend(options.as_deref().map(option_texts).unwrap_or_default());
+    texts.extend(options.as_deref().map(crate::app::option_words).unwrap_or_default());
     let color = color.map(|c| format!("{c:?}").to_ascii_lowercase());
     run(
         ctx,
@@ -522,20 +501,21 @@ mod tests {
 
     #[test]
     fn options_split_on_spaces_and_commas_but_keep_lists() {
+        use crate::app::option_words;
         assert_eq!(
-            option_texts("board=8x12 bridges=2"),
+            option_words("board=8x12 bridges=2"),
             ["board=8x12", "bridges=2"]
         );
         assert_eq!(
-            option_texts("board=8x12,bridges=2"),
-            ["board=8x12", "bridges=2"]
+            option_words("board:8x12,bridges:2"),
+            ["board:8x12", "bridges:2"]
         );
         assert_eq!(
-            option_texts("misty.schedule=0:shallow,20:wild misty.every=0"),
+            option_words("misty.schedule=0:shallow,20:wild misty.every=0"),
             ["misty.schedule=0:shallow,20:wild", "misty.every=0"]
         );
-        assert_eq!(option_texts("boats=c5,f6"), ["boats=c5,f6"]);
-        assert!(option_texts("  ").is_empty());
+        assert_eq!(option_words("boats=c5,f6"), ["boats=c5,f6"]);
+        assert!(option_words("  ").is_empty());
     }
 
     #[test]

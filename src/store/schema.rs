@@ -21,6 +21,10 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 2,
         sql: include_str!("../../migrations/0002_clock_lease_and_outbox.sql"),
     },
+    Migration {
+        version: 3,
+        sql: include_str!("../../migrations/0003_action_lookup.sql"),
+    },
 ];
 
 /// How long a writer waits for another (thread or process) to finish before giving up.
