@@ -10,6 +10,10 @@ use crate::store::{Append, GameRow, GameStatus, Orientation, StoreError};
 
 pub(crate) const DAY: i64 = 86_400;
 
+/// Games a /games page lists: with ids of a chat's length (20 digits) a page stays far
+/// under a chat message's 2,000 characters.
+const GAMES_PER_PAGE: i64 = 10;
+
 /// The deadline of a move that starts now, and when to remind the player: 24 hours
 /// before, or half-way for a clock shorter than two days.
 pub(crate) fn deadlines(now: i64, days: u32) -> (i64, i64) {
@@ -662,13 +666,27 @@ impl App {
         Ok(reply)
     }
 
-    pub(super) fn my_games(&mut self, cmd: &Command) -> Out {
-        let rows = self.store.active_games_of(&cmd.who.id)?;
-        if rows.is_empty() {
+    pub(super) fn my_games(&mut self, cmd: &Command, page: Option<u32>) -> Out {
+        let total = self.store.count_active_games_of(&cmd.who.id)?;
+        if total == 0 {
             return Ok(Reply::private(
                 "You have no game going. /challenge VARIANT [@member] starts one.",
             ));
         }
+        let pages = (total + GAMES_PER_PAGE - 1) / GAMES_PER_PAGE;
+        let page = i64::from(page.unwrap_or(1));
+        if page == 0 || page > pages {
+            return refuse(format!(
+                "There is no page {page} of your games: you have {} ({}), so choose \
+                 page:1 to page:{pages}.",
+                count_text(total, "game"),
+                count_text(pages, "page")
+            ));
+        }
+        let skip = (page - 1) * GAMES_PER_PAGE;
+        let rows = self
+            .store
+            .active_games_page(&cmd.who.id, skip, GAMES_PER_PAGE)?;
         let mut lines = Vec::new();
         for row in &rows {
             let color = row.color_of(&cmd.who.id).unwrap_or(Color::White);
@@ -685,15 +703,24 @@ impl App {
                 format!("in <#{}> on another server", row.channel)
             };
             lines.push(format!(
-                "game {} ({}, {place}): {} as {color} vs {}, ply {}, {turn}",
+                "game {} ({}, {place}): {color} vs {}, ply {}, {turn}",
                 row.id,
                 g.variant().name,
-                mention(&cmd.who.id),
                 mention(row.player(color.opposite())),
                 row.ply
             ));
         }
-        Ok(Reply::private(format!("Your games: {}.", lines.join("; "))))
+        let first = skip + 1;
+        let last = skip + rows.len() as i64;
+        let more = if page < pages {
+            format!("; /games page:{} shows the next", page + 1)
+        } else {
+            String::new()
+        };
+        Ok(Reply::private(format!(
+            "Your games, the most recently active first (showing {first}-{last} of {total}{more}):\n{}",
+            lines.join("\n")
+        )))
     }
 
     pub(super) fn settings(&mut self, cmd: &Command, orientation: Option<&str>) -> Out {

@@ -27,7 +27,7 @@ Commands (as in the chat):
   /accept [N]   /decline [N]   /cancel [N]
   /move TEXT    /board        /moves CELL    /resign
   /draw offer|accept|decline   /takeback request|accept|decline
-  /history      /rules [VARIANT]   /games   /settings [orientation:own|white | days:N]
+  /history      /rules [VARIANT]   /games [page:N]   /settings [orientation:own|white | days:N]
   /river-vote start [hours:N]   /river-vote cast ASPECT   /river-vote tally
   /river-vote close   /abort [N]     (/vote is short for /river-vote)
   /press BUTTON-ID   (press a button shown under a reply)
@@ -152,7 +152,9 @@ pub fn parse(line: &str) -> Result<Line, String> {
         "rules" => What::Rules {
             variant: args.first().map(|s| s.to_string()),
         },
-        "games" | "mygames" => What::MyGames,
+        "games" | "mygames" => What::MyGames {
+            page: number(&args, "page")?.map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
+        },
         "settings" => match args.as_slice() {
             [] => What::Settings { orientation: None },
             [a] => match key_value(a) {

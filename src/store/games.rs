@@ -329,6 +329,31 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// How many active games a member plays in, on every server.
+    pub fn count_active_games_of(&self, member: &str) -> Result<i64> {
+        Ok(self.conn.query_row(
+            "SELECT COUNT(*) FROM games WHERE status = 'active' AND (white = ?1 OR black = ?1)",
+            [member],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// A page of a member's active games, the most recently active first.
+    pub fn active_games_page(
+        &self,
+        member: &str,
+        skip: i64,
+        take: i64,
+    ) -> Result<Vec<GameRow>> {
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {GAME_COLUMNS} FROM games
+             WHERE status = 'active' AND (white = ?1 OR black = ?1)
+             ORDER BY updated_at DESC, id DESC LIMIT ?3 OFFSET ?2"
+        ))?;
+        let rows = st.query_map(params![member, skip, take], game_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Active games whose reminder or deadline has come.
     pub fn games_due(&self, now: i64) -> Result<Vec<GameRow>> {
         let mut st = self.conn.prepare_cached(&format!(
