@@ -38,7 +38,7 @@ pub fn span_text(secs: i64) -> String {
 }
 
 /// How many characters of a refusal from the rules engine a reply shows.
-pub const ENGINE_TEXT_CHARS: usize = 400;
+pub const ENGINE_TEXT_CHARS: usize = 1000;
 
 /// How many characters of a player's text a reply echoes.
 pub const QUOTE_CHARS: usize = 40;
