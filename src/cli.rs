@@ -299,8 +299,8 @@ fn replay(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
             utf8_text(bytes, "standard input")?
         }
         [file] => {
-            let bytes =
-                std::fs::read(file).map_err(|e| Failure::bad(format!("cannot read {file}: {e}")))?;
+            let bytes = std::fs::read(file)
+                .map_err(|e| Failure::bad(format!("cannot read {file}: {e}")))?;
             utf8_text(bytes, file)?
         }
         [_, extra, ..] => return Err(Failure::usage(format!("unexpected argument '{extra}'"))),

@@ -185,7 +185,10 @@ fn a_line_that_is_not_utf8_is_refused_and_the_console_goes_on() {
     let code = ferry::console::run(&args, &mut &input[..], &mut out, &mut err);
     let out = String::from_utf8(out).unwrap();
     assert_eq!(code, 0, "{}{out}", String::from_utf8_lossy(&err));
-    assert!(out.contains("not UTF-8 text (byte 0xFF at position 8"), "{out}");
+    assert!(
+        out.contains("not UTF-8 text (byte 0xFF at position 8"),
+        "{out}"
+    );
     assert!(out.contains("Commands (as in the chat)"), "{out}");
 }
 
@@ -200,9 +203,15 @@ fn ferry_play_and_replay_say_where_input_is_not_utf8() {
     };
     let (code, text) = run(&["play", "continental"], b"\xfe\xff\nmoves\nquit\n");
     assert_eq!(code, 0, "{text}");
-    assert!(text.contains("not UTF-8 text (byte 0xFE at position 1"), "{text}");
+    assert!(
+        text.contains("not UTF-8 text (byte 0xFE at position 1"),
+        "{text}"
+    );
     assert!(text.contains("e2-e4") || text.contains("e4"), "{text}");
     let (code, text) = run(&["replay", "continental"], b"1. e4 \xff");
     assert_ne!(code, 0, "{text}");
-    assert!(text.contains("not UTF-8 text (byte 0xFF at offset 6"), "{text}");
+    assert!(
+        text.contains("not UTF-8 text (byte 0xFF at offset 6"),
+        "{text}"
+    );
 }

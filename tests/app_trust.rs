@@ -45,7 +45,8 @@ fn a_started_game_names_every_option_that_differs_from_the_defaults() {
     );
     let r = t.ok("bob", "/accept");
     assert!(
-        r.text.contains("Little River Chess with river:misty, misty.every:3"),
+        r.text
+            .contains("Little River Chess with river:misty, misty.every:3"),
         "{}",
         r.text
     );
@@ -68,7 +69,10 @@ fn a_started_game_names_every_option_that_differs_from_the_defaults() {
 #[test]
 fn options_are_read_in_both_forms_and_shown_as_key_colon_value() {
     let mut t = Table::new("trust-options");
-    let r = t.run_what("alice", challenge(&["board:8x12", "bridge_files=c,f"], None));
+    let r = t.run_what(
+        "alice",
+        challenge(&["board:8x12", "bridge_files=c,f"], None),
+    );
     assert!(!r.private, "{}", r.text);
     assert!(
         r.text.contains("with board:8x12, bridge_files:c,f"),
@@ -91,10 +95,18 @@ fn one_day_is_singular_and_hints_put_the_variant_first() {
     assert!(r.text.contains("1 day per move"), "{}", r.text);
     assert!(!r.text.contains("1 days"), "{}", r.text);
     let r = t.run("carol", "/games");
-    assert!(r.text.contains("/challenge VARIANT [@member]"), "{}", r.text);
+    assert!(
+        r.text.contains("/challenge VARIANT [@member]"),
+        "{}",
+        r.text
+    );
     t.channel = "empty".into();
     let r = t.run("carol", "/board");
-    assert!(r.text.contains("/challenge VARIANT [@member]"), "{}", r.text);
+    assert!(
+        r.text.contains("/challenge VARIANT [@member]"),
+        "{}",
+        r.text
+    );
     let text = t.refused("alice", "/challenge nonsense @bob");
     assert!(text.contains("Example: /challenge "), "{text}");
     assert!(!text.contains("/challenge @member"), "{text}");
@@ -116,8 +128,16 @@ fn echoed_player_text_is_short_escaped_and_shows_control_characters() {
     start(&mut t, "river");
     let cases: &[(&str, &[&str], &[&str])] = &[
         ("**e9**", &["\\*\\*e9\\*\\*"], &["**e9**"]),
-        ("<@123> @everyone", &["@\u{200B}everyone"], &["<@123>", " @everyone"]),
-        ("e2\0e4\u{202E}x", &["U+0000", "U+202E"], &["\0", "\u{202E}"]),
+        (
+            "<@123> @everyone",
+            &["@\u{200B}everyone"],
+            &["<@123>", " @everyone"],
+        ),
+        (
+            "e2\0e4\u{202E}x",
+            &["U+0000", "U+202E"],
+            &["\0", "\u{202E}"],
+        ),
     ];
     for (text, has, hasnt) in cases {
         let r = t.run_what(
@@ -167,7 +187,10 @@ fn echoed_options_choices_and_orientation_are_escaped() {
     let text = t.refused("alice", "/settings orientation:<@1>");
     assert!(!text.contains("<@1>"), "{text}");
     let text = t.refused("alice", "/challenge river @bob color:@everyone");
-    assert!(!text.contains(" @everyone") && !text.contains("'@everyone"), "{text}");
+    assert!(
+        !text.contains(" @everyone") && !text.contains("'@everyone"),
+        "{text}"
+    );
 }
 
 // Item 17: ids and names are held to the chat's limits before anything is stored.
@@ -331,4 +354,68 @@ fn games_are_listed_a_page_at_a_time() {
     assert!(!r.text.contains("page:4"), "{}", r.text);
     let text = t.refused(alice, "/games page:4");
     assert!(text.contains("page:1 to page:3"), "{text}");
+}
+
+/// The game rebuilt from `Store::record` alone.
+fn from_record(t: &Table, id: i64) -> ferry::engine::Game {
+    let store = t.app.store();
+    let row = store.game(id).unwrap().unwrap();
+    let v = ferry::engine::variant(&row.variant).unwrap();
+    let options = v.options(&row.options).unwrap();
+    let start = (v.parse)(&row.start_position, &options).unwrap();
+    ferry::engine::Game::replay(v, options, start, &store.record(id).unwrap()).unwrap()
+}
+
+#[test]
+fn the_record_in_force_rebuilds_the_same_game_as_every_action() {
+    let lines = [
+        "/draw offer",
+        "/draw accept",
+        "/draw decline",
+        "/takeback",
+        "/takeback accept",
+        "/takeback decline",
+    ];
+    // How often each kind of line was accepted: the walk must cover them all.
+    let mut accepted = [0u32; 6];
+    for seed in 0..12u64 {
+        let mut t = Table::new("trust-record");
+        let id = start(&mut t, "river");
+        let mut z = seed;
+        for step in 0..60u64 {
+            z = z
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let row = t.app.store().game(id).unwrap().unwrap();
+            if row.result.is_some() {
+                break;
+            }
+            let who = if (z >> 33) % 2 == 0 { "alice" } else { "bob" };
+            let pick = (z >> 40) % 10;
+            if pick < 4 {
+                let g = t.rebuild(id);
+                let mover = row.player(g.position().side_to_move()).to_string();
+                if let Some(m) = some_move(&g, z) {
+                    t.run(&mover, &format!("/move {m}"));
+                }
+            } else {
+                let k = (pick - 4) as usize;
+                if !t.run(who, lines[k]).private {
+                    accepted[k] += 1;
+                }
+            }
+            let (full, kept) = (t.rebuild(id), from_record(&t, id));
+            let state = |g: &ferry::engine::Game| {
+                (
+                    g.position().text(),
+                    g.plies().len(),
+                    g.draw_offer(),
+                    g.takeback_request(),
+                    g.outcome().map(|o| o.to_string()),
+                )
+            };
+            assert_eq!(state(&full), state(&kept), "seed {seed}, step {step}");
+        }
+    }
+    assert!(accepted.iter().all(|n| *n > 0), "{accepted:?}");
 }

@@ -28,7 +28,11 @@ pub fn refusal(cmd: &Command) -> Option<String> {
         ("your member id", Some(cmd.who.id.as_str()), MEMBER_ID_CHARS),
         ("the opponent's member id", opponent, MEMBER_ID_CHARS),
         ("the server's id", Some(cmd.server.as_str()), PLACE_ID_CHARS),
-        ("the channel's id", Some(cmd.channel.as_str()), PLACE_ID_CHARS),
+        (
+            "the channel's id",
+            Some(cmd.channel.as_str()),
+            PLACE_ID_CHARS,
+        ),
     ];
     checks.into_iter().find_map(|(what, text, max)| {
         let n = text?.chars().count();

@@ -1,7 +1,7 @@
 //! Challenges: made, accepted (which starts the game), declined, cancelled.
 
-use super::play::deadlines;
 use super::input::option_pair;
+use super::play::deadlines;
 use super::text::{count_text, mention, quote, span_text, time_text};
 use super::{button, refuse, App, Command, Fail, Out, Reply};
 use crate::engine::{self, OptionValues, Options, Variant};
@@ -290,19 +290,20 @@ impl App {
                 ));
             }
         }
-        let variant = engine::variant(&c.new.variant)
-            .map_err(|e| {
-                Fail::Refuse(format!("Challenge {}: {}.", c.id, super::play::engine_text(&e)))
-            })?;
-        let options = variant
-            .options(&c.new.options)
-            .map_err(|e| {
-                Fail::Refuse(format!(
-                    "Challenge {} cannot start: {}.",
-                    c.id,
-                    super::play::engine_text(&e)
-                ))
-            })?;
+        let variant = engine::variant(&c.new.variant).map_err(|e| {
+            Fail::Refuse(format!(
+                "Challenge {}: {}.",
+                c.id,
+                super::play::engine_text(&e)
+            ))
+        })?;
+        let options = variant.options(&c.new.options).map_err(|e| {
+            Fail::Refuse(format!(
+                "Challenge {} cannot start: {}.",
+                c.id,
+                super::play::engine_text(&e)
+            ))
+        })?;
         let channel = if self
             .store
             .active_game_in(&cmd.server, &c.new.channel)?

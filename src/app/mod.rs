@@ -11,10 +11,10 @@ mod suggest;
 mod text;
 mod votes;
 
-pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
-pub use suggest::{best_matches, Suggestions};
 pub use bounds::cut as cut_text;
+pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
 pub use input::{option_pair, option_words};
+pub use suggest::{best_matches, Suggestions};
 pub use text::{mention, quote, quote_at_most, time_text};
 
 pub use crate::store::Lease;

@@ -1,7 +1,9 @@
 //! Playing a game: moves, the board, a piece's moves, resigning, draws, takebacks, the
 //! history and its export, rules, a member's games, settings, and managers' aborts.
 
-use super::text::{count_text, mention, quote, quote_at_most, span_text, time_text, ENGINE_TEXT_CHARS};
+use super::text::{
+    count_text, mention, quote, quote_at_most, span_text, time_text, ENGINE_TEXT_CHARS,
+};
 use super::{button, refuse, App, AppError, Command, Fail, Out, Picture, Reply, Step, TextFile};
 use crate::engine::{self, Action, Color, Game, GameResult, MoveList, Outcome};
 use crate::picture::{self, Request};
@@ -402,14 +404,13 @@ impl App {
         let color = self.player_color(cmd, &row)?;
         let mut g = self.load(&row)?;
         let action = Action::Resign(color);
-        g.apply(action.clone())
-            .map_err(|e| {
-                Fail::Refuse(format!(
-                    "You cannot resign game {}: {}.",
-                    row.id,
-                    engine_text(&e)
-                ))
-            })?;
+        g.apply(action.clone()).map_err(|e| {
+            Fail::Refuse(format!(
+                "You cannot resign game {}: {}.",
+                row.id,
+                engine_text(&e)
+            ))
+        })?;
         self.commit(Some(cmd), &row, &action, &g)?;
         let said = format!(
             "Game {}: {} ({color}) resigns.",

@@ -92,7 +92,7 @@ impl App {
             return note(format!(
                 "It is not your turn in game {}: {} is to move.",
                 row.id,
-                self.store.member_name(row.player(p.side_to_move()))?
+                super::text::quote(&self.store.member_name(row.player(p.side_to_move()))?)
             ));
         }
         let mut list = MoveList::new();

@@ -188,7 +188,12 @@ async fn challenge(
     if let Some(r) = river {
         texts.push(format!("river={}", r.id()));
     }
-    texts.extend(options.as_deref().map(crate::app::option_words).unwrap_or_default());
+    texts.extend(
+        options
+            .as_deref()
+            .map(crate::app::option_words)
+            .unwrap_or_default(),
+    );
     let color = color.map(|c| format!("{c:?}").to_ascii_lowercase());
     run(
         ctx,
@@ -541,7 +546,10 @@ mod tests {
         assert_eq!(name.chars().count(), CHOICE_CHARS);
         assert!(name.ends_with('…'));
         assert_eq!(value.chars().count(), CHOICE_CHARS);
-        assert_eq!(choice_texts("e2-e4", "e2-e4"), ("e2-e4".into(), "e2-e4".into()));
+        assert_eq!(
+            choice_texts("e2-e4", "e2-e4"),
+            ("e2-e4".into(), "e2-e4".into())
+        );
     }
 
     #[test]

@@ -339,12 +339,7 @@ impl Store {
     }
 
     /// A page of a member's active games, the most recently active first.
-    pub fn active_games_page(
-        &self,
-        member: &str,
-        skip: i64,
-        take: i64,
-    ) -> Result<Vec<GameRow>> {
+    pub fn active_games_page(&self, member: &str, skip: i64, take: i64) -> Result<Vec<GameRow>> {
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT {GAME_COLUMNS} FROM games
              WHERE status = 'active' AND (white = ?1 OR black = ?1)
@@ -442,9 +437,8 @@ impl Store {
                 let seq: Option<u32> =
                     st.query_row(params![game_id, kind, color_text(color)], |r| r.get(0))?;
                 if let Some(seq) = seq.filter(|s| last.as_ref().is_none_or(|(l, _)| s > l)) {
-                    let action = parse_action(kind, color_text(color)).ok_or_else(|| {
-                        StoreError::Setup(format!("unknown action kind {kind}"))
-                    })?;
+                    let action = parse_action(kind, color_text(color))
+                        .ok_or_else(|| StoreError::Setup(format!("unknown action kind {kind}")))?;
                     last = Some((seq, action));
                 }
             }
