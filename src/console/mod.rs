@@ -137,10 +137,10 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
             continue;
         }
         if echo {
-            writeln!(out, "{}@#{}> {text}", s.who.id, s.channel).map_err(io)?;
+            writeln!(out, "{}@#{}> {}", s.who.id, s.channel, shown(text)).map_err(io)?;
         }
         match parse::parse(text) {
-            Err(msg) => writeln!(out, "  ! {msg}").map_err(io)?,
+            Err(msg) => writeln!(out, "  ! {}", shown(&msg)).map_err(io)?,
             Ok(Line::Quit) => break,
             Ok(Line::Help) => writeln!(out, "{}", parse::HELP).map_err(io)?,
             Ok(Line::As { name, manager }) => {
@@ -300,6 +300,12 @@ impl Session {
     }
 }
 
+/// Typed text as the console prints it back: control characters (a terminal's escape
+/// sequences among them) as `U+XXXX`, at most a screenful.
+fn shown(text: &str) -> String {
+    plain(&crate::app::quote_at_most(text, 1000))
+}
+
 /// Mentions `<@bob>` printed as `@bob`, channel links `<#general>` as `#general`, the
 /// chat's markdown escapes (`\*`, `\<`, the zero-width space after `@` in echoed text)
 /// as the characters they keep; other text untouched.
@@ -347,7 +353,13 @@ fn plain(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::plain;
+    use super::{plain, shown};
+
+    #[test]
+    fn typed_text_is_printed_back_without_control_characters() {
+        assert_eq!(shown("/move \u{1b}[2J e4"), "/move U+001B[2J e4");
+        assert_eq!(shown("/move **e4**"), "/move **e4**");
+    }
 
     #[test]
     fn mentions_and_channel_links_read_plainly() {

@@ -1,4 +1,4 @@
-//! The chat's command syntax, as typed at the console: `/challenge @bob little-river
+//! The chat's command syntax, as typed at the console: `/challenge little-river @bob
 //! river:gentle`, `/move d4-d5`, `/draw accept`, ... Options are `key:value` (or
 //! `key=value`); a game, challenge or vote is named by its number (`12`, `#12`, `game:12`).
 

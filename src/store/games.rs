@@ -319,16 +319,6 @@ impl Store {
             .optional()?)
     }
 
-    /// A member's active games on every server, oldest first.
-    pub fn active_games_of(&self, member: &str) -> Result<Vec<GameRow>> {
-        let mut st = self.conn.prepare_cached(&format!(
-            "SELECT {GAME_COLUMNS} FROM games
-             WHERE status = 'active' AND (white = ?1 OR black = ?1) ORDER BY id"
-        ))?;
-        let rows = st.query_map([member], game_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
     /// How many active games a member plays in, on every server.
     pub fn count_active_games_of(&self, member: &str) -> Result<i64> {
         Ok(self.conn.query_row(
