@@ -142,7 +142,12 @@ fn setup(args: &[String], allow_divide: bool) -> Result<Setup, Failure> {
         if a == "--fen" || a.starts_with("--fen=") {
             fen = Some(value_of("--fen", &mut i)?);
         } else if a == "--set" || a.starts_with("--set=") {
-            sets.push(value_of("--set", &mut i)?);
+            // KEY=VALUE, or KEY:VALUE as in the chat.
+            let set = value_of("--set", &mut i)?;
+            sets.push(match crate::app::option_pair(&set) {
+                Some((key, value)) => format!("{key}={value}"),
+                None => set,
+            });
         } else if a == "--divide" && allow_divide {
             divide = true;
         } else if a.starts_with("--") {
@@ -271,18 +276,33 @@ fn strip_move_number(token: &str) -> &str {
     }
 }
 
+/// The moves `ferry replay` reads must be UTF-8 text: say where they are not.
+fn utf8_text(bytes: Vec<u8>, what: &str) -> Result<String, Failure> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        Failure::bad(format!(
+            "cannot read {what}: it is not UTF-8 text (byte 0x{:02X} at offset {at} is not a \
+             character)",
+            e.as_bytes()[at]
+        ))
+    })
+}
+
 fn replay(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result<i32, Failure> {
     let s = setup(args, false)?;
     let text = match s.rest.as_slice() {
         [] => {
-            let mut t = String::new();
+            let mut bytes = Vec::new();
             input
-                .read_to_string(&mut t)
+                .read_to_end(&mut bytes)
                 .map_err(|e| Failure::bad(format!("cannot read standard input: {e}")))?;
-            t
+            utf8_text(bytes, "standard input")?
         }
-        [file] => std::fs::read_to_string(file)
-            .map_err(|e| Failure::bad(format!("cannot read {file}: {e}")))?,
+        [file] => {
+            let bytes = std::fs::read(file)
+                .map_err(|e| Failure::bad(format!("cannot read {file}: {e}")))?;
+            utf8_text(bytes, file)?
+        }
         [_, extra, ..] => return Err(Failure::usage(format!("unexpected argument '{extra}'"))),
     };
     let mut game = Game::new(s.variant, s.options, s.position);
@@ -408,16 +428,17 @@ fn play(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result
     )
     .map_err(io)?;
     show(&game, out)?;
-    let mut line = String::new();
     loop {
-        line.clear();
-        if input
-            .read_line(&mut line)
-            .map_err(|e| Failure::bad(e.to_string()))?
-            == 0
+        let line = match crate::console::lines::read_line(input)
+            .map_err(|e| Failure::bad(format!("cannot read standard input: {e}")))?
         {
-            return Ok(0);
-        }
+            crate::console::lines::InputLine::Text(line) => line,
+            crate::console::lines::InputLine::NotText(why) => {
+                writeln!(out, "{why}").map_err(io)?;
+                continue;
+            }
+            crate::console::lines::InputLine::End => return Ok(0),
+        };
         match line.trim() {
             "" => {}
             "quit" | "exit" => return Ok(0),

@@ -2,7 +2,7 @@
 //! variant's piece list. This is the bridge between the rules and the renderer, so that
 //! neither knows the other.
 
-use crate::engine::{Cell, Color, Dir, Feature, Game, MoveList, Position, Role, Variant};
+use crate::engine::{Cell, Color, Dir, Feature, Game, MoveList, Options, Position, Role, Variant};
 use crate::render::{BoardView, Exit, HandItem, LegendEntry, PieceView, RankLine, Terrain};
 
 /// What to show besides the position itself.
@@ -124,18 +124,28 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
     // Options that differ from the default, unless the position states them itself
     // (Little River names its river aspect in every picture).
     let counters = p.counters();
-    for spec in variant.options {
-        let value = game.options().get(spec.key);
-        let stated = counters
-            .iter()
-            .any(|c| c.starts_with(&format!("{}:", spec.key)));
-        if value != spec.default && !stated {
-            details.push(format!("{}: {value}", spec.key));
+    for (key, value) in agreed_options(variant, game.options()) {
+        let stated = counters.iter().any(|c| c.starts_with(&format!("{key}:")));
+        if !stated {
+            details.push(format!("{key}: {value}"));
         }
     }
     details.extend(counters);
     view.details = details;
     view
+}
+
+/// The options of a game that differ from the variant's defaults, in the variant's
+/// order: what its pictures and its messages name.
+pub fn agreed_options(variant: &Variant, options: &Options) -> Vec<(&'static str, String)> {
+    variant
+        .options
+        .iter()
+        .filter_map(|spec| {
+            let value = options.get(spec.key);
+            (value != spec.default).then(|| (spec.key, value.to_string()))
+        })
+        .collect()
 }
 
 fn piece_view(variant: &Variant, color: Color, role: Role) -> PieceView {

@@ -197,3 +197,43 @@ fn the_console_shows_what_an_answered_question_now_reads() {
         "{out}"
     );
 }
+
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_the_console_goes_on() {
+    let dir = TempDir::new("console-bytes");
+    let args: Vec<String> = vec!["--db".into(), dir.db().display().to_string()];
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let input: &[u8] = b"/board \xff\n/help\n";
+    let code = ferry::console::run(&args, &mut &input[..], &mut out, &mut err);
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(code, 0, "{}{out}", String::from_utf8_lossy(&err));
+    assert!(
+        out.contains("not UTF-8 text (byte 0xFF at position 8"),
+        "{out}"
+    );
+    assert!(out.contains("Commands (as in the chat)"), "{out}");
+}
+
+#[test]
+fn ferry_play_and_replay_say_where_input_is_not_utf8() {
+    let run = |args: &[&str], input: &[u8]| {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = ferry::cli::run_with_input(&args, &mut &input[..], &mut out, &mut err);
+        let text = String::from_utf8_lossy(&out).to_string() + &String::from_utf8_lossy(&err);
+        (code, text)
+    };
+    let (code, text) = run(&["play", "continental"], b"\xfe\xff\nmoves\nquit\n");
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("not UTF-8 text (byte 0xFE at position 1"),
+        "{text}"
+    );
+    assert!(text.contains("e2-e4") || text.contains("e4"), "{text}");
+    let (code, text) = run(&["replay", "continental"], b"1. e4 \xff");
+    assert_ne!(code, 0, "{text}");
+    assert!(
+        text.contains("not UTF-8 text (byte 0xFF at offset 6"),
+        "{text}"
+    );
+}

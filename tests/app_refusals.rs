@@ -41,7 +41,11 @@ fn challenges_with_bad_variants_options_clocks_or_sides() {
         "alice",
         &format!("/challenge @bob {} colour_of_sky:blue", v.id),
     );
-    contains_all(&text, &["unknown option 'colour_of_sky'", v.options[0].key]);
+    // Echoed text is escaped for the chat's markdown: `_` reads `\_`.
+    contains_all(
+        &text,
+        &["unknown option 'colour\\_of\\_sky'", v.options[0].key],
+    );
     let key = v.options[0].key;
     let text = t.refused(
         "alice",

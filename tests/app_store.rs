@@ -425,3 +425,52 @@ fn a_question_settled_before_its_message_is_remembered_is_edited_when_it_is() {
         None
     );
 }
+
+/// Makes `path` impossible to write, for root too when the file system allows it
+/// (`chattr +i`); returns how, or `None` when this process can write it whatever is done.
+fn make_unwritable(path: &std::path::Path) -> Option<&'static str> {
+    let immutable = std::process::Command::new("chattr")
+        .arg("+i")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !immutable {
+        let mut perms = std::fs::metadata(path).unwrap().permissions();
+        perms.set_readonly(true);
+        std::fs::set_permissions(path, perms).unwrap();
+    }
+    let writable = std::fs::OpenOptions::new().write(true).open(path).is_ok();
+    match (writable, immutable) {
+        (true, _) => None,
+        (false, true) => Some("chattr +i"),
+        (false, false) => Some("chmod a-w"),
+    }
+}
+
+#[test]
+fn a_read_only_database_file_is_refused_at_open() {
+    let dir = TempDir::new("read-only");
+    let mut store = Store::open(dir.db()).unwrap();
+    new_game(&mut store);
+    drop(store);
+    let how = make_unwritable(&dir.db());
+    let opened = Store::open(dir.db());
+    let _ = std::process::Command::new("chattr")
+        .arg("-i")
+        .arg(dir.db())
+        .status();
+    let Some(how) = how else {
+        // Root without chattr: the file stays writable, so it is rightly opened.
+        eprintln!("SKIPPED: this process can write a read-only file (root without chattr)");
+        assert!(opened.is_ok());
+        return;
+    };
+    match opened {
+        Err(StoreError::Setup(why)) => assert!(
+            why.contains("is read-only") && why.contains("write permission"),
+            "{how}: {why}"
+        ),
+        Err(e) => panic!("{how}: another error: {e}"),
+        Ok(_) => panic!("{how}: a read-only database was opened"),
+    }
+}

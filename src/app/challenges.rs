@@ -1,10 +1,12 @@
 //! Challenges: made, accepted (which starts the game), declined, cancelled.
 
+use super::input::option_pair;
 use super::play::deadlines;
 use super::questions::{challenge_key, challenge_settled, ChallengeEnd};
-use super::text::{mention, span_text, time_text};
+use super::text::{count_text, mention, quote, span_text, time_text};
 use super::{button, refuse, App, Command, Fail, Out, Reply};
-use crate::engine::{self, OptionValues, Variant};
+use crate::engine::{self, OptionValues, Options, Variant};
+use crate::picture;
 use crate::store::{ChallengeRow, ChallengeStatus, NewChallenge, NewGame, StoreError};
 
 /// How long a challenge waits for an answer.
@@ -17,6 +19,25 @@ pub(crate) fn takes_river_aspect(v: &Variant) -> bool {
         o.key == "river"
             && matches!(o.values, OptionValues::Choice(list) if super::votes::ASPECTS.iter().all(|a| list.contains(a)))
     })
+}
+
+/// ` with river:misty, misty.seed:7`: the options the players agree on, as the pictures
+/// name them (those that differ from the defaults), and always the river aspect of a
+/// variant that has one; empty when there is nothing to name.
+fn agreed_text(variant: &Variant, options: &Options) -> String {
+    let mut shown: Vec<(&str, String)> = picture::agreed_options(variant, options);
+    // Both players agree on the river by the challenge and its acceptance: always say it.
+    if takes_river_aspect(variant) && !shown.iter().any(|(k, _)| *k == "river") {
+        shown.insert(0, ("river", options.get("river").to_string()));
+    }
+    if shown.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = shown
+        .iter()
+        .map(|(k, v)| format!("{k}:{}", quote(v)))
+        .collect();
+    format!(" with {}", list.join(", "))
 }
 
 /// A fair coin from the challenge, so that a replay of the records gives the same sides.
@@ -39,18 +60,38 @@ impl App {
     ) -> Out {
         let variant = engine::variant(variant_id).map_err(|e| {
             Fail::Refuse(format!(
-                "{e}. Example: /challenge @member {}.",
+                "{}. Example: /challenge {} @member.",
+                super::play::engine_text(&e),
                 engine::variants().first().map_or("VARIANT", |v| v.id)
             ))
         })?;
-        let opponent = opponent
-            .map(|o| o.trim().trim_start_matches('@'))
-            .filter(|o| !o.is_empty());
+        let opponent = match opponent.map(|o| o.trim().trim_start_matches('@')) {
+            Some("") => {
+                return refuse(format!(
+                    "Name the member you challenge after the @ (/challenge {} @member), or \
+                     leave the opponent out so that anyone may accept.",
+                    variant.id
+                ))
+            }
+            o => o,
+        };
         if opponent == Some(cmd.who.id.as_str()) {
             return refuse("You cannot challenge yourself; name another member, or leave the opponent out so that anyone may accept.");
         }
         let settings = self.store.server_settings(&cmd.server)?;
-        let mut pairs: Vec<String> = options.to_vec();
+        let mut pairs = Vec::new();
+        for text in options {
+            let Some((key, value)) = option_pair(text) else {
+                return refuse(format!(
+                    "'{}' is not an option: write options as key:value, for example \
+                     days:3. /rules {} lists the options.",
+                    quote(text),
+                    variant.id
+                ));
+            };
+            // The rules engine reads `key=value`.
+            pairs.push(format!("{}={}", key, value.trim()));
+        }
         let names_river = pairs.iter().any(|p| {
             p.split_once('=')
                 .is_some_and(|(k, _)| k.trim().eq_ignore_ascii_case("river"))
@@ -58,13 +99,18 @@ impl App {
         if takes_river_aspect(variant) && !names_river {
             pairs.insert(0, format!("river={}", settings.river_aspect));
         }
-        let checked = variant
-            .options(&pairs)
-            .map_err(|e| Fail::Refuse(format!("{e}. /rules {} lists the options.", variant.id)))?;
+        let checked = variant.options(&pairs).map_err(|e| {
+            Fail::Refuse(format!(
+                "{}. /rules {} lists the options.",
+                super::play::engine_text(&e),
+                variant.id
+            ))
+        })?;
         let days = days.unwrap_or(settings.clock_days);
         if !(1..=30).contains(&days) {
             return refuse(format!(
-                "A clock of {days} days per move is not possible: choose days:1 to days:30."
+                "A clock of {} per move is not possible: choose days:1 to days:30.",
+                count_text(days.into(), "day")
             ));
         }
         let color = color
@@ -72,7 +118,8 @@ impl App {
             .unwrap_or_else(|| "random".to_string());
         if !["white", "black", "random"].contains(&color.as_str()) {
             return refuse(format!(
-                "Your side cannot be '{color}': choose color:white, color:black or color:random."
+                "Your side cannot be '{}': choose color:white, color:black or color:random.",
+                quote(&color)
             ));
         }
         let all: Vec<String> = checked.pairs().map(|(k, v)| format!("{k}={v}")).collect();
@@ -110,16 +157,7 @@ impl App {
             expires_at: now + CHALLENGE_HOURS * 3600,
         };
         let id = self.store.insert_challenge(&new)?;
-        let mut shown = checked.non_default(variant.options);
-        // Both players agree on the river by the challenge and its acceptance: always say it.
-        if takes_river_aspect(variant) && !shown.iter().any(|o| o.starts_with("river=")) {
-            shown.insert(0, format!("river={}", checked.get("river")));
-        }
-        let opts = if shown.is_empty() {
-            String::new()
-        } else {
-            format!(" with {}", shown.join(", "))
-        };
+        let opts = agreed_text(variant, &checked);
         let side = match color.as_str() {
             "random" => "sides drawn at random".to_string(),
             c => format!("{} plays {c}", mention(&cmd.who.id)),
@@ -127,17 +165,19 @@ impl App {
         let me = mention(&cmd.who.id);
         let text = match opponent {
             Some(o) => format!(
-                "{me} challenges {} to {}{opts}, {days} days per move, {side} (challenge {id}). \
+                "{me} challenges {} to {}{opts}, {} per move, {side} (challenge {id}). \
                  {}: /accept or /decline within {}.",
                 mention(o),
                 variant.name,
+                count_text(days.into(), "day"),
                 mention(o),
                 span_text(CHALLENGE_HOURS * 3600)
             ),
             None => format!(
-                "{me} challenges anyone to {}{opts}, {days} days per move, {side} (challenge \
+                "{me} challenges anyone to {}{opts}, {} per move, {side} (challenge \
                  {id}): /accept within {}.",
                 variant.name,
+                count_text(days.into(), "day"),
                 span_text(CHALLENGE_HOURS * 3600)
             ),
         };
@@ -252,11 +292,20 @@ impl App {
                 ));
             }
         }
-        let variant = engine::variant(&c.new.variant)
-            .map_err(|e| Fail::Refuse(format!("Challenge {}: {e}.", c.id)))?;
-        let options = variant
-            .options(&c.new.options)
-            .map_err(|e| Fail::Refuse(format!("Challenge {} cannot start: {e}.", c.id)))?;
+        let variant = engine::variant(&c.new.variant).map_err(|e| {
+            Fail::Refuse(format!(
+                "Challenge {}: {}.",
+                c.id,
+                super::play::engine_text(&e)
+            ))
+        })?;
+        let options = variant.options(&c.new.options).map_err(|e| {
+            Fail::Refuse(format!(
+                "Challenge {} cannot start: {}.",
+                c.id,
+                super::play::engine_text(&e)
+            ))
+        })?;
         let channel = if self
             .store
             .active_game_in(&cmd.server, &c.new.channel)?
@@ -321,11 +370,12 @@ impl App {
         })?;
         let g = self.load(&row)?;
         let said = format!(
-            "Game {game_id} starts in this channel: {}, {} (White) vs {} (Black), {} days per move.",
+            "Game {game_id} starts in this channel: {}{}, {} (White) vs {} (Black), {} per move.",
             variant.name,
+            agreed_text(variant, g.options()),
             mention(&row.white),
             mention(&row.black),
-            row.clock_days
+            count_text(row.clock_days.into(), "day")
         );
         let mut reply = self.position_reply(&row, &g, said)?;
         reply.settles.push(challenge_settled(

@@ -2,17 +2,21 @@
 //! types. Permissions, clocks and votes live here; `store` keeps the state and `engine`
 //! judges the moves. Synchronous: an async chat adapter calls it from `spawn_blocking`.
 
+mod bounds;
 mod challenges;
 mod clock;
+mod input;
 mod play;
 mod questions;
 mod suggest;
 mod text;
 mod votes;
 
+pub use bounds::cut as cut_text;
 pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
+pub use input::{option_pair, option_words};
 pub use suggest::{best_matches, Suggestions};
-pub use text::{mention, time_text};
+pub use text::{mention, quote, quote_at_most, time_text};
 
 pub use crate::store::{Lease, MessageRef};
 use crate::store::{Store, StoreError};
@@ -65,7 +69,7 @@ pub enum What {
         /// `None`: anyone may accept.
         opponent: Option<String>,
         variant: String,
-        /// `key=value` texts (the river aspect is `river=ASPECT`).
+        /// `key:value` or `key=value` texts (the river aspect is `river:ASPECT`).
         options: Vec<String>,
         /// Days per move; `None`: the server's default.
         days: Option<u32>,
@@ -113,7 +117,10 @@ pub enum What {
     Rules {
         variant: Option<String>,
     },
-    MyGames,
+    /// A member's games, most recently active first, a page at a time (`None`: the first).
+    MyGames {
+        page: Option<u32>,
+    },
     /// `own` or `white`; `None` shows the setting.
     Settings {
         orientation: Option<String>,
@@ -296,9 +303,19 @@ impl App {
         if cmd.who.id.trim().is_empty() {
             return Ok(Reply::private("Ferry cannot tell who sent this command."));
         }
+        if let Some(why) = bounds::refusal(cmd) {
+            return Ok(Reply::private(why));
+        }
+        let cmd = &Command {
+            who: bounds::fitted_member(&cmd.who),
+            ..cmd.clone()
+        };
         let out = self.dispatch(cmd, &cmd.what);
         match out {
-            Ok(reply) => {
+            Ok(mut reply) => {
+                if let Some(name) = &reply.open_thread {
+                    reply.open_thread = Some(bounds::cut(name, bounds::THREAD_NAME_CHARS));
+                }
                 // Names for pictures and lists; a refused command stores nothing, not even this.
                 // The command is stored already: a name that fails to save must not turn
                 // its reply into an error (pictures fall back to the member's id).
@@ -339,7 +356,7 @@ impl App {
             What::Takeback { step, game } => self.takeback(cmd, *step, *game),
             What::History { game } => self.history(cmd, *game),
             What::Rules { variant } => self.rules(cmd, variant.as_deref()),
-            What::MyGames => self.my_games(cmd),
+            What::MyGames { page } => self.my_games(cmd, *page),
             What::Settings { orientation } => self.settings(cmd, orientation.as_deref()),
             What::ServerClock { days } => self.server_clock(cmd, *days),
             What::VoteStart { hours } => self.vote_start(cmd, *hours),
@@ -350,8 +367,9 @@ impl App {
             What::Button(id) => match parse_button(id) {
                 Some(what) => self.dispatch(cmd, &what),
                 None => refuse(format!(
-                    "That button ({id}) is not one Ferry knows; it may be from an older version. \
-                     Use the slash command instead."
+                    "That button ({}) is not one Ferry knows; it may be from an older version. \
+                     Use the slash command instead.",
+                    quote(id)
                 )),
             },
         }
@@ -360,9 +378,11 @@ impl App {
     /// Remembers a member's display name, for pictures, lists and thread names, before they
     /// have sent a command themselves (a challenge names its opponent).
     pub fn remember_name(&mut self, member: &Member) -> Result<(), AppError> {
-        if member.id.trim().is_empty() || member.name.trim().is_empty() {
+        let too_long = member.id.chars().count() > bounds::MEMBER_ID_CHARS;
+        if member.id.trim().is_empty() || member.name.trim().is_empty() || too_long {
             return Ok(());
         }
+        let member = bounds::fitted_member(member);
         Ok(self.store.touch_member(&member.id, &member.name)?)
     }
 

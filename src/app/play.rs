@@ -2,7 +2,9 @@
 //! history and its export, rules, a member's games, settings, and managers' aborts.
 
 use super::questions::{self, open_in};
-use super::text::{mention, span_text, time_text};
+use super::text::{
+    count_text, mention, quote, quote_at_most, span_text, time_text, ENGINE_TEXT_CHARS,
+};
 use super::{button, refuse, App, AppError, Command, Fail, Out, Picture, Reply, Step, TextFile};
 use crate::engine::{self, Action, Color, Game, GameResult, MoveList, Outcome};
 use crate::picture::{self, Request};
@@ -10,6 +12,10 @@ use crate::render;
 use crate::store::{Append, GameRow, GameStatus, Orientation, StoreError};
 
 pub(crate) const DAY: i64 = 86_400;
+
+/// Games a /games page lists: with ids of a chat's length (20 digits) a page stays far
+/// under a chat message's 2,000 characters.
+const GAMES_PER_PAGE: i64 = 10;
 
 /// The deadline of a move that starts now, and when to remind the player: 24 hours
 /// before, or half-way for a clock shorter than two days.
@@ -26,6 +32,12 @@ pub(super) fn outcome_parts(o: &Outcome) -> (String, String) {
         .split_once(' ')
         .map_or(String::new(), |(_, r)| r.to_string());
     (o.result.text().to_string(), reason)
+}
+
+/// A refusal of the rules engine as a reply shows it: bounded and escaped (it may echo
+/// what the player typed).
+pub(super) fn engine_text(e: &dyn std::fmt::Display) -> String {
+    quote_at_most(&e.to_string(), ENGINE_TEXT_CHARS)
 }
 
 fn internal(what: String) -> Fail {
@@ -48,8 +60,8 @@ impl App {
                     // Reading commands still show the last game; the rest say it is over.
                     Some(row) => Ok(row),
                     None => refuse(
-                    "There is no game going in this channel. Start one with /challenge @member \
-                     VARIANT, or name a game by its number (/games lists yours).",
+                    "There is no game going in this channel. Start one with /challenge VARIANT \
+                     [@member], or name a game by its number (/games lists yours).",
                     ),
                 },
             },
@@ -78,12 +90,8 @@ impl App {
             .map_err(|e| internal(format!("game {}: stored options: {e}", row.id)))?;
         let start = (variant.parse)(&row.start_position, &options)
             .map_err(|e| internal(format!("game {}: stored start: {e}", row.id)))?;
-        let actions: Vec<Action> = self
-            .store
-            .entries(row.id)?
-            .into_iter()
-            .map(|e| e.action)
-            .collect();
+        // Only what the state rests on: not every declined offer (see `Store::record`).
+        let actions = self.store.record(row.id)?;
         Game::replay(variant, options, start, &actions).map_err(|(i, e)| {
             internal(format!(
                 "game {} no longer replays: action {} refused: {e}",
@@ -91,6 +99,25 @@ impl App {
                 i + 1
             ))
         })
+    }
+
+    /// Whether `color` did `action` (a draw offer, a takeback request) since their own
+    /// last move: a player may make each once per move of theirs, so that nobody can fill
+    /// a game with offers (after a refusal, not again until they have moved).
+    fn done_since_own_move(
+        &self,
+        row: &GameRow,
+        game: &Game,
+        action: &Action,
+        color: Color,
+    ) -> Out<bool> {
+        let plies = game.plies().len() as u32;
+        let own_last = if game.position().side_to_move() == color {
+            plies.saturating_sub(1)
+        } else {
+            plies
+        };
+        Ok(self.store.done_since_ply(row.id, action, own_last)?)
     }
 
     fn player_color(&self, cmd: &Command, row: &GameRow) -> Out<Color> {
@@ -279,9 +306,11 @@ impl App {
             Ok(t) => t,
             Err(e) => {
                 return refuse(format!(
-                    "'{text}' is not a legal move in game {}: {e}. /moves CELL lists what a \
+                    "'{}' is not a legal move in game {}: {}. /moves CELL lists what a \
                      piece can do.",
-                    row.id
+                    quote(text),
+                    row.id,
+                    engine_text(&e)
                 ))
             }
         };
@@ -331,7 +360,7 @@ impl App {
             return refuse(format!(
                 "'{}' is not a square of this board: files a-{last_file}, ranks 1-{}, for \
                  example /moves b1.",
-                from.trim(),
+                quote(from.trim()),
                 shape.ranks()
             ));
         };
@@ -385,8 +414,13 @@ impl App {
         let mut g = self.load(&row)?;
         let action = Action::Resign(color);
         let before = open_in(&g);
-        g.apply(action.clone())
-            .map_err(|e| Fail::Refuse(format!("You cannot resign game {}: {e}.", row.id)))?;
+        g.apply(action.clone()).map_err(|e| {
+            Fail::Refuse(format!(
+                "You cannot resign game {}: {}.",
+                row.id,
+                engine_text(&e)
+            ))
+        })?;
         self.commit(Some(cmd), &row, &action, &g)?;
         let said = format!(
             "Game {}: {} ({color}) resigns.",
@@ -419,7 +453,15 @@ impl App {
                         row.id
                     ));
                 }
-                Action::OfferDraw(color)
+                let offer = Action::OfferDraw(color);
+                if self.done_since_own_move(&row, &g, &offer, color)? {
+                    return refuse(format!(
+                        "You have offered a draw in game {} since your last move already; you \
+                         can offer one again after your next move.",
+                        row.id
+                    ));
+                }
+                offer
             }
             Step::Accept | Step::Decline => {
                 if g.draw_offer() != Some(color.opposite()) {
@@ -438,7 +480,7 @@ impl App {
         };
         let before = open_in(&g);
         g.apply(action.clone())
-            .map_err(|e| Fail::Refuse(format!("Game {}: {e}.", row.id)))?;
+            .map_err(|e| Fail::Refuse(format!("Game {}: {}.", row.id, engine_text(&e))))?;
         self.commit(Some(cmd), &row, &action, &g)?;
         let me = mention(&cmd.who.id);
         let mut reply = match step {
@@ -491,7 +533,15 @@ impl App {
                         mention(&other)
                     ));
                 }
-                Action::RequestTakeback(color)
+                let request = Action::RequestTakeback(color);
+                if self.done_since_own_move(&row, &g, &request, color)? {
+                    return refuse(format!(
+                        "You have asked for a takeback in game {} since your last move already; \
+                         you can ask again after your next move.",
+                        row.id
+                    ));
+                }
+                request
             }
             Step::Accept | Step::Decline => {
                 if g.takeback_request() != Some(color.opposite()) {
@@ -511,7 +561,7 @@ impl App {
         let last = g.plies().last().map(|p| p.text.clone()).unwrap_or_default();
         let before = open_in(&g);
         g.apply(action.clone())
-            .map_err(|e| Fail::Refuse(format!("Game {}: {e}.", row.id)))?;
+            .map_err(|e| Fail::Refuse(format!("Game {}: {}.", row.id, engine_text(&e))))?;
         self.commit(Some(cmd), &row, &action, &g)?;
         let me = mention(&cmd.who.id);
         let mut reply = match step {
@@ -583,7 +633,9 @@ impl App {
 
     pub(super) fn rules(&mut self, cmd: &Command, id: Option<&str>) -> Out {
         let variant = match id {
-            Some(id) => engine::variant(id).map_err(|e| Fail::Refuse(format!("{e}.")))?,
+            Some(id) => {
+                engine::variant(id).map_err(|e| Fail::Refuse(format!("{}.", engine_text(&e))))?
+            }
             None => match self.store.active_game_in(&cmd.server, &cmd.channel)? {
                 Some(row) => engine::variant(&row.variant)
                     .map_err(|e| internal(format!("game {}: {e}", row.id)))?,
@@ -634,13 +686,27 @@ impl App {
         Ok(reply)
     }
 
-    pub(super) fn my_games(&mut self, cmd: &Command) -> Out {
-        let rows = self.store.active_games_of(&cmd.who.id)?;
-        if rows.is_empty() {
+    pub(super) fn my_games(&mut self, cmd: &Command, page: Option<u32>) -> Out {
+        let total = self.store.count_active_games_of(&cmd.who.id)?;
+        if total == 0 {
             return Ok(Reply::private(
-                "You have no game going. /challenge @member VARIANT starts one.",
+                "You have no game going. /challenge VARIANT [@member] starts one.",
             ));
         }
+        let pages = (total + GAMES_PER_PAGE - 1) / GAMES_PER_PAGE;
+        let page = i64::from(page.unwrap_or(1));
+        if page == 0 || page > pages {
+            return refuse(format!(
+                "There is no page {page} of your games: you have {} ({}), so choose \
+                 page:1 to page:{pages}.",
+                count_text(total, "game"),
+                count_text(pages, "page")
+            ));
+        }
+        let skip = (page - 1) * GAMES_PER_PAGE;
+        let rows = self
+            .store
+            .active_games_page(&cmd.who.id, skip, GAMES_PER_PAGE)?;
         let mut lines = Vec::new();
         for row in &rows {
             let color = row.color_of(&cmd.who.id).unwrap_or(Color::White);
@@ -657,15 +723,24 @@ impl App {
                 format!("in <#{}> on another server", row.channel)
             };
             lines.push(format!(
-                "game {} ({}, {place}): {} as {color} vs {}, ply {}, {turn}",
+                "game {} ({}, {place}): {color} vs {}, ply {}, {turn}",
                 row.id,
                 g.variant().name,
-                mention(&cmd.who.id),
                 mention(row.player(color.opposite())),
                 row.ply
             ));
         }
-        Ok(Reply::private(format!("Your games: {}.", lines.join("; "))))
+        let first = skip + 1;
+        let last = skip + rows.len() as i64;
+        let more = if page < pages {
+            format!("; /games page:{} shows the next", page + 1)
+        } else {
+            String::new()
+        };
+        Ok(Reply::private(format!(
+            "Your games, the most recently active first (showing {first}-{last} of {total}{more}):\n{}",
+            lines.join("\n")
+        )))
     }
 
     pub(super) fn settings(&mut self, cmd: &Command, orientation: Option<&str>) -> Out {
@@ -679,10 +754,10 @@ impl App {
                 let server = self.store.server_settings(&cmd.server)?;
                 Ok(Reply::private(format!(
                     "Your boards are drawn with {}. Change it with /settings orientation:own or \
-                     orientation:white. On this server new challenges default to {} days per \
+                     orientation:white. On this server new challenges default to {} per \
                      move and the river aspect {}.",
                     describe(o),
-                    server.clock_days,
+                    count_text(server.clock_days.into(), "day"),
                     server.river_aspect
                 )))
             }
@@ -692,8 +767,9 @@ impl App {
                     "white" => Orientation::White,
                     _ => {
                         return refuse(format!(
-                            "Board orientation cannot be '{s}': choose own (your side at the \
-                             bottom) or white (White at the bottom)."
+                            "Board orientation cannot be '{}': choose own (your side at the \
+                             bottom) or white (White at the bottom).",
+                            quote(&s)
                         ))
                     }
                 };
@@ -714,13 +790,15 @@ impl App {
         }
         if !(1..=30).contains(&days) {
             return refuse(format!(
-                "A clock of {days} days per move is not possible: choose days:1 to days:30."
+                "A clock of {} per move is not possible: choose days:1 to days:30.",
+                count_text(days.into(), "day")
             ));
         }
         self.store.set_clock_days(&cmd.server, days)?;
         Ok(Reply::public(format!(
-            "New challenges on this server now default to {days} days per move (a challenge \
-             can say days:N)."
+            "New challenges on this server now default to {} per move (a challenge \
+             can say days:N).",
+            count_text(days.into(), "day")
         )))
     }
 
@@ -732,7 +810,7 @@ impl App {
         }
         let row = self.find_active(cmd, game)?;
         let before = open_in(&self.load(&row)?);
-        let why = format!("cancelled by {}", cmd.who.name);
+        let why = format!("cancelled by {}", quote(&cmd.who.name));
         if !self.store.abort_game(row.id, &why, self.now())? {
             return refuse(format!("Game {} has just ended.", row.id));
         }

@@ -92,7 +92,7 @@ impl App {
             return note(format!(
                 "It is not your turn in game {}: {} is to move.",
                 row.id,
-                self.store.member_name(row.player(p.side_to_move()))?
+                super::text::quote(&self.store.member_name(row.player(p.side_to_move()))?)
             ));
         }
         let mut list = MoveList::new();
@@ -103,7 +103,7 @@ impl App {
             format!(
                 "No legal move in game {} matches '{}'.",
                 row.id,
-                typed.trim()
+                super::text::quote(typed.trim())
             )
         });
         Ok(Suggestions { moves, note })

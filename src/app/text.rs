@@ -18,17 +18,73 @@ pub fn time_text(t: i64) -> String {
     )
 }
 
+/// A count with its noun, singular for one: `1 day`, `3 days`. Every count a reply
+/// prints goes through here, so none reads "1 days".
+pub fn count_text(n: i64, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// A span of seconds in words: `2 days 3 hours`, `45 minutes`.
 pub fn span_text(secs: i64) -> String {
     let secs = secs.max(0);
     let (d, h, m) = (secs / 86_400, (secs / 3600) % 24, (secs / 60) % 60);
-    let unit = |n: i64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let unit = count_text;
     match (d, h) {
         (0, 0) => unit(m.max(1), "minute"),
         (0, _) => unit(h, "hour"),
         (_, 0) => unit(d, "day"),
         _ => format!("{} {}", unit(d, "day"), unit(h, "hour")),
     }
+}
+
+/// How many characters of a refusal from the rules engine a reply shows.
+pub const ENGINE_TEXT_CHARS: usize = 1000;
+
+/// How many characters of a player's text a reply echoes.
+pub const QUOTE_CHARS: usize = 40;
+
+/// A player's text as a reply echoes it: at most `QUOTE_CHARS` characters (then `…`),
+/// safe to show in the chat (see `quote_at_most`). Every echo of player text (moves,
+/// options, names, choices) goes through here.
+pub fn quote(text: &str) -> String {
+    quote_at_most(text, QUOTE_CHARS)
+}
+
+/// `text` cut to `max` characters (then `…`), with the chat's markdown characters
+/// backslash-escaped, mentions (`<@id>`, `@everyone`) that neither render nor notify,
+/// and control or invisible characters (NUL, a line break, a right-to-left override, a
+/// zero-width space) written as `U+XXXX`. Also for refusals from the rules engine, whose
+/// own messages hold no markdown, so escaping all of one is safe.
+pub fn quote_at_most(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\\' | '*' | '_' | '~' | '`' | '|' | '<' | '>' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            // A zero-width space after `@` keeps `@everyone` and `@here` from reading as
+            // mentions.
+            '@' => out.push_str("@\u{200B}"),
+            c if is_invisible(c) => out.push_str(&format!("U+{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Characters that do not show as themselves: controls, and the format characters that
+/// are invisible or reorder text (zero-width, bidirectional controls, tags).
+fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c as u32,
+            0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
+            | 0x200B..=0x200F | 0x2028..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
+            | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
 }
 
 /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -58,5 +114,23 @@ mod tests {
         assert_eq!(span_text(86_400 + 7200), "1 day 2 hours");
         assert_eq!(span_text(3600), "1 hour");
         assert_eq!(span_text(5), "1 minute");
+        assert_eq!(count_text(1, "day"), "1 day");
+        assert_eq!(count_text(0, "game"), "0 games");
+    }
+
+    #[test]
+    fn quotes_are_short_escaped_and_visible() {
+        assert_eq!(quote("e2-e4"), "e2-e4");
+        assert_eq!(quote("**e9**"), "\\*\\*e9\\*\\*");
+        assert_eq!(quote("<@123>"), "\\<@\u{200B}123\\>");
+        assert_eq!(quote("@everyone"), "@\u{200B}everyone");
+        assert_eq!(quote("a\0b\u{202E}c\nd"), "aU+0000bU+202EcU+000Ad");
+        assert_eq!(quote("e\u{200B}4"), "eU+200B4");
+        let long = "x".repeat(5000);
+        let q = quote(&long);
+        assert_eq!(q.chars().count(), QUOTE_CHARS + 1);
+        assert!(q.ends_with('…'));
+        assert_eq!(quote_at_most("abc", 2), "ab…");
+        assert_eq!(quote_at_most("ab", 2), "ab");
     }
 }

@@ -224,7 +224,8 @@ impl App {
         let choice = choice.trim().to_ascii_lowercase();
         if !v.choices.contains(&choice) {
             return refuse(format!(
-                "'{choice}' is not a choice of vote {}: choose one of {}.",
+                "'{}' is not a choice of vote {}: choose one of {}.",
+                super::text::quote(&choice),
                 v.id,
                 v.choices.join(", ")
             ));

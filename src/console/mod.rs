@@ -3,6 +3,7 @@
 //! writes pictures and files to a directory and prints their paths. It only translates:
 //! everything else is `app`.
 
+pub mod lines;
 pub mod parse;
 
 use crate::app::{App, Clock, Command, Member, Notice, Reply, SystemClock};
@@ -117,27 +118,29 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
     .map_err(io)?;
     // Whatever fell due while Ferry was not running is handled first.
     s.tick(out).map_err(io)?;
-    let mut line = String::new();
     loop {
-        line.clear();
         if !echo {
             write!(out, "{}@#{}> ", s.who.id, s.channel).map_err(io)?;
             out.flush().map_err(io)?;
         }
-        match input.read_line(&mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
+        let line = match lines::read_line(input) {
+            Ok(lines::InputLine::Text(line)) => line,
+            Ok(lines::InputLine::NotText(why)) => {
+                writeln!(out, "  ! {why}").map_err(io)?;
+                continue;
+            }
+            Ok(lines::InputLine::End) => break,
             Err(e) => return Err(format!("cannot read standard input: {e}")),
-        }
+        };
         let text = line.trim();
         if text.is_empty() || text.starts_with("//") {
             continue;
         }
         if echo {
-            writeln!(out, "{}@#{}> {text}", s.who.id, s.channel).map_err(io)?;
+            writeln!(out, "{}@#{}> {}", s.who.id, s.channel, shown(text)).map_err(io)?;
         }
         match parse::parse(text) {
-            Err(msg) => writeln!(out, "  ! {msg}").map_err(io)?,
+            Err(msg) => writeln!(out, "  ! {}", shown(&msg)).map_err(io)?,
             Ok(Line::Quit) => break,
             Ok(Line::Help) => writeln!(out, "{}", parse::HELP).map_err(io)?,
             Ok(Line::As { name, manager }) => {
@@ -309,13 +312,34 @@ impl Session {
     }
 }
 
-/// Mentions `<@bob>` printed as `@bob`, channel links `<#general>` as `#general`; other
-/// text untouched.
+/// Typed text as the console prints it back: control characters (a terminal's escape
+/// sequences among them) as `U+XXXX`, at most a screenful.
+fn shown(text: &str) -> String {
+    plain(&crate::app::quote_at_most(text, 1000))
+}
+
+/// Mentions `<@bob>` printed as `@bob`, channel links `<#general>` as `#general`, the
+/// chat's markdown escapes (`\*`, `\<`, the zero-width space after `@` in echoed text)
+/// as the characters they keep; other text untouched.
 fn plain(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(at) = rest.find(['<']) {
+    while let Some(at) = rest.find(['<', '\\', '\u{200B}']) {
         out.push_str(&rest[..at]);
+        let mut chars = rest[at..].chars();
+        match chars.next() {
+            Some('\\') => {
+                // An escaped character is itself, never the start of a mention.
+                out.extend(chars.next());
+                rest = chars.as_str();
+                continue;
+            }
+            Some('\u{200B}') => {
+                rest = chars.as_str();
+                continue;
+            }
+            _ => {}
+        }
         let tail = &rest[at..];
         let sigil = match tail.as_bytes().get(1) {
             Some(b'@') => Some('@'),
@@ -341,7 +365,13 @@ fn plain(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::plain;
+    use super::{plain, shown};
+
+    #[test]
+    fn typed_text_is_printed_back_without_control_characters() {
+        assert_eq!(shown("/move \u{1b}[2J e4"), "/move U+001B[2J e4");
+        assert_eq!(shown("/move **e4**"), "/move **e4**");
+    }
 
     #[test]
     fn mentions_and_channel_links_read_plainly() {
@@ -349,5 +379,9 @@ mod tests {
         assert_eq!(plain("game 3 (in <#general>)"), "game 3 (in #general)");
         assert_eq!(plain("a < b <@ c> <#> <@x"), "a < b <@ c> <#> <@x");
         assert_eq!(plain("é<@ann>é"), "é@anné");
+        assert_eq!(
+            plain("'\\*\\*e9\\*\\* \\<@\u{200B}1\\> @\u{200B}everyone'"),
+            "'**e9** <@1> @everyone'"
+        );
     }
 }

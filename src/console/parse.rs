@@ -1,4 +1,4 @@
-//! The chat's command syntax, as typed at the console: `/challenge @bob little-river
+//! The chat's command syntax, as typed at the console: `/challenge little-river @bob
 //! river:gentle`, `/move d4-d5`, `/draw accept`, ... Options are `key:value` (or
 //! `key=value`); a game, challenge or vote is named by its number (`12`, `#12`, `game:12`).
 
@@ -23,11 +23,11 @@ pub enum Line {
 
 pub const HELP: &str = "\
 Commands (as in the chat):
-  /challenge [@member|anyone] VARIANT [key:value]... [days:N] [color:white|black|random]
+  /challenge VARIANT [@member|anyone] [key:value]... [days:N] [color:white|black|random]
   /accept [N]   /decline [N]   /cancel [N]
   /move TEXT    /board        /moves CELL    /resign
   /draw offer|accept|decline   /takeback request|accept|decline
-  /history      /rules [VARIANT]   /games   /settings [orientation:own|white | days:N]
+  /history      /rules [VARIANT]   /games [page:N]   /settings [orientation:own|white | days:N]
   /river-vote start [hours:N]   /river-vote cast ASPECT   /river-vote tally
   /river-vote close   /abort [N]     (/vote is short for /river-vote)
   /press BUTTON-ID   (press a button shown under a reply)
@@ -152,7 +152,9 @@ pub fn parse(line: &str) -> Result<Line, String> {
         "rules" => What::Rules {
             variant: args.first().map(|s| s.to_string()),
         },
-        "games" | "mygames" => What::MyGames,
+        "games" | "mygames" => What::MyGames {
+            page: number(&args, "page")?.map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
+        },
         "settings" => match args.as_slice() {
             [] => What::Settings { orientation: None },
             [a] => match key_value(a) {
@@ -200,7 +202,7 @@ fn one_word(args: &[&str], example: &str) -> Result<String, String> {
 }
 
 fn key_value(a: &str) -> Option<(&str, &str)> {
-    a.split_once(':').or_else(|| a.split_once('='))
+    crate::app::option_pair(a)
 }
 
 /// `12`, `#12`, `game:12` (any key), or nothing.
@@ -235,29 +237,29 @@ fn game_key<'a>(args: &[&'a str]) -> Result<(Option<i64>, Vec<&'a str>), String>
     Ok((game, rest))
 }
 
+/// `VARIANT [@member|anyone] [key:value]...`, as the chat's /challenge orders them; the
+/// opponent may come anywhere.
 fn challenge(args: &[&str]) -> Result<What, String> {
-    let mut args = args.iter().copied().peekable();
-    let opponent = match args.peek().copied() {
-        Some(a) if a.eq_ignore_ascii_case("anyone") || a.eq_ignore_ascii_case("@anyone") => {
-            args.next();
-            None
-        }
-        Some(a) if a.starts_with('@') => {
-            args.next();
-            Some(a.trim_start_matches('@').to_string())
-        }
-        _ => None,
-    };
-    let Some(variant) = args.next() else {
-        return Err(
-            "/challenge needs a variant: /challenge @member VARIANT (/rules lists them)".into(),
-        );
-    };
+    let mut opponent: Option<Option<String>> = None;
+    let mut variant = None;
     let mut options = Vec::new();
     let mut days = None;
     let mut color = None;
-    for a in args {
+    for a in args.iter().copied() {
+        let is_opponent = a.starts_with('@') || a.eq_ignore_ascii_case("anyone");
+        if is_opponent {
+            if opponent.is_some() {
+                return Err("/challenge takes one opponent: /challenge VARIANT @member".into());
+            }
+            let name = a.trim_start_matches('@');
+            opponent = Some((!name.eq_ignore_ascii_case("anyone")).then(|| name.to_string()));
+            continue;
+        }
         let Some((k, v)) = key_value(a) else {
+            if variant.is_none() {
+                variant = Some(a);
+                continue;
+            }
             return Err(format!(
                 "'{a}' is not an option: write options as key:value, for example days:3"
             ));
@@ -272,8 +274,13 @@ fn challenge(args: &[&str]) -> Result<What, String> {
             _ => options.push(format!("{k}={v}")),
         }
     }
+    let Some(variant) = variant else {
+        return Err(
+            "/challenge needs a variant: /challenge VARIANT [@member] (/rules lists them)".into(),
+        );
+    };
     Ok(What::Challenge {
-        opponent,
+        opponent: opponent.flatten(),
         variant: variant.to_string(),
         options,
         days,

@@ -150,7 +150,7 @@ fn likely_private(what: &What) -> bool {
     matches!(
         what,
         What::Moves { .. }
-            | What::MyGames
+            | What::MyGames { .. }
             | What::Settings { .. }
             | What::Vote { .. }
             | What::Tally { .. }

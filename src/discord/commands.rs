@@ -149,27 +149,6 @@ pub enum OrientationChoice {
     White,
 }
 
-/// `key=value` options typed in one field, separated by spaces or commas outside values
-/// that need commas (`misty.schedule=0:shallow,20:wild`): split on spaces only, and on a
-/// comma only when the next piece is a new `key=`.
-fn option_texts(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for word in text.split_whitespace() {
-        let mut current: Option<String> = None;
-        for piece in word.split(',').filter(|p| !p.is_empty()) {
-            match &mut current {
-                Some(c) if !piece.contains('=') => {
-                    c.push(',');
-                    c.push_str(piece);
-                }
-                _ => out.extend(current.replace(piece.to_string())),
-            }
-        }
-        out.extend(current);
-    }
-    out
-}
-
 /// Challenge a member (or anyone) to a game of one of Ferry's variants
 #[poise::command(slash_command, guild_only)]
 async fn challenge(
@@ -179,7 +158,7 @@ async fn challenge(
     #[description = "Little River Chess: the river's aspect (default: the server's)"] river: Option<
         AspectChoice,
     >,
-    #[description = "More options as key=value, e.g. board=8x12 bridges=2 (see /rules)"]
+    #[description = "More options as key:value, e.g. board:8x12 bridges:2 (see /rules)"]
     options: Option<String>,
     #[description = "Days per move (1 to 30; default: the server's)"]
     #[min = 1]
@@ -209,7 +188,12 @@ async fn challenge(
     if let Some(r) = river {
         texts.push(format!("river={}", r.id()));
     }
-    texts.extend(options.as_deref().map(option_texts).unwrap_or_default());
+    texts.extend(
+        options
+            .as_deref()
+            .map(crate::app::option_words)
+            .unwrap_or_default(),
+    );
     let color = color.map(|c| format!("{c:?}").to_ascii_lowercase());
     run(
         ctx,
@@ -272,6 +256,24 @@ async fn r#move(
     .await
 }
 
+/// Discord's limit on the name and on the value of one autocomplete choice, in characters.
+const CHOICE_CHARS: usize = 100;
+
+/// An autocomplete choice's name and value within Discord's limits: the name cut with
+/// `…`, the value cut (Discord refuses the whole list if one choice is longer).
+fn choice_texts(name: &str, value: &str) -> (String, String) {
+    (
+        crate::app::cut_text(name, CHOICE_CHARS),
+        value.chars().take(CHOICE_CHARS).collect(),
+    )
+}
+
+/// Every autocomplete choice Ferry offers is made here, so each keeps Discord's limits.
+fn choice(name: &str, value: &str) -> serenity::AutocompleteChoice {
+    let (name, value) = choice_texts(name, value);
+    serenity::AutocompleteChoice::new(name, value)
+}
+
 /// Discord shows at most 25 suggestions.
 const MAX_SUGGESTIONS: usize = 25;
 
@@ -291,18 +293,11 @@ async fn suggest_moves(ctx: Context<'_>, typed: &str) -> Vec<serenity::Autocompl
         .run(move |a| a.suggest_moves(&who, &server, &channel, &query, MAX_SUGGESTIONS))
         .await;
     match found {
-        Ok(s) if !s.moves.is_empty() => s
-            .moves
-            .into_iter()
-            .map(|m| serenity::AutocompleteChoice::new(m.clone(), m))
-            .collect(),
+        Ok(s) if !s.moves.is_empty() => s.moves.iter().map(|m| choice(m, m)).collect(),
         // A note as the one choice says why the list is empty; picking it sends what
         // was typed, which Ferry then refuses with the whole reason.
         Ok(s) => match (s.note, typed.trim()) {
-            (Some(note), t) if !t.is_empty() => {
-                let note: String = note.chars().take(100).collect();
-                vec![serenity::AutocompleteChoice::new(note, t.to_string())]
-            }
+            (Some(note), t) if !t.is_empty() => vec![choice(&note, t)],
             _ => Vec::new(),
         },
         Err(e) => {
@@ -387,8 +382,13 @@ async fn rules(
 
 /// Your games going on in this server, and challenges waiting for you
 #[poise::command(slash_command, guild_only)]
-async fn games(ctx: Context<'_>) -> Result<(), Error> {
-    run(ctx, What::MyGames).await
+async fn games(
+    ctx: Context<'_>,
+    #[description = "Which page of the list (the most recently active games first)"]
+    #[min = 1]
+    page: Option<u32>,
+) -> Result<(), Error> {
+    run(ctx, What::MyGames { page }).await
 }
 
 /// The server's vote on the river aspect of Little River challenges
@@ -522,20 +522,34 @@ mod tests {
 
     #[test]
     fn options_split_on_spaces_and_commas_but_keep_lists() {
+        use crate::app::option_words;
         assert_eq!(
-            option_texts("board=8x12 bridges=2"),
+            option_words("board=8x12 bridges=2"),
             ["board=8x12", "bridges=2"]
         );
         assert_eq!(
-            option_texts("board=8x12,bridges=2"),
-            ["board=8x12", "bridges=2"]
+            option_words("board:8x12,bridges:2"),
+            ["board:8x12", "bridges:2"]
         );
         assert_eq!(
-            option_texts("misty.schedule=0:shallow,20:wild misty.every=0"),
+            option_words("misty.schedule=0:shallow,20:wild misty.every=0"),
             ["misty.schedule=0:shallow,20:wild", "misty.every=0"]
         );
-        assert_eq!(option_texts("boats=c5,f6"), ["boats=c5,f6"]);
-        assert!(option_texts("  ").is_empty());
+        assert_eq!(option_words("boats=c5,f6"), ["boats=c5,f6"]);
+        assert!(option_words("  ").is_empty());
+    }
+
+    #[test]
+    fn autocomplete_choices_keep_discords_limits() {
+        let long = "é".repeat(3000);
+        let (name, value) = choice_texts(&long, &long);
+        assert_eq!(name.chars().count(), CHOICE_CHARS);
+        assert!(name.ends_with('…'));
+        assert_eq!(value.chars().count(), CHOICE_CHARS);
+        assert_eq!(
+            choice_texts("e2-e4", "e2-e4"),
+            ("e2-e4".into(), "e2-e4".into())
+        );
     }
 
     #[test]

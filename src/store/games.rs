@@ -319,13 +319,23 @@ impl Store {
             .optional()?)
     }
 
-    /// A member's active games on every server, oldest first.
-    pub fn active_games_of(&self, member: &str) -> Result<Vec<GameRow>> {
+    /// How many active games a member plays in, on every server.
+    pub fn count_active_games_of(&self, member: &str) -> Result<i64> {
+        Ok(self.conn.query_row(
+            "SELECT COUNT(*) FROM games WHERE status = 'active' AND (white = ?1 OR black = ?1)",
+            [member],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// A page of a member's active games, the most recently active first.
+    pub fn active_games_page(&self, member: &str, skip: i64, take: i64) -> Result<Vec<GameRow>> {
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT {GAME_COLUMNS} FROM games
-             WHERE status = 'active' AND (white = ?1 OR black = ?1) ORDER BY id"
+             WHERE status = 'active' AND (white = ?1 OR black = ?1)
+             ORDER BY updated_at DESC, id DESC LIMIT ?3 OFFSET ?2"
         ))?;
-        let rows = st.query_map([member], game_row)?;
+        let rows = st.query_map(params![member, skip, take], game_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -377,6 +387,76 @@ impl Store {
             });
         }
         Ok(out)
+    }
+
+    /// What a game's state rests on, in the order it happened: every move in effect and,
+    /// of the other actions, only those still in force: the last draw offer and the last
+    /// takeback request that were not answered or cleared by an accepted takeback, and the
+    /// action that ended the game. Declined offers and moves taken back change nothing
+    /// now, so they are not read: a game with thousands of them loads as fast as one
+    /// without (each lookup is one step of an index).
+    pub fn record(&self, game_id: i64) -> Result<Vec<Action>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT seq, text FROM moves WHERE game_id = ?1 AND taken_back = 0 ORDER BY seq",
+        )?;
+        let mut out: Vec<(u32, Action)> = st
+            .query_map([game_id], |r| Ok((r.get(0)?, Action::Move(r.get(1)?))))?
+            .collect::<rusqlite::Result<_>>()?;
+        let seq_of = |a: Option<(u32, Action)>| a.map_or(0, |(seq, _)| seq);
+        let cleared = seq_of(self.last_action(game_id, &["accept_takeback"])?);
+        let answered_draw = seq_of(self.last_action(game_id, &["decline_draw"])?);
+        let answered_takeback = seq_of(self.last_action(game_id, &["decline_takeback"])?);
+        let offer = self.last_action(game_id, &["offer_draw"])?;
+        let request = self.last_action(game_id, &["request_takeback"])?;
+        let end = self.last_action(game_id, &["resign", "timeout", "accept_draw"])?;
+        out.extend(offer.filter(|(seq, _)| *seq > cleared.max(answered_draw)));
+        out.extend(request.filter(|(seq, _)| *seq > cleared.max(answered_takeback)));
+        out.extend(end);
+        out.sort_by_key(|(seq, _)| *seq);
+        Ok(out.into_iter().map(|(_, a)| a).collect())
+    }
+
+    /// The latest action of one of `kinds`, either side, with its place in the game.
+    fn last_action(&self, game_id: i64, kinds: &[&str]) -> Result<Option<(u32, Action)>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT MAX(seq) FROM actions WHERE game_id = ?1 AND kind = ?2 AND color = ?3",
+        )?;
+        let mut last: Option<(u32, Action)> = None;
+        for kind in kinds {
+            for color in [Color::White, Color::Black] {
+                let seq: Option<u32> =
+                    st.query_row(params![game_id, kind, color_text(color)], |r| r.get(0))?;
+                if let Some(seq) = seq.filter(|s| last.as_ref().is_none_or(|(l, _)| s > l)) {
+                    let action = parse_action(kind, color_text(color))
+                        .ok_or_else(|| StoreError::Setup(format!("unknown action kind {kind}")))?;
+                    last = Some((seq, action));
+                }
+            }
+        }
+        Ok(last)
+    }
+
+    /// Whether `action`'s side did that kind of action (a draw offer, a takeback request)
+    /// after the move at `ply` in effect (0: since the game started).
+    pub fn done_since_ply(&self, game_id: i64, action: &Action, ply: u32) -> Result<bool> {
+        let Some((kind, color)) = action_kind(action) else {
+            return Ok(false);
+        };
+        let after: u32 = self
+            .conn
+            .query_row(
+                "SELECT seq FROM moves WHERE game_id = ?1 AND ply = ?2 AND taken_back = 0",
+                params![game_id, ply],
+                |r| r.get(0),
+            )
+            .optional()?
+            .unwrap_or(0);
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM actions
+                 WHERE game_id = ?1 AND kind = ?2 AND color = ?3 AND seq > ?4)",
+            params![game_id, kind, color_text(color), after],
+            |r| r.get(0),
+        )?)
     }
 
     /// Appends one move or action if the game is still active where the writer saw it.

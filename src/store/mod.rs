@@ -152,6 +152,15 @@ impl Store {
         let conn = Connection::open(path).map_err(|e| {
             StoreError::Setup(format!("cannot open the database {}: {e}", path.display()))
         })?;
+        // SQLite opens a file it may not write read-only without a word, and the first
+        // write would fail: refuse it now.
+        if conn.is_readonly(rusqlite::MAIN_DB)? {
+            return Err(StoreError::Setup(format!(
+                "the database {} is read-only: Ferry must write to it; give it write \
+                 permission, or choose another file",
+                path.display()
+            )));
+        }
         Store::setup(conn, migrations)
     }
 

@@ -25,6 +25,10 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 3,
         sql: include_str!("../../migrations/0003_question_messages.sql"),
     },
+    Migration {
+        version: 4,
+        sql: include_str!("../../migrations/0004_action_lookup.sql"),
+    },
 ];
 
 /// How long a writer waits for another (thread or process) to finish before giving up.

@@ -1,0 +1,77 @@
+//! The chat's own limits on the texts Ferry stores, applied where a command enters the
+//! command layer, so that no id, name or channel of any length reaches the database.
+//!
+//! Ids that are too long are refused: an id names something, and a cut id would name
+//! something else. Display names and thread names are cut (with `…`): they are only shown,
+//! and a member cannot be refused for their name.
+
+use super::{Command, Member, What};
+
+/// A member's id: Discord's are snowflakes of at most 20 digits; the console uses a
+/// name, held to a display name's length.
+pub const MEMBER_ID_CHARS: usize = 32;
+/// A server's or channel's id: Discord's are snowflakes; the console uses a name, held to
+/// a Discord channel name's length.
+pub const PLACE_ID_CHARS: usize = 100;
+/// A display name (Discord: at most 32 characters).
+pub const NAME_CHARS: usize = 32;
+/// A thread's name (Discord: at most 100 characters).
+pub const THREAD_NAME_CHARS: usize = 100;
+
+/// Why a command's ids cannot be stored, if they cannot.
+pub fn refusal(cmd: &Command) -> Option<String> {
+    let opponent = match &cmd.what {
+        What::Challenge { opponent, .. } => opponent.as_deref(),
+        _ => None,
+    };
+    let checks = [
+        ("your member id", Some(cmd.who.id.as_str()), MEMBER_ID_CHARS),
+        ("the opponent's member id", opponent, MEMBER_ID_CHARS),
+        ("the server's id", Some(cmd.server.as_str()), PLACE_ID_CHARS),
+        (
+            "the channel's id",
+            Some(cmd.channel.as_str()),
+            PLACE_ID_CHARS,
+        ),
+    ];
+    checks.into_iter().find_map(|(what, text, max)| {
+        let n = text?.chars().count();
+        (n > max).then(|| {
+            format!(
+                "Ferry cannot keep {what}: it is {n} characters long, and the chat's ids \
+                 and names of this kind have at most {max}. Nothing was done."
+            )
+        })
+    })
+}
+
+/// The member with their display name cut to `NAME_CHARS`.
+pub fn fitted_member(member: &Member) -> Member {
+    Member {
+        name: cut(&member.name, NAME_CHARS),
+        ..member.clone()
+    }
+}
+
+/// `text` cut to `max` characters, the last one `…` when it was cut.
+pub fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_cut_with_an_ellipsis() {
+        assert_eq!(cut("alice", NAME_CHARS), "alice");
+        let long = cut(&"é".repeat(1000), NAME_CHARS);
+        assert_eq!(long.chars().count(), NAME_CHARS);
+        assert!(long.ends_with('…'));
+    }
+}
