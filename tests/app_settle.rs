@@ -110,7 +110,10 @@ fn draw_offers_and_takeback_requests_are_settled_however_they_end() {
         s.text,
         format!("Game {id}: <@bob> offered a draw; <@alice> declined.")
     );
-    // Offered again (another question, another key); Alice moves instead.
+    // Bob may offer again once he has moved (another question, another key); Alice moves
+    // instead of answering.
+    play_one(&mut t, id, 7);
+    play_one(&mut t, id, 8);
     let r = t.ok("bob", "/draw offer");
     let second = r.asks.clone().unwrap();
     assert_ne!(second, first);
@@ -247,5 +250,25 @@ fn a_closed_vote_settles_its_message_and_says_how_a_tie_was_broken() {
         settles(&r, "vote:3").text,
         "River-aspect vote 3 is closed: wild won with 2 of 3 ballots (shallow 0, gentle 0, \
          wild 2, misty 1)."
+    );
+}
+
+/// A game is loaded from the actions still in force, so a question's key must not depend on
+/// what else was stored: an offer keeps its key when a request made before it is declined.
+#[test]
+fn a_question_keeps_its_key_when_an_earlier_one_is_answered() {
+    let mut t = Table::new("settle-keys");
+    let id = game(&mut t, 3);
+    // Black to move: Alice (White) asks to take her move back, then Bob offers a draw.
+    let request = t.ok("alice", "/takeback").asks.clone().unwrap();
+    let offer = t.ok("bob", "/draw offer").asks.clone().unwrap();
+    let r = t.ok("bob", "/takeback decline");
+    settles(&r, &request);
+    let r = t.ok("alice", "/draw decline");
+    contains_all(
+        &settles(&r, &offer).text,
+        &[&format!(
+            "Game {id}: <@bob> offered a draw; <@alice> declined."
+        )],
     );
 }

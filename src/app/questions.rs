@@ -28,9 +28,13 @@ enum Kind {
 pub(super) struct Open {
     kind: Kind,
     by: Color,
-    /// The number of the offer or request among the game's actions (its stored seq):
-    /// with the game's id, the question's key.
-    seq: usize,
+    /// Where the offer or request stands among the actions of the loaded game (a game is
+    /// loaded from the actions still in force, so this place is not stable: not for keys).
+    at: usize,
+    /// The moves in effect before it: they cannot change while it is open (a move lapses a
+    /// takeback request, a move taken back lapses a draw offer), so with the game's id,
+    /// the kind and the side, the question's key is the same whenever the game is loaded.
+    moves_before: usize,
     /// The move a takeback request would take back.
     last: String,
 }
@@ -38,8 +42,10 @@ pub(super) struct Open {
 impl Open {
     fn key(&self, game: i64) -> String {
         match self.kind {
-            Kind::Draw => format!("draw:{game}:{}", self.seq),
-            Kind::Takeback => format!("takeback:{game}:{}", self.seq),
+            Kind::Draw => format!("draw:{game}:{}:{}", self.moves_before, self.by.letter()),
+            Kind::Takeback => {
+                format!("takeback:{game}:{}:{}", self.moves_before, self.by.letter())
+            }
         }
     }
 }
@@ -56,7 +62,8 @@ pub(super) fn open_in(g: &Game) -> Vec<Open> {
             out.push(Open {
                 kind: Kind::Draw,
                 by,
-                seq: i + 1,
+                at: i + 1,
+                moves_before: moves_before(actions, i),
                 last: String::new(),
             });
         }
@@ -69,7 +76,8 @@ pub(super) fn open_in(g: &Game) -> Vec<Open> {
             out.push(Open {
                 kind: Kind::Takeback,
                 by,
-                seq: i + 1,
+                at: i + 1,
+                moves_before: moves_before(actions, i),
                 last: g.plies().last().map(|p| p.text.clone()).unwrap_or_default(),
             });
         }
@@ -77,11 +85,18 @@ pub(super) fn open_in(g: &Game) -> Vec<Open> {
     out
 }
 
+fn moves_before(actions: &[Action], i: usize) -> usize {
+    actions[..i]
+        .iter()
+        .filter(|a| matches!(a, Action::Move(_)))
+        .count()
+}
+
 /// The key of the question the game's last action asked (a draw offer, a takeback request).
 pub(super) fn asked_by_last(game: i64, g: &Game) -> Option<String> {
     open_in(g)
         .into_iter()
-        .find(|o| o.seq == g.actions().len())
+        .find(|o| o.at == g.actions().len())
         .map(|o| o.key(game))
 }
 
