@@ -92,7 +92,11 @@ fn sigterm_stops_serve_while_discord_is_unreachable() {
     ];
     std::thread::sleep(Duration::from_secs(3));
     for run in &mut runs {
-        assert!(run.running(), "still trying to reach Discord:\n{}", run.log());
+        assert!(
+            run.running(),
+            "still trying to reach Discord:\n{}",
+            run.log()
+        );
         run.term();
     }
     for run in &mut runs {
@@ -117,10 +121,7 @@ fn a_discord_that_stays_unreachable_ends_serve_with_a_clear_error() {
         let log = run.log();
         assert_eq!(status.and_then(|s| s.code()), Some(1), "{log}");
         // Every retry is logged, then one line says why it ended and what to check.
-        assert!(
-            log.matches("cannot reach Discord").count() >= 2,
-            "{log}"
-        );
+        assert!(log.matches("cannot reach Discord").count() >= 2, "{log}");
         assert!(
             log.contains("ferry: the Discord connection failed: Discord could not be reached"),
             "{log}"

@@ -7,13 +7,15 @@
 //! - `buttons`: presses of the buttons under Ferry's messages;
 //! - `scheduler`: the clocks' reminders and time-outs, posted in the games' channels;
 //! - `bridge`: the way from async code into the synchronous command layer;
-//! - `gateway`: reaching Discord at start, watching the shards, and the stop signal.
+//! - `gateway`: reaching Discord at start, watching the shards, and the stop signal;
+//! - `retry`: Discord's rate limits, waited out on every REST call.
 
 mod answer;
 mod bridge;
 mod buttons;
 mod commands;
 mod gateway;
+mod retry;
 mod scheduler;
 
 use crate::app::SystemClock;
@@ -272,10 +274,13 @@ async fn run(config: Config) -> Result<(), String> {
             Box::pin(async move {
                 let commands = &framework.options().commands;
                 if registers {
-                    let registered = match guild {
-                        Some(g) => poise::builtins::register_in_guild(ctx, commands, g).await,
-                        None => poise::builtins::register_globally(ctx, commands).await,
-                    };
+                    let registered = retry::patiently("registering the commands", || async {
+                        match guild {
+                            Some(g) => poise::builtins::register_in_guild(ctx, commands, g).await,
+                            None => poise::builtins::register_globally(ctx, commands).await,
+                        }
+                    })
+                    .await;
                     // Without data no command is answered, so a failed registration must
                     // not stop the bot: the commands Discord already has keep working.
                     match registered {

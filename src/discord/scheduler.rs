@@ -4,7 +4,7 @@
 //! start, which catches up on everything that came due while Ferry was down.
 
 use super::answer::post;
-use super::Data;
+use super::{retry, Data};
 use crate::app::{Lease, Notice};
 use poise::serenity_prelude as serenity;
 use std::sync::atomic::Ordering;
@@ -26,10 +26,14 @@ enum Posted {
     Refused(serenity::Error),
     /// Discord or the network failed every try; try again next tick.
     NotYet(serenity::Error),
+    /// Discord is rate limiting Ferry: nothing was posted, and this is no failure of the
+    /// notice's own; it stays queued for the next tick.
+    Limited(serenity::Error),
 }
 
-/// Posts a notice, trying again when Discord fails (its servers, the network). The notice's
-/// id is its nonce, so a copy Discord already has is not shown twice.
+/// Posts a notice, trying again when Discord fails (its servers, the network); `post`
+/// waits out rate limits. The notice's id is its nonce, so a copy Discord already has is
+/// not shown twice.
 async fn post_with_retries(
     http: &serenity::Http,
     channel: serenity::ChannelId,
@@ -40,23 +44,15 @@ async fn post_with_retries(
     loop {
         match post(http, channel, &n.reply, Some(&nonce)).await {
             Ok(()) => return Posted::Yes,
-            Err(e) => {
-                let lasting = matches!(
-                    &e,
-                    serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
-                        if r.status_code.is_client_error()
-                );
-                if lasting {
-                    return Posted::Refused(e);
+            Err(e) if retry::refused_for_good(&e) => return Posted::Refused(e),
+            Err(e) if retry::rate_limited(&e) => return Posted::Limited(e),
+            Err(e) => match waits.next() {
+                Some(wait) => {
+                    tracing::warn!(%channel, "cannot post a notice yet ({e}); trying again in {wait:?}");
+                    tokio::time::sleep(*wait).await;
                 }
-                match waits.next() {
-                    Some(wait) => {
-                        tracing::warn!(%channel, "cannot post a notice yet ({e}); trying again in {wait:?}");
-                        tokio::time::sleep(*wait).await;
-                    }
-                    None => return Posted::NotYet(e),
-                }
-            }
+                None => return Posted::NotYet(e),
+            },
         }
     }
 }
@@ -169,6 +165,11 @@ async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>, lease
             Posted::Refused(e) => {
                 tracing::warn!(%channel, notice = n.id, "Discord refused a notice ({e}): {}", n.reply.text);
                 forget(data, n.id).await;
+            }
+            Posted::Limited(e) => {
+                // Discord wants fewer calls: the rest wait for the next tick too.
+                tracing::warn!(%channel, notice = n.id, "Discord is rate limiting Ferry ({e}); the notices stay queued for the next tick");
+                return;
             }
             Posted::NotYet(e) => {
                 let id = n.id;
