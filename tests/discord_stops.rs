@@ -1,8 +1,13 @@
 //! `ferry serve` when Discord cannot be reached, as real processes: SIGTERM stops it at
 //! once, with or without `FERRY_SHARDS`, and a Discord that stays unreachable (its REST
 //! API, or only its gateway) ends it with a clear error and exit status 1 after
-//! `FERRY_UNREACHABLE_SECONDS`, its retries logged.
+//! `FERRY_UNREACHABLE_SECONDS`, its retries logged; a Discord that is there (and drops a
+//! connection now and then) never makes it give up.
 
+mod fake_discord;
+
+use fake_discord::bot::{CHANNEL, WAIT};
+use fake_discord::{FakeDiscord, FakeUser};
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -168,8 +173,39 @@ fn a_gateway_that_stays_unreachable_ends_serve_with_a_clear_error() {
     let log = run.log();
     assert_eq!(status.and_then(|s| s.code()), Some(1), "{log}");
     assert!(
-        log.contains("shard 0 could not connect to Discord's gateway"),
+        log.contains("none of this process's shards (0-0) could connect to Discord's gateway"),
         "{log}"
     );
     assert!(log.contains("FERRY_UNREACHABLE_SECONDS=3"), "{log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connected_bot_does_not_give_up_even_when_a_connection_drops() {
+    let fake = FakeDiscord::start().await;
+    let mut run = Serve::start("connected", &fake.api_url(), Some("0-1/2"), 2);
+    fake.wait_ready(2, WAIT).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert!(run.running(), "{}", run.log());
+    // Discord drops both connections: the shards resume, and Ferry stays.
+    assert!(fake.disconnect_gateway(4000));
+    let until = Instant::now() + WAIT;
+    while fake.connected_shards().len() < 2 || fake.resume_count() < 2 {
+        assert!(Instant::now() < until, "the shards resumed:\n{}", run.log());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert!(run.running(), "{}", run.log());
+    // And it still answers.
+    let ann = FakeUser::player(1_300_000_000_000_000_041, "Ann");
+    let t = fake
+        .slash(&ann, CHANNEL, "rules", serde_json::json!([]))
+        .await;
+    fake.answer(&t, WAIT).await.unwrap();
+    run.term();
+    let status = run.exit_within(Duration::from_secs(5));
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "{status:?}\n{}",
+        run.log()
+    );
 }

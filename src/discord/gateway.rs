@@ -1,11 +1,10 @@
 //! Staying connected, and knowing when to stop: the stop signal (Ctrl-C, SIGTERM), reaching
-//! Discord at start with bounded retries, and a watch on the shards that gives up when one
-//! stays disconnected. A Discord that cannot be reached ends `ferry serve` with a clear
+//! Discord at start with bounded retries, and a watch on the shards that gives up when none
+//! stays connected. A Discord that cannot be reached ends `ferry serve` with a clear
 //! error after `FERRY_UNREACHABLE_SECONDS`, so a service manager sees it and restarts it,
 //! instead of a process that retries for ever and cannot be stopped.
 
 use poise::serenity_prelude as serenity;
-use std::collections::HashMap;
 use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -15,7 +14,7 @@ const FIRST_WAIT: Duration = Duration::from_secs(1);
 const MAX_WAIT: Duration = Duration::from_secs(60);
 /// How often the shards' connections are looked at.
 const WATCH_EVERY: Duration = Duration::from_secs(1);
-/// A shard disconnected this long is logged (once until it connects again).
+/// No shard connected for this long is logged (once until one connects again).
 const WARN_AFTER: Duration = Duration::from_secs(10);
 
 /// Ctrl-C or SIGTERM, once heard, for every part of the process that must stop.
@@ -134,55 +133,51 @@ fn refused(e: &serenity::Error) -> bool {
     )
 }
 
-/// Returns (with the reason) once a shard of `shards` has not been connected to Discord's
-/// gateway for `give_up`: serenity itself would try to connect it again for ever.
+/// Returns (with the reason) once none of `shards` has been connected to Discord's gateway
+/// for `give_up`: serenity itself would try to connect them again for ever. (serenity starts
+/// a process's shards 5 s apart, so one shard alone may wait its turn that long.)
 pub async fn watch(
     manager: &serenity::ShardManager,
     shards: RangeInclusive<u32>,
     give_up: Duration,
 ) -> String {
-    let start = Instant::now();
-    let mut connected: HashMap<u32, Instant> = shards.map(|s| (s, start)).collect();
-    let mut warned: Vec<u32> = Vec::new();
+    let mut connected = Instant::now();
+    let mut warned = false;
     loop {
         tokio::time::sleep(WATCH_EVERY).await;
-        let now = Instant::now();
-        {
+        let up = {
             let runners = manager.runners.lock().await;
-            for (shard, seen) in connected.iter_mut() {
-                let up = runners
-                    .get(&serenity::ShardId(*shard))
-                    .is_some_and(|r| r.stage == serenity::ConnectionStage::Connected);
-                if up {
-                    *seen = now;
-                    warned.retain(|w| w != shard);
-                }
-            }
+            shards.clone().any(|shard| {
+                runners
+                    .get(&serenity::ShardId(shard))
+                    .is_some_and(|r| r.stage == serenity::ConnectionStage::Connected)
+            })
+        };
+        if up {
+            connected = Instant::now();
+            warned = false;
+            continue;
         }
-        let mut down: Vec<(u32, Duration)> = connected
-            .iter()
-            .map(|(&shard, &seen)| (shard, now - seen))
-            .filter(|(_, gone)| *gone >= WARN_AFTER.min(give_up))
-            .collect();
-        down.sort();
-        for (shard, gone) in &down {
-            if *gone >= give_up {
-                return format!(
-                    "the Discord connection failed: shard {shard} could not connect to Discord's \
-                     gateway for {} s, so Ferry gives up (FERRY_UNREACHABLE_SECONDS={})",
-                    gone.as_secs(),
-                    give_up.as_secs()
-                );
-            }
-            if !warned.contains(shard) {
-                warned.push(*shard);
-                tracing::warn!(
-                    "shard {shard} has not been connected to Discord's gateway for {} s; Ferry \
-                     gives up after {} s (FERRY_UNREACHABLE_SECONDS)",
-                    gone.as_secs(),
-                    give_up.as_secs()
-                );
-            }
+        let gone = connected.elapsed();
+        if gone >= give_up {
+            return format!(
+                "the Discord connection failed: none of this process's shards ({}-{}) could \
+                 connect to Discord's gateway for {} s, so Ferry gives up \
+                 (FERRY_UNREACHABLE_SECONDS={})",
+                shards.start(),
+                shards.end(),
+                gone.as_secs(),
+                give_up.as_secs()
+            );
+        }
+        if gone >= WARN_AFTER && !warned {
+            warned = true;
+            tracing::warn!(
+                "no shard is connected to Discord's gateway for {} s; Ferry gives up after {} s \
+                 (FERRY_UNREACHABLE_SECONDS)",
+                gone.as_secs(),
+                give_up.as_secs()
+            );
         }
     }
 }

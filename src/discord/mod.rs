@@ -46,7 +46,7 @@ pub struct Config {
     /// all here.
     pub shards: Option<ShardRange>,
     /// `FERRY_UNREACHABLE_SECONDS`, default 120: how long Discord may stay unreachable (at
-    /// start, or a shard's gateway connection later) before `ferry serve` gives up.
+    /// start, or every shard's gateway connection later) before `ferry serve` gives up.
     pub give_up: Duration,
 }
 
