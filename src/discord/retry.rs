@@ -30,11 +30,12 @@ pub fn rate_limited(e: &serenity::Error) -> bool {
     status(e) == Some(429)
 }
 
-/// Discord refused the call for good (no permission, no such channel, a bad request): the
-/// same call would be refused again. A rate limit, a failure of Discord's own (5xx) or of
-/// the network is not.
+/// Discord refused the call for good (no permission, no such channel, a bad request), or
+/// serenity did before sending it (a message too long): the same call would be refused
+/// again. A rate limit, a failure of Discord's own (5xx) or of the network is not.
 pub fn refused_for_good(e: &serenity::Error) -> bool {
-    status(e).is_some_and(|s| (400..500).contains(&s) && s != 429)
+    matches!(e, serenity::Error::Model(_))
+        || status(e).is_some_and(|s| (400..500).contains(&s) && s != 429)
 }
 
 fn status(e: &serenity::Error) -> Option<u16> {

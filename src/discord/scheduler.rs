@@ -11,10 +11,10 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Waits before the second and third tries of a notice Discord did not take.
+/// Waits before the second and third tries of a notice Discord did not take. A notice
+/// whose tries all failed stays queued for the next tick, however long Discord fails: only
+/// a refusal for good drops it.
 const RETRY_AFTER: [Duration; 2] = [Duration::from_secs(2), Duration::from_secs(10)];
-/// Ticks whose tries all failed before a notice is given up (logged with its text).
-const MAX_FAILED_TICKS: u32 = 5;
 /// The lease lasts this many ticks: a holder that stops renewing it (killed, hung) is
 /// replaced after this many ticks at most, and one slow tick does not lose it.
 const LEASE_TICKS: u32 = 3;
@@ -174,10 +174,6 @@ async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>, lease
             Posted::NotYet(e) => {
                 let id = n.id;
                 match data.bridge.run(move |app| app.notice_failed(id)).await {
-                    Ok(tries) if tries >= MAX_FAILED_TICKS => {
-                        tracing::warn!(%channel, notice = n.id, "cannot post a notice after {tries} ticks ({e}); giving it up: {}", n.reply.text);
-                        forget(data, n.id).await;
-                    }
                     Ok(tries) => {
                         tracing::warn!(%channel, notice = n.id, "cannot post a notice ({e}); it stays queued ({tries} failed ticks)")
                     }
@@ -188,7 +184,7 @@ async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>, lease
     }
 }
 
-/// Takes a notice off the queue (posted, or given up).
+/// Takes a notice off the queue (posted, or refused for good).
 async fn forget(data: &Data, id: i64) {
     if let Err(e) = data.bridge.run(move |app| app.notice_delivered(id)).await {
         // It stays queued: posted again next tick, and Discord drops the copy (same nonce).
