@@ -65,13 +65,20 @@ impl Incoming<'_> {
             Incoming::Component(i) => format!("button {} ({})", i.data.custom_id, i.id),
         }
     }
+    /// When Discord stops taking a first answer.
+    fn first_answer_deadline(&self) -> std::time::Instant {
+        retry::first_answer_deadline(match self {
+            Incoming::Command(i) => i.id.get(),
+            Incoming::Component(i) => i.id.get(),
+        })
+    }
     /// The first answer, tried again after a rate limit while Discord still takes it.
     async fn respond(&self, http: &Http, r: CreateInteractionResponse) -> serenity::Result<()> {
-        let (id, what) = match self {
-            Incoming::Command(i) => (i.id.get(), "an interaction's answer"),
-            Incoming::Component(i) => (i.id.get(), "a button's answer"),
+        let what = match self {
+            Incoming::Command(_) => "an interaction's answer",
+            Incoming::Component(_) => "a button's answer",
         };
-        retry::call(what, retry::first_answer_deadline(id), || async {
+        retry::call(what, self.first_answer_deadline(), || async {
             match self {
                 Incoming::Command(i) => i.create_response(http, r.clone()).await,
                 Incoming::Component(i) => i.create_response(http, r.clone()).await,
@@ -323,12 +330,17 @@ async fn defer(http: &Http, inc: Incoming<'_>, mode: Mode, private: bool) -> Sen
 }
 
 /// Sends `reply` as the answer, given what was sent before; a failure is logged. When the
-/// interaction could not be answered in time (Discord kept rate limiting it), a public
-/// reply is posted in the channel instead, so it is not lost.
+/// interaction could not be answered in time (Discord kept rate limiting it, or its 3 s
+/// had passed), a public reply is posted in the channel instead, so it is not lost.
 async fn deliver(http: &Http, inc: Incoming<'_>, sent: Sent, reply: Reply) {
     match try_deliver(http, inc, sent, &reply).await {
         Ok(()) => {}
-        Err(e) if sent == Sent::Nothing && retry::rate_limited(&e) && !reply.private => {
+        Err(e)
+            if sent == Sent::Nothing
+                && !reply.private
+                && (retry::rate_limited(&e)
+                    || inc.first_answer_deadline() <= std::time::Instant::now()) =>
+        {
             tracing::warn!(
                 "cannot answer {} in time ({e}); posting the answer in the channel",
                 inc.describe()
