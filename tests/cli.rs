@@ -19,9 +19,11 @@ fn ferry_plain(token: Option<&str>, stdin: &str) -> Output {
     let out = common::run_ferry(&[], stdin, |cmd| {
         cmd.current_dir(&dir).env_remove("DISCORD_TOKEN");
         if let Some(t) = token {
-            // A Discord that cannot be reached: nothing listens on port 9.
+            // A Discord that cannot be reached: nothing listens on port 9. Ferry gives up
+            // after a second of retries.
             cmd.env("DISCORD_TOKEN", t)
-                .env("FERRY_DISCORD_PROXY", "http://127.0.0.1:9");
+                .env("FERRY_DISCORD_PROXY", "http://127.0.0.1:9")
+                .env("FERRY_UNREACHABLE_SECONDS", "1");
         }
     });
     let _ = std::fs::remove_dir_all(&dir);

@@ -1585,3 +1585,64 @@ async fn enforced_message_nonces_post_once() {
     assert!(last.response["errors"]["nonce"]["_errors"].is_array());
     assert_eq!(fake.channel_messages(CHANNEL).len(), 6);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn rate_limits_answer_429_for_the_chosen_calls_and_do_nothing() {
+    let fake = FakeDiscord::start().await;
+    let http = http(&fake);
+    let channel = ChannelId::new(CHANNEL);
+    let post = |text: &str| channel.send_message(&http, CreateMessage::new().content(text));
+    fake.rate_limit_next(
+        "POST",
+        &format!("/channels/{CHANNEL}/messages"),
+        2,
+        0.25,
+        true,
+    );
+
+    for text in ["first", "second"] {
+        let refused = post(text).await.expect_err("rate limited");
+        let serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(r)) = &refused
+        else {
+            panic!("an unsuccessful request: {refused}");
+        };
+        assert_eq!(r.status_code.as_u16(), 429);
+        assert_eq!(r.error.message, "You are being rate limited.");
+    }
+    let limited = fake.rate_limited();
+    assert_eq!(limited.len(), 2);
+    assert_eq!(limited[0].response["retry_after"], 0.25);
+    assert_eq!(limited[0].response["global"], true);
+    assert!(
+        fake.channel_messages(CHANNEL).is_empty(),
+        "nothing was posted"
+    );
+
+    // The third call goes through; other routes never met the limit.
+    post("third").await.expect("posted");
+    let shown: Vec<Value> = fake.channel_messages(CHANNEL);
+    assert_eq!(shown.len(), 1);
+    assert_eq!(shown[0]["content"], "third");
+
+    // The headers as Discord sends them.
+    fake.rate_limit_next("GET", "/gateway", 1, 1.5, false);
+    let raw = raw_get(&fake.api_url(), "/api/v10/gateway").await;
+    assert!(raw.starts_with("HTTP/1.1 429"), "{raw}");
+    let lower = raw.to_lowercase();
+    assert!(lower.contains("retry-after: 2"), "{raw}");
+    assert!(lower.contains("x-ratelimit-scope: user"), "{raw}");
+    assert!(!lower.contains("x-ratelimit-global"), "{raw}");
+    fake.clear_rate_limits();
+}
+
+/// A plain HTTP/1.1 GET of `path` from `base`, the whole answer as text.
+async fn raw_get(base: &str, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    answer
+}

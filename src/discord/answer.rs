@@ -2,10 +2,11 @@
 //! picture and file attached, its buttons in rows, only the named members pinged, private
 //! replies ephemeral. Work that is not done within a second is deferred first, as Discord
 //! wants a first answer within three. Ferry's own failures are logged with an incident id
-//! and answered with a short apology that carries it.
+//! and answered with a short apology that carries it. Every call to Discord goes through
+//! `retry`, which waits out rate limits.
 
 use super::settle::{self, Questions};
-use super::Data;
+use super::{retry, Data};
 use crate::app::{AppError, Button, Command, Member, Picture, Reply, What};
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -65,33 +66,57 @@ impl Incoming<'_> {
             Incoming::Component(i) => format!("button {} ({})", i.data.custom_id, i.id),
         }
     }
+    /// When Discord stops taking a first answer.
+    fn first_answer_deadline(&self) -> std::time::Instant {
+        retry::first_answer_deadline(match self {
+            Incoming::Command(i) => i.id.get(),
+            Incoming::Component(i) => i.id.get(),
+        })
+    }
+    /// The first answer, tried again after a rate limit while Discord still takes it.
     async fn respond(&self, http: &Http, r: CreateInteractionResponse) -> serenity::Result<()> {
-        match self {
-            Incoming::Command(i) => i.create_response(http, r).await,
-            Incoming::Component(i) => i.create_response(http, r).await,
-        }
+        let what = match self {
+            Incoming::Command(_) => "an interaction's answer",
+            Incoming::Component(_) => "a button's answer",
+        };
+        retry::call(what, self.first_answer_deadline(), || async {
+            match self {
+                Incoming::Command(i) => i.create_response(http, r.clone()).await,
+                Incoming::Component(i) => i.create_response(http, r.clone()).await,
+            }
+        })
+        .await
     }
     async fn edit(&self, http: &Http, e: EditInteractionResponse) -> serenity::Result<()> {
-        match self {
-            Incoming::Command(i) => i.edit_response(http, e).await.map(drop),
-            Incoming::Component(i) => i.edit_response(http, e).await.map(drop),
-        }
+        retry::patiently("an edit of an answer", || async {
+            match self {
+                Incoming::Command(i) => i.edit_response(http, e.clone()).await.map(drop),
+                Incoming::Component(i) => i.edit_response(http, e.clone()).await.map(drop),
+            }
+        })
+        .await
     }
     async fn followup(
         &self,
         http: &Http,
         f: CreateInteractionResponseFollowup,
     ) -> serenity::Result<()> {
-        match self {
-            Incoming::Command(i) => i.create_followup(http, f).await.map(drop),
-            Incoming::Component(i) => i.create_followup(http, f).await.map(drop),
-        }
+        retry::patiently("a follow-up", || async {
+            match self {
+                Incoming::Command(i) => i.create_followup(http, f.clone()).await.map(drop),
+                Incoming::Component(i) => i.create_followup(http, f.clone()).await.map(drop),
+            }
+        })
+        .await
     }
     async fn delete_original(&self, http: &Http) -> serenity::Result<()> {
-        match self {
-            Incoming::Command(i) => i.delete_response(http).await,
-            Incoming::Component(i) => i.delete_response(http).await,
-        }
+        retry::patiently("deleting an answer", || async {
+            match self {
+                Incoming::Command(i) => i.delete_response(http).await,
+                Incoming::Component(i) => i.delete_response(http).await,
+            }
+        })
+        .await
     }
 }
 
@@ -309,10 +334,27 @@ async fn defer(http: &Http, inc: Incoming<'_>, mode: Mode, private: bool) -> Sen
     }
 }
 
-/// Sends `reply` as the answer, given what was sent before; a failure is logged.
+/// Sends `reply` as the answer, given what was sent before; a failure is logged. When the
+/// interaction could not be answered in time (Discord kept rate limiting it, or its 3 s
+/// had passed), a public reply is posted in the channel instead, so it is not lost.
 async fn deliver(http: &Http, inc: Incoming<'_>, sent: Sent, reply: Reply) {
-    if let Err(e) = try_deliver(http, inc, sent, &reply).await {
-        tracing::warn!("cannot answer {}: {e}", inc.describe());
+    match try_deliver(http, inc, sent, &reply).await {
+        Ok(()) => {}
+        Err(e)
+            if sent == Sent::Nothing
+                && !reply.private
+                && (retry::rate_limited(&e)
+                    || inc.first_answer_deadline() <= std::time::Instant::now()) =>
+        {
+            tracing::warn!(
+                "cannot answer {} in time ({e}); posting the answer in the channel",
+                inc.describe()
+            );
+            if let Err(e) = post(http, inc.channel_id(), &reply, None).await {
+                tracing::warn!("cannot post the answer to {}: {e}", inc.describe());
+            }
+        }
+        Err(e) => tracing::warn!("cannot answer {}: {e}", inc.describe()),
     }
 }
 
@@ -432,7 +474,11 @@ async fn into_thread(
     let builder = serenity::CreateThread::new(name)
         .kind(serenity::ChannelType::PublicThread)
         .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
-    let thread = match inc.channel_id().create_thread(http, builder).await {
+    let made = retry::patiently("opening a thread", || {
+        inc.channel_id().create_thread(http, builder.clone())
+    })
+    .await;
+    let thread = match made {
         Ok(t) => t,
         Err(e) => {
             tracing::warn!("cannot open a thread for {}: {e}", inc.describe());
@@ -454,7 +500,8 @@ async fn into_thread(
         Ok(r) if !r.private && r.open_thread.is_none() => r,
         other => {
             // Nothing was stored in the thread: do not leave an empty one behind.
-            if let Err(e) = thread.id.delete(http).await {
+            let deleted = retry::patiently("removing a thread", || thread.id.delete(http)).await;
+            if let Err(e) = deleted {
                 tracing::warn!("cannot remove the empty thread {}: {e}", thread.id);
             }
             let reply = match other {
@@ -499,12 +546,17 @@ pub async fn post(
         .files(parts.files.clone())
         .components(parts.rows.clone())
         .allowed_mentions(parts.mentions());
-    let first = channel.send_message(http, once(msg, 0)).await?;
+    let send = |msg: CreateMessage| {
+        retry::patiently("a message in a channel", move || {
+            channel.send_message(http, msg.clone())
+        })
+    };
+    let first = send(once(msg, 0)).await?;
     for (part, chunk) in parts.chunks.iter().enumerate().skip(1) {
         let msg = CreateMessage::new()
             .content(chunk)
             .allowed_mentions(parts.mentions());
-        channel.send_message(http, once(msg, part)).await?;
+        send(once(msg, part)).await?;
     }
     Ok(first)
 }

@@ -2,7 +2,7 @@
 //! and `answer` sends the reply. poise checks the options' types; Ferry checks the rest.
 
 use super::answer::{self, Incoming, Mode};
-use super::{buttons, Context, Data, Error};
+use super::{buttons, retry, Context, Data, Error};
 use crate::app::{Step, What};
 use poise::serenity_prelude as serenity;
 
@@ -68,8 +68,19 @@ async fn refuse_now(ctx: Context<'_>, text: impl Into<String>) -> Result<(), Err
     let reply = poise::CreateReply::default()
         .content(text.into())
         .ephemeral(true);
-    ctx.send(reply).await?;
+    send(ctx, reply).await?;
     Ok(())
+}
+
+/// Sends an answer of poise's making, waiting out rate limits while Discord takes it.
+async fn send(ctx: Context<'_>, reply: poise::CreateReply) -> Result<(), serenity::Error> {
+    let until = match ctx {
+        poise::Context::Application(app) => retry::first_answer_deadline(app.interaction.id.get()),
+        poise::Context::Prefix(_) => std::time::Instant::now(),
+    };
+    retry::call("an answer", until, || ctx.send(reply.clone()))
+        .await
+        .map(drop)
 }
 
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -511,7 +522,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         }
     };
     let reply = poise::CreateReply::default().content(text).ephemeral(true);
-    if let Err(e) = ctx.send(reply).await {
+    if let Err(e) = send(ctx, reply).await {
         tracing::warn!("cannot answer a refused command: {e}");
     }
 }

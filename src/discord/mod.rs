@@ -7,12 +7,16 @@
 //! - `buttons`: presses of the buttons under Ferry's messages;
 //! - `scheduler`: the clocks' reminders and time-outs, posted in the games' channels;
 //! - `settle`: a question's message edited once it is answered, lapsed or expired;
-//! - `bridge`: the way from async code into the synchronous command layer.
+//! - `bridge`: the way from async code into the synchronous command layer;
+//! - `gateway`: reaching Discord at start, watching the shards, and the stop signal;
+//! - `retry`: Discord's rate limits, waited out on every REST call.
 
 mod answer;
 mod bridge;
 mod buttons;
 mod commands;
+mod gateway;
+mod retry;
 mod scheduler;
 mod settle;
 
@@ -43,6 +47,9 @@ pub struct Config {
     /// `FERRY_SHARDS`: the shards this process runs; `None`: as many as Discord recommends,
     /// all here.
     pub shards: Option<ShardRange>,
+    /// `FERRY_UNREACHABLE_SECONDS`, default 120: how long Discord may stay unreachable (at
+    /// start, or every shard's gateway connection later) before `ferry serve` gives up.
+    pub give_up: Duration,
 }
 
 /// Shards `first` to `last` (both included) of `total`, as `FERRY_SHARDS=first-last/total`.
@@ -106,6 +113,7 @@ impl std::fmt::Debug for Config {
             .field("proxy", &self.proxy)
             .field("tick", &self.tick)
             .field("shards", &self.shards)
+            .field("give_up", &self.give_up)
             .finish()
     }
 }
@@ -157,6 +165,17 @@ impl Config {
         let shards = var("FERRY_SHARDS")
             .map(|s| ShardRange::parse(&s))
             .transpose()?;
+        let give_up = match var("FERRY_UNREACHABLE_SECONDS") {
+            None => 120,
+            Some(t) => t
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|t| (1..=86_400).contains(t))
+                .ok_or_else(|| {
+                    format!("FERRY_UNREACHABLE_SECONDS must be 1 to 86400 seconds, not '{t}'")
+                })?,
+        };
         Ok(Config {
             token,
             guild,
@@ -164,6 +183,7 @@ impl Config {
             proxy,
             tick: Duration::from_secs(tick),
             shards,
+            give_up: Duration::from_secs(give_up),
         })
     }
 }
@@ -184,6 +204,8 @@ pub struct Data {
 const MAX_IN_FLIGHT: u32 = 1024;
 /// How long shutdown waits for interactions being answered.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+/// How long shutdown waits for the gateway connections to close.
+const CLOSE_GRACE: Duration = Duration::from_secs(5);
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 type Context<'a> = poise::Context<'a, Data, Error>;
@@ -207,7 +229,10 @@ pub fn serve(config: Config) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    runtime.block_on(run(config))
+    let result = runtime.block_on(run(config));
+    // serenity's tasks (a shard still trying to connect) end with the runtime.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    result
 }
 
 async fn run(config: Config) -> Result<(), String> {
@@ -221,7 +246,16 @@ async fn run(config: Config) -> Result<(), String> {
     );
     tracing::info!(db = %config.db.display(), guild = ?config.guild, proxy = ?config.proxy, %shards, "starting Ferry");
 
+    let stop = gateway::Stop::listen();
     let http = http_client(&config);
+    let proxy = config.proxy.as_deref();
+    let recommended = tokio::select! {
+        reached = gateway::reach(&http, proxy, config.give_up) => reached?,
+        () = stop.requested() => {
+            tracing::info!("stopped before Discord was reached");
+            return Ok(());
+        }
+    };
 
     let in_flight = Arc::new(Semaphore::new(MAX_IN_FLIGHT as usize));
     let closing = Arc::new(AtomicBool::new(false));
@@ -242,10 +276,13 @@ async fn run(config: Config) -> Result<(), String> {
             Box::pin(async move {
                 let commands = &framework.options().commands;
                 if registers {
-                    let registered = match guild {
-                        Some(g) => poise::builtins::register_in_guild(ctx, commands, g).await,
-                        None => poise::builtins::register_globally(ctx, commands).await,
-                    };
+                    let registered = retry::patiently("registering the commands", || async {
+                        match guild {
+                            Some(g) => poise::builtins::register_in_guild(ctx, commands, g).await,
+                            None => poise::builtins::register_globally(ctx, commands).await,
+                        }
+                    })
+                    .await;
                     // Without data no command is answered, so a failed registration must
                     // not stop the bot: the commands Discord already has keep working.
                     match registered {
@@ -275,52 +312,51 @@ async fn run(config: Config) -> Result<(), String> {
         .await
         .map_err(|e| format!("cannot set up the Discord client: {e}"))?;
 
-    let shards = client.shard_manager.clone();
-    tokio::spawn(async move {
-        shutdown_signal().await;
-        tracing::info!("shutting down: finishing the commands under way");
-        closing.store(true, Ordering::SeqCst);
-        match tokio::time::timeout(SHUTDOWN_GRACE, in_flight.acquire_many(MAX_IN_FLIGHT)).await {
-            Ok(_) => tracing::info!("all commands finished"),
-            Err(_) => tracing::warn!("commands still running after {SHUTDOWN_GRACE:?}; each is one transaction, so none is half-stored"),
-        }
-        // Another process sharing the database runs the clocks from its next tick.
-        match bridge
-            .run(move |app| app.release_clock(&clock_holder))
-            .await
-        {
-            Ok(true) => tracing::info!("gave up the clocks' lease"),
-            Ok(false) => {}
-            Err(e) => tracing::warn!("cannot give up the clocks' lease ({e}); it lapses by itself"),
-        }
-        shards.shutdown_all().await;
+    // Unset FERRY_SHARDS: as many shards as Discord recommends for the number of servers,
+    // all here.
+    let range = config.shards.unwrap_or(ShardRange {
+        first: 0,
+        last: recommended - 1,
+        total: recommended,
     });
-
-    let result = match config.shards {
+    let manager = client.shard_manager.clone();
+    let outcome = tokio::select! {
         // serenity reads the range's end as the last shard, included (`first..last` starts
-        // shards first to last).
-        Some(r) => client.start_shard_range(r.first..r.last, r.total).await,
-        // As many shards as Discord recommends for the number of servers, all here.
-        None => client.start_autosharded().await,
+        // shards first to last). It returns when Discord ends the connection for good.
+        ended = client.start_shard_range(range.first..range.last, range.total) => match ended {
+            Ok(()) => Ok(()),
+            Err(e) => Err(gateway::connection_failed(&e.to_string(), proxy)),
+        },
+        () = stop.requested() => Ok(()),
+        gave_up = gateway::watch(&manager, range.first..=range.last, config.give_up) => Err(gave_up),
     };
-    match result {
-        Ok(()) => {
-            tracing::info!("stopped");
-            Ok(())
-        }
-        Err(e) => {
-            let text = e.to_string();
-            let hint = if text.contains("401") || text.to_lowercase().contains("unauthorized") {
-                " (Discord refused the token: check DISCORD_TOKEN)".to_string()
-            } else {
-                match &config.proxy {
-                    Some(p) => format!(" (REST calls go to FERRY_DISCORD_PROXY={p})"),
-                    None => " (is discord.com reachable from here?)".to_string(),
-                }
-            };
-            Err(format!("the Discord connection failed: {text}{hint}"))
-        }
+
+    closing.store(true, Ordering::SeqCst);
+    match tokio::time::timeout(SHUTDOWN_GRACE, in_flight.acquire_many(MAX_IN_FLIGHT)).await {
+        Ok(_) => tracing::info!("all commands finished"),
+        Err(_) => tracing::warn!("commands still running after {SHUTDOWN_GRACE:?}; each is one transaction, so none is half-stored"),
     }
+    // Another process sharing the database runs the clocks from its next tick.
+    match bridge
+        .run(move |app| app.release_clock(&clock_holder))
+        .await
+    {
+        Ok(true) => tracing::info!("gave up the clocks' lease"),
+        Ok(false) => {}
+        Err(e) => tracing::warn!("cannot give up the clocks' lease ({e}); it lapses by itself"),
+    }
+    // serenity closes only the shards it has started; one still trying to connect stops
+    // with the runtime.
+    if tokio::time::timeout(CLOSE_GRACE, manager.shutdown_all())
+        .await
+        .is_err()
+    {
+        tracing::warn!("the gateway connections did not close within {CLOSE_GRACE:?}");
+    }
+    if outcome.is_ok() {
+        tracing::info!("stopped");
+    }
+    outcome
 }
 
 /// The REST client: through `FERRY_DISCORD_PROXY` with serenity's rate limiter off (the
@@ -331,31 +367,6 @@ fn http_client(config: &Config) -> serenity::Http {
     match &config.proxy {
         Some(proxy) => http.proxy(proxy).ratelimiter_disabled(true).build(),
         None => http.build(),
-    }
-}
-
-/// Ctrl-C, or SIGTERM (what `docker stop` and service managers send).
-async fn shutdown_signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        let mut term =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(s) => s,
-                Err(e) => {
-                    tracing::warn!("cannot listen for SIGTERM: {e}");
-                    let _ = ctrl_c.await;
-                    return;
-                }
-            };
-        tokio::select! {
-            _ = ctrl_c => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = ctrl_c.await;
     }
 }
 
@@ -372,6 +383,7 @@ mod tests {
             proxy: proxy.map(str::to_string),
             tick: Duration::from_secs(60),
             shards: None,
+            give_up: Duration::from_secs(120),
         }
     }
 

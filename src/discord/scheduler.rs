@@ -4,17 +4,17 @@
 //! start, which catches up on everything that came due while Ferry was down.
 
 use super::answer::post;
-use super::Data;
+use super::{retry, Data};
 use crate::app::{Lease, Notice};
 use poise::serenity_prelude as serenity;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Waits before the second and third tries of a notice Discord did not take.
+/// Waits before the second and third tries of a notice Discord did not take. A notice
+/// whose tries all failed stays queued for the next tick, however long Discord fails: only
+/// a refusal for good drops it.
 const RETRY_AFTER: [Duration; 2] = [Duration::from_secs(2), Duration::from_secs(10)];
-/// Ticks whose tries all failed before a notice is given up (logged with its text).
-const MAX_FAILED_TICKS: u32 = 5;
 /// The lease lasts this many ticks: a holder that stops renewing it (killed, hung) is
 /// replaced after this many ticks at most, and one slow tick does not lose it.
 const LEASE_TICKS: u32 = 3;
@@ -26,10 +26,14 @@ enum Posted {
     Refused(serenity::Error),
     /// Discord or the network failed every try; try again next tick.
     NotYet(serenity::Error),
+    /// Discord is rate limiting Ferry: nothing was posted, and this is no failure of the
+    /// notice's own; it stays queued for the next tick.
+    Limited(serenity::Error),
 }
 
-/// Posts a notice, trying again when Discord fails (its servers, the network). The notice's
-/// id is its nonce, so a copy Discord already has is not shown twice.
+/// Posts a notice, trying again when Discord fails (its servers, the network); `post`
+/// waits out rate limits. The notice's id is its nonce, so a copy Discord already has is
+/// not shown twice.
 async fn post_with_retries(
     http: &serenity::Http,
     channel: serenity::ChannelId,
@@ -40,23 +44,15 @@ async fn post_with_retries(
     loop {
         match post(http, channel, &n.reply, Some(&nonce)).await {
             Ok(_) => return Posted::Yes,
-            Err(e) => {
-                let lasting = matches!(
-                    &e,
-                    serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
-                        if r.status_code.is_client_error()
-                );
-                if lasting {
-                    return Posted::Refused(e);
+            Err(e) if retry::refused_for_good(&e) => return Posted::Refused(e),
+            Err(e) if retry::rate_limited(&e) => return Posted::Limited(e),
+            Err(e) => match waits.next() {
+                Some(wait) => {
+                    tracing::warn!(%channel, "cannot post a notice yet ({e}); trying again in {wait:?}");
+                    tokio::time::sleep(*wait).await;
                 }
-                match waits.next() {
-                    Some(wait) => {
-                        tracing::warn!(%channel, "cannot post a notice yet ({e}); trying again in {wait:?}");
-                        tokio::time::sleep(*wait).await;
-                    }
-                    None => return Posted::NotYet(e),
-                }
-            }
+                None => return Posted::NotYet(e),
+            },
         }
     }
 }
@@ -179,13 +175,14 @@ async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>, lease
                 tracing::warn!(%channel, notice = n.id, "Discord refused a notice ({e}): {}", n.reply.text);
                 forget(data, n.id).await;
             }
+            Posted::Limited(e) => {
+                // Discord wants fewer calls: the rest wait for the next tick too.
+                tracing::warn!(%channel, notice = n.id, "Discord is rate limiting Ferry ({e}); the notices stay queued for the next tick");
+                return;
+            }
             Posted::NotYet(e) => {
                 let id = n.id;
                 match data.bridge.run(move |app| app.notice_failed(id)).await {
-                    Ok(tries) if tries >= MAX_FAILED_TICKS => {
-                        tracing::warn!(%channel, notice = n.id, "cannot post a notice after {tries} ticks ({e}); giving it up: {}", n.reply.text);
-                        forget(data, n.id).await;
-                    }
                     Ok(tries) => {
                         tracing::warn!(%channel, notice = n.id, "cannot post a notice ({e}); it stays queued ({tries} failed ticks)")
                     }
@@ -196,7 +193,7 @@ async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>, lease
     }
 }
 
-/// Takes a notice off the queue (posted, or given up).
+/// Takes a notice off the queue (posted, or refused for good).
 async fn forget(data: &Data, id: i64) {
     if let Err(e) = data.bridge.run(move |app| app.notice_delivered(id)).await {
         // It stays queued: posted again next tick, and Discord drops the copy (same nonce).

@@ -5,7 +5,7 @@
 //! so it survives restarts and any process can settle it.
 
 use super::answer::Incoming;
-use super::Data;
+use super::{retry, Data};
 use crate::app::{MessageRef, Reply, Settled};
 use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, CreateAllowedMentions, EditMessage, Http, Message, MessageId};
@@ -34,10 +34,13 @@ impl Questions {
 /// and edits the messages of the questions it settles.
 pub async fn after_answer(http: &Http, data: &Data, inc: Incoming<'_>, q: Questions) {
     if let Some(key) = &q.asks {
-        let original = match inc {
-            Incoming::Command(i) => i.get_response(http).await,
-            Incoming::Component(i) => i.get_response(http).await,
-        };
+        let original = retry::patiently("the answer's message", || async {
+            match inc {
+                Incoming::Command(i) => i.get_response(http).await,
+                Incoming::Component(i) => i.get_response(http).await,
+            }
+        })
+        .await;
         match original {
             // The answer's first message carries the start of the reply's text (else the
             // answer went out another way, and this is not the question's message).
@@ -114,10 +117,11 @@ async fn edit(http: &Http, key: &str, at: &MessageRef, text: &str) {
         .components(Vec::new())
         .remove_all_attachments()
         .allowed_mentions(CreateAllowedMentions::new());
-    match ChannelId::new(channel)
-        .edit_message(http, MessageId::new(message), edit)
-        .await
-    {
+    let sent = retry::patiently("a settled question's message", || {
+        ChannelId::new(channel).edit_message(http, MessageId::new(message), edit.clone())
+    })
+    .await;
+    match sent {
         Ok(_) => tracing::debug!(%key, "settled the question's message"),
         Err(e) => tracing::warn!(%key, "cannot edit the message of a settled question: {e}"),
     }

@@ -499,6 +499,16 @@ struct Pending {
     followups: Vec<u64>,
 }
 
+/// The next `count` requests whose method is `method` and whose path contains `path` are
+/// answered 429, as Discord does when a limit is reached: nothing is done.
+struct RateLimit {
+    method: String,
+    path: String,
+    count: usize,
+    retry_after: f64,
+    global: bool,
+}
+
 #[derive(Default)]
 struct State {
     last_id: u64,
@@ -510,6 +520,8 @@ struct State {
     /// contains `.1` is carried out, but answered with status `.2` (the answer was lost on
     /// the way back), once.
     lost_answers: Vec<(String, String, u16)>,
+    /// Rate limits to simulate, see [`FakeDiscord::rate_limit_next`].
+    rate_limits: Vec<RateLimit>,
     ready_count: usize,
     identify_count: usize,
     resume_count: usize,
@@ -908,6 +920,42 @@ impl FakeDiscord {
         self.state()
             .lost_answers
             .push((method.to_string(), path.to_string(), status));
+    }
+
+    /// Answers the next `count` `method` requests whose path contains `path` with Discord's
+    /// 429: nothing is done, and the answer says to wait `retry_after` seconds, for every
+    /// route when `global` (the JSON's `retry_after` and `global`, the `Retry-After`,
+    /// `X-RateLimit-Global` and `X-RateLimit-Scope` headers).
+    pub fn rate_limit_next(
+        &self,
+        method: &str,
+        path: &str,
+        count: usize,
+        retry_after: f64,
+        global: bool,
+    ) {
+        self.state().rate_limits.push(RateLimit {
+            method: method.to_string(),
+            path: path.to_string(),
+            count,
+            retry_after,
+            global,
+        });
+    }
+
+    /// Ends every rate limit [`FakeDiscord::rate_limit_next`] set.
+    pub fn clear_rate_limits(&self) {
+        self.state().rate_limits.clear();
+    }
+
+    /// The requests answered 429 by [`FakeDiscord::rate_limit_next`].
+    pub fn rate_limited(&self) -> Vec<Recorded> {
+        self.state()
+            .requests
+            .iter()
+            .filter(|r| r.status == 429)
+            .cloned()
+            .collect()
     }
 
     /// Sets the bot's permissions in the channels (`app_permissions` of the interactions).
@@ -1421,6 +1469,18 @@ fn id_of(v: &Value) -> Option<u64> {
     }
 }
 
+/// Discord's 429 for `limited` (`retry_after`, `global`).
+fn too_many_requests(limited: Option<(f64, bool)>) -> (u16, Value) {
+    let (retry_after, global) = limited.unwrap_or((1.0, false));
+    let body = json!({
+        "message": "You are being rate limited.",
+        "retry_after": retry_after,
+        "global": global,
+        "code": 0,
+    });
+    (429, body)
+}
+
 fn error(status: u16, code: u64, message: &str) -> (u16, Value) {
     (status, json!({"code": code, "message": message}))
 }
@@ -1682,6 +1742,17 @@ fn validate_message_body(body: &Value, problems: &mut Vec<(String, String)>) {
 }
 
 impl State {
+    /// Counts one request against the first rate limit of its method and path: its
+    /// `retry_after` and `global`.
+    fn take_rate_limit(&mut self, method: &str, path: &str) -> Option<(f64, bool)> {
+        let l = self
+            .rate_limits
+            .iter_mut()
+            .find(|l| l.count > 0 && l.method == method && path.contains(l.path.as_str()))?;
+        l.count -= 1;
+        Some((l.retry_after, l.global))
+    }
+
     /// A fresh snowflake, increasing, dated now.
     fn new_id(&mut self) -> u64 {
         let ms = SystemTime::now()
@@ -2488,13 +2559,16 @@ impl Inner {
             unknown_route: false,
             deduplicated: false,
         };
+        let limited;
         let (status, response) = {
             let mut st = self.lock();
+            limited = st.take_rate_limit(&rec.method, &rec.path);
             let outage = st
                 .outages
                 .iter()
                 .position(|(m, p, _)| *m == rec.method && rec.path.contains(p.as_str()));
             let answer = match (outage, body_error) {
+                _ if limited.is_some() => too_many_requests(limited),
                 (Some(i), _) => {
                     let (_, _, status) = st.outages.remove(i);
                     error(status, 0, "a simulated outage")
@@ -2531,6 +2605,14 @@ impl Inner {
         };
         self.notify();
         let mut builder = Response::builder().status(status);
+        if let Some((retry_after, global)) = limited {
+            builder = builder
+                .header("retry-after", (retry_after.ceil() as u64).to_string())
+                .header("x-ratelimit-scope", if global { "global" } else { "user" });
+            if global {
+                builder = builder.header("x-ratelimit-global", "true");
+            }
+        }
         let body = if status == 204 {
             Bytes::new()
         } else {
