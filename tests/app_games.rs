@@ -186,8 +186,8 @@ fn a_game_goes_on_after_a_restart() {
         let before = t.rebuild(id).position().text();
         t.restart();
         assert_eq!(t.rebuild(id).position().text(), before);
-        let r = t.ok("carol", "/board");
-        assert!(r.picture.is_some());
+        let r = t.run("carol", "/board");
+        assert!(r.private && r.picture.is_some(), "{}", r.text);
         play(&mut t, id, 3, 50 + k as u64);
     }
 }

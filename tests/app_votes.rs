@@ -173,23 +173,58 @@ fn settings_rules_and_my_games() {
 }
 
 #[test]
-fn the_board_is_drawn_from_the_side_a_player_asked_for() {
+fn the_channel_sees_white_at_the_bottom_and_a_member_alone_their_own_side() {
+    use ferry::picture::{game_view, Request};
+    use ferry::render::board_png;
     let mut t = Table::new("orientation");
     let v = engine::variants()[0].id;
     t.ok("alice", &format!("/challenge @bob {v} color:white"));
     t.ok("bob", "/accept");
-    let png = |t: &mut Table, who: &str| t.ok(who, "/board").picture.unwrap().png;
-    let white_view = png(&mut t, "alice");
-    let bob_own = png(&mut t, "bob");
-    assert_ne!(
-        bob_own, white_view,
-        "Black's own side is at the bottom by default"
-    );
-    assert_eq!(
-        png(&mut t, "carol"),
-        white_view,
-        "a watcher sees White at the bottom"
-    );
+    let id = t.game_row().id;
+    // The game's picture as drawn from either side, with the players named as in replies.
+    let drawn = |t: &Table, flipped: bool, from: Option<&str>| {
+        let game = t.rebuild(id);
+        let from = from.map(|c| game.position().shape().parse_cell(c).unwrap());
+        board_png(&game_view(
+            &game,
+            &Request {
+                flipped,
+                from,
+                players: Some(("alice".into(), "bob".into())),
+            },
+        ))
+    };
+    // Two moves in a row, Black (whose setting is `own`) to move after the first: both
+    // public pictures keep White at the bottom.
+    for (who, seed) in [("alice", 1), ("bob", 2)] {
+        let m = app_support::game::some_move(&t.rebuild(id), seed).unwrap();
+        let r = t.ok(who, &format!("/move {m}"));
+        assert_eq!(
+            r.picture.unwrap().png,
+            drawn(&t, false, None),
+            "the picture after {who}'s move {m} has White at the bottom"
+        );
+        assert_ne!(drawn(&t, false, None), drawn(&t, true, None));
+    }
+    // Private replies follow the asker's setting: Black's own side by default.
+    let board = |t: &mut Table, who: &str| {
+        let r = t.run(who, "/board");
+        assert!(r.private, "/board answers only the asker: {}", r.text);
+        r.picture.unwrap().png
+    };
+    assert_eq!(board(&mut t, "bob"), drawn(&t, true, None));
+    assert_eq!(board(&mut t, "alice"), drawn(&t, false, None));
+    assert_eq!(board(&mut t, "carol"), drawn(&t, false, None), "a watcher");
+    let cell = {
+        let g = t.rebuild(id);
+        let p = g.position();
+        let mut list = engine::MoveList::new();
+        p.legal_moves(&mut list);
+        p.shape().name(list[0].from().unwrap())
+    };
+    let r = t.run("bob", &format!("/moves {cell}"));
+    assert!(r.private);
+    assert_eq!(r.picture.unwrap().png, drawn(&t, true, Some(&cell)));
     t.run("bob", "/settings orientation:white");
-    assert_eq!(png(&mut t, "bob"), white_view);
+    assert_eq!(board(&mut t, "bob"), drawn(&t, false, None));
 }

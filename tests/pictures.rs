@@ -376,3 +376,73 @@ fn fluidity_dissection_marks_every_removed_piece() {
     );
     golden("fluidity-dissection", &png);
 }
+
+#[test]
+fn a_bridge_built_and_crossed_is_part_of_the_last_move() {
+    // Black builds on g (builders on g7 and h7), and the Bishop crosses it to take on b1.
+    let mut game = common::game(
+        "river",
+        Some("4k3/8/8/6pb/8/8/8/8/8/1N2K3 b - - a5,h6 fw 0 1"),
+        &[],
+    );
+    game.play("@g:Bh7xb1").unwrap();
+    let view = game_view(&game, &Request::default());
+    let shape = game.position().shape();
+    for name in ["g5", "g6", "h7", "b1"] {
+        let c = shape.parse_cell(name).unwrap();
+        assert!(view.cells[c.index()].marks.last_move, "{name} is marked");
+    }
+    let png = board_png(&view);
+    assert!(png.len() < MAX_BYTES);
+    golden("river-bridge-built", &png);
+}
+
+#[test]
+fn every_cell_a_move_changes_is_marked() {
+    // Whatever a move does (a bridge built, a boat sailed, pieces removed, a piece
+    // promoted or dropped), each cell drawn differently afterwards carries a mark.
+    use ferry::engine::{variants, MoveList};
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for v in variants() {
+        let mut sets: Vec<&[&str]> = vec![&[]];
+        match v.id {
+            "river" => sets.push(&["bridges=unlimited"]),
+            "little-river" => sets.push(&["river=wild"]),
+            "continental" => sets.push(&["drop=on"]),
+            _ => {}
+        }
+        for options in sets {
+            for _ in 0..20 {
+                let mut game = common::game(v.id, None, options);
+                let mut moves = MoveList::new();
+                for _ in 0..100 {
+                    if game.outcome().is_some() {
+                        break;
+                    }
+                    let before = game_view(&game, &Request::default());
+                    moves.clear();
+                    game.position().legal_moves(&mut moves);
+                    let text = game.position().move_text(&moves[next(moves.len())]);
+                    game.play(&text).unwrap();
+                    let after = game_view(&game, &Request::default());
+                    for (i, (a, b)) in before.cells.iter().zip(&after.cells).enumerate() {
+                        let changed =
+                            a.terrain != b.terrain || a.boat != b.boat || a.piece != b.piece;
+                        assert!(
+                            !changed || b.marks.last_move || b.marks.removed,
+                            "{} {options:?}: {text} changed {} without marking it",
+                            v.id,
+                            game.position().shape().name(Cell(i as u8))
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

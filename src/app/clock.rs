@@ -2,6 +2,7 @@
 //! `tick(now)`, not a thread: the adapter calls it every minute or so and once at start
 //! (which catches up on everything missed while Ferry was down), and tests pass any time.
 
+use super::play::Audience;
 use super::questions::{challenge_settled, ChallengeEnd};
 use super::text::{mention, time_text};
 use super::{App, AppError, Button, Fail, Picture, Reply};
@@ -182,7 +183,10 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
                 side.opposite()
             ))
             .mentioning(&[&row.white, &row.black]);
-            reply.picture = Some(app.picture(&row, &g, Some(winner), None).map_err(fail)?);
+            reply.picture = Some(
+                app.picture(&row, &g, Audience::Channel, None)
+                    .map_err(fail)?,
+            );
             reply.settles = super::questions::settled(&row, &before, &g, &action);
             let notice = queued(&row.server, &row.channel, &reply, now);
             // The game's own time: the deadline, not the moment the scheduler ran.

@@ -40,6 +40,17 @@ pub(super) fn engine_text(e: &dyn std::fmt::Display) -> String {
     quote_at_most(&e.to_string(), ENGINE_TEXT_CHARS)
 }
 
+/// Who sees a picture, which decides the side at the bottom.
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Audience<'a> {
+    /// Everyone in the channel: White at the bottom, so that the pictures a game posts one
+    /// after another never turn round.
+    Channel,
+    /// One member alone (a private reply): their own side at the bottom if they play Black
+    /// and their /settings orientation is `own`, else White at the bottom.
+    Member(&'a str),
+}
+
 fn internal(what: String) -> Fail {
     Fail::Error(AppError::Internal(what))
 }
@@ -131,21 +142,20 @@ impl App {
         })
     }
 
-    /// The picture of a game, from `viewer`'s side if they play Black and want their own
-    /// side at the bottom.
+    /// The picture of a game, drawn for `audience`: see `Audience`.
     pub(super) fn picture(
         &self,
         row: &GameRow,
         game: &Game,
-        viewer: Option<&str>,
+        audience: Audience,
         from: Option<engine::Cell>,
     ) -> Out<Picture> {
-        let flipped = match viewer {
-            Some(v) => {
+        let flipped = match audience {
+            Audience::Channel => false,
+            Audience::Member(v) => {
                 row.color_of(v) == Some(Color::Black)
                     && self.store.orientation(v)? == Orientation::Own
             }
-            None => false,
         };
         let players = Some((
             self.store.member_name(&row.white)?,
@@ -258,12 +268,8 @@ impl App {
     pub(super) fn position_reply(&self, row: &GameRow, game: &Game, said: String) -> Out {
         let fresh = self.store.game(row.id)?.unwrap_or_else(|| row.clone());
         let (status, mentions) = self.status(&fresh, game, fresh.deadline);
-        let viewer = match game.outcome() {
-            None => fresh.player(game.position().side_to_move()).to_string(),
-            Some(_) => fresh.white.clone(),
-        };
         let mut reply = Reply::public(format!("{said} {status}"));
-        reply.picture = Some(self.picture(&fresh, game, Some(&viewer), None)?);
+        reply.picture = Some(self.picture(&fresh, game, Audience::Channel, None)?);
         let ids: Vec<&str> = mentions.iter().map(String::as_str).collect();
         Ok(reply.mentioning(&ids))
     }
@@ -338,7 +344,9 @@ impl App {
             GameStatus::Active => self.status(&row, &g, row.deadline).0,
             _ => format!("Game {} is over: {}.", row.id, ended_text(&row)),
         };
-        let mut reply = Reply::public(format!(
+        // Only the asker sees it, drawn as they like it: the channel has the game's own
+        // pictures, all with White at the bottom.
+        let mut reply = Reply::private(format!(
             "Game {} ({}): {} (White) vs {} (Black), ply {}. {text}",
             row.id,
             g.variant().name,
@@ -346,7 +354,7 @@ impl App {
             mention(&row.black),
             g.plies().len()
         ));
-        reply.picture = Some(self.picture(&row, &g, Some(&cmd.who.id), None)?);
+        reply.picture = Some(self.picture(&row, &g, Audience::Member(&cmd.who.id), None)?);
         Ok(reply)
     }
 
@@ -394,7 +402,7 @@ impl App {
             )
         };
         let mut reply = Reply::private(text);
-        reply.picture = Some(self.picture(&row, &g, Some(&cmd.who.id), Some(cell))?);
+        reply.picture = Some(self.picture(&row, &g, Audience::Member(&cmd.who.id), Some(cell))?);
         let mine =
             row.color_of(&cmd.who.id) == Some(p.side_to_move()) && piece.color == p.side_to_move();
         if mine && row.status == GameStatus::Active {
@@ -753,9 +761,10 @@ impl App {
                 let o = self.store.orientation(&cmd.who.id)?;
                 let server = self.store.server_settings(&cmd.server)?;
                 Ok(Reply::private(format!(
-                    "Your boards are drawn with {}. Change it with /settings orientation:own or \
-                     orientation:white. On this server new challenges default to {} per \
-                     move and the river aspect {}.",
+                    "The boards only you see (/board, /moves) are drawn with {}; pictures in \
+                     the channel always have White at the bottom. Change it with /settings \
+                     orientation:own or orientation:white. On this server new challenges \
+                     default to {} per move and the river aspect {}.",
                     describe(o),
                     count_text(server.clock_days.into(), "day"),
                     server.river_aspect
@@ -775,7 +784,7 @@ impl App {
                 };
                 self.store.set_orientation(&cmd.who.id, &cmd.who.name, o)?;
                 Ok(Reply::private(format!(
-                    "From now on your boards are drawn with {}.",
+                    "From now on the boards only you see (/board, /moves) are drawn with {}.",
                     describe(o)
                 )))
             }

@@ -174,7 +174,8 @@ pub enum Mode {
 fn likely_private(what: &What) -> bool {
     matches!(
         what,
-        What::Moves { .. }
+        What::Board { .. }
+            | What::Moves { .. }
             | What::MyGames { .. }
             | What::Settings { .. }
             | What::Vote { .. }

@@ -459,7 +459,7 @@ async fn vote_close(
 #[poise::command(slash_command, guild_only)]
 async fn settings(
     ctx: Context<'_>,
-    #[description = "How your boards are drawn"] orientation: Option<OrientationChoice>,
+    #[description = "How the boards only you see are drawn"] orientation: Option<OrientationChoice>,
     #[description = "Server managers: default days per move of new challenges"]
     #[min = 1]
     #[max = 30]

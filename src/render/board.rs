@@ -33,6 +33,10 @@ struct Layout {
     detail_lines: Vec<String>,
     coords: u32,
     hands: u32,
+    /// Height of the band each rank line becomes (a river between two halves of land).
+    band: u32,
+    /// Where the bands are: after these 0-based ranks.
+    bands_after: Vec<u8>,
 }
 
 impl Layout {
@@ -53,6 +57,8 @@ impl Layout {
             } else {
                 0
             },
+            band: cell * 7 / 20,
+            bands_after: view.rank_lines.iter().map(|l| l.after).collect(),
         };
         let width = l.size(view).0.saturating_sub(l.board_x() + l.pad / 2) as f32;
         l.detail_lines = pack_phrases(&view.details, l.detail_px(), width);
@@ -72,10 +78,25 @@ impl Layout {
     fn board_y(&self) -> u32 {
         self.caption
     }
+    /// The board's height: its ranks and the river bands between them.
+    fn board_h(&self, view: &BoardView) -> u32 {
+        self.cell * view.ranks as u32 + self.band * self.bands_after.len() as u32
+    }
     fn size(&self, view: &BoardView) -> (u32, u32) {
         let w = self.board_x() + self.cell * view.files as u32 + self.pad + self.hands;
-        let h = self.board_y() + self.cell * view.ranks as u32 + self.coords + self.pad;
+        let h = self.board_y() + self.board_h(view) + self.coords + self.pad;
         (w, h)
+    }
+    /// How many bands lie above `rank` on the picture.
+    fn bands_above(&self, view: &BoardView, rank: u8) -> u32 {
+        let above = |after: u8| {
+            if view.flipped {
+                rank > after
+            } else {
+                rank <= after
+            }
+        };
+        self.bands_after.iter().filter(|&&a| above(a)).count() as u32
     }
     /// Top-left pixel of the cell at `file`, `rank` as seen from the chosen side.
     fn cell_xy(&self, view: &BoardView, file: u8, rank: u8) -> (i32, i32) {
@@ -86,7 +107,8 @@ impl Layout {
         };
         (
             (self.board_x() + col as u32 * self.cell) as i32,
-            (self.board_y() + row as u32 * self.cell) as i32,
+            (self.board_y() + row as u32 * self.cell + self.bands_above(view, rank) * self.band)
+                as i32,
         )
     }
 }
@@ -181,6 +203,16 @@ fn draw_cell(img: &mut RgbImage, view: &BoardView, l: &Layout, file: u8, rank: u
         let up = (exit == Exit::North) != view.flipped;
         art::mark(art::Mark::Exit { up }, l.cell).draw_on(img, x, y);
     }
+    // A frame in the mark's own colour, drawn over everything in the cell, so that the
+    // last move shows the same on land, water, a bridge's planks or under a boat.
+    if m.last_move || m.removed {
+        let color = if m.last_move { LAST_MOVE } else { REMOVED };
+        let w = (s / 14).max(2);
+        canvas::fill_rect(img, x, y, s, w, color);
+        canvas::fill_rect(img, x, y + s - w, s, w, color);
+        canvas::fill_rect(img, x, y + w, w, s - 2 * w, color);
+        canvas::fill_rect(img, x + s - w, y + w, w, s - 2 * w, color);
+    }
     if m.destination {
         if c.piece.is_some() {
             canvas::ring(img, cx, cy, s as f32 * 0.47, s as f32 * 0.08, HINT, 0.45);
@@ -227,16 +259,31 @@ fn draw_waves(img: &mut RgbImage, x: i32, y: i32, s: i32, water: Rgb8) {
     }
 }
 
+/// A rank line is drawn as a band of water between the two ranks, edged and waved, as
+/// wide as the board: a thin line is missed at the size a chat shows a picture.
 fn draw_rank_lines(img: &mut RgbImage, view: &BoardView, l: &Layout) {
-    let thick = (l.cell / 14).max(3) as i32;
+    let band = l.band as i32;
+    let edge = (l.cell / 28).max(2) as i32;
+    let x = l.board_x() as i32;
+    let w = (l.cell * view.files as u32) as i32;
     for line in &view.rank_lines {
-        // The boundary above rank `after` as seen from the chosen side.
-        let (_, y_above) = l.cell_xy(view, 0, line.after + 1);
-        let (_, y_below) = l.cell_xy(view, 0, line.after);
-        let y = y_above.max(y_below);
-        let x = l.board_x() as i32;
-        let w = (l.cell * view.files as u32) as i32;
-        canvas::fill_rect(img, x, y - thick / 2, w, thick, RIVER_LINE);
+        // The band lies between the two ranks as seen from the chosen side.
+        let (_, y_a) = l.cell_xy(view, 0, line.after + 1);
+        let (_, y_b) = l.cell_xy(view, 0, line.after);
+        let top = y_a.min(y_b) + l.cell as i32;
+        canvas::fill_rect(img, x, top, w, band, WATER_LIGHT);
+        canvas::fill_rect(img, x, top, w, edge, RIVER_LINE);
+        canvas::fill_rect(img, x, top + band - edge, w, edge, RIVER_LINE);
+        let r = band as f32 / 7.0;
+        let mid = top as f32 + band as f32 / 2.0;
+        let mut cx = x as f32 + r;
+        let mut i = 0;
+        while cx < (x + w) as f32 - r {
+            let cy = mid + r * 0.8 * (i as f32 * 0.9).sin();
+            canvas::disc(img, cx, cy, r * 0.55, WAVE, 1.0);
+            cx += r * 0.6;
+            i += 1;
+        }
     }
 }
 
@@ -247,7 +294,7 @@ fn draw_coordinates(img: &mut RgbImage, view: &BoardView, l: &Layout) {
         let (x, _) = l.cell_xy(view, file, 0);
         let name = ((b'a' + file) as char).to_string();
         let w = canvas::text_width(font, px, &name);
-        let baseline = (l.board_y() + l.cell * view.ranks as u32) as f32 + l.coords as f32 * 0.8;
+        let baseline = (l.board_y() + l.board_h(view)) as f32 + l.coords as f32 * 0.8;
         canvas::text(
             img,
             font,
@@ -351,7 +398,7 @@ fn draw_hands(img: &mut RgbImage, view: &BoardView, l: &Layout, hands: &[Vec<Han
     let size = l.cell * 62 / 100;
     let step = size as i32 + l.pad as i32 / 2;
     let board_top = l.board_y() as i32;
-    let board_bottom = board_top + (l.cell * view.ranks as u32) as i32;
+    let board_bottom = board_top + l.board_h(view) as i32;
     let (top, bottom) = if view.flipped { (0, 1) } else { (1, 0) };
     let px = l.cell as f32 * 0.24;
     for (side, from_top) in [(top, true), (bottom, false)] {
@@ -424,6 +471,98 @@ fn draw_hands(img: &mut RgbImage, view: &BoardView, l: &Layout, hands: &[Vec<Han
                 CAPTION_DIM,
                 "hand empty",
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Role;
+    use crate::render::view::{PieceView, RankLine};
+
+    fn near(a: Rgb<u8>, b: Rgb8) -> bool {
+        (0..3).all(|i| (a.0[i] as i32 - b[i] as i32).abs() <= 12)
+    }
+
+    #[test]
+    fn the_last_move_shows_in_its_own_colour_on_every_terrain() {
+        // A bridge's planks or a boat took the old tint so that a marked bridge read as an
+        // ochre bridge: the mark must look the same on whatever the cell holds.
+        let mut view = BoardView::empty(8, 10);
+        let pawn = Some(PieceView {
+            color: Color::Black,
+            role: Role::Pawn,
+            promoted: false,
+        });
+        let cells: [(u8, u8, Terrain, bool, bool); 7] = [
+            (0, 0, Terrain::Land, false, false),
+            (1, 0, Terrain::Land, false, true),
+            (2, 4, Terrain::Bridge, false, false),
+            (2, 5, Terrain::Bridge, false, true),
+            (4, 4, Terrain::Water, true, true),
+            (5, 5, Terrain::Water, false, true),
+            (3, 0, Terrain::Palace(Color::White), false, false),
+        ];
+        for (f, r, terrain, boat, piece) in cells {
+            let c = view.cell_mut(f, r);
+            c.terrain = terrain;
+            c.boat = boat;
+            c.piece = if piece { pawn } else { None };
+            c.marks.last_move = true;
+        }
+        view.cell_mut(6, 6).marks.removed = true;
+        for flipped in [false, true] {
+            view.flipped = flipped;
+            let img = draw(&view);
+            let l = Layout::for_view(&view);
+            let s = l.cell as i32;
+            let mut marked: Vec<(u8, u8, Rgb8)> =
+                cells.iter().map(|c| (c.0, c.1, LAST_MOVE)).collect();
+            marked.push((6, 6, REMOVED));
+            for (f, r, color) in marked {
+                let (x, y) = l.cell_xy(&view, f, r);
+                for (px, py) in [(x + s / 2, y), (x, y + s / 2), (x + s - 1, y + s / 2)] {
+                    let got = *img.get_pixel(px as u32, py as u32);
+                    assert!(
+                        near(got, color),
+                        "{f},{r} ({:?}): {got:?} at its edge",
+                        view.cell(f, r).terrain
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_river_between_two_halves_is_a_band_of_water() {
+        let mut view = BoardView::empty(8, 8);
+        view.rank_lines.push(RankLine { after: 3 });
+        for flipped in [false, true] {
+            view.flipped = flipped;
+            let img = draw(&view);
+            let l = Layout::for_view(&view);
+            let (x, _) = l.cell_xy(&view, 2, 0);
+            let x = (x + l.cell as i32 / 2) as u32;
+            let blue = |p: &Rgb<u8>| p.0[2] as i32 > p.0[0] as i32 + 40;
+            let (mut run, mut longest) = (0, 0);
+            for y in 0..img.height() {
+                run = if blue(img.get_pixel(x, y)) {
+                    run + 1
+                } else {
+                    0
+                };
+                longest = longest.max(run);
+            }
+            assert!(
+                longest >= l.cell / 4,
+                "the river is {longest} px high, cells {} px",
+                l.cell
+            );
+            // The ranks on either side keep their full height.
+            let (_, y4) = l.cell_xy(&view, 0, 3);
+            let (_, y5) = l.cell_xy(&view, 0, 4);
+            assert_eq!(y4.abs_diff(y5), l.cell + l.band);
         }
     }
 }
