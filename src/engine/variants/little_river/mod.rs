@@ -334,7 +334,33 @@ impl Position for LittleRiver {
 
 #[cfg(test)]
 mod tests {
-    use super::{repetition, HistoryEntry};
+    use super::{repetition, HistoryEntry, LittleRiver, VARIANT};
+    use crate::engine::moves::MoveList;
+    use crate::engine::variant::Position;
+    use std::sync::Arc;
+
+    #[test]
+    fn options_are_freed_with_the_last_position_that_uses_them() {
+        // Players choose Misty seeds: every game's options must go when its positions go.
+        let weak: Vec<_> = (0..10_000u64)
+            .map(|seed| {
+                let options = VARIANT
+                    .options(&["river=misty".to_string(), format!("misty.seed={seed}")])
+                    .unwrap();
+                let start = (VARIANT.start)(&options);
+                let mut moves = MoveList::new();
+                start.legal_moves(&mut moves);
+                let mut next = start.boxed_clone();
+                next.play(&moves[0]);
+                let pos =
+                    LittleRiver::from_text(&next.text(), super::Config::from_options(&options))
+                        .unwrap();
+                assert_eq!(pos.seed, seed);
+                Arc::downgrade(&pos.config)
+            })
+            .collect();
+        assert!(weak.iter().all(|w| w.upgrade().is_none()));
+    }
 
     fn entries(spec: &[(&str, bool)]) -> Vec<HistoryEntry> {
         spec.iter()
