@@ -14,6 +14,7 @@
 //! Bad input gives one line on stderr and exit status 2; an illegal move in a replay,
 //! exit status 1.
 
+use crate::engine::player_text::excerpt;
 use crate::engine::{variant, variants, Game, MoveList, Options, Position, Variant};
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -59,7 +60,10 @@ pub fn run_with_input(
         Some("replay") => replay(&args[1..], input, out),
         Some("play") => play(&args[1..], input, out),
         Some("render") => render(&args[1..], out),
-        Some(other) => Err(Failure::usage(format!("unknown command '{other}'"))),
+        Some(other) => Err(Failure::usage(format!(
+            "unknown command '{}'",
+            excerpt(other)
+        ))),
     };
     match result {
         Ok(code) => code,
@@ -146,7 +150,7 @@ fn setup(args: &[String], allow_divide: bool) -> Result<Setup, Failure> {
         } else if a == "--divide" && allow_divide {
             divide = true;
         } else if a.starts_with("--") {
-            return Err(Failure::usage(format!("unknown flag '{a}'")));
+            return Err(Failure::usage(format!("unknown flag '{}'", excerpt(a))));
         } else {
             rest.push(a.clone());
         }
@@ -172,7 +176,10 @@ fn setup(args: &[String], allow_divide: bool) -> Result<Setup, Failure> {
 fn no_extra(rest: &[String]) -> Result<(), Failure> {
     match rest.first() {
         None => Ok(()),
-        Some(extra) => Err(Failure::usage(format!("unexpected argument '{extra}'"))),
+        Some(extra) => Err(Failure::usage(format!(
+            "unexpected argument '{}'",
+            excerpt(extra)
+        ))),
     }
 }
 
@@ -235,7 +242,8 @@ fn perft(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Result<i3
         .filter(|d| *d <= MAX_PERFT_DEPTH)
         .ok_or_else(|| {
             Failure::bad(format!(
-                "DEPTH '{depth_text}' must be a whole number from 0 to {MAX_PERFT_DEPTH}"
+                "DEPTH '{depth_text}' must be a whole number from 0 to {MAX_PERFT_DEPTH}",
+                depth_text = excerpt(depth_text)
             ))
         })?;
     let started = Instant::now();
@@ -283,7 +291,12 @@ fn replay(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
         }
         [file] => std::fs::read_to_string(file)
             .map_err(|e| Failure::bad(format!("cannot read {file}: {e}")))?,
-        [_, extra, ..] => return Err(Failure::usage(format!("unexpected argument '{extra}'"))),
+        [_, extra, ..] => {
+            return Err(Failure::usage(format!(
+                "unexpected argument '{}'",
+                excerpt(extra)
+            )))
+        }
     };
     let mut game = Game::new(s.variant, s.options, s.position);
     let mut ply = 0;
@@ -380,7 +393,8 @@ fn render(args: &[String], out: &mut dyn Write) -> Result<i32, Failure> {
             Some(name) => Some(shape.parse_cell(name).ok_or_else(|| {
                 Failure::bad(format!(
                     "--from '{name}' is not a cell of this board: name one like {}",
-                    shape.name(crate::engine::Cell(0))
+                    shape.name(crate::engine::Cell(0)),
+                    name = excerpt(name)
                 ))
             })?),
         };
