@@ -172,13 +172,13 @@ pub fn parse_side(field: Option<&str>) -> Result<Color, PositionError> {
             Color::from_letter(s.chars().next().unwrap_or(' ')).ok_or_else(|| {
                 PositionError::new(format!(
                     "side to move '{s}' must be 'w' or 'b'",
-                    s = excerpt(&s)
+                    s = excerpt(s)
                 ))
             })
         }
         Some(s) => Err(PositionError::new(format!(
             "side to move '{s}' must be 'w' or 'b'",
-            s = excerpt(&s)
+            s = excerpt(s)
         ))),
     }
 }
@@ -202,7 +202,7 @@ pub fn parse_number(field: &str, what: &str, min: u32, max: u32) -> Result<u32, 
         .ok_or_else(|| {
             PositionError::new(format!(
                 "{what} '{field}' must be a whole number from {min} to {max}",
-                field = excerpt(&field)
+                field = excerpt(field)
             ))
         })
 }
@@ -243,7 +243,7 @@ impl<'a> Fields<'a> {
             Some(extra) => Err(PositionError::new(format!(
                 "unexpected '{extra}' after the last field; expected {}",
                 self.names,
-                extra = excerpt(&extra)
+                extra = excerpt(extra)
             ))),
         }
     }
@@ -531,7 +531,7 @@ pub fn read_move(
     if t.chars().any(char::is_whitespace) {
         return Err(IllegalMove::Unreadable(format!(
             "'{t}' is not a move: write one move like e4, Nf3, exd5 or e2-e4, without spaces",
-            t = excerpt(&t)
+            t = excerpt(t)
         )));
     }
     if is_castling(t) {
@@ -580,7 +580,7 @@ pub fn read_move(
     if patterns.is_empty() {
         return Err(IllegalMove::Unreadable(format!(
             "'{t}' is not a move: write it like e4, Nf3, exd5 or e2-e4",
-            t = excerpt(&t)
+            t = excerpt(t)
         )));
     }
     Ok(Reading::NoMatch(patterns))

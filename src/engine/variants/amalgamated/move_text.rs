@@ -89,9 +89,9 @@ impl Amalgamated {
             (true, Some(role)) => IllegalMove::NoSuchMove(format!(
                 "no legal move matches '{t}': {} has no {role} that could go there",
                 self.side,
-                t = excerpt(&t)
+                t = excerpt(t)
             )),
-            _ => IllegalMove::NoSuchMove(format!("no legal move matches '{t}'", t = excerpt(&t))),
+            _ => IllegalMove::NoSuchMove(format!("no legal move matches '{t}'", t = excerpt(t))),
         }
     }
 }

@@ -52,7 +52,7 @@ fn read_points(raw: &str) -> Result<[u32; 12], String> {
         let Some((letter, value)) = entry.split_once(':') else {
             return Err(format!(
                 "'{entry}' is not of the form LETTER:VALUE",
-                entry = excerpt(&entry)
+                entry = excerpt(entry)
             ));
         };
         let letter = letter.trim().to_ascii_uppercase();

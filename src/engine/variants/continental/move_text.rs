@@ -118,7 +118,7 @@ impl ContinentalPosition {
                             ", or R, H, E, G for captured pieces"
                         } else {
                             ""
-                        }, l = excerpt(&l))))
+                        }, l = excerpt(l))))
                     }
                 },
             };
@@ -134,7 +134,7 @@ impl ContinentalPosition {
             .unwrap_or(Some(Role::Soldier));
         let bad_promotion = || {
             IllegalMove::NoSuchMove(format!(
-                "'{text}': only a Soldier reaching its rank 6 promotes, always to a Guard Soldier (=S)", text = excerpt(&text)))
+                "'{text}': only a Soldier reaching its rank 6 promotes, always to a Guard Soldier (=S)", text = excerpt(text)))
         };
         if let Some(from) = p.from {
             if let Err(e) = self.check_move(&Move::normal(from, p.to)) {
@@ -146,7 +146,7 @@ impl ContinentalPosition {
                     "the piece on {} is a {}, not what '{text}' names",
                     t.name(from),
                     piece.role,
-                    text = excerpt(&text)
+                    text = excerpt(text)
                 )));
             }
             return Some(bad_promotion());

@@ -135,7 +135,7 @@ impl ContinentalPosition {
             let side = chars.next().and_then(Color::from_letter).ok_or_else(|| {
                 PositionError::new(format!(
                     "COUNT '{field}' must be '-' or a side letter and the moves left, like b64",
-                    field = excerpt(&field)
+                    field = excerpt(field)
                 ))
             })?;
             let n = notation::parse_number(chars.as_str(), "the number in COUNT", 0, MAX_COUNT)?;
@@ -148,7 +148,7 @@ impl ContinentalPosition {
             ))),
             (Some(_), Some(c)) => Err(PositionError::new(format!(
                 "COUNT is '{field}', but a Soldier stands on {}: the countdown runs only when no Soldier is on the board, so write '-'",
-                t.name(c), field = excerpt(&field)))),
+                t.name(c), field = excerpt(field)))),
             _ => Ok(count),
         }
     }

@@ -129,7 +129,7 @@ impl FluidityPosition {
         if t.chars().any(char::is_whitespace) {
             return Err(IllegalMove::Unreadable(format!(
                 "'{t}' is not a move: {EXAMPLES}, without spaces",
-                t = excerpt(&t)
+                t = excerpt(t)
             )));
         }
         let all = self.described();
@@ -153,7 +153,7 @@ impl FluidityPosition {
         if groups.iter().all(Vec::is_empty) {
             return Err(IllegalMove::Unreadable(format!(
                 "'{t}' is not a move: {EXAMPLES}",
-                t = excerpt(&t)
+                t = excerpt(t)
             )));
         }
         for group in &groups {
@@ -193,7 +193,7 @@ impl FluidityPosition {
                 return Some(Err(IllegalMove::Unreadable(format!(
                     "'{t}': after {} only the removed squares may follow, like O-Oxf1",
                     if long { "O-O-O" } else { "O-O" },
-                    t = excerpt(&t)
+                    t = excerpt(t)
                 ))))
             }
         };
@@ -299,15 +299,15 @@ impl FluidityPosition {
                 Some(role) => IllegalMove::NoPiece(format!(
                     "no legal move matches '{t}': {} has no {role} that could go to {to}",
                     self.side,
-                    t = excerpt(&t)
+                    t = excerpt(t)
                 )),
                 None => IllegalMove::NoSuchMove(format!(
                     "no legal move matches '{t}': none of your pieces can go to {to}",
-                    t = excerpt(&t)
+                    t = excerpt(t)
                 )),
             };
         }
-        IllegalMove::NoSuchMove(format!("no legal move matches '{t}'", t = excerpt(&t)))
+        IllegalMove::NoSuchMove(format!("no legal move matches '{t}'", t = excerpt(t)))
     }
 }
 

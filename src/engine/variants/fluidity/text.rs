@@ -138,14 +138,14 @@ fn parse_castling(field: &str) -> Result<u8, PositionError> {
             return Err(PositionError::new(format!(
                 "CASTLING '{field}': '{ch}' is not a right; write any of K Q k q in that order \
                  (like KQkq or Kq), or '-'",
-                field = excerpt(&field)
+                field = excerpt(field)
             )));
         };
         if i < next {
             return Err(PositionError::new(format!(
                 "CASTLING '{field}' must list its rights once each in the order K Q k q, like \
                  KQkq or Kq",
-                field = excerpt(&field)
+                field = excerpt(field)
             )));
         }
         next = i + 1;

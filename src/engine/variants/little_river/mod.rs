@@ -336,7 +336,6 @@ impl Position for LittleRiver {
 mod tests {
     use super::{repetition, HistoryEntry, LittleRiver, VARIANT};
     use crate::engine::moves::MoveList;
-    use crate::engine::variant::Position;
     use std::sync::Arc;
 
     #[test]

@@ -152,7 +152,7 @@ pub(super) fn read_schedule(raw: &str) -> Result<Vec<(u32, Aspect)>, String> {
         let Some((ply, aspect)) = entry.split_once(':') else {
             return Err(format!(
                 "'{entry}' is not of the form PLY:ASPECT",
-                entry = excerpt(&entry)
+                entry = excerpt(entry)
             ));
         };
         let ply_t = ply.trim();
@@ -163,8 +163,8 @@ pub(super) fn read_schedule(raw: &str) -> Result<Vec<(u32, Aspect)>, String> {
             .ok_or_else(|| {
                 format!(
                     "'{ply_t}' in '{entry}' is not a ply number",
-                    entry = excerpt(&entry),
-                    ply_t = excerpt(&ply_t)
+                    entry = excerpt(entry),
+                    ply_t = excerpt(ply_t)
                 )
             })?;
         let aspect = Aspect::parse(&aspect.trim().to_ascii_lowercase()).ok_or_else(|| {

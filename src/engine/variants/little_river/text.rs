@@ -98,11 +98,11 @@ impl LittleRiver {
         pos.seed = match (seed, config.misty()) {
             (Some(s), true) => s.parse::<u64>().ok().filter(|_| s.bytes().all(|b| b.is_ascii_digit())).ok_or_else(|| {
                 PositionError::new(format!(
-                    "SEED '{s}' must be a whole number from 0 to 18446744073709551615", s = excerpt(&s)))
+                    "SEED '{s}' must be a whole number from 0 to 18446744073709551615", s = excerpt(s)))
             })?,
             (Some(s), false) => {
                 return Err(PositionError::new(format!(
-                    "unexpected '{s}' after PLY: a SEED is written only with river=misty; expected {FIELDS}", s = excerpt(&s))))
+                    "unexpected '{s}' after PLY: a SEED is written only with river=misty; expected {FIELDS}", s = excerpt(s))))
             }
             (None, true) => config.seed.unwrap_or_else(random_seed),
             (None, false) => 0,
@@ -164,7 +164,7 @@ impl LittleRiver {
         for tag in field.split(',') {
             let bad = || {
                 PositionError::new(format!(
-                    "tag '{tag}' must be a river cell and n or s, like c5n; TAGS is '-' or tags in file order joined by commas, like b5s,d5n", tag = excerpt(&tag)))
+                    "tag '{tag}' must be a river cell and n or s, like c5n; TAGS is '-' or tags in file order joined by commas, like b5s,d5n", tag = excerpt(tag)))
             };
             if tag.len() != 3 || !tag.is_ascii() {
                 return Err(bad());
@@ -174,7 +174,7 @@ impl LittleRiver {
                 return Err(PositionError::new(format!(
                     "tag '{tag}': {} is not a river cell (a5 to f5)",
                     t.name(c),
-                    tag = excerpt(&tag)
+                    tag = excerpt(tag)
                 )));
             }
             let north = match &tag[2..] {
@@ -185,7 +185,7 @@ impl LittleRiver {
             if last.is_some_and(|l| l >= c.0) {
                 return Err(PositionError::new(format!(
                     "tags must be in file order, each cell once: '{tag}' comes too late",
-                    tag = excerpt(&tag)
+                    tag = excerpt(tag)
                 )));
             }
             last = Some(c.0);
@@ -193,7 +193,7 @@ impl LittleRiver {
                 return Err(PositionError::new(format!(
                     "tag '{tag}' names {}, which is empty: a tag belongs to a piece in the river",
                     t.name(c),
-                    tag = excerpt(&tag)
+                    tag = excerpt(tag)
                 )));
             };
             if p.role == Role::Pawn && north != (p.color == Color::White) {
@@ -201,7 +201,7 @@ impl LittleRiver {
                     "tag '{tag}' points a {} Pawn backwards: a Pawn's tag is {}",
                     p.color,
                     if p.color == Color::White { 'n' } else { 's' },
-                    tag = excerpt(&tag)
+                    tag = excerpt(tag)
                 )));
             }
             if north {

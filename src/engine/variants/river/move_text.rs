@@ -137,7 +137,7 @@ impl River {
         if t.chars().any(char::is_whitespace) {
             return Err(IllegalMove::Unreadable(format!(
                 "'{t}' is not a move: write one move like e2-e4, Nf3, ~a5>b6 or @d, without spaces",
-                t = excerpt(&t)
+                t = excerpt(t)
             )));
         }
         let upper = t.to_ascii_uppercase().replace('0', "O");
@@ -217,7 +217,7 @@ impl River {
                             format!(
                                 "no {role} of yours can move to {} ('{t}')",
                                 self.geo().name(san.to),
-                                t = excerpt(&t)
+                                t = excerpt(t)
                             )
                         });
                         for from in self.board.of(self.side) {
@@ -245,7 +245,7 @@ impl River {
             return Err(IllegalMove::Unreadable(format!(
                 "'{t}' is not a move: write it like e2-e4, Nf3, exd5, d4-d6, ~a5>b6, \
                  Nc4-a5>b5, Rc5>e5, Qd5>e6xe7, @d or @d:Rd4-d8",
-                t = excerpt(&t)
+                t = excerpt(t)
             )));
         }
         readings.sort();
@@ -257,13 +257,13 @@ impl River {
                 Ok(()) => IllegalMove::NoSuchMove(format!(
                     "'{t}' does not name that move; write it as {}",
                     self.text_of(m),
-                    t = excerpt(&t)
+                    t = excerpt(t)
                 )),
             })
             .collect();
         Err(most_telling(&reasons).unwrap_or_else(|| {
             IllegalMove::NoSuchMove(
-                fallback.unwrap_or_else(|| format!("'{t}' matches no legal move", t = excerpt(&t))),
+                fallback.unwrap_or_else(|| format!("'{t}' matches no legal move", t = excerpt(t))),
             )
         }))
     }

@@ -109,7 +109,7 @@ fn read_files(raw: &str) -> Result<u8, String> {
         let p = part.trim();
         let b = p.as_bytes();
         if b.len() != 1 || !(b'a'..=b'h').contains(&b[0]) {
-            return Err(format!("'{p}' is not a file a to h", p = excerpt(&p)));
+            return Err(format!("'{p}' is not a file a to h", p = excerpt(p)));
         }
         let bit = 1 << (b[0] - b'a');
         if mask & bit != 0 {

@@ -74,7 +74,7 @@ impl River {
                 if !ok {
                     return Err(PositionError::new(format!(
                         "bridge '{entry}' must be a file and its builder, like dw or cb",
-                        entry = excerpt(&entry)
+                        entry = excerpt(entry)
                     )));
                 }
                 let file = b[0].to_ascii_lowercase() - b'a';
@@ -101,7 +101,7 @@ impl River {
                 let c = shape.parse_cell(entry).ok_or_else(|| {
                     PositionError::new(format!(
                         "boat square '{entry}' is not a square",
-                        entry = excerpt(&entry)
+                        entry = excerpt(entry)
                     ))
                 })?;
                 if !water.contains(c) {
@@ -171,14 +171,14 @@ impl River {
                     _ => {
                         return Err(PositionError::new(format!(
                             "castling '{castling_text}' must be '-' or letters of KQkq",
-                            castling_text = excerpt(&castling_text)
+                            castling_text = excerpt(castling_text)
                         )))
                     }
                 };
                 if castling & bit != 0 {
                     return Err(PositionError::new(format!(
                         "castling '{castling_text}' names {ch} twice",
-                        castling_text = excerpt(&castling_text)
+                        castling_text = excerpt(castling_text)
                     )));
                 }
                 castling |= bit;
@@ -210,7 +210,7 @@ impl River {
             let c = shape.parse_cell(ep_text).ok_or_else(|| {
                 PositionError::new(format!(
                     "en passant square '{ep_text}' must be '-' or a square like e3",
-                    ep_text = excerpt(&ep_text)
+                    ep_text = excerpt(ep_text)
                 ))
             })?;
             Some(c)
