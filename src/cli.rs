@@ -310,7 +310,7 @@ fn replay(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
         }
         ply += 1;
         if let Err(e) = game.play(mv) {
-            writeln!(out, "illegal move at ply {ply}: {mv}: {e}").map_err(io)?;
+            writeln!(out, "illegal move at ply {ply}: {}: {e}", excerpt(mv)).map_err(io)?;
             return Ok(1);
         }
     }
@@ -383,8 +383,9 @@ fn render(args: &[String], out: &mut dyn Write) -> Result<i32, Failure> {
         for (i, text) in flags.moves.iter().enumerate() {
             if let Err(e) = game.play(text) {
                 return Err(Failure::bad(format!(
-                    "illegal move at ply {}: {text}: {e}",
-                    i + 1
+                    "illegal move at ply {}: {}: {e}",
+                    i + 1,
+                    excerpt(text)
                 )));
             }
         }

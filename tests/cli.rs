@@ -416,3 +416,15 @@ fn a_position_over_by_its_own_rules_lists_no_moves_and_replays_as_over() {
         assert!(stdout(&o).contains(result), "{id}: {}", stdout(&o));
     }
 }
+
+#[test]
+fn a_megabyte_move_is_refused_at_once_and_not_echoed() {
+    let started = std::time::Instant::now();
+    let text = format!("Ra1-a7{}\n", "xa3".repeat(333_331));
+    let o = ferry(&["replay", "fluidity"], &text);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("too long") && out.len() < 400, "{out}");
+    // A guard, not a measure: this took minutes when the reader was quadratic.
+    assert!(started.elapsed().as_secs() < 30);
+}
