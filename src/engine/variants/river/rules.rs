@@ -1039,15 +1039,19 @@ impl River {
 
     /// Only the kings, or (with no boats) kings and one bishop or knight.
     pub(super) fn insufficient(&self) -> bool {
-        let pieces: Vec<Role> = self.board.pieces().map(|(_, p)| p.role).collect();
-        match pieces.len() {
-            2 => true,
-            3 => {
-                self.boats.is_empty()
-                    && pieces
-                        .iter()
-                        .any(|r| matches!(r, Role::Bishop | Role::Knight))
+        // Perft asks at every node: stop at the fourth piece, allocate nothing.
+        let mut minor = false;
+        let mut count = 0;
+        for (_, p) in self.board.pieces() {
+            count += 1;
+            if count > 3 {
+                return false;
             }
+            minor |= matches!(p.role, Role::Bishop | Role::Knight);
+        }
+        match count {
+            2 => true,
+            3 => self.boats.is_empty() && minor,
             _ => false,
         }
     }
