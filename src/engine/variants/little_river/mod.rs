@@ -243,7 +243,7 @@ impl Position for LittleRiver {
     }
 
     fn read_rules(&self, text: &str) -> Result<(Move, String), IllegalMove> {
-        let m = LittleRiver::read_move(self, text)?;
+        let m = self.read_text(text)?;
         Ok((m, self.canonical_text(&m)))
     }
 

@@ -194,7 +194,7 @@ impl LittleRiver {
     }
 
     /// Reads any accepted form of a move text (section 11).
-    pub(super) fn read_move(&self, text: &str) -> Result<Move, IllegalMove> {
+    pub(super) fn read_text(&self, text: &str) -> Result<Move, IllegalMove> {
         let t = tables();
         let clean = notation::clean_move_text(text);
         if clean.is_empty() {
