@@ -14,6 +14,7 @@
 //! Bad input gives one line on stderr and exit status 2; an illegal move in a replay,
 //! exit status 1.
 
+use crate::engine::player_text::excerpt;
 use crate::engine::{variant, variants, Game, MoveList, Options, Position, Variant};
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -59,7 +60,10 @@ pub fn run_with_input(
         Some("replay") => replay(&args[1..], input, out),
         Some("play") => play(&args[1..], input, out),
         Some("render") => render(&args[1..], out),
-        Some(other) => Err(Failure::usage(format!("unknown command '{other}'"))),
+        Some(other) => Err(Failure::usage(format!(
+            "unknown command '{}'",
+            excerpt(other)
+        ))),
     };
     match result {
         Ok(code) => code,
@@ -151,7 +155,7 @@ fn setup(args: &[String], allow_divide: bool) -> Result<Setup, Failure> {
         } else if a == "--divide" && allow_divide {
             divide = true;
         } else if a.starts_with("--") {
-            return Err(Failure::usage(format!("unknown flag '{a}'")));
+            return Err(Failure::usage(format!("unknown flag '{}'", excerpt(a))));
         } else {
             rest.push(a.clone());
         }
@@ -177,7 +181,10 @@ fn setup(args: &[String], allow_divide: bool) -> Result<Setup, Failure> {
 fn no_extra(rest: &[String]) -> Result<(), Failure> {
     match rest.first() {
         None => Ok(()),
-        Some(extra) => Err(Failure::usage(format!("unexpected argument '{extra}'"))),
+        Some(extra) => Err(Failure::usage(format!(
+            "unexpected argument '{}'",
+            excerpt(extra)
+        ))),
     }
 }
 
@@ -240,7 +247,8 @@ fn perft(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Result<i3
         .filter(|d| *d <= MAX_PERFT_DEPTH)
         .ok_or_else(|| {
             Failure::bad(format!(
-                "DEPTH '{depth_text}' must be a whole number from 0 to {MAX_PERFT_DEPTH}"
+                "DEPTH '{depth_text}' must be a whole number from 0 to {MAX_PERFT_DEPTH}",
+                depth_text = excerpt(depth_text)
             ))
         })?;
     let started = Instant::now();
@@ -303,7 +311,12 @@ fn replay(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
                 .map_err(|e| Failure::bad(format!("cannot read {file}: {e}")))?;
             utf8_text(bytes, file)?
         }
-        [_, extra, ..] => return Err(Failure::usage(format!("unexpected argument '{extra}'"))),
+        [_, extra, ..] => {
+            return Err(Failure::usage(format!(
+                "unexpected argument '{}'",
+                excerpt(extra)
+            )))
+        }
     };
     let mut game = Game::new(s.variant, s.options, s.position);
     let mut ply = 0;
@@ -317,7 +330,7 @@ fn replay(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
         }
         ply += 1;
         if let Err(e) = game.play(mv) {
-            writeln!(out, "illegal move at ply {ply}: {mv}: {e}").map_err(io)?;
+            writeln!(out, "illegal move at ply {ply}: {}: {e}", excerpt(mv)).map_err(io)?;
             return Ok(1);
         }
     }
@@ -390,8 +403,9 @@ fn render(args: &[String], out: &mut dyn Write) -> Result<i32, Failure> {
         for (i, text) in flags.moves.iter().enumerate() {
             if let Err(e) = game.play(text) {
                 return Err(Failure::bad(format!(
-                    "illegal move at ply {}: {text}: {e}",
-                    i + 1
+                    "illegal move at ply {}: {}: {e}",
+                    i + 1,
+                    excerpt(text)
                 )));
             }
         }
@@ -400,7 +414,8 @@ fn render(args: &[String], out: &mut dyn Write) -> Result<i32, Failure> {
             Some(name) => Some(shape.parse_cell(name).ok_or_else(|| {
                 Failure::bad(format!(
                     "--from '{name}' is not a cell of this board: name one like {}",
-                    shape.name(crate::engine::Cell(0))
+                    shape.name(crate::engine::Cell(0)),
+                    name = excerpt(name)
                 ))
             })?),
         };

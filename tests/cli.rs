@@ -377,3 +377,56 @@ fn little_river_moves_perft_and_replay() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("river=misty"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_position_over_by_its_own_rules_lists_no_moves_and_replays_as_over() {
+    // (variant, options, position): Continental's protect rule (every way out of check is
+    // a General move), River Chess's bare Kings, Fluidity's two Kings and a Bishop.
+    let cases: &[(&str, &[&str], &str, &str)] = &[
+        (
+            "continental",
+            &["--set", "protect=on"],
+            "4k3/p7/8/8/3r4/8/3K4/8[] w - 1",
+            "0-1 checkmate",
+        ),
+        (
+            "river",
+            &[],
+            "8/8/4k3/8/8/8/4K3/8/8/8 w - - e5,h6 - 0 1",
+            "1/2-1/2 insufficient material",
+        ),
+        (
+            "fluidity",
+            &[],
+            "4k3/8/8/8/8/8/8/3BK3 w - 0 1",
+            "1/2-1/2 insufficient material",
+        ),
+    ];
+    for &(id, set, fen, result) in cases {
+        let mut args = vec!["moves", id, "--fen", fen];
+        args.extend_from_slice(set);
+        let o = ferry(&args, "");
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(stdout(&o), "", "{id}: moves of a finished position");
+        let mut args = vec!["perft", id, "2", "--fen", fen];
+        args.extend_from_slice(set);
+        let o = ferry(&args, "");
+        assert!(stdout(&o).contains("nodes 0"), "{id}: {}", stdout(&o));
+        let mut args = vec!["replay", id, "--fen", fen];
+        args.extend_from_slice(set);
+        let o = ferry(&args, "");
+        assert!(stdout(&o).contains(result), "{id}: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn a_megabyte_move_is_refused_at_once_and_not_echoed() {
+    let started = std::time::Instant::now();
+    let text = format!("Ra1-a7{}\n", "xa3".repeat(333_331));
+    let o = ferry(&["replay", "fluidity"], &text);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("too long") && out.len() < 400, "{out}");
+    // A guard, not a measure: this took minutes when the reader was quadratic.
+    assert!(started.elapsed().as_secs() < 30);
+}

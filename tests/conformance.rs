@@ -3,6 +3,7 @@
 //! legality check agree, move text and position text round-trip, every legal move plays,
 //! and a finished game refuses moves.
 
+use ferry::engine::player_text::{MAX_MOVE_TEXT, MAX_POSITION_TEXT};
 use ferry::engine::{
     variants, Action, Game, IllegalMove, MoveList, OptionValues, Options, Position, Variant,
 };
@@ -148,6 +149,7 @@ fn check_position(v: &Variant, options: &Options, p: &dyn Position) -> MoveList 
 
     let mut legal = MoveList::new();
     p.legal_moves(&mut legal);
+    check_over_means_no_moves(p, &legal, &context);
     let unique: HashSet<_> = legal.iter().collect();
     assert_eq!(
         unique.len(),
@@ -196,6 +198,11 @@ fn check_position(v: &Variant, options: &Options, p: &dyn Position) -> MoveList 
     for m in &legal {
         let text = p.move_text(m);
         assert!(
+            text.len() <= MAX_MOVE_TEXT,
+            "{text} is longer than a move text may be, in {}",
+            context()
+        );
+        assert!(
             text.is_ascii() && !text.is_empty(),
             "odd move text {text:?} in {}",
             context()
@@ -222,6 +229,11 @@ fn check_position(v: &Variant, options: &Options, p: &dyn Position) -> MoveList 
     // Position text round-trips, unless the game has ended in a position the rules refuse
     // as a start (a bare General, a King removed by dissection).
     let text = p.text();
+    assert!(
+        text.len() <= MAX_POSITION_TEXT,
+        "position text longer than the reader takes: {}",
+        context()
+    );
     match (v.parse)(&text, options) {
         Ok(reread) => {
             assert_eq!(reread.text(), text, "position text does not round-trip");
@@ -250,6 +262,119 @@ fn check_position(v: &Variant, options: &Options, p: &dyn Position) -> MoveList 
         }
     }
     legal
+}
+
+/// A position whose game is over by the rules that read it alone has no moves from any
+/// entry point (rules README, "Perft"), and one that is not over has them all: the move
+/// list, perft and its split, `check_move` and the move-text reader agree with `outcome`.
+fn check_over_means_no_moves(p: &dyn Position, legal: &MoveList, context: &dyn Fn() -> String) {
+    let over = p.outcome(None);
+    assert_eq!(
+        p.perft(1),
+        legal.len() as u64,
+        "perft 1 and the move list disagree in {}",
+        context()
+    );
+    assert_eq!(
+        p.perft_divide(1).len(),
+        legal.len(),
+        "perft divide and the move list disagree in {}",
+        context()
+    );
+    match over {
+        None => assert!(
+            !legal.is_empty(),
+            "no legal move but no outcome in {}",
+            context()
+        ),
+        Some(outcome) => {
+            assert!(
+                legal.is_empty(),
+                "the game is over ({outcome}) but {} moves are listed in {}",
+                legal.len(),
+                context()
+            );
+            let mut generated = MoveList::new();
+            p.generate_moves(&mut generated);
+            let mut candidates = MoveList::new();
+            p.candidate_moves(&mut candidates);
+            for m in generated.iter().chain(&candidates) {
+                assert!(
+                    matches!(p.check_move(m), Err(IllegalMove::GameOver(_))),
+                    "the game is over ({outcome}) but check_move does not say so for {m:?} in {}",
+                    context()
+                );
+            }
+            for m in &generated {
+                let text = p.move_text(m);
+                assert!(
+                    matches!(p.read_move(&text), Err(IllegalMove::GameOver(_))),
+                    "the game is over ({outcome}) but {text} is read in {}",
+                    context()
+                );
+            }
+        }
+    }
+}
+
+/// Positions over by the rules that read them alone, by variant, with the options under
+/// which they are over: a counter at its limit, a bare general, camp, insufficient
+/// material, Continental's protect (every way out of check a General move).
+const OVER_BY_POSITION: &[(&str, &[&str], &str)] = &[
+    (
+        "continental",
+        &["protect=on"],
+        "4k3/p7/8/8/3r4/8/3K4/8[] w - 1",
+    ),
+    ("continental", &[], "4k3/8/8/8/8/8/8/3K4[] w w0 30"),
+    (
+        "continental",
+        &["camp=on"],
+        "3K4/8/8/8/8/8/8/4k3[] b b64 30",
+    ),
+    ("river", &[], "8/8/4k3/8/8/8/4K3/8/8/8 w - - e5,h6 - 0 1"),
+    (
+        "river",
+        &["boats=none"],
+        "8/8/4k3/8/8/8/8/8/2N1K3/8 b - - - - 0 1",
+    ),
+    (
+        "river",
+        &[],
+        "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - a5,h6 - 100 60",
+    ),
+    ("fluidity", &[], "4k3/8/8/8/8/8/8/3BK3 w - 0 1"),
+    ("fluidity", &[], "4k3/8/8/8/8/8/8/4K3 b - 0 1"),
+    (
+        "fluidity",
+        &[],
+        "rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq 50 40",
+    ),
+    ("amalgamated", &[], "4K3/8/8/8/8/8/8/4k3 w 0 30"),
+    (
+        "little-river",
+        &[],
+        "nr1krn/*w2w*/*4*/1pppp1/6/1PPPP1/*4*/*W2W*/NR1KRN w - 100 0",
+    ),
+];
+
+#[test]
+fn positions_over_by_the_position_have_no_moves_under_every_option_set() {
+    for &(id, pairs, text) in OVER_BY_POSITION {
+        let v = ferry::engine::variant(id).unwrap();
+        let options = v.options(pairs).unwrap();
+        let p = (v.parse)(text, &options).unwrap_or_else(|e| panic!("{id} {text}: {e}"));
+        assert!(
+            p.outcome(None).is_some(),
+            "{id} {pairs:?} {text} is not over"
+        );
+        // The same text under every option set: over or not, every entry point agrees.
+        for options in option_sets(v) {
+            if let Ok(p) = (v.parse)(text, &options) {
+                check_position(v, &options, p.as_ref());
+            }
+        }
+    }
 }
 
 fn playouts(v: &'static Variant, games: usize, max_plies: usize, seed: u64) {
@@ -359,4 +484,60 @@ fn replaying_a_record_gives_the_same_game() {
             assert_eq!(replayed.outcome(), game.outcome());
         }
     }
+}
+
+/// A position text with its field `from_end` (0: the last) set to `value`.
+fn with_field(text: &str, from_end: usize, value: &str) -> String {
+    let mut fields: Vec<&str> = text.split_whitespace().collect();
+    let at = fields.len() - 1 - from_end;
+    fields[at] = value;
+    fields.join(" ")
+}
+
+#[test]
+fn counters_at_their_maximum_still_write_texts_that_read_back() {
+    // (variant, options, field from the end, its largest value): the counters a long game
+    // can drive up without end. Each stops at its largest value and the game plays on.
+    let cases: &[(&str, &[&str], usize, &str)] = &[
+        ("amalgamated", &[], 0, "1000000"),
+        ("continental", &[], 0, "1000000"),
+        ("fluidity", &[], 0, "1000000"),
+        ("river", &[], 0, "99999"),
+        ("little-river", &[], 0, "100000000"),
+        ("little-river", &["no_capture_limit=0"], 1, "100000"),
+    ];
+    for &(id, pairs, from_end, max) in cases {
+        let v = ferry::engine::variant(id).unwrap();
+        let options = v.options(pairs).unwrap();
+        // One move in, so that Black is to move and its move turns the full-move number.
+        let mut p = (v.start)(&options);
+        let mut legal = MoveList::new();
+        p.legal_moves(&mut legal);
+        p.play(&legal[0]);
+        let text = with_field(&p.text(), from_end, max);
+        let p = (v.parse)(&text, &options).unwrap_or_else(|e| panic!("{id} {text}: {e}"));
+        legal.clear();
+        p.legal_moves(&mut legal);
+        for m in &legal {
+            let mut next = p.boxed_clone();
+            next.play(m);
+            let after = next.text();
+            assert!(
+                (v.parse)(&after, &options).is_ok(),
+                "{id}: after {} from {text}, {after} does not read back",
+                p.move_text(m)
+            );
+        }
+    }
+    // Continental's countdown gains 16 with each capture, without end when captured pieces
+    // are dropped again: it stops at 9999.
+    let v = ferry::engine::variant("continental").unwrap();
+    let options = v.default_options();
+    let text = "4k3/8/8/8/8/8/4r3/3K4[] w b9999 30";
+    let p = (v.parse)(text, &options).unwrap();
+    let m = p.parse_move("Kxe2").unwrap();
+    let mut next = p.boxed_clone();
+    next.play(&m);
+    assert_eq!(next.text(), "4k3/8/8/8/8/8/4K3/8[] b b9999 30");
+    assert!((v.parse)(&next.text(), &options).is_ok());
 }

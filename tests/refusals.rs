@@ -56,3 +56,94 @@ fn refusals_say_what_would_be_right() {
         "ambiguous: it could be R1a2 or R3a2; write one of them"
     );
 }
+
+/// Every variant's start position under its default options.
+fn starts() -> Vec<(&'static str, Box<dyn ferry::engine::Position>)> {
+    ferry::engine::variants()
+        .iter()
+        .map(|v| (v.id, (v.start)(&v.default_options())))
+        .collect()
+}
+
+#[test]
+fn look_alike_and_invisible_characters_are_named_not_called_spaces() {
+    for (id, p) in starts() {
+        // A Cyrillic е that looks like the Latin e.
+        let e = p.parse_move("е4").unwrap_err();
+        let text = e.to_string();
+        assert!(matches!(e, IllegalMove::Unreadable(_)), "{id}: {text}");
+        assert!(
+            text.contains("U+0435 'е'") && text.contains("not a plain letter or digit"),
+            "{id}: {text}"
+        );
+        assert!(!text.contains("without spaces"), "{id}: {text}");
+        // A zero-width space and a right-to-left override: named by code, never raw.
+        for (typed, code) in [("e\u{200B}4", "U+200B"), ("\u{202E}e4", "U+202E")] {
+            let text = p.parse_move(typed).unwrap_err().to_string();
+            assert!(text.contains(code), "{id}: {text}");
+            assert!(
+                !text.contains(['\u{200B}', '\u{202E}']),
+                "{id} echoes an invisible character raw: {text:?}"
+            );
+        }
+        // The position text reader runs the same check.
+        let v = p.variant();
+        let fen = p.text().replacen('/', "/\u{0435}", 1);
+        let e = (v.parse)(&fen, &v.default_options()).unwrap_err();
+        assert!(e.to_string().contains("U+0435 'е'"), "{id}: {e}");
+    }
+}
+
+#[test]
+fn a_megabyte_of_text_is_refused_at_once_without_being_echoed() {
+    let started = std::time::Instant::now();
+    let long_move = format!("Ra1-a7{}", "xa3".repeat(333_331));
+    let long_position = "8/".repeat(500_000);
+    for (id, p) in starts() {
+        let e = p.parse_move(&long_move).unwrap_err();
+        let text = e.to_string();
+        assert!(matches!(e, IllegalMove::Unreadable(_)), "{id}: {text}");
+        assert!(
+            text.contains("too long") && text.contains("at most 100"),
+            "{id}: {text}"
+        );
+        assert!(text.len() < 200 && !text.contains("xa3"), "{id}: {text}");
+        let v = p.variant();
+        let e = (v.parse)(&long_position, &v.default_options()).unwrap_err();
+        let text = e.to_string();
+        assert!(text.contains("too long"), "{id}: {text}");
+        assert!(text.len() < 200 && !text.contains("8/8"), "{id}: {text}");
+    }
+    // A guard, not a measure: reading these took minutes when the work grew with the
+    // square of the text's length.
+    assert!(started.elapsed().as_secs() < 30);
+}
+
+#[test]
+fn echoed_player_text_is_a_short_excerpt_with_control_characters_shown_by_code() {
+    let long = format!("\u{0}\u{202E}{}", "**e9**".repeat(1000));
+    for v in ferry::engine::variants() {
+        let key = v.options[0].key;
+        for pair in [
+            format!("{key}={long}"),
+            format!("{long}={long}"),
+            long.clone(),
+        ] {
+            let e = v.options(&[pair]).unwrap_err().to_string();
+            assert!(e.len() < 1000, "{}: {} characters", v.id, e.len());
+            assert!(!e.contains(['\u{0}', '\u{202E}']), "{}: {e:?}", v.id);
+            assert!(e.contains("U+0000U+202E"), "{}: {e}", v.id);
+        }
+    }
+    let e = ferry::engine::variant(&long).unwrap_err();
+    assert!(e.len() < 300 && e.contains('…'), "{e}");
+    // Text that passes the plain-character check is still cut short when echoed.
+    let p = common::position("continental", None, &[]);
+    let e = p
+        .parse_move(&format!("e{}", "9".repeat(90)))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains('…') && e.len() < 200, "{e}");
+    let e = p.parse_move("e2\ne4").unwrap_err().to_string();
+    assert!(e.contains("e2U+000Ae4") && !e.contains('\n'), "{e}");
+}

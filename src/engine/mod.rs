@@ -14,6 +14,7 @@ pub mod outcome;
 pub mod patterns;
 pub mod perft;
 pub mod placement;
+pub mod player_text;
 pub mod types;
 pub mod variant;
 pub mod variants;

@@ -4,6 +4,7 @@
 use super::board::{Cell, Shape};
 use super::errors::{IllegalMove, PositionError};
 use super::moves::Move;
+use super::player_text::{check_plain, excerpt, MAX_POSITION_TEXT};
 use super::types::{Color, Piece};
 
 // ---------------------------------------------------------------------------------------
@@ -167,12 +168,29 @@ pub fn parse_side(field: Option<&str>) -> Result<Color, PositionError> {
         None => Err(PositionError::new(
             "the side to move is missing: add 'w' or 'b' after the board",
         )),
-        Some(s) if s.len() == 1 => Color::from_letter(s.chars().next().unwrap_or(' '))
-            .ok_or_else(|| PositionError::new(format!("side to move '{s}' must be 'w' or 'b'"))),
+        Some(s) if s.len() == 1 => {
+            Color::from_letter(s.chars().next().unwrap_or(' ')).ok_or_else(|| {
+                PositionError::new(format!(
+                    "side to move '{s}' must be 'w' or 'b'",
+                    s = excerpt(s)
+                ))
+            })
+        }
         Some(s) => Err(PositionError::new(format!(
-            "side to move '{s}' must be 'w' or 'b'"
+            "side to move '{s}' must be 'w' or 'b'",
+            s = excerpt(s)
         ))),
     }
+}
+
+/// The largest full-move number a position text holds (River Chess's own is smaller).
+pub const MAX_FULLMOVE: u32 = 1_000_000;
+
+/// A counter of the position text after one more step: it stops at `max`, the largest
+/// value the reader accepts, so every position a game reaches writes a text that reads
+/// back. A game long enough to reach it plays on with the counter at its maximum.
+pub fn count_up(n: u32, max: u32) -> u32 {
+    n.saturating_add(1).min(max)
 }
 
 /// Reads a move-number field: a whole number from `min` up to `max`.
@@ -183,7 +201,8 @@ pub fn parse_number(field: &str, what: &str, min: u32, max: u32) -> Result<u32, 
         .filter(|n| (min..=max).contains(n) && field.bytes().all(|b| b.is_ascii_digit()))
         .ok_or_else(|| {
             PositionError::new(format!(
-                "{what} '{field}' must be a whole number from {min} to {max}"
+                "{what} '{field}' must be a whole number from {min} to {max}",
+                field = excerpt(field)
             ))
         })
 }
@@ -196,11 +215,15 @@ pub struct Fields<'a> {
 
 impl<'a> Fields<'a> {
     /// `names` lists the fields for error messages, e.g. "BOARD[HAND] SIDE COUNT FULLMOVE".
-    pub fn new(text: &'a str, names: &'static str) -> Fields<'a> {
-        Fields {
+    /// Every variant's position text starts here, so a text that is too long or holds a
+    /// character that is not plain is refused before any field is read.
+    pub fn new(text: &'a str, names: &'static str) -> Result<Fields<'a>, PositionError> {
+        check_plain(text.trim(), "position text", MAX_POSITION_TEXT, names)
+            .map_err(PositionError)?;
+        Ok(Fields {
             parts: text.split_whitespace(),
             names,
-        }
+        })
     }
     /// The next field, if the text has one.
     pub fn field(&mut self) -> Option<&'a str> {
@@ -219,7 +242,8 @@ impl<'a> Fields<'a> {
             None => Ok(()),
             Some(extra) => Err(PositionError::new(format!(
                 "unexpected '{extra}' after the last field; expected {}",
-                self.names
+                self.names,
+                extra = excerpt(extra)
             ))),
         }
     }
@@ -504,9 +528,10 @@ pub fn read_move(
             "the move is empty: write it like e4, Nf3, exd5 or e2-e4".to_string(),
         ));
     }
-    if !t.is_ascii() || t.chars().any(char::is_whitespace) {
+    if t.chars().any(char::is_whitespace) {
         return Err(IllegalMove::Unreadable(format!(
-            "'{t}' is not a move: write one move like e4, Nf3, exd5 or e2-e4, without spaces"
+            "'{t}' is not a move: write one move like e4, Nf3, exd5 or e2-e4, without spaces",
+            t = excerpt(t)
         )));
     }
     if is_castling(t) {
@@ -554,7 +579,8 @@ pub fn read_move(
     }
     if patterns.is_empty() {
         return Err(IllegalMove::Unreadable(format!(
-            "'{t}' is not a move: write it like e4, Nf3, exd5 or e2-e4"
+            "'{t}' is not a move: write it like e4, Nf3, exd5 or e2-e4",
+            t = excerpt(t)
         )));
     }
     Ok(Reading::NoMatch(patterns))

@@ -2,6 +2,7 @@
 //! defaults. A variant then reads the checked values into its own typed configuration.
 
 use super::errors::OptionError;
+use super::player_text::excerpt;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -48,7 +49,7 @@ impl OptionSpec {
                         OptionError(format!(
                             "option {} cannot be '{}': choose one of {}",
                             self.key,
-                            raw,
+                            excerpt(raw),
                             list.join(", ")
                         ))
                     })
@@ -56,7 +57,10 @@ impl OptionSpec {
             OptionValues::Checked { hint, check } => check(raw.trim()).map_err(|why| {
                 OptionError(format!(
                     "option {} cannot be '{}': {}; valid values: {}",
-                    self.key, raw, why, hint
+                    self.key,
+                    excerpt(raw),
+                    why,
+                    hint
                 ))
             }),
         }
@@ -95,7 +99,7 @@ impl Options {
             let Some((key, value)) = pair.split_once('=') else {
                 return Err(OptionError(format!(
                     "option '{}' is not of the form key=value; {}",
-                    pair,
+                    excerpt(pair),
                     valid_keys(specs)
                 )));
             };
@@ -110,7 +114,7 @@ impl Options {
         let spec = specs.iter().find(|s| s.key == key_lower).ok_or_else(|| {
             OptionError(format!(
                 "unknown option '{}'; {}",
-                key.trim(),
+                excerpt(key.trim()),
                 valid_keys(specs)
             ))
         })?;

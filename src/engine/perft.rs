@@ -5,8 +5,24 @@ use super::moves::{Move, MoveList};
 
 /// What perft needs of a concrete position type (no boxing, no dynamic dispatch).
 pub trait PerftPosition: Clone {
-    fn legal_moves(&self, out: &mut MoveList);
+    /// Every move the move rules allow, whether or not the game is over.
+    fn generate(&self, out: &mut MoveList);
+    /// Whether a rule that reads this position alone ends the game although the move rules
+    /// allow `moves` (a counter at its limit, a bare general, camp, insufficient material,
+    /// Continental's protect): the same rules `Position::outcome(None)` applies, which the
+    /// conformance tests compare.
+    fn over_by_position(&self, moves: &[Move]) -> bool;
     fn play(&mut self, m: &Move);
+}
+
+/// The legal moves: those of the move rules, or none when the game is over by the
+/// position. Every perft node passes through here.
+pub fn legal_moves<P: PerftPosition>(pos: &P, out: &mut MoveList) {
+    let start = out.len();
+    pos.generate(out);
+    if out.len() > start && pos.over_by_position(&out[start..]) {
+        out.truncate(start);
+    }
 }
 
 /// Leaves `depth` plies deep.
@@ -21,7 +37,7 @@ pub fn perft<P: PerftPosition>(pos: &P, depth: u32) -> u64 {
 fn walk<P: PerftPosition>(pos: &P, depth: u32, lists: &mut [MoveList]) -> u64 {
     let (list, rest) = lists.split_first_mut().expect("one list per ply");
     list.clear();
-    pos.legal_moves(list);
+    legal_moves(pos, list);
     if depth == 1 {
         return list.len() as u64;
     }
@@ -42,7 +58,7 @@ pub fn divide<P: PerftPosition>(
     text: impl Fn(&Move) -> String,
 ) -> Vec<(String, u64)> {
     let mut moves = MoveList::new();
-    pos.legal_moves(&mut moves);
+    legal_moves(pos, &mut moves);
     let mut out: Vec<(String, u64)> = moves
         .into_iter()
         .map(|m| {

@@ -6,6 +6,7 @@ use super::errors::{IllegalMove, OptionError, PositionError};
 use super::moves::{Effects, Move, MoveList};
 use super::options::{OptionSpec, Options};
 use super::outcome::{Outcome, Reason};
+use super::player_text::{check_plain, excerpt, MAX_MOVE_TEXT};
 use super::types::{Color, Piece, Role};
 use std::fmt;
 
@@ -81,18 +82,64 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// exactly when their keys are equal.
     fn repetition_key(&self) -> String;
 
-    /// Every legal move. None when the game is over by a rule that reads this position
-    /// alone (a counter at its limit, a bare general, ...).
-    fn legal_moves(&self, out: &mut MoveList);
+    /// Every move the piece rules allow here, without asking whether the game is already
+    /// over by the position: `legal_moves` asks.
+    fn generate_moves(&self, out: &mut MoveList);
     /// Checks one move against the rules, independently of the generator, and says why
-    /// it is refused.
-    fn check_move(&self, m: &Move) -> Result<(), IllegalMove>;
+    /// it is refused, in a position whose game is not over: `check_move` asks first.
+    fn check_rules(&self, m: &Move) -> Result<(), IllegalMove>;
+    /// Reads a move text that is short and plain (`check_plain` passed) in a position whose
+    /// game is not over: `read_move` asks both first. Returns the move and its canonical
+    /// text.
+    fn read_rules(&self, text: &str) -> Result<(Move, String), IllegalMove>;
+
+    // The entry points below are the only ways to list, check and read moves, and each
+    // asks `outcome(None)` first, so a position that is over by the rules that read it
+    // alone has no moves from any of them (rules README, "Perft"). Variants implement the
+    // three methods above and do not override these.
+
+    /// Refuses every move when the game is over by the rules that read this position alone.
+    fn refuse_if_over(&self) -> Result<(), IllegalMove> {
+        match self.outcome(None) {
+            None => Ok(()),
+            Some(o) => Err(IllegalMove::GameOver(format!(
+                "the game is over ({o}): no more moves can be played"
+            ))),
+        }
+    }
+    /// Every legal move: none when the game is over by a rule that reads this position
+    /// alone (checkmate, a counter at its limit, a bare general, insufficient material, ...).
+    fn legal_moves(&self, out: &mut MoveList) {
+        if self.outcome(None).is_none() {
+            self.generate_moves(out);
+        }
+    }
+    /// Checks one move against the rules and says why it is refused.
+    fn check_move(&self, m: &Move) -> Result<(), IllegalMove> {
+        self.refuse_if_over()?;
+        self.check_rules(m)
+    }
+    /// Reads any accepted form of a move text, or says why it names no legal move.
+    fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
+        self.read_move(text).map(|(m, _)| m)
+    }
+    /// `parse_move` with the move's canonical text. Text that is too long or holds a
+    /// character that is not plain is refused before any rule runs.
+    fn read_move(&self, text: &str) -> Result<(Move, String), IllegalMove> {
+        let text = text.trim();
+        check_plain(text, "move", MAX_MOVE_TEXT, "e4").map_err(IllegalMove::Unreadable)?;
+        self.refuse_if_over()?;
+        self.read_rules(text)
+    }
+
     /// Every move-shaped value worth asking `check_move` about (all from-to pairs of the
     /// mover's pieces, every drop on every cell, ...): a superset of the legal moves, for
     /// the conformance tests.
     fn candidate_moves(&self, out: &mut MoveList);
     /// Plays a legal move (`check_move` accepted it) and says what it did.
     fn play(&mut self, m: &Move) -> Effects;
+    /// The canonical text of a legal move.
+    fn move_text(&self, m: &Move) -> String;
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;
     /// Whether a rule that reads earlier positions forbids the move that led here (the
@@ -100,17 +147,6 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// game refuses such a move.
     fn forbidden_by_history(&self, _history: &History) -> Option<IllegalMove> {
         None
-    }
-
-    /// The canonical text of a legal move.
-    fn move_text(&self, m: &Move) -> String;
-    /// Reads any accepted form of a move text, or says why it names no legal move.
-    fn parse_move(&self, text: &str) -> Result<Move, IllegalMove>;
-    /// `parse_move` with the move's canonical text. A variant that has the texts at hand
-    /// while parsing overrides this, so playing a move builds the move list once.
-    fn read_move(&self, text: &str) -> Result<(Move, String), IllegalMove> {
-        let m = self.parse_move(text)?;
-        Ok((m, self.move_text(&m)))
     }
 
     /// The end of the game, checked after a move, in the variant's order. With `None` the
@@ -227,7 +263,7 @@ pub fn variant(id: &str) -> Result<&'static Variant, String> {
             let ids: Vec<&str> = variants().iter().map(|v| v.id).collect();
             format!(
                 "unknown variant '{}'; choose one of {}",
-                id.trim(),
+                excerpt(id.trim()),
                 ids.join(", ")
             )
         })

@@ -158,8 +158,11 @@ impl Amalgamated {
 }
 
 impl PerftPosition for Amalgamated {
-    fn legal_moves(&self, out: &mut MoveList) {
-        self.generate(out);
+    fn generate(&self, out: &mut MoveList) {
+        Amalgamated::generate_moves(self, out);
+    }
+    fn over_by_position(&self, _moves: &[Move]) -> bool {
+        Amalgamated::over_by_position(self)
     }
     fn play(&mut self, m: &Move) {
         if let Move::Normal { from, to, .. } = *m {
@@ -198,17 +201,11 @@ impl Position for Amalgamated {
         format!("{} {}", board, self.side.letter())
     }
 
-    fn legal_moves(&self, out: &mut MoveList) {
-        self.generate(out);
+    fn generate_moves(&self, out: &mut MoveList) {
+        Amalgamated::generate_moves(self, out);
     }
 
-    fn check_move(&self, m: &Move) -> Result<(), IllegalMove> {
-        if self.over_by_position() {
-            return Err(IllegalMove::GameOver(match self.outcome(None) {
-                Some(o) => format!("the game is over ({o})"),
-                None => "the game is over".to_string(),
-            }));
-        }
+    fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
         match *m {
             Move::Normal {
                 from,
@@ -265,17 +262,8 @@ impl Position for Amalgamated {
         }
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
-        self.read_move(text).map(|(m, _)| m)
-    }
-
-    fn read_move(&self, text: &str) -> Result<(Move, String), IllegalMove> {
+    fn read_rules(&self, text: &str) -> Result<(Move, String), IllegalMove> {
         let legal = self.legal_list();
-        if legal.is_empty() {
-            if let Some(o) = self.outcome(None) {
-                return Err(IllegalMove::GameOver(format!("the game is over ({o})")));
-            }
-        }
         let san = self.san_moves(&legal);
         match notation::read_move(shape(), &SAN_STYLE, text, &san)? {
             Reading::Found(m) => {

@@ -7,6 +7,7 @@ use crate::engine::notation::{self, SanMove, SanStyle};
 
 use super::pieces::{letter, roles_for_letter, shape};
 use super::Amalgamated;
+use crate::engine::player_text::excerpt;
 
 pub(super) const SAN_STYLE: SanStyle = SanStyle {
     letters: &["G", "K", "A", "+A", "B", "+B", "N", "+N", "R", "+R", "+P"],
@@ -87,9 +88,10 @@ impl Amalgamated {
         match (reasons.is_empty(), wanted) {
             (true, Some(role)) => IllegalMove::NoSuchMove(format!(
                 "no legal move matches '{t}': {} has no {role} that could go there",
-                self.side
+                self.side,
+                t = excerpt(t)
             )),
-            _ => IllegalMove::NoSuchMove(format!("no legal move matches '{t}'")),
+            _ => IllegalMove::NoSuchMove(format!("no legal move matches '{t}'", t = excerpt(t))),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::engine::options::{parse_halves, OptionSpec, OptionValues, Options};
 use crate::engine::outcome::halves_text;
+use crate::engine::player_text::excerpt;
 use crate::engine::types::Role;
 
 const DEFAULT_POINTS: &str = "P:1,+P:3,N:3,+N:7,B:3,+B:6,R:5,+R:7,A:4,+A:3,G:0,K:0";
@@ -49,15 +50,18 @@ fn read_points(raw: &str) -> Result<[u32; 12], String> {
     for entry in raw.split(',') {
         let entry = entry.trim();
         let Some((letter, value)) = entry.split_once(':') else {
-            return Err(format!("'{entry}' is not of the form LETTER:VALUE"));
+            return Err(format!(
+                "'{entry}' is not of the form LETTER:VALUE",
+                entry = excerpt(entry)
+            ));
         };
         let letter = letter.trim().to_ascii_uppercase();
         let slot = POINT_LETTERS
             .iter()
             .position(|l| *l == letter)
-            .ok_or_else(|| format!("'{}' is not a piece letter", letter))?;
-        table[slot] =
-            parse_halves(value).map_err(|why| format!("value '{}' for {letter}: {why}", value))?;
+            .ok_or_else(|| format!("'{}' is not a piece letter", excerpt(&letter)))?;
+        table[slot] = parse_halves(value)
+            .map_err(|why| format!("value '{}' for {letter}: {why}", excerpt(value)))?;
     }
     Ok(table)
 }

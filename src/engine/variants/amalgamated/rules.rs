@@ -9,6 +9,7 @@ use crate::engine::types::{Color, Piece, Role};
 
 use super::pieces::{is_royal, promoted, tables, unpromoted};
 use super::Amalgamated;
+use crate::engine::notation;
 
 impl Amalgamated {
     // -- End of game --------------------------------------------------------------------
@@ -239,7 +240,7 @@ impl Amalgamated {
             self.quiet += 1;
         }
         if self.side == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = notation::count_up(self.fullmove, notation::MAX_FULLMOVE);
         }
         self.side = self.side.opposite();
         fx

@@ -14,7 +14,7 @@ use super::{Amalgamated, Config};
 
 impl Amalgamated {
     pub(super) fn read(text: &str, config: Config) -> Result<Amalgamated, PositionError> {
-        let mut fields = Fields::new(text, "BOARD SIDE QUIET FULLMOVE");
+        let mut fields = Fields::new(text, "BOARD SIDE QUIET FULLMOVE")?;
         let board_field = fields.board()?;
         let pieces = notation::parse_board(shape(), board_field, read_token)?;
         let side = notation::parse_side(fields.field())?;
@@ -24,7 +24,7 @@ impl Amalgamated {
         };
         let fullmove = match fields.field() {
             None => 1,
-            Some(f) => notation::parse_number(f, "the move number", 1, 1_000_000)?,
+            Some(f) => notation::parse_number(f, "the move number", 1, notation::MAX_FULLMOVE)?,
         };
         fields.finish()?;
         let board = Placement::from_pieces(&pieces);

@@ -107,6 +107,9 @@ pub static VARIANT: Variant = Variant {
 
 const START: &str = "rhegkehr/8/pppppppp/8/8/PPPPPPPP/8/RHEKGEHR[PPCCppcc] w - 1";
 
+/// The largest number COUNT holds (section 5.3); the countdown stops there.
+pub(super) const MAX_COUNT: u32 = 9999;
+
 fn start_position(options: &Options) -> Box<dyn Position> {
     let pos = ContinentalPosition::from_text(START, Config::from_options(options))
         .expect("the start position is valid");
@@ -213,8 +216,11 @@ impl ContinentalPosition {
 // The plug.
 
 impl PerftPosition for ContinentalPosition {
-    fn legal_moves(&self, out: &mut MoveList) {
-        Position::legal_moves(self, out);
+    fn generate(&self, out: &mut MoveList) {
+        ContinentalPosition::generate(self, out);
+    }
+    fn over_by_position(&self, moves: &[Move]) -> bool {
+        ContinentalPosition::over_by_position(self) || self.protect_lost(moves)
     }
     fn play(&mut self, m: &Move) {
         self.apply(m);
@@ -251,18 +257,11 @@ impl Position for ContinentalPosition {
         self.key_text()
     }
 
-    fn legal_moves(&self, out: &mut MoveList) {
-        if !self.over_by_position() {
-            self.generate(out);
-        }
+    fn generate_moves(&self, out: &mut MoveList) {
+        ContinentalPosition::generate(self, out);
     }
 
-    fn check_move(&self, m: &Move) -> Result<(), IllegalMove> {
-        if self.over_by_position() {
-            return Err(IllegalMove::GameOver(
-                "the game is over: no more moves can be played".to_string(),
-            ));
-        }
+    fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
         let on_board = |c: Option<Cell>| c.is_none_or(|c| c.0 < 64);
         if !on_board(m.from()) || !on_board(m.to()) {
             return Err(IllegalMove::NoSuchMove(
@@ -324,16 +323,7 @@ impl Position for ContinentalPosition {
         self.text_among(m, &self.san_moves())
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
-        self.read_move(text).map(|(m, _)| m)
-    }
-
-    fn read_move(&self, text: &str) -> Result<(Move, String), IllegalMove> {
-        if self.over_by_position() {
-            return Err(IllegalMove::GameOver(
-                "the game is over: no more moves can be played".to_string(),
-            ));
-        }
+    fn read_rules(&self, text: &str) -> Result<(Move, String), IllegalMove> {
         let all = self.san_moves();
         match notation::read_move(&tables().shape, &STYLE, text, &all)? {
             Reading::Found(m) => Ok((m, self.text_among(&m, &all))),
@@ -364,11 +354,8 @@ impl Position for ContinentalPosition {
             };
             return Some(Outcome::win(mover, reason));
         }
-        if self.config.protect && checked {
-            let g = self.general(self.side);
-            if moves.iter().all(|m| m.from().is_some() && m.from() == g) {
-                return Some(Outcome::win(mover, Reason::Checkmate));
-            }
+        if self.protect_lost(&moves) {
+            return Some(Outcome::win(mover, Reason::Checkmate));
         }
         if history.is_some_and(|h| h.occurrences_of_last() >= 4) {
             return Some(self.settle_draw(Reason::Repetition));

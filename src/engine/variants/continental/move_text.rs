@@ -8,6 +8,7 @@ use crate::engine::board::Cell;
 use crate::engine::errors::IllegalMove;
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::notation::{self, Pattern, SanMove, SanStyle};
+use crate::engine::player_text::excerpt;
 use crate::engine::types::Role;
 use crate::engine::variant::Position;
 
@@ -80,7 +81,7 @@ impl ContinentalPosition {
         .unwrap_or_else(|| {
             IllegalMove::NoSuchMove(format!(
                 "no legal move matches '{}'",
-                notation::clean_move_text(text)
+                excerpt(notation::clean_move_text(text))
             ))
         })
     }
@@ -117,8 +118,7 @@ impl ContinentalPosition {
                             ", or R, H, E, G for captured pieces"
                         } else {
                             ""
-                        }
-                    )))
+                        }, l = excerpt(l))))
                     }
                 },
             };
@@ -134,8 +134,7 @@ impl ContinentalPosition {
             .unwrap_or(Some(Role::Soldier));
         let bad_promotion = || {
             IllegalMove::NoSuchMove(format!(
-                "'{text}': only a Soldier reaching its rank 6 promotes, always to a Guard Soldier (=S)"
-            ))
+                "'{text}': only a Soldier reaching its rank 6 promotes, always to a Guard Soldier (=S)", text = excerpt(text)))
         };
         if let Some(from) = p.from {
             if let Err(e) = self.check_move(&Move::normal(from, p.to)) {
@@ -146,7 +145,8 @@ impl ContinentalPosition {
                 return Some(IllegalMove::NoSuchMove(format!(
                     "the piece on {} is a {}, not what '{text}' names",
                     t.name(from),
-                    piece.role
+                    piece.role,
+                    text = excerpt(text)
                 )));
             }
             return Some(bad_promotion());

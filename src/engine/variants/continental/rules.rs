@@ -5,9 +5,11 @@ use super::tables::{
     tables, CANNON, CAPTURED_ORDER, CHARIOT, ELEPHANT, GENERAL, GUARD, GUARD_SOLDIER, HORSE, KINDS,
     SOLDIER,
 };
+use super::MAX_COUNT;
 use super::{Applied, ContinentalPosition};
 use crate::engine::board::{Cell, CellSet};
 use crate::engine::moves::{Move, MoveList};
+use crate::engine::notation;
 use crate::engine::patterns::{hop_captures, slide, ORTHOGONAL_SLOTS};
 use crate::engine::types::{Color, Piece, Role};
 
@@ -162,6 +164,19 @@ impl ContinentalPosition {
         matches!(self.count, Some((_, 0))) || self.camp_reached()
     }
 
+    /// With `protect=on` (section 7.3): the side to move is in check and every one of
+    /// `moves` (its legal moves by the move rules) is a General move, so it has lost. A
+    /// drop is not a General move.
+    pub(super) fn protect_lost(&self, moves: &[Move]) -> bool {
+        if !self.config.protect || moves.is_empty() || !self.general_attacked(self.side) {
+            return false;
+        }
+        let g = self.general(self.side);
+        moves
+            .iter()
+            .all(|m| !matches!(m, Move::Drop { .. }) && m.from().is_some() && m.from() == g)
+    }
+
     /// With `camp=on`: the side that just moved has its General on its own rank 8.
     pub(super) fn camp_reached(&self) -> bool {
         let mover = self.side.opposite();
@@ -241,7 +256,7 @@ impl ContinentalPosition {
         }
         self.count_down(us, done.captured.is_some(), dropped_soldier);
         if us == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
+            self.fullmove = notation::count_up(self.fullmove, notation::MAX_FULLMOVE);
         }
         self.side = them;
         done
@@ -252,7 +267,9 @@ impl ContinentalPosition {
         self.count = match self.count {
             Some(_) if dropped_soldier => None,
             Some((y, n)) => {
-                let n = n + if captured { 16 } else { 0 };
+                // Drops let captures go on for ever: the count stops at what the
+                // position text holds.
+                let n = (n + if captured { 16 } else { 0 }).min(MAX_COUNT);
                 Some((y, if mover == y { n.saturating_sub(1) } else { n }))
             }
             None if self.roles[SOLDIER].is_empty() => Some((mover.opposite(), 64)),

@@ -3,9 +3,11 @@
 use super::tables::{
     letter, role_of_letter, tables, CAPTURED_ORDER, GENERAL, MAX_CAPTURED, SOLDIER,
 };
+use super::MAX_COUNT;
 use super::{Config, ContinentalPosition, Stock};
 use crate::engine::errors::PositionError;
 use crate::engine::notation::{self, Fields};
+use crate::engine::player_text::excerpt;
 use crate::engine::types::{ByColor, Color, Piece, Role};
 
 impl ContinentalPosition {
@@ -60,7 +62,7 @@ impl ContinentalPosition {
     /// the last move would have started (5.3: Y is the mover's opponent).
     pub fn from_text(text: &str, config: Config) -> Result<ContinentalPosition, PositionError> {
         let t = tables();
-        let mut fields = Fields::new(text, "BOARD[HAND] SIDE COUNT FULLMOVE");
+        let mut fields = Fields::new(text, "BOARD[HAND] SIDE COUNT FULLMOVE")?;
         let (board, hand) = notation::split_hand(fields.board()?)?;
         let hand = hand.ok_or_else(|| {
             PositionError::new(
@@ -86,7 +88,7 @@ impl ContinentalPosition {
         pos.count = pos.parse_count(count)?;
         pos.fullmove = match fullmove {
             None => 1,
-            Some(f) => notation::parse_number(f, "FULLMOVE", 1, 1_000_000)?,
+            Some(f) => notation::parse_number(f, "FULLMOVE", 1, notation::MAX_FULLMOVE)?,
         };
         let waiting = pos.side.opposite();
         if pos.general_attacked(waiting) {
@@ -132,10 +134,11 @@ impl ContinentalPosition {
             let mut chars = field.chars();
             let side = chars.next().and_then(Color::from_letter).ok_or_else(|| {
                 PositionError::new(format!(
-                    "COUNT '{field}' must be '-' or a side letter and the moves left, like b64"
+                    "COUNT '{field}' must be '-' or a side letter and the moves left, like b64",
+                    field = excerpt(field)
                 ))
             })?;
-            let n = notation::parse_number(chars.as_str(), "the number in COUNT", 0, 9999)?;
+            let n = notation::parse_number(chars.as_str(), "the number in COUNT", 0, MAX_COUNT)?;
             Some((side, n))
         };
         match (count, soldier) {
@@ -145,8 +148,7 @@ impl ContinentalPosition {
             ))),
             (Some(_), Some(c)) => Err(PositionError::new(format!(
                 "COUNT is '{field}', but a Soldier stands on {}: the countdown runs only when no Soldier is on the board, so write '-'",
-                t.name(c)
-            ))),
+                t.name(c), field = excerpt(field)))),
             _ => Ok(count),
         }
     }

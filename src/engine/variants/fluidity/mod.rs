@@ -161,21 +161,17 @@ impl FluidityPosition {
         Position::legal_moves(self, &mut out);
         out
     }
-
-    fn game_over_refusal(&self) -> IllegalMove {
-        IllegalMove::GameOver(match self.outcome(None) {
-            Some(o) => format!("the game is over ({o})"),
-            None => "the game is over".to_string(),
-        })
-    }
 }
 
 // ---------------------------------------------------------------------------------------
 // The plug.
 
 impl PerftPosition for FluidityPosition {
-    fn legal_moves(&self, out: &mut MoveList) {
-        Position::legal_moves(self, out);
+    fn generate(&self, out: &mut MoveList) {
+        FluidityPosition::generate(self, out);
+    }
+    fn over_by_position(&self, _moves: &[Move]) -> bool {
+        FluidityPosition::over_by_position(self)
     }
     fn play(&mut self, m: &Move) {
         self.make(m);
@@ -207,16 +203,11 @@ impl Position for FluidityPosition {
         self.key_text()
     }
 
-    fn legal_moves(&self, out: &mut MoveList) {
-        if !self.over_by_position() {
-            self.generate(out);
-        }
+    fn generate_moves(&self, out: &mut MoveList) {
+        FluidityPosition::generate(self, out);
     }
 
-    fn check_move(&self, m: &Move) -> Result<(), IllegalMove> {
-        if self.over_by_position() {
-            return Err(self.game_over_refusal());
-        }
+    fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
         self.check(m)
     }
 
@@ -251,11 +242,9 @@ impl Position for FluidityPosition {
         self.canonical(m)
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
-        if self.over_by_position() {
-            return Err(self.game_over_refusal());
-        }
-        self.read_text(text)
+    fn read_rules(&self, text: &str) -> Result<(Move, String), IllegalMove> {
+        let m = self.read_text(text)?;
+        Ok((m, self.canonical(&m)))
     }
 
     fn outcome(&self, history: Option<&History>) -> Option<Outcome> {

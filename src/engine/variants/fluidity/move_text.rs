@@ -9,6 +9,7 @@ use crate::engine::board::Cell;
 use crate::engine::errors::IllegalMove;
 use crate::engine::moves::Move;
 use crate::engine::notation;
+use crate::engine::player_text::excerpt;
 use crate::engine::types::Role;
 
 /// A legal move as the parser compares it.
@@ -125,9 +126,10 @@ impl FluidityPosition {
                 "the move is empty: {EXAMPLES}"
             )));
         }
-        if !t.is_ascii() || t.chars().any(char::is_whitespace) {
+        if t.chars().any(char::is_whitespace) {
             return Err(IllegalMove::Unreadable(format!(
-                "'{t}' is not a move: {EXAMPLES}, without spaces"
+                "'{t}' is not a move: {EXAMPLES}, without spaces",
+                t = excerpt(t)
             )));
         }
         let all = self.described();
@@ -150,7 +152,8 @@ impl FluidityPosition {
         }
         if groups.iter().all(Vec::is_empty) {
             return Err(IllegalMove::Unreadable(format!(
-                "'{t}' is not a move: {EXAMPLES}"
+                "'{t}' is not a move: {EXAMPLES}",
+                t = excerpt(t)
             )));
         }
         for group in &groups {
@@ -189,7 +192,8 @@ impl FluidityPosition {
             None => {
                 return Some(Err(IllegalMove::Unreadable(format!(
                     "'{t}': after {} only the removed squares may follow, like O-Oxf1",
-                    if long { "O-O-O" } else { "O-O" }
+                    if long { "O-O-O" } else { "O-O" },
+                    t = excerpt(t)
                 ))))
             }
         };
@@ -294,14 +298,16 @@ impl FluidityPosition {
             return match wanted {
                 Some(role) => IllegalMove::NoPiece(format!(
                     "no legal move matches '{t}': {} has no {role} that could go to {to}",
-                    self.side
+                    self.side,
+                    t = excerpt(t)
                 )),
                 None => IllegalMove::NoSuchMove(format!(
-                    "no legal move matches '{t}': none of your pieces can go to {to}"
+                    "no legal move matches '{t}': none of your pieces can go to {to}",
+                    t = excerpt(t)
                 )),
             };
         }
-        IllegalMove::NoSuchMove(format!("no legal move matches '{t}'"))
+        IllegalMove::NoSuchMove(format!("no legal move matches '{t}'", t = excerpt(t)))
     }
 }
 
@@ -382,11 +388,13 @@ fn readings(text: &str, role: Option<Role>) -> Vec<Reading> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    // The last `k` pairs of `x square` may be the capture list.
+    // The last `k` pairs of `x square` may be the capture list: each longer list is the
+    // previous one and one pair more, so the whole text is read once (linear time).
     let mut k = 0;
+    let mut set = 0u64;
     while 2 * k <= ts.len() {
-        let (head, tail) = ts.split_at(ts.len() - 2 * k);
-        let Some(list) = list_of(tail) else { break };
+        let head = &ts[..ts.len() - 2 * k];
+        let list = (k > 0).then_some((set, k));
         let base = Reading {
             role,
             list,
@@ -437,6 +445,10 @@ fn readings(text: &str, role: Option<Role>) -> Vec<Reading> {
         };
         out.extend(read);
         k += 1;
+        match head {
+            [.., Token::X, Token::Square(c)] => set |= bit(*c),
+            _ => break,
+        }
     }
     out
 }
@@ -455,5 +467,15 @@ mod tests {
         assert_eq!(r[1].list, Some((bit(48), 1)));
         assert!(readings("Ra1-", Some(Role::Rook)).is_empty());
         assert!(readings("zz", None).is_empty());
+    }
+
+    #[test]
+    fn a_long_capture_list_is_read_in_linear_time() {
+        // Each split of the list reuses the shorter one: this took minutes when every
+        // split re-read its whole list.
+        let text = format!("Ra1-a7{}", "xa3".repeat(333_331));
+        let r = readings(&text, Some(Role::Rook));
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].list, Some((bit(16), 333_331)));
     }
 }

@@ -8,6 +8,7 @@ use super::FluidityPosition;
 use crate::engine::board::Cell;
 use crate::engine::errors::IllegalMove;
 use crate::engine::moves::{Effects, Move, MoveList, Removal};
+use crate::engine::notation;
 use crate::engine::types::{Color, Piece};
 
 /// Plies without a capture that draw the game.
@@ -542,7 +543,7 @@ impl FluidityPosition {
             self.quiet.saturating_add(1)
         };
         if us == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
+            self.fullmove = notation::count_up(self.fullmove, notation::MAX_FULLMOVE);
         }
         self.side = us.opposite();
         true
@@ -550,12 +551,14 @@ impl FluidityPosition {
 
     // -- End of game ----------------------------------------------------------------------
 
-    /// Over by a rule that reads this position alone, so that it has no moves: a King
-    /// removed (with `king_dissection=wins`) or the quiet counter at its limit.
+    /// Over by a rule that reads this position alone besides having no move, so that it
+    /// has no moves: a King removed (with `king_dissection=wins`), the quiet counter at
+    /// its limit, or insufficient material.
     pub(super) fn over_by_position(&self) -> bool {
         self.king(Color::White).is_none()
             || self.king(Color::Black).is_none()
             || self.quiet >= QUIET_LIMIT
+            || self.insufficient_material()
     }
 
     /// Only the two Kings, or the two Kings and one Bishop.

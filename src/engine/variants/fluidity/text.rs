@@ -6,6 +6,7 @@ use super::tables::{bit, letter, name, role_of_letter, shape, KING, ROOK};
 use super::{Config, FluidityPosition};
 use crate::engine::errors::PositionError;
 use crate::engine::notation::{self, Fields};
+use crate::engine::player_text::excerpt;
 use crate::engine::types::{Color, Piece};
 
 const FIELDS: &str = "BOARD SIDE CASTLING QUIET FULLMOVE";
@@ -45,7 +46,7 @@ impl FluidityPosition {
     /// Reads a position text. Fields after SIDE may be left out: no castling, QUIET 0,
     /// FULLMOVE 1.
     pub(super) fn read(text: &str, config: Config) -> Result<FluidityPosition, PositionError> {
-        let mut fields = Fields::new(text, FIELDS);
+        let mut fields = Fields::new(text, FIELDS)?;
         let board = fields.board()?;
         if let Some(bad) = board
             .chars()
@@ -74,7 +75,7 @@ impl FluidityPosition {
                 notation::parse_number(f, "QUIET (plies since the last capture)", 0, QUIET_LIMIT)?;
         }
         if let Some(f) = fields.field() {
-            pos.fullmove = notation::parse_number(f, "FULLMOVE", 1, 1_000_000)?;
+            pos.fullmove = notation::parse_number(f, "FULLMOVE", 1, notation::MAX_FULLMOVE)?;
         }
         fields.finish()?;
         pos.validate()?;
@@ -136,13 +137,15 @@ fn parse_castling(field: &str) -> Result<u8, PositionError> {
         let Some(i) = RIGHTS.iter().position(|r| r.letter == ch) else {
             return Err(PositionError::new(format!(
                 "CASTLING '{field}': '{ch}' is not a right; write any of K Q k q in that order \
-                 (like KQkq or Kq), or '-'"
+                 (like KQkq or Kq), or '-'",
+                field = excerpt(field)
             )));
         };
         if i < next {
             return Err(PositionError::new(format!(
                 "CASTLING '{field}' must list its rights once each in the order K Q k q, like \
-                 KQkq or Kq"
+                 KQkq or Kq",
+                field = excerpt(field)
             )));
         }
         next = i + 1;

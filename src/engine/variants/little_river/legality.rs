@@ -345,7 +345,7 @@ impl LittleRiver {
             )));
         }
         // Check and facing kings, after the whole move (drownings included).
-        let mut next = *self;
+        let mut next = self.clone();
         next.apply(m);
         if next.king_attacked(self.side) {
             return Err(IllegalMove::LeavesInCheck(
@@ -368,7 +368,7 @@ impl LittleRiver {
 
     /// The position while a piece stands on the entry cell `r` (floats start there).
     pub(super) fn entered(&self, r: Cell) -> LittleRiver {
-        let mut after = *self;
+        let mut after = self.clone();
         after.occ[self.side.index()] |= bit(r);
         after.occ[1 - self.side.index()] &= !bit(r);
         after
@@ -401,7 +401,7 @@ impl LittleRiver {
     }
 
     fn exit_words(&self, role: Role, wild: bool) -> &'static str {
-        let cfg = self.config;
+        let cfg = &*self.config;
         match role {
             Role::Knight if cfg.knight_leap => "a knight leap into the far half",
             Role::Knight if cfg.knight_capture => "the cell across, empty or an enemy",
@@ -511,7 +511,7 @@ mod tests {
             let options = VARIANT.options(pairs).unwrap();
             let config = Config::from_options(&options);
             for _ in 0..6 {
-                let mut pos = LittleRiver::from_text(START, config).unwrap();
+                let mut pos = LittleRiver::from_text(START, config.clone()).unwrap();
                 for _ in 0..80 {
                     let aspect = pos.aspect();
                     let stranded = pos.stranded(aspect);

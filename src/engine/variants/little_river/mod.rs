@@ -27,6 +27,7 @@ use crate::engine::perft::{self, PerftPosition};
 use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{Feature, History, HistoryEntry, PieceInfo, Position, Variant};
 use options::{Config, OPTIONS};
+use std::sync::Arc;
 use tables::{shape, Bits, CELLS};
 
 static PIECES: [PieceInfo; 5] = [
@@ -70,6 +71,10 @@ pub static VARIANT: Variant = Variant {
 
 pub(super) const START: &str = "nr1krn/*w2w*/*4*/1pppp1/6/1PPPP1/*4*/*W2W*/NR1KRN w - 0 0";
 
+/// The largest CLOCK and PLY the position text holds; the counters stop there.
+pub(super) const MAX_CLOCK: u32 = 100_000;
+pub(super) const MAX_PLY: u32 = 100_000_000;
+
 fn start_position(options: &Options) -> Box<dyn Position> {
     let pos = LittleRiver::from_text(START, Config::from_options(options))
         .expect("the start position is valid");
@@ -83,8 +88,9 @@ fn parse_position(text: &str, options: &Options) -> Result<Box<dyn Position>, Po
     )?))
 }
 
-/// A Little River position: plain data, copied for every move tried.
-#[derive(Copy, Clone, Debug)]
+/// A Little River position: plain data and a shared `Config`, cloned for every move
+/// tried.
+#[derive(Clone, Debug)]
 pub struct LittleRiver {
     board: [Option<Piece>; CELLS],
     occ: [Bits; 2],
@@ -97,11 +103,11 @@ pub struct LittleRiver {
     clock: u32,
     ply: u32,
     seed: u64,
-    config: &'static Config,
+    config: Arc<Config>,
 }
 
 impl LittleRiver {
-    fn empty(config: &'static Config) -> LittleRiver {
+    fn empty(config: Arc<Config>) -> LittleRiver {
         LittleRiver {
             board: [None; CELLS],
             occ: [0; 2],
@@ -120,13 +126,9 @@ impl LittleRiver {
         self.config.no_capture_limit > 0 && self.clock >= self.config.no_capture_limit
     }
 
-    fn game_over() -> IllegalMove {
-        IllegalMove::GameOver("the game is over: no more moves can be played".to_string())
-    }
-
     /// The position after `m` (a legal move), with its history entry.
     fn child_entry(&self, m: &Move) -> HistoryEntry {
-        let mut next = *self;
+        let mut next = self.clone();
         next.apply(m);
         HistoryEntry {
             key: next.repetition_key(),
@@ -167,8 +169,11 @@ fn repetition(earlier: &[HistoryEntry], last: &HistoryEntry) -> Option<bool> {
 }
 
 impl PerftPosition for LittleRiver {
-    fn legal_moves(&self, out: &mut MoveList) {
-        Position::legal_moves(self, out);
+    fn generate(&self, out: &mut MoveList) {
+        LittleRiver::generate(self, out);
+    }
+    fn over_by_position(&self, _moves: &[Move]) -> bool {
+        LittleRiver::over_by_position(self)
     }
     fn play(&mut self, m: &Move) {
         self.apply(m);
@@ -180,7 +185,7 @@ impl Position for LittleRiver {
         &VARIANT
     }
     fn boxed_clone(&self) -> Box<dyn Position> {
-        Box::new(*self)
+        Box::new(self.clone())
     }
     fn shape(&self) -> &'static Shape {
         shape()
@@ -205,16 +210,11 @@ impl Position for LittleRiver {
         key
     }
 
-    fn legal_moves(&self, out: &mut MoveList) {
-        if !self.over_by_position() {
-            self.generate(out);
-        }
+    fn generate_moves(&self, out: &mut MoveList) {
+        LittleRiver::generate(self, out);
     }
 
-    fn check_move(&self, m: &Move) -> Result<(), IllegalMove> {
-        if self.over_by_position() {
-            return Err(Self::game_over());
-        }
+    fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
         self.check(m)
     }
 
@@ -242,11 +242,9 @@ impl Position for LittleRiver {
         self.canonical_text(m)
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
-        if self.over_by_position() {
-            return Err(Self::game_over());
-        }
-        self.read_move(text)
+    fn read_rules(&self, text: &str) -> Result<(Move, String), IllegalMove> {
+        let m = self.read_text(text)?;
+        Ok((m, self.canonical_text(&m)))
     }
 
     fn forbidden_by_history(&self, history: &History) -> Option<IllegalMove> {
@@ -336,7 +334,32 @@ impl Position for LittleRiver {
 
 #[cfg(test)]
 mod tests {
-    use super::{repetition, HistoryEntry};
+    use super::{repetition, HistoryEntry, LittleRiver, VARIANT};
+    use crate::engine::moves::MoveList;
+    use std::sync::Arc;
+
+    #[test]
+    fn options_are_freed_with_the_last_position_that_uses_them() {
+        // Players choose Misty seeds: every game's options must go when its positions go.
+        let weak: Vec<_> = (0..10_000u64)
+            .map(|seed| {
+                let options = VARIANT
+                    .options(&["river=misty".to_string(), format!("misty.seed={seed}")])
+                    .unwrap();
+                let start = (VARIANT.start)(&options);
+                let mut moves = MoveList::new();
+                start.legal_moves(&mut moves);
+                let mut next = start.boxed_clone();
+                next.play(&moves[0]);
+                let pos =
+                    LittleRiver::from_text(&next.text(), super::Config::from_options(&options))
+                        .unwrap();
+                assert_eq!(pos.seed, seed);
+                Arc::downgrade(&pos.config)
+            })
+            .collect();
+        assert!(weak.iter().all(|w| w.upgrade().is_none()));
+    }
 
     fn entries(spec: &[(&str, bool)]) -> Vec<HistoryEntry> {
         spec.iter()

@@ -8,6 +8,7 @@ use crate::engine::board::Cell;
 use crate::engine::errors::IllegalMove;
 use crate::engine::moves::Move;
 use crate::engine::notation;
+use crate::engine::player_text::excerpt;
 use crate::engine::types::Role;
 
 /// A legal move with one of its paths.
@@ -134,7 +135,8 @@ impl LittleRiver {
         let t = tables();
         let unreadable = || {
             IllegalMove::Unreadable(format!(
-                "'{text}' is not a move: write it like Na1-b3, c4-c5>f5-f6, Wc4-c5~ or Nc6"
+                "'{text}' is not a move: write it like Na1-b3, c4-c5>f5-f6, Wc4-c5~ or Nc6",
+                text = excerpt(text)
             ))
         };
         let lower = text.to_ascii_lowercase();
@@ -163,8 +165,7 @@ impl LittleRiver {
                         let name = &lower[i..i + 1 + digits];
                         let c = t.shape.parse_cell(name).ok_or_else(|| {
                             IllegalMove::Unreadable(format!(
-                                "'{name}' is not a cell of the board (files a-f, ranks 1-9; a2 a3 f2 f3 a7 a8 f7 f8 are holes)"
-                            ))
+                                "'{name}' is not a cell of the board (files a-f, ranks 1-9; a2 a3 f2 f3 a7 a8 f7 f8 are holes)", name = excerpt(name)))
                         })?;
                         tokens.push(Token::Cell(c));
                         i += 1 + digits;
@@ -193,7 +194,7 @@ impl LittleRiver {
     }
 
     /// Reads any accepted form of a move text (section 11).
-    pub(super) fn read_move(&self, text: &str) -> Result<Move, IllegalMove> {
+    pub(super) fn read_text(&self, text: &str) -> Result<Move, IllegalMove> {
         let t = tables();
         let clean = notation::clean_move_text(text);
         if clean.is_empty() {
@@ -201,10 +202,9 @@ impl LittleRiver {
                 "the move is empty: write it like Na1-b3, c4-c5>f5-f6 or Nc6".to_string(),
             ));
         }
-        if !clean.is_ascii() || clean.chars().any(char::is_whitespace) {
+        if clean.chars().any(char::is_whitespace) {
             return Err(IllegalMove::Unreadable(format!(
-                "'{clean}' is not a move: write one move like Na1-b3 or c4-c5>f5-f6, without spaces"
-            )));
+                "'{clean}' is not a move: write one move like Na1-b3 or c4-c5>f5-f6, without spaces", clean = excerpt(clean))));
         }
         let upper = clean.to_ascii_uppercase().replace('0', "O");
         if matches!(upper.as_str(), "O-O" | "O-O-O" | "OO" | "OOO") {
@@ -228,8 +228,7 @@ impl LittleRiver {
                 Token::Step => {}
                 _ => {
                     return Err(IllegalMove::Unreadable(format!(
-                        "'{clean}' is not a move: a file or rank may only come first, as in Nac6 or N4c6"
-                    )))
+                        "'{clean}' is not a move: a file or rank may only come first, as in Nac6 or N4c6", clean = excerpt(clean))))
                 }
             }
         }
@@ -242,7 +241,8 @@ impl LittleRiver {
             match moves.len() {
                 1 => Ok(moves[0]),
                 0 => Err(IllegalMove::NoSuchMove(format!(
-                    "no legal move matches '{clean}'"
+                    "no legal move matches '{clean}'",
+                    clean = excerpt(clean)
                 ))),
                 _ => {
                     let mut texts: Vec<String> =
@@ -254,7 +254,8 @@ impl LittleRiver {
         };
         if cells.is_empty() {
             return Err(IllegalMove::Unreadable(format!(
-                "'{clean}' names no cell: write it like Na1-b3, c4-c5>f5-f6 or Nc6"
+                "'{clean}' names no cell: write it like Na1-b3, c4-c5>f5-f6 or Nc6",
+                clean = excerpt(clean)
             )));
         }
         if let Some(p) = role {
@@ -302,13 +303,13 @@ impl LittleRiver {
         }
         if qual_file.is_some() || qual_rank.is_some() {
             return Err(IllegalMove::Unreadable(format!(
-                "'{clean}' is not a move: write the path from the piece's cell, like Nc4-a5>c5-c6"
+                "'{clean}' is not a move: write the path from the piece's cell, like Nc4-a5>c5-c6",
+                clean = excerpt(clean)
             )));
         }
         let Some(spelled) = path_move(&cells, drown) else {
             return Err(IllegalMove::Unreadable(format!(
-                "'{clean}' is not a path of the river rules: from-cell, entry cell, float cell after '>', then the exit cell or '~'"
-            )));
+                "'{clean}' is not a path of the river rules: from-cell, entry cell, float cell after '>', then the exit cell or '~'", clean = excerpt(clean))));
         };
         let exact: Vec<Move> = spellings
             .iter()
@@ -352,13 +353,19 @@ impl LittleRiver {
                 .collect();
             if short.is_empty() {
                 return Err(self.check(&Move::normal(a, b)).err().unwrap_or_else(|| {
-                    IllegalMove::NoSuchMove(format!("no legal move matches '{clean}'"))
+                    IllegalMove::NoSuchMove(format!(
+                        "no legal move matches '{clean}'",
+                        clean = excerpt(clean)
+                    ))
                 }));
             }
             return found(short);
         }
         Err(self.check(&spelled).err().unwrap_or_else(|| {
-            IllegalMove::NoSuchMove(format!("no legal move follows the path '{clean}'"))
+            IllegalMove::NoSuchMove(format!(
+                "no legal move follows the path '{clean}'",
+                clean = excerpt(clean)
+            ))
         }))
     }
 }

@@ -1,9 +1,12 @@
-//! The options of Little River (rules section 9), checked as values and read once into an
-//! interned `Config` that every position points to.
+//! The options of Little River (rules section 9), checked as values and read once into a
+//! `Config` that the positions of one game share by reference counting, so it is freed
+//! with the last of them (players choose seeds and schedules: interning them for ever
+//! would grow without bound).
 
 use crate::engine::errors::OptionError;
 use crate::engine::options::{OptionSpec, OptionValues, Options};
-use std::sync::{Mutex, OnceLock};
+use crate::engine::player_text::excerpt;
+use std::sync::Arc;
 
 /// What a river cell is like for one move (section 6).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -147,18 +150,28 @@ pub(super) fn read_schedule(raw: &str) -> Result<Vec<(u32, Aspect)>, String> {
     for entry in raw.split(',') {
         let entry = entry.trim();
         let Some((ply, aspect)) = entry.split_once(':') else {
-            return Err(format!("'{entry}' is not of the form PLY:ASPECT"));
+            return Err(format!(
+                "'{entry}' is not of the form PLY:ASPECT",
+                entry = excerpt(entry)
+            ));
         };
         let ply_t = ply.trim();
         let ply: u32 = ply_t
             .parse()
             .ok()
             .filter(|_| ply_t.bytes().all(|b| b.is_ascii_digit()))
-            .ok_or_else(|| format!("'{ply_t}' in '{entry}' is not a ply number"))?;
+            .ok_or_else(|| {
+                format!(
+                    "'{ply_t}' in '{entry}' is not a ply number",
+                    entry = excerpt(entry),
+                    ply_t = excerpt(ply_t)
+                )
+            })?;
         let aspect = Aspect::parse(&aspect.trim().to_ascii_lowercase()).ok_or_else(|| {
             format!(
                 "'{}' in '{entry}' is not an aspect (shallow, gentle or wild)",
-                aspect.trim()
+                excerpt(aspect.trim()),
+                entry = excerpt(entry)
             )
         })?;
         match out.last() {
@@ -222,8 +235,8 @@ pub struct Config {
 }
 
 impl Config {
-    /// The interned configuration of checked options (one allocation per distinct set).
-    pub(super) fn from_options(options: &Options) -> &'static Config {
+    /// The configuration of checked options, shared by the positions made from it.
+    pub(super) fn from_options(options: &Options) -> Arc<Config> {
         let misty = options.get("river") == "misty";
         let on = |k: &str| misty && options.get(k) == "on";
         let config = Config {
@@ -244,26 +257,12 @@ impl Config {
             float_die: misty && options.get("misty.float") == "die",
             seed: options.get("misty.seed").parse().ok(),
         };
-        intern(config)
+        Arc::new(config)
     }
 
     pub(super) fn misty(&self) -> bool {
         self.river.is_none()
     }
-}
-
-fn intern(config: Config) -> &'static Config {
-    static ALL: OnceLock<Mutex<Vec<&'static Config>>> = OnceLock::new();
-    let mut all = ALL
-        .get_or_init(|| Mutex::new(Vec::new()))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(c) = all.iter().find(|c| ***c == config) {
-        return c;
-    }
-    let leaked: &'static Config = Box::leak(Box::new(config));
-    all.push(leaked);
-    leaked
 }
 
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;

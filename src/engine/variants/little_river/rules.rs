@@ -6,8 +6,10 @@ use super::tables::{
     bit, cells, dir_to, enemy_half, file, kind, tables, Bits, EAST, NORTH, RIVER_RANK, SOUTH, WEST,
 };
 use super::LittleRiver;
+use super::{MAX_CLOCK, MAX_PLY};
 use crate::engine::board::Cell;
 use crate::engine::moves::{Move, MoveList, Removal};
+use crate::engine::notation;
 use crate::engine::types::{Color, Piece, Role};
 
 pub(super) const K: usize = 0;
@@ -229,7 +231,7 @@ impl LittleRiver {
 
     /// The aspect of the move numbered `ply` (section 6.4).
     pub(super) fn aspect_at(&self, ply: u32) -> Aspect {
-        let cfg = self.config;
+        let cfg = &*self.config;
         if let Some(a) = cfg.river {
             return a;
         }
@@ -317,7 +319,7 @@ impl LittleRiver {
         enemy: Bits,
     ) -> Bits {
         let t = tables();
-        let cfg = self.config;
+        let cfg = &*self.config;
         let capture = match role {
             Role::Knight => cfg.knight_capture,
             _ if wild => true,
@@ -604,7 +606,7 @@ impl LittleRiver {
     /// Whether the move leaves the mover's king safe and the kings apart.
     #[inline]
     pub(super) fn legal_after(&self, m: &Move, aspect: Aspect, stranded: Bits) -> bool {
-        let mut next = *self;
+        let mut next = self.clone();
         next.apply_with(m, aspect, stranded, None);
         !next.king_attacked(self.side) && !next.kings_face()
     }
@@ -698,9 +700,9 @@ impl LittleRiver {
         self.clock = if removed > 0 {
             0
         } else {
-            self.clock.saturating_add(1)
+            notation::count_up(self.clock, MAX_CLOCK)
         };
-        self.ply = self.ply.saturating_add(1);
+        self.ply = notation::count_up(self.ply, MAX_PLY);
         self.side = us.opposite();
     }
 }

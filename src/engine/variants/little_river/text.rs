@@ -3,9 +3,12 @@
 use super::options::{random_seed, Config};
 use super::tables::{bit, cells, letter, role_of_letter, shape, tables, Bits};
 use super::LittleRiver;
+use super::{MAX_CLOCK, MAX_PLY};
 use crate::engine::errors::PositionError;
 use crate::engine::notation::{self, Fields};
+use crate::engine::player_text::excerpt;
 use crate::engine::types::{Color, Piece, Role};
+use std::sync::Arc;
 
 const FIELDS: &str = "BOARD SIDE TAGS CLOCK PLY [SEED]";
 
@@ -62,15 +65,15 @@ impl LittleRiver {
     }
 
     /// Reads and checks a position text.
-    pub fn from_text(text: &str, config: &'static Config) -> Result<LittleRiver, PositionError> {
-        let mut fields = Fields::new(text, FIELDS);
+    pub fn from_text(text: &str, config: Arc<Config>) -> Result<LittleRiver, PositionError> {
+        let mut fields = Fields::new(text, FIELDS)?;
         let board = fields.board()?;
         let pieces = notation::parse_board(shape(), board, |s| {
             let c = s.chars().next()?;
             let role = role_of_letter(c).filter(|_| c.is_ascii_alphabetic())?;
             Some((Piece::new(Color::of_case(c), role), 1))
         })?;
-        let mut pos = LittleRiver::empty(config);
+        let mut pos = LittleRiver::empty(config.clone());
         for (c, p) in pieces {
             pos.put(c, p);
         }
@@ -86,22 +89,20 @@ impl LittleRiver {
         }
         pos.clock = match clock {
             None => 0,
-            Some(f) => notation::parse_number(f, "CLOCK", 0, 100_000)?,
+            Some(f) => notation::parse_number(f, "CLOCK", 0, MAX_CLOCK)?,
         };
         pos.ply = match ply {
             None => 0,
-            Some(f) => notation::parse_number(f, "PLY", 0, 100_000_000)?,
+            Some(f) => notation::parse_number(f, "PLY", 0, MAX_PLY)?,
         };
         pos.seed = match (seed, config.misty()) {
             (Some(s), true) => s.parse::<u64>().ok().filter(|_| s.bytes().all(|b| b.is_ascii_digit())).ok_or_else(|| {
                 PositionError::new(format!(
-                    "SEED '{s}' must be a whole number from 0 to 18446744073709551615"
-                ))
+                    "SEED '{s}' must be a whole number from 0 to 18446744073709551615", s = excerpt(s)))
             })?,
             (Some(s), false) => {
                 return Err(PositionError::new(format!(
-                    "unexpected '{s}' after PLY: a SEED is written only with river=misty; expected {FIELDS}"
-                )))
+                    "unexpected '{s}' after PLY: a SEED is written only with river=misty; expected {FIELDS}", s = excerpt(s))))
             }
             (None, true) => config.seed.unwrap_or_else(random_seed),
             (None, false) => 0,
@@ -163,8 +164,7 @@ impl LittleRiver {
         for tag in field.split(',') {
             let bad = || {
                 PositionError::new(format!(
-                    "tag '{tag}' must be a river cell and n or s, like c5n; TAGS is '-' or tags in file order joined by commas, like b5s,d5n"
-                ))
+                    "tag '{tag}' must be a river cell and n or s, like c5n; TAGS is '-' or tags in file order joined by commas, like b5s,d5n", tag = excerpt(tag)))
             };
             if tag.len() != 3 || !tag.is_ascii() {
                 return Err(bad());
@@ -173,7 +173,8 @@ impl LittleRiver {
             if !t.in_river(c) {
                 return Err(PositionError::new(format!(
                     "tag '{tag}': {} is not a river cell (a5 to f5)",
-                    t.name(c)
+                    t.name(c),
+                    tag = excerpt(tag)
                 )));
             }
             let north = match &tag[2..] {
@@ -183,21 +184,24 @@ impl LittleRiver {
             };
             if last.is_some_and(|l| l >= c.0) {
                 return Err(PositionError::new(format!(
-                    "tags must be in file order, each cell once: '{tag}' comes too late"
+                    "tags must be in file order, each cell once: '{tag}' comes too late",
+                    tag = excerpt(tag)
                 )));
             }
             last = Some(c.0);
             let Some(p) = self.board[c.index()] else {
                 return Err(PositionError::new(format!(
                     "tag '{tag}' names {}, which is empty: a tag belongs to a piece in the river",
-                    t.name(c)
+                    t.name(c),
+                    tag = excerpt(tag)
                 )));
             };
             if p.role == Role::Pawn && north != (p.color == Color::White) {
                 return Err(PositionError::new(format!(
                     "tag '{tag}' points a {} Pawn backwards: a Pawn's tag is {}",
                     p.color,
-                    if p.color == Color::White { 'n' } else { 's' }
+                    if p.color == Color::White { 'n' } else { 's' },
+                    tag = excerpt(tag)
                 )));
             }
             if north {

@@ -37,6 +37,9 @@ use crate::engine::placement::Placement;
 use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{Feature, History, PieceInfo, Position, Variant};
 
+/// The largest FULLMOVE the position text holds; the move number stops there.
+pub(super) const MAX_FULLMOVE: u32 = 99_999;
+
 static PIECES: [PieceInfo; 6] = [
     PieceInfo {
         role: Role::King,
@@ -161,10 +164,11 @@ impl River {
 }
 
 impl PerftPosition for River {
-    fn legal_moves(&self, out: &mut MoveList) {
-        if !self.over_by_position() {
-            self.generate(out);
-        }
+    fn generate(&self, out: &mut MoveList) {
+        River::generate(self, out);
+    }
+    fn over_by_position(&self, _moves: &[Move]) -> bool {
+        River::over_by_position(self)
     }
     fn play(&mut self, m: &Move) {
         self.apply(m);
@@ -200,11 +204,11 @@ impl Position for River {
         self.key_text()
     }
 
-    fn legal_moves(&self, out: &mut MoveList) {
-        PerftPosition::legal_moves(self, out);
+    fn generate_moves(&self, out: &mut MoveList) {
+        River::generate(self, out);
     }
 
-    fn check_move(&self, m: &Move) -> Result<(), IllegalMove> {
+    fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
         self.check(m)
     }
 
@@ -224,8 +228,9 @@ impl Position for River {
         self.text_of(m)
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
-        self.read_move_text(text)
+    fn read_rules(&self, text: &str) -> Result<(Move, String), IllegalMove> {
+        let m = self.read_move_text(text)?;
+        Ok((m, self.text_of(&m)))
     }
 
     fn outcome(&self, history: Option<&History>) -> Option<Outcome> {

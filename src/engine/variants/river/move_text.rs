@@ -9,6 +9,7 @@ use crate::engine::board::Cell;
 use crate::engine::errors::IllegalMove;
 use crate::engine::moves::Move;
 use crate::engine::notation::{clean_move_text, most_telling};
+use crate::engine::player_text::excerpt;
 use crate::engine::types::Role;
 
 /// What separates two squares of a move text.
@@ -133,9 +134,10 @@ impl River {
                 "the move is empty: write one like e2-e4, Ng1-f3, ~a5>b6 or @d:Rd4-d8".to_string(),
             ));
         }
-        if !t.is_ascii() || t.chars().any(char::is_whitespace) {
+        if t.chars().any(char::is_whitespace) {
             return Err(IllegalMove::Unreadable(format!(
-                "'{t}' is not a move: write one move like e2-e4, Nf3, ~a5>b6 or @d, without spaces"
+                "'{t}' is not a move: write one move like e2-e4, Nf3, ~a5>b6 or @d, without spaces",
+                t = excerpt(t)
             )));
         }
         let upper = t.to_ascii_uppercase().replace('0', "O");
@@ -214,7 +216,8 @@ impl River {
                         fallback.get_or_insert_with(|| {
                             format!(
                                 "no {role} of yours can move to {} ('{t}')",
-                                self.geo().name(san.to)
+                                self.geo().name(san.to),
+                                t = excerpt(t)
                             )
                         });
                         for from in self.board.of(self.side) {
@@ -241,7 +244,8 @@ impl River {
         if readings.is_empty() {
             return Err(IllegalMove::Unreadable(format!(
                 "'{t}' is not a move: write it like e2-e4, Nf3, exd5, d4-d6, ~a5>b6, \
-                 Nc4-a5>b5, Rc5>e5, Qd5>e6xe7, @d or @d:Rd4-d8"
+                 Nc4-a5>b5, Rc5>e5, Qd5>e6xe7, @d or @d:Rd4-d8",
+                t = excerpt(t)
             )));
         }
         readings.sort();
@@ -252,13 +256,14 @@ impl River {
                 Err(e) => e,
                 Ok(()) => IllegalMove::NoSuchMove(format!(
                     "'{t}' does not name that move; write it as {}",
-                    self.text_of(m)
+                    self.text_of(m),
+                    t = excerpt(t)
                 )),
             })
             .collect();
         Err(most_telling(&reasons).unwrap_or_else(|| {
             IllegalMove::NoSuchMove(
-                fallback.unwrap_or_else(|| format!("'{t}' matches no legal move")),
+                fallback.unwrap_or_else(|| format!("'{t}' matches no legal move", t = excerpt(t))),
             )
         }))
     }

@@ -5,6 +5,7 @@ use super::tables::geo;
 use crate::engine::board::CellSet;
 use crate::engine::errors::OptionError;
 use crate::engine::options::{OptionSpec, OptionValues, Options};
+use crate::engine::player_text::excerpt;
 
 pub(super) static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -55,7 +56,10 @@ fn read_squares(raw: &str) -> Result<Vec<(u8, u8)>, String> {
             && b[1..].iter().all(u8::is_ascii_digit)
             && b[1] != b'0';
         if !ok {
-            return Err(format!("'{}' is not a square a1 to h14", part.trim()));
+            return Err(format!(
+                "'{}' is not a square a1 to h14",
+                excerpt(part.trim())
+            ));
         }
         let rank: u8 = p[1..].parse().map_err(|_| "bad rank".to_string())?;
         let sq = (b[0] - b'a', rank);
@@ -105,7 +109,7 @@ fn read_files(raw: &str) -> Result<u8, String> {
         let p = part.trim();
         let b = p.as_bytes();
         if b.len() != 1 || !(b'a'..=b'h').contains(&b[0]) {
-            return Err(format!("'{p}' is not a file a to h"));
+            return Err(format!("'{p}' is not a file a to h", p = excerpt(p)));
         }
         let bit = 1 << (b[0] - b'a');
         if mask & bit != 0 {

@@ -6,8 +6,10 @@
 
 use super::tables::{geo, Geo};
 use super::River;
+use super::MAX_FULLMOVE;
 use crate::engine::board::{Cell, CellSet};
 use crate::engine::moves::{Effects, Move, MoveList, Removal};
+use crate::engine::notation;
 use crate::engine::patterns::{slide, ALL_SLOTS, DIAGONAL_SLOTS, ORTHOGONAL_SLOTS};
 use crate::engine::types::{ByColor, Color, Piece, Role};
 
@@ -932,7 +934,7 @@ impl River {
             self.halfmove = self.halfmove.saturating_add(1);
         }
         if us == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
+            self.fullmove = notation::count_up(self.fullmove, MAX_FULLMOVE);
         }
         self.side = us.opposite();
         fx
@@ -1037,24 +1039,28 @@ impl River {
 
     /// Only the kings, or (with no boats) kings and one bishop or knight.
     pub(super) fn insufficient(&self) -> bool {
-        let pieces: Vec<Role> = self.board.pieces().map(|(_, p)| p.role).collect();
-        match pieces.len() {
-            2 => true,
-            3 => {
-                self.boats.is_empty()
-                    && pieces
-                        .iter()
-                        .any(|r| matches!(r, Role::Bishop | Role::Knight))
+        // Perft asks at every node: stop at the fourth piece, allocate nothing.
+        let mut minor = false;
+        let mut count = 0;
+        for (_, p) in self.board.pieces() {
+            count += 1;
+            if count > 3 {
+                return false;
             }
+            minor |= matches!(p.role, Role::Bishop | Role::Knight);
+        }
+        match count {
+            2 => true,
+            3 => self.boats.is_empty() && minor,
             _ => false,
         }
     }
 
-    /// Whether the position alone stops all moves: the move-count rule. Insufficient
-    /// material ends a game that reaches it, but a set-up position with bare kings still
-    /// lists its moves (worked example E22 shows them).
+    /// Whether the position alone stops all moves besides having none: the move-count
+    /// rule or insufficient material (rules README, "Perft": such a position has no moves;
+    /// worked example E22's bare Kings show the moves of the move rules, `generate`).
     pub(super) fn over_by_position(&self) -> bool {
-        self.halfmove >= 100
+        self.halfmove >= 100 || self.insufficient()
     }
 }
 

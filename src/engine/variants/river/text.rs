@@ -3,11 +3,13 @@
 use super::options::Config;
 use super::tables::{geo, letter, role_of};
 use super::River;
+use super::MAX_FULLMOVE;
 use crate::engine::board::{Cell, CellSet};
 use crate::engine::errors::PositionError;
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::notation::{self, Fields};
 use crate::engine::placement::Placement;
+use crate::engine::player_text::excerpt;
 use crate::engine::types::{Color, Piece, Role};
 
 const FIELDS: &str = "BOARD SIDE CASTLING EP BOATS BRIDGES HALFMOVE FULLMOVE";
@@ -46,7 +48,7 @@ impl River {
     pub(super) fn read(text: &str, config: Config) -> Result<River, PositionError> {
         let g = geo(config.land);
         let shape = &g.shape;
-        let mut f = Fields::new(text, FIELDS);
+        let mut f = Fields::new(text, FIELDS)?;
         let board = f.board()?;
         let pieces = notation::parse_board(shape, board, token)?;
         let side = notation::parse_side(f.field())?;
@@ -71,7 +73,8 @@ impl River {
                     && matches!(b[1], b'w' | b'b' | b'W' | b'B');
                 if !ok {
                     return Err(PositionError::new(format!(
-                        "bridge '{entry}' must be a file and its builder, like dw or cb"
+                        "bridge '{entry}' must be a file and its builder, like dw or cb",
+                        entry = excerpt(entry)
                     )));
                 }
                 let file = b[0].to_ascii_lowercase() - b'a';
@@ -96,7 +99,10 @@ impl River {
         if boats_text != "-" {
             for entry in boats_text.split(',') {
                 let c = shape.parse_cell(entry).ok_or_else(|| {
-                    PositionError::new(format!("boat square '{entry}' is not a square"))
+                    PositionError::new(format!(
+                        "boat square '{entry}' is not a square",
+                        entry = excerpt(entry)
+                    ))
                 })?;
                 if !water.contains(c) {
                     return Err(PositionError::new(format!(
@@ -164,13 +170,15 @@ impl River {
                     'q' => 8,
                     _ => {
                         return Err(PositionError::new(format!(
-                            "castling '{castling_text}' must be '-' or letters of KQkq"
+                            "castling '{castling_text}' must be '-' or letters of KQkq",
+                            castling_text = excerpt(castling_text)
                         )))
                     }
                 };
                 if castling & bit != 0 {
                     return Err(PositionError::new(format!(
-                        "castling '{castling_text}' names {ch} twice"
+                        "castling '{castling_text}' names {ch} twice",
+                        castling_text = excerpt(castling_text)
                     )));
                 }
                 castling |= bit;
@@ -201,13 +209,14 @@ impl River {
         } else {
             let c = shape.parse_cell(ep_text).ok_or_else(|| {
                 PositionError::new(format!(
-                    "en passant square '{ep_text}' must be '-' or a square like e3"
+                    "en passant square '{ep_text}' must be '-' or a square like e3",
+                    ep_text = excerpt(ep_text)
                 ))
             })?;
             Some(c)
         };
         let halfmove = notation::parse_number(half_text, "HALFMOVE", 0, 9999)?;
-        let fullmove = notation::parse_number(full_text, "FULLMOVE", 1, 99999)?;
+        let fullmove = notation::parse_number(full_text, "FULLMOVE", 1, MAX_FULLMOVE)?;
 
         let mut pos = River {
             board: placement,
