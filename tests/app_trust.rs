@@ -312,7 +312,7 @@ fn a_game_loads_from_what_is_in_force_not_from_every_offer_it_had() {
     assert_eq!(record[4], ferry::engine::Action::OfferDraw(Color::White));
     // The command layer sees the same game as a replay of everything.
     let full = t.rebuild(id);
-    let r = t.ok("bob", "/board");
+    let r = t.run("bob", "/board");
     assert!(r.text.contains(&format!("ply {}", full.plies().len())));
     let text = t.refused("alice", "/draw offer");
     assert!(text.contains("already offered"), "{text}");

@@ -6,14 +6,13 @@
 
 mod fake_discord;
 
-use fake_discord::bot::{choice_value, Bot, Dir, CHANNEL, TOKEN, WAIT};
+use fake_discord::bot::{
+    choice, choice_value, continental_challenge, registered_commands, Bot, Dir, CHANNEL, TOKEN,
+    WAIT,
+};
 use fake_discord::{opt, Answer, FakeDiscord, FakeUser};
 use serde_json::{json, Value};
 use std::time::Duration;
-
-fn choice(name: &str, kind: u64, value: Value) -> Value {
-    json!({"name": name, "type": kind, "value": value})
-}
 
 /// The PNG attached to an answer, decoded.
 fn picture(a: &Answer) -> image::RgbaImage {
@@ -709,34 +708,10 @@ async fn answered_questions_are_edited_to_say_what_happened() {
     }
     let mut bot = Bot::start(&fake, &dir.0, 1, "info");
     fake.wait_ready(1, WAIT).await.unwrap();
-    let reg = fake
-        .wait_request(
-            |r| {
-                r.method == "PUT"
-                    && r.path
-                        .ends_with(&format!("/guilds/{}/commands", FakeDiscord::GUILD_ID))
-            },
-            WAIT,
-        )
-        .await
-        .unwrap();
-    let commands = reg.json.as_array().unwrap().clone();
+    let commands = registered_commands(&fake).await;
 
     // Ann challenges Ben; Ben accepts with /accept, not with the button.
-    let variant = choice_value(&commands, "challenge", "variant", "Continental Chess");
-    let white = choice_value(&commands, "challenge", "color", "White");
-    let t = fake
-        .slash(
-            &ann,
-            CHANNEL,
-            "challenge",
-            json!([
-                choice("variant", 4, variant),
-                opt::user("opponent", &ben),
-                choice("color", 4, white)
-            ]),
-        )
-        .await;
+    let t = continental_challenge(&fake, &commands, &ann, &ben).await;
     let challenge = fake.answer(&t, WAIT).await.unwrap();
     assert!(challenge.content().contains("/accept or /decline"));
     let t = fake.slash(&ben, CHANNEL, "accept", json!([])).await;

@@ -6,14 +6,10 @@
 
 mod fake_discord;
 
-use fake_discord::bot::{choice_value, Bot, Dir, CHANNEL, WAIT};
+use fake_discord::bot::{continental_challenge, registered_commands, Bot, Dir, CHANNEL, WAIT};
 use fake_discord::{opt, FakeDiscord, FakeUser, Recorded};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-
-fn choice(name: &str, kind: u64, value: Value) -> Value {
-    json!({"name": name, "type": kind, "value": value})
-}
 
 /// The first legal move offered to `who`.
 async fn first_offered(fake: &FakeDiscord, who: &FakeUser) -> String {
@@ -76,27 +72,10 @@ async fn rate_limited_calls_are_made_again_and_nothing_is_lost() {
     }
     let mut bot = Bot::start(&fake, &dir.0, 1, "info");
     fake.wait_ready(1, WAIT).await.unwrap();
-    let reg = fake
-        .wait_request(|r| r.method == "PUT" && r.path.ends_with("/commands"), WAIT)
-        .await
-        .unwrap();
-    let commands = reg.json.as_array().unwrap().clone();
+    let commands = registered_commands(&fake).await;
 
     // Ann challenges Ben.
-    let variant = choice_value(&commands, "challenge", "variant", "Continental Chess");
-    let white = choice_value(&commands, "challenge", "color", "White");
-    let t = fake
-        .slash(
-            &ann,
-            CHANNEL,
-            "challenge",
-            json!([
-                choice("variant", 4, variant),
-                opt::user("opponent", &ben),
-                choice("color", 4, white)
-            ]),
-        )
-        .await;
+    let t = continental_challenge(&fake, &commands, &ann, &ben).await;
     let challenge = fake.answer(&t, WAIT).await.unwrap();
     let accept = challenge
         .custom_ids()

@@ -1,6 +1,6 @@
 //! Runs the real `ferry serve` binary against a fake Discord, for tests and benchmarks.
 
-use super::FakeDiscord;
+use super::{FakeDiscord, FakeUser};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -157,4 +157,48 @@ pub fn choice_value(commands: &[Value], command: &str, option: &str, choice: &st
         .and_then(|c| c.iter().find(|c| c["name"] == choice))
         .unwrap_or_else(|| panic!("/{command} {option} offers {choice}: {opt}"))["value"]
         .clone()
+}
+
+/// A slash command's option that is one of its registered choices.
+pub fn choice(name: &str, kind: u64, value: Value) -> Value {
+    serde_json::json!({"name": name, "type": kind, "value": value})
+}
+
+/// The commands the bot registered in the fake's server (waits for the registration).
+pub async fn registered_commands(fake: &FakeDiscord) -> Vec<Value> {
+    let reg = fake
+        .wait_request(
+            |r| {
+                r.method == "PUT"
+                    && r.path
+                        .ends_with(&format!("/guilds/{}/commands", FakeDiscord::GUILD_ID))
+            },
+            WAIT,
+        )
+        .await
+        .unwrap();
+    reg.json.as_array().expect("a list of commands").clone()
+}
+
+/// `from` challenges `to` to Continental Chess, playing White, in `CHANNEL`: the
+/// interaction's token.
+pub async fn continental_challenge(
+    fake: &FakeDiscord,
+    commands: &[Value],
+    from: &FakeUser,
+    to: &FakeUser,
+) -> String {
+    let variant = choice_value(commands, "challenge", "variant", "Continental Chess");
+    let white = choice_value(commands, "challenge", "color", "White");
+    fake.slash(
+        from,
+        CHANNEL,
+        "challenge",
+        serde_json::json!([
+            choice("variant", 4, variant),
+            super::opt::user("opponent", to),
+            choice("color", 4, white)
+        ]),
+    )
+    .await
 }
