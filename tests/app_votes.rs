@@ -244,8 +244,14 @@ fn threads_voting_while_a_manager_closes_count_each_ballot_or_refuse_it() {
             })
             .collect();
         let texts: Vec<String> = threads.into_iter().map(|h| h.join().unwrap()).collect();
-        let counted = texts[1..].iter().filter(|r| r.contains("is counted")).count();
-        let late = texts[1..].iter().filter(|r| r.contains("not counted")).count();
+        let counted = texts[1..]
+            .iter()
+            .filter(|r| r.contains("is counted"))
+            .count();
+        let late = texts[1..]
+            .iter()
+            .filter(|r| r.contains("not counted"))
+            .count();
         assert_eq!(counted + late, VOTERS, "round {round}: {texts:?}");
         let stored = t.app.store().tally(vote).unwrap();
         assert_eq!(
@@ -254,7 +260,11 @@ fn threads_voting_while_a_manager_closes_count_each_ballot_or_refuse_it() {
             "round {round}"
         );
         if counted == 0 {
-            assert!(texts[0].contains("without ballots"), "round {round}: {}", texts[0]);
+            assert!(
+                texts[0].contains("without ballots"),
+                "round {round}: {}",
+                texts[0]
+            );
         } else {
             assert!(
                 texts[0].contains(&format!("wild {counted}")),
