@@ -228,3 +228,84 @@ fn the_channel_sees_white_at_the_bottom_and_a_member_alone_their_own_side() {
     t.run("bob", "/settings orientation:white");
     assert_eq!(board(&mut t, "bob"), drawn(&t, false, None));
 }
+
+#[test]
+fn threads_voting_while_a_manager_closes_count_each_ballot_or_refuse_it() {
+    use ferry::app::{App, Command, ManualClock, Member, What};
+    use ferry::store::Store;
+    use std::sync::{Arc, Barrier};
+    let mut t = Table::new("vote-threads");
+    const VOTERS: usize = 5;
+    for round in 0..30 {
+        t.ok("mod!", "/vote start hours:1");
+        let vote = t
+            .app
+            .store()
+            .latest_vote("home", "river_aspect")
+            .unwrap()
+            .unwrap()
+            .id;
+        let now = t.app.now();
+        let start = Arc::new(Barrier::new(VOTERS + 1));
+        let threads: Vec<_> = (0..=VOTERS)
+            .map(|k| {
+                let db = t.dir.db();
+                let start = Arc::clone(&start);
+                std::thread::spawn(move || {
+                    let store = Store::open(db).unwrap();
+                    let mut app = App::new(store, Arc::new(ManualClock::new(now)));
+                    let closer = k == 0;
+                    let what = if closer {
+                        What::VoteClose { vote: Some(vote) }
+                    } else {
+                        What::Vote {
+                            choice: "wild".into(),
+                            vote: Some(vote),
+                        }
+                    };
+                    let cmd = Command {
+                        who: Member {
+                            id: format!("m{k}"),
+                            name: format!("m{k}"),
+                            manager: closer,
+                        },
+                        server: "home".into(),
+                        channel: "general".into(),
+                        what,
+                    };
+                    start.wait();
+                    app.handle(&cmd).unwrap().text
+                })
+            })
+            .collect();
+        let texts: Vec<String> = threads.into_iter().map(|h| h.join().unwrap()).collect();
+        let counted = texts[1..]
+            .iter()
+            .filter(|r| r.contains("is counted"))
+            .count();
+        let late = texts[1..]
+            .iter()
+            .filter(|r| r.contains("not counted"))
+            .count();
+        assert_eq!(counted + late, VOTERS, "round {round}: {texts:?}");
+        let stored = t.app.store().tally(vote).unwrap();
+        assert_eq!(
+            stored.iter().find(|(c, _)| c == "wild").unwrap().1 as usize,
+            counted,
+            "round {round}"
+        );
+        if counted == 0 {
+            assert!(
+                texts[0].contains("without ballots"),
+                "round {round}: {}",
+                texts[0]
+            );
+        } else {
+            assert!(
+                texts[0].contains(&format!("wild {counted}")),
+                "round {round}: {counted} counted, but the close said: {}",
+                texts[0]
+            );
+        }
+    }
+}

@@ -764,6 +764,85 @@ async fn answered_questions_are_edited_to_say_what_happened() {
     );
     assert_settled(&m);
 
+    // Ben moves and asks to take it back; Ann moves instead: her move's message says the
+    // request lapses, and the request's own message says so too.
+    let mv = first_offered(&fake, &ben, CHANNEL).await;
+    let t = fake
+        .slash(&ben, CHANNEL, "move", json!([opt::string("text", &mv)]))
+        .await;
+    fake.answer(&t, WAIT).await.unwrap();
+    let ask = choice_value(&commands, "takeback", "action", "Offer");
+    let t = fake
+        .slash(&ben, CHANNEL, "takeback", json!([choice("action", 4, ask)]))
+        .await;
+    let asked = fake.answer(&t, WAIT).await.unwrap();
+    assert!(
+        asked.content().contains("a move declines it too"),
+        "{}",
+        asked.content()
+    );
+    let mv = first_offered(&fake, &ann, CHANNEL).await;
+    let t = fake
+        .slash(&ann, CHANNEL, "move", json!([opt::string("text", &mv)]))
+        .await;
+    let moved = fake.answer(&t, WAIT).await.unwrap();
+    assert!(
+        moved
+            .content()
+            .contains(&format!("The request of {} to take back", mention(&ben)))
+            && moved.content().contains("lapses."),
+        "{}",
+        moved.content()
+    );
+    let m = message_reading(&fake, asked.message_id.unwrap(), "lapsed").await;
+    assert!(
+        m["content"].as_str().unwrap().contains(&format!(
+            "the request lapsed when {} played {mv} instead.",
+            mention(&ann)
+        )),
+        "{m}"
+    );
+    assert_settled(&m);
+
+    // A challenge nobody accepts expires: the clocks settle its message (and post nothing).
+    let elsewhere = CHANNEL + 1;
+    let variant = choice_value(&commands, "challenge", "variant", "Fluidity Chess");
+    let t = fake
+        .slash(
+            &ann,
+            elsewhere,
+            "challenge",
+            json!([choice("variant", 4, variant)]),
+        )
+        .await;
+    let open = fake.answer(&t, WAIT).await.unwrap();
+    assert!(
+        open.content().contains("challenges anyone"),
+        "{}",
+        open.content()
+    );
+    {
+        let db = rusqlite::Connection::open(dir.0.join("ferry.db")).unwrap();
+        let n = db
+            .execute("UPDATE challenges SET expires_at = 1 WHERE id = 2", [])
+            .unwrap();
+        assert_eq!(n, 1);
+    }
+    let m = message_reading(&fake, open.message_id.unwrap(), "expired").await;
+    assert!(
+        m["content"].as_str().unwrap().starts_with(&format!(
+            "Challenge 2: {} challenged anyone to Fluidity Chess; nobody accepted it by",
+            mention(&ann)
+        )),
+        "{m}"
+    );
+    assert_settled(&m);
+    assert_eq!(
+        fake.channel_messages(elsewhere).len(),
+        1,
+        "nothing else posted"
+    );
+
     // A river-aspect vote closed by a manager: its message tells the result, its buttons
     // and its "open" tally picture gone.
     let t = fake

@@ -274,8 +274,15 @@ impl App {
                 format!("open until {}", time_text(v.closes_at)),
             )
         } else {
-            let text = self.closed_text(&v)?;
-            (text.clone(), text)
+            // The picture's line is short: the sentence would not fit its width.
+            let state = match (&v.status, &v.winner) {
+                (VoteStatus::Closed, Some(w)) => format!("closed: {w} won"),
+                (VoteStatus::Closed, None) => "closed without ballots".to_string(),
+                (VoteStatus::Open, _) => {
+                    format!("closed {}; being counted", time_text(v.closes_at))
+                }
+            };
+            (self.closed_text(&v)?, state)
         };
         let mut reply = Reply::private(text);
         reply.picture = Some(tally_picture(v.id, &state, &tally, leader.as_deref()));

@@ -524,11 +524,10 @@ async fn into_thread(
     deliver(http, inc, sent, private(told)).await
 }
 
-/// Posts a reply as a plain message in a channel (scheduler notices, new threads), and
-/// returns its first message. With a
-/// `nonce` (at most 22 characters), Discord keeps the first copy of each message part and
-/// drops a repeat sent within a few minutes, so posting the same notice again after a
-/// failure or from another process shows it once.
+/// Posts a reply as a plain message in a channel (scheduler notices, new threads) and
+/// returns its first message. With a `nonce` (at most 22 characters), Discord keeps the
+/// first copy of each message part and drops a repeat sent within a few minutes, so posting
+/// the same notice again after a failure or from another process shows it once.
 pub async fn post(
     http: &Http,
     channel: serenity::ChannelId,

@@ -173,6 +173,8 @@ async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>, lease
             }
             Posted::Refused(e) => {
                 tracing::warn!(%channel, notice = n.id, "Discord refused a notice ({e}): {}", n.reply.text);
+                // What it settles holds all the same.
+                super::settle::settle_all(http, data, &n.reply.settles).await;
                 forget(data, n.id).await;
             }
             Posted::Limited(e) => {
