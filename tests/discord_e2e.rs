@@ -7,8 +7,8 @@
 mod fake_discord;
 
 use fake_discord::bot::{
-    choice, choice_value, continental_challenge, registered_commands, Bot, Dir, CHANNEL, TOKEN,
-    WAIT,
+    choice, choice_value, continental_challenge, first_offered, registered_commands, Bot, Dir,
+    CHANNEL, TOKEN, WAIT,
 };
 use fake_discord::{opt, Answer, FakeDiscord, FakeUser};
 use serde_json::{json, Value};
@@ -470,19 +470,6 @@ async fn a_whole_game_through_discord() {
         assert!(!log.contains(TOKEN), "the token is never logged");
         assert!(!log.contains("panicked"), "{log}");
     }
-}
-
-/// The first legal move offered to `who` in `channel`.
-async fn first_offered(fake: &FakeDiscord, who: &FakeUser, channel: u64) -> String {
-    let t = fake
-        .autocomplete(who, channel, "move", json!([opt::focused("text", 3, "")]))
-        .await;
-    let choices = fake.answer(&t, WAIT).await.unwrap().choices();
-    choices
-        .first()
-        .and_then(|c| c.1.as_str())
-        .unwrap_or_else(|| panic!("{} has a move: {choices:?}", who.name))
-        .to_string()
 }
 
 /// Starts a game of `who` against `other` in `channel` with the Accept button; returns the

@@ -6,23 +6,12 @@
 
 mod fake_discord;
 
-use fake_discord::bot::{continental_challenge, registered_commands, Bot, Dir, CHANNEL, WAIT};
+use fake_discord::bot::{
+    continental_challenge, first_offered, registered_commands, Bot, Dir, CHANNEL, WAIT,
+};
 use fake_discord::{opt, FakeDiscord, FakeUser, Recorded};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-
-/// The first legal move offered to `who`.
-async fn first_offered(fake: &FakeDiscord, who: &FakeUser) -> String {
-    let t = fake
-        .autocomplete(who, CHANNEL, "move", json!([opt::focused("text", 3, "")]))
-        .await;
-    let choices = fake.answer(&t, WAIT).await.unwrap().choices();
-    choices
-        .first()
-        .and_then(|c| c.1.as_str())
-        .unwrap_or_else(|| panic!("{} has a move: {choices:?}", who.name))
-        .to_string()
-}
 
 /// The parts of interaction `token` that Discord took and that show a message (callbacks
 /// other than deferrals, edits, follow-ups).
@@ -111,7 +100,7 @@ async fn rate_limited_calls_are_made_again_and_nothing_is_lost() {
     assert_eq!(follow_ups.len(), 1, "announced once");
 
     // Ann moves; the answer meets a global rate limit once.
-    let first = first_offered(&fake, &ann).await;
+    let first = first_offered(&fake, &ann, CHANNEL).await;
     fake.rate_limit_next("POST", "/callback", 1, 0.3, true);
     let t = fake
         .slash(&ann, CHANNEL, "move", json!([opt::string("text", &first)]))
@@ -147,7 +136,7 @@ async fn rate_limited_calls_are_made_again_and_nothing_is_lost() {
 
     // Ben moves while Discord keeps refusing answers: past Discord's 3 s his public answer
     // is posted in the channel instead.
-    let second = first_offered(&fake, &ben).await;
+    let second = first_offered(&fake, &ben, CHANNEL).await;
     fake.rate_limit_next("POST", "/callback", 1000, 1.0, false);
     let asked = Instant::now();
     let _ = fake

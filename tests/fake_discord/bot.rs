@@ -202,3 +202,21 @@ pub async fn continental_challenge(
     )
     .await
 }
+
+/// The first legal move offered to `who` in `channel` by the `/move` autocomplete.
+pub async fn first_offered(fake: &FakeDiscord, who: &FakeUser, channel: u64) -> String {
+    let t = fake
+        .autocomplete(
+            who,
+            channel,
+            "move",
+            serde_json::json!([super::opt::focused("text", 3, "")]),
+        )
+        .await;
+    let choices = fake.answer(&t, WAIT).await.unwrap().choices();
+    choices
+        .first()
+        .and_then(|c| c.1.as_str())
+        .unwrap_or_else(|| panic!("{} has a move: {choices:?}", who.name))
+        .to_string()
+}
