@@ -9,6 +9,7 @@ WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
 COPY benches benches
 RUN cargo fetch --locked
+COPY build.rs ./
 COPY src src
 COPY fonts fonts
 COPY migrations migrations

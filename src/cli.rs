@@ -1,69 +1,278 @@
-//! The `ferry` command line. Other tools depend on this exact interface:
+//! The `ferry` command line, parsed by clap (`ferry help`, `ferry help COMMAND`). Other
+//! tools depend on this exact interface:
 //!
+//! - `ferry` alone: the Discord bot when DISCORD_TOKEN is set, else the console
 //! - `ferry serve` (the Discord bot: see `crate::discord::Config` for its environment)
 //! - `ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel NAME]`
 //!   (Ferry offline: see `crate::console`)
 //! - `ferry variants`
 //! - `ferry moves VARIANT [--fen TEXT] [--set KEY=VALUE]...`
-//! - `ferry perft VARIANT DEPTH [--fen TEXT] [--set KEY=VALUE]... [--divide]`
-//! - `ferry replay VARIANT [--fen TEXT] [--set KEY=VALUE]... [FILE]`
+//! - `ferry perft VARIANT DEPTH [--fen TEXT] [--set KEY=VALUE]... [--divide]`: `nodes N`
+//!   is the last line of standard output; time and speed go to stderr, and so does a
+//!   progress bar at depth 6 and more when stderr is a terminal
+//! - `ferry replay VARIANT [--fen TEXT] [--set KEY=VALUE]... [FILE]`: `position:` and
+//!   `result:` lines
 //! - `ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]...` (a game at the terminal)
 //! - `ferry render VARIANT [--fen TEXT] [--set KEY=VALUE]... [--moves TEXT...] [--flip]
 //!   [--legend] [--from CELL] -o FILE`
+//! - `ferry completions SHELL`: a completion script for bash, zsh, fish, elvish or
+//!   powershell
+//! - `ferry --version`, `ferry --help`, `ferry COMMAND --help`
 //!
 //! Bad input gives one line on stderr and exit status 2; an illegal move in a replay,
-//! exit status 1.
+//! exit status 1. Help and the version go to stdout with exit status 0.
 
 use crate::engine::player_text::excerpt;
 use crate::engine::{variant, variants, Game, MoveList, Options, Position, Variant};
-use std::io::{BufRead, Write};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::error::{ContextKind, ErrorKind};
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
 use std::time::Instant;
-
-const USAGE: &str =
-    "usage: ferry (the bot if DISCORD_TOKEN is set, else the console) | ferry serve | ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel NAME] | \
-ferry variants | ferry moves VARIANT [--fen TEXT] [--set KEY=VALUE]... | \
-ferry perft VARIANT DEPTH [--fen TEXT] [--set KEY=VALUE]... [--divide] | \
-ferry replay VARIANT [--fen TEXT] [--set KEY=VALUE]... [FILE] | \
-ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]... | \
-ferry render VARIANT [--fen TEXT] [--set KEY=VALUE]... [--moves TEXT...] [--flip] [--legend] [--from CELL] -o FILE";
 
 /// The deepest perft the command line accepts: deeper trees would run for days.
 const MAX_PERFT_DEPTH: u32 = 12;
 
+/// The shallowest perft that shows a progress bar (at a terminal): depth 6 takes seconds.
+const PROGRESS_DEPTH: u32 = 6;
+
+const SERVE_ENVIRONMENT: &str = "\
+Environment (the token is never taken from the command line, where a process list shows it):
+  DISCORD_TOKEN              the bot's token (required)
+  DISCORD_GUILD              a server id: register the commands there at once, not globally
+  FERRY_DB                   the database file [default: ferry.db]
+  FERRY_DISCORD_PROXY        a base URL to reach Discord through (such as a rate-limit proxy)
+  FERRY_TICK_SECONDS         how often clocks are checked, 1 to 3600 [default: 60]
+  FERRY_SHARDS               the gateway shards this process runs, START-END/TOTAL (0-3/8)
+  FERRY_UNREACHABLE_SECONDS  how long to retry an unreachable Discord before giving up
+  RUST_LOG                   log filter, such as info or ferry=debug
+
+Example:
+  DISCORD_TOKEN=... FERRY_DB=/data/ferry.db ferry serve";
+
+/// Ferry: correspondence play of five chess variants.
+///
+/// With no command, Ferry is the Discord bot when DISCORD_TOKEN is set, else the console.
+#[derive(Parser)]
+#[command(name = "ferry", version = env!("FERRY_VERSION"), max_term_width = 100)]
+#[command(
+    after_help = "Examples:\n  ferry variants\n  ferry perft continental 5 --divide\n  \
+                        ferry help perft"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The Discord bot, configured by the environment alone
+    #[command(after_help = SERVE_ENVIRONMENT)]
+    Serve {
+        /// (none: serve reads its settings from the environment)
+        #[arg(hide = true, allow_hyphen_values = true)]
+        extra: Vec<String>,
+    },
+    /// Ferry offline: chat commands from standard input, replies on standard output
+    #[command(after_help = "Type /help in the console for its commands.\n\n\
+                            Example:\n  ferry console --db games.db --as bob")]
+    Console(ConsoleArgs),
+    /// The variants with their options, values and defaults
+    #[command(after_help = "Example:\n  ferry variants")]
+    Variants,
+    /// Every legal move of a position, in canonical text, sorted
+    #[command(after_help = "Example:\n  ferry moves amalgamated --set black_general=d8")]
+    Moves(Setup),
+    /// Counts the leaves of the legal move tree; `nodes N` is the last line
+    #[command(after_help = "Example:\n  ferry perft continental 5 --divide")]
+    Perft {
+        #[command(flatten)]
+        setup: Setup,
+        /// Plies to look ahead, 0 to 12
+        #[arg(value_name = "DEPTH", value_parser = parse_depth)]
+        depth: u32,
+        /// One line per first move with the leaves below it, before the total
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Plays a game record and prints the `position:` and `result:` it ends in
+    #[command(after_help = "Exit status 1 at an illegal move.\n\n\
+                            Example:\n  echo '1. e4 e5 2. He2' | ferry replay continental")]
+    Replay {
+        #[command(flatten)]
+        setup: Setup,
+        /// The game record (moves; numbers and results are skipped) [default: stdin]
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
+    /// A game at the terminal, both sides typed by the same person
+    #[command(after_help = "Example:\n  ferry play river")]
+    Play(Setup),
+    /// Writes a picture of a position (or of the variant's pieces) to a PNG file
+    #[command(
+        after_help = "Example:\n  ferry render continental --moves e4 e5 --flip -o board.png"
+    )]
+    Render(RenderArgs),
+    /// Prints a shell completion script (bash, zsh, fish, elvish, powershell)
+    #[command(
+        after_help = "Example:\n  ferry completions bash > ~/.local/share/bash-completion/completions/ferry"
+    )]
+    Completions {
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// What every position command starts from: a variant, its options, a position.
+#[derive(Args)]
+struct Setup {
+    /// The variant: continental, amalgamated, river, little-river or fluidity (see `ferry
+    /// variants`)
+    #[arg(value_name = "VARIANT", ignore_case = true, value_parser = variant_parser(), hide_possible_values = true)]
+    variant: &'static Variant,
+    /// The start position, as position text [default: the variant's start]
+    #[arg(long, value_name = "TEXT")]
+    fen: Option<String>,
+    /// A variant option, KEY=VALUE or KEY:VALUE; repeat for more
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+}
+
+#[derive(Args)]
+struct ConsoleArgs {
+    /// The database file [default: ./ferry.db]
+    #[arg(long, value_name = "PATH")]
+    db: Option<String>,
+    /// Where pictures and files go [default: ferry-pictures next to the database]
+    #[arg(long, value_name = "DIR")]
+    pictures: Option<String>,
+    /// Who types the commands [default: alice]
+    #[arg(long = "as", value_name = "NAME")]
+    who: Option<String>,
+    /// The server name [default: home]
+    #[arg(long, value_name = "NAME")]
+    server: Option<String>,
+    /// The channel name [default: general]
+    #[arg(long, value_name = "NAME")]
+    channel: Option<String>,
+}
+
+impl ConsoleArgs {
+    /// The arguments as the console reads them.
+    fn to_args(&self) -> Vec<String> {
+        let pairs = [
+            ("--db", &self.db),
+            ("--pictures", &self.pictures),
+            ("--as", &self.who),
+            ("--server", &self.server),
+            ("--channel", &self.channel),
+        ];
+        pairs
+            .into_iter()
+            .filter_map(|(flag, value)| value.as_ref().map(|v| [flag.to_string(), v.clone()]))
+            .flatten()
+            .collect()
+    }
+}
+
+#[derive(Args)]
+struct RenderArgs {
+    #[command(flatten)]
+    setup: Setup,
+    /// Moves to play first, up to the next flag
+    #[arg(long, value_name = "TEXT", num_args = 1..)]
+    moves: Vec<String>,
+    /// Black at the bottom
+    #[arg(long)]
+    flip: bool,
+    /// The variant's pieces and how they move, instead of the board
+    #[arg(long)]
+    legend: bool,
+    /// A cell whose moves are marked
+    #[arg(long, value_name = "CELL")]
+    from: Option<String>,
+    /// The PNG file to write
+    #[arg(short = 'o', alias = "output", value_name = "FILE", required = true)]
+    output: PathBuf,
+}
+
+/// Variant ids, checked (with suggestions) and completed by clap.
+fn variant_parser() -> impl TypedValueParser<Value = &'static Variant> {
+    PossibleValuesParser::new(variants().iter().map(|v| v.id)).try_map(|id| variant(&id))
+}
+
+fn parse_depth(text: &str) -> Result<u32, String> {
+    text.parse()
+        .ok()
+        .filter(|d| *d <= MAX_PERFT_DEPTH)
+        .ok_or_else(|| {
+            format!(
+                "DEPTH '{}' must be a whole number from 0 to {MAX_PERFT_DEPTH}",
+                excerpt(text)
+            )
+        })
+}
+
 /// Runs one command; returns the exit status.
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let stdin = std::io::stdin();
-    run_with_input(args, &mut stdin.lock(), out, err)
+    let progress = std::io::stderr().is_terminal();
+    run_inner(args, &mut stdin.lock(), out, err, progress)
 }
 
-/// `run` with standard input given, for tests.
+/// `run` with standard input given, for tests (no progress bars).
 pub fn run_with_input(
     args: &[String],
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let result = match args.first().map(String::as_str) {
+    run_inner(args, input, out, err, false)
+}
+
+fn run_inner(
+    args: &[String],
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    progress: bool,
+) -> i32 {
+    let cli = match Cli::try_parse_from(
+        std::iter::once("ferry").chain(args.iter().map(String::as_str)),
+    ) {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let _ = write!(out, "{e}");
+            return 0;
+        }
+        Err(e) => {
+            let _ = writeln!(err, "ferry: {}", one_line(&e));
+            return 2;
+        }
+    };
+    let result = match cli.command {
         // Plain `ferry` is Ferry itself: the Discord bot when a token is set, else offline
         // in the console.
         None if std::env::var("DISCORD_TOKEN").is_ok_and(|t| !t.trim().is_empty()) => serve(&[]),
         None => return crate::console::run(&[], input, out, err),
-        Some("help" | "--help" | "-h") => {
-            let _ = writeln!(out, "{USAGE}");
+        Some(Command::Serve { extra }) => serve(&extra),
+        Some(Command::Console(c)) => return crate::console::run(&c.to_args(), input, out, err),
+        Some(Command::Variants) => list_variants(out),
+        Some(Command::Moves(setup)) => moves(&setup, out),
+        Some(Command::Perft {
+            setup,
+            depth,
+            divide,
+        }) => perft(&setup, depth, divide, progress, out, err),
+        Some(Command::Replay { setup, file }) => replay(&setup, file, input, out),
+        Some(Command::Play(setup)) => play(&setup, input, out),
+        Some(Command::Render(r)) => render(&r, out),
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(shell, &mut Cli::command(), "ferry", out);
             Ok(0)
         }
-        Some("serve") => serve(&args[1..]),
-        Some("console") => return crate::console::run(&args[1..], input, out, err),
-        Some("variants") => list_variants(&args[1..], out),
-        Some("moves") => moves(&args[1..], out),
-        Some("perft") => perft(&args[1..], out, err),
-        Some("replay") => replay(&args[1..], input, out),
-        Some("play") => play(&args[1..], input, out),
-        Some("render") => render(&args[1..], out),
-        Some(other) => Err(Failure::usage(format!(
-            "unknown command '{}'",
-            excerpt(other)
-        ))),
     };
     match result {
         Ok(code) => code,
@@ -74,13 +283,73 @@ pub fn run_with_input(
     }
 }
 
+/// A clap usage error as Ferry's one line: what is wrong, clap's suggestion, the usage.
+fn one_line(e: &clap::Error) -> String {
+    let context = |kind| e.get(kind).map(|v| v.to_string());
+    let arg = context(ContextKind::InvalidArg)
+        .unwrap_or_default()
+        .replace(['<', '>'], "");
+    let value = context(ContextKind::InvalidValue).unwrap_or_default();
+    let mut line = match e.kind() {
+        ErrorKind::InvalidSubcommand => {
+            let command = context(ContextKind::InvalidSubcommand).unwrap_or_default();
+            format!("unknown command '{}'", excerpt(&command))
+        }
+        ErrorKind::UnknownArgument if arg.starts_with('-') => {
+            format!("unknown flag '{}'", excerpt(&arg))
+        }
+        ErrorKind::UnknownArgument => format!("unexpected argument '{}'", excerpt(&arg)),
+        ErrorKind::MissingRequiredArgument if arg == "VARIANT" => {
+            let ids: Vec<&str> = variants().iter().map(|v| v.id).collect();
+            format!("name a variant: {}", ids.join(", "))
+        }
+        ErrorKind::MissingRequiredArgument => format!("missing {arg}"),
+        ErrorKind::InvalidValue if value.is_empty() => format!("{arg} needs a value"),
+        ErrorKind::InvalidValue => match context(ContextKind::ValidValue) {
+            Some(valid) => format!(
+                "{arg} '{}' is unknown; choose one of {valid}",
+                excerpt(&value)
+            ),
+            None => format!("{arg} '{}' is not a value it takes", excerpt(&value)),
+        },
+        ErrorKind::ValueValidation => match std::error::Error::source(e) {
+            Some(why) => why.to_string(),
+            None => format!("bad value '{}' for {arg}", excerpt(&value)),
+        },
+        _ => first_line(e),
+    };
+    for kind in [
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+    ] {
+        if let Some(s) = context(kind) {
+            line.push_str(&format!("; did you mean '{s}'?"));
+        }
+    }
+    if let Some(usage) = context(ContextKind::Usage) {
+        let usage = usage.trim().trim_start_matches("Usage:").trim();
+        line.push_str(&format!("; usage: {usage} (see --help)"));
+    }
+    line
+}
+
+/// clap's own message, without its `error:` prefix and the lines after.
+fn first_line(e: &clap::Error) -> String {
+    let text = e.to_string();
+    let line = text.lines().next().unwrap_or_default();
+    line.trim_start_matches("error:").trim().to_string()
+}
+
 /// `ferry serve`: the Discord bot, configured by the environment alone (the token must
 /// not appear in a process list).
 fn serve(args: &[String]) -> Result<i32, Failure> {
     if let Some(a) = args.first() {
-        return Err(Failure::usage(format!(
-            "ferry serve takes no arguments, not '{a}': it reads DISCORD_TOKEN, DISCORD_GUILD, \
-             FERRY_DB, FERRY_DISCORD_PROXY and FERRY_TICK_SECONDS from the environment"
+        return Err(Failure::bad(format!(
+            "ferry serve takes no arguments, not '{}': it reads DISCORD_TOKEN, DISCORD_GUILD, \
+             FERRY_DB, FERRY_DISCORD_PROXY and FERRY_TICK_SECONDS from the environment (see \
+             ferry serve --help)",
+            excerpt(a)
         )));
     }
     let config = crate::discord::Config::from_env().map_err(Failure::bad)?;
@@ -104,87 +373,40 @@ impl Failure {
             code: 2,
         }
     }
-    fn usage(message: impl Into<String>) -> Failure {
-        Failure::bad(format!("{}; {USAGE}", message.into()))
-    }
 }
 
-/// The common arguments: a variant, options, a start position, and what is left.
-struct Setup {
+/// A checked setup: the variant, its options and the start position.
+struct Start {
     variant: &'static Variant,
     options: Options,
     position: Box<dyn Position>,
-    rest: Vec<String>,
-    divide: bool,
 }
 
-fn setup(args: &[String], allow_divide: bool) -> Result<Setup, Failure> {
-    let Some(id) = args.first() else {
-        let ids: Vec<&str> = variants().iter().map(|v| v.id).collect();
-        return Err(Failure::usage(format!(
-            "name a variant: {}",
-            ids.join(", ")
-        )));
-    };
-    let variant = variant(id).map_err(Failure::bad)?;
-    let mut fen = None;
-    let mut sets = Vec::new();
-    let mut rest = Vec::new();
-    let mut divide = false;
-    let mut i = 1;
-    while i < args.len() {
-        let a = &args[i];
-        let value_of = |flag: &str, i: &mut usize| -> Result<String, Failure> {
-            if let Some(v) = a.strip_prefix(&format!("{flag}=")) {
-                return Ok(v.to_string());
-            }
-            *i += 1;
-            args.get(*i)
-                .cloned()
-                .ok_or_else(|| Failure::usage(format!("{flag} needs a value")))
-        };
-        if a == "--fen" || a.starts_with("--fen=") {
-            fen = Some(value_of("--fen", &mut i)?);
-        } else if a == "--set" || a.starts_with("--set=") {
-            // KEY=VALUE, or KEY:VALUE as in the chat.
-            let set = value_of("--set", &mut i)?;
-            sets.push(match crate::app::option_pair(&set) {
+impl Setup {
+    fn start(&self) -> Result<Start, Failure> {
+        // KEY=VALUE, or KEY:VALUE as in the chat.
+        let sets: Vec<String> = self
+            .sets
+            .iter()
+            .map(|set| match crate::app::option_pair(set) {
                 Some((key, value)) => format!("{key}={value}"),
-                None => set,
-            });
-        } else if a == "--divide" && allow_divide {
-            divide = true;
-        } else if a.starts_with("--") {
-            return Err(Failure::usage(format!("unknown flag '{}'", excerpt(a))));
-        } else {
-            rest.push(a.clone());
-        }
-        i += 1;
-    }
-    let options = variant
-        .options(&sets)
-        .map_err(|e| Failure::bad(e.to_string()))?;
-    let position = match fen {
-        Some(text) => (variant.parse)(&text, &options)
-            .map_err(|e| Failure::bad(format!("bad position text: {e}")))?,
-        None => (variant.start)(&options),
-    };
-    Ok(Setup {
-        variant,
-        options,
-        position,
-        rest,
-        divide,
-    })
-}
-
-fn no_extra(rest: &[String]) -> Result<(), Failure> {
-    match rest.first() {
-        None => Ok(()),
-        Some(extra) => Err(Failure::usage(format!(
-            "unexpected argument '{}'",
-            excerpt(extra)
-        ))),
+                None => set.clone(),
+            })
+            .collect();
+        let options = self
+            .variant
+            .options(&sets)
+            .map_err(|e| Failure::bad(e.to_string()))?;
+        let position = match &self.fen {
+            Some(text) => (self.variant.parse)(text, &options)
+                .map_err(|e| Failure::bad(format!("bad position text: {e}")))?,
+            None => (self.variant.start)(&options),
+        };
+        Ok(Start {
+            variant: self.variant,
+            options,
+            position,
+        })
     }
 }
 
@@ -195,8 +417,7 @@ fn io(e: std::io::Error) -> Failure {
     }
 }
 
-fn list_variants(args: &[String], out: &mut dyn Write) -> Result<i32, Failure> {
-    no_extra(args)?;
+fn list_variants(out: &mut dyn Write) -> Result<i32, Failure> {
     for v in variants() {
         writeln!(out, "{}  {}: {}", v.id, v.name, v.summary).map_err(io)?;
         if v.options.is_empty() {
@@ -226,47 +447,77 @@ fn sorted_move_texts(position: &dyn Position) -> Vec<String> {
     texts
 }
 
-fn moves(args: &[String], out: &mut dyn Write) -> Result<i32, Failure> {
-    let s = setup(args, false)?;
-    no_extra(&s.rest)?;
+fn moves(setup: &Setup, out: &mut dyn Write) -> Result<i32, Failure> {
+    let s = setup.start()?;
     for t in sorted_move_texts(s.position.as_ref()) {
         writeln!(out, "{t}").map_err(io)?;
     }
     Ok(0)
 }
 
-fn perft(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
-    let s = setup(args, true)?;
-    let Some(depth_text) = s.rest.first() else {
-        return Err(Failure::usage("perft needs a DEPTH"));
-    };
-    no_extra(&s.rest[1..])?;
-    let depth: u32 = depth_text
-        .parse()
-        .ok()
-        .filter(|d| *d <= MAX_PERFT_DEPTH)
-        .ok_or_else(|| {
-            Failure::bad(format!(
-                "DEPTH '{depth_text}' must be a whole number from 0 to {MAX_PERFT_DEPTH}",
-                depth_text = excerpt(depth_text)
-            ))
-        })?;
+fn perft(
+    setup: &Setup,
+    depth: u32,
+    divide: bool,
+    progress: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<i32, Failure> {
+    let s = setup.start()?;
     let started = Instant::now();
-    let nodes = if s.divide && depth > 0 {
-        let mut split = s.position.perft_divide(depth);
-        split.sort();
-        for (text, n) in &split {
-            writeln!(out, "{text} {n}").map_err(io)?;
+    let nodes = if depth == 0 {
+        s.position.perft(0)
+    } else {
+        let bar = if progress && depth >= PROGRESS_DEPTH {
+            ProgressBar::new(0)
+        } else {
+            ProgressBar::hidden()
+        };
+        let split = perft_by_first_move(s.position.as_ref(), depth, &bar);
+        bar.finish_and_clear();
+        if divide {
+            for (text, n) in &split {
+                writeln!(out, "{text} {n}").map_err(io)?;
+            }
         }
         split.iter().map(|(_, n)| n).sum()
-    } else {
-        s.position.perft(depth)
     };
     writeln!(out, "nodes {nodes}").map_err(io)?;
     let secs = started.elapsed().as_secs_f64();
     let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
     let _ = writeln!(err, "time {secs:.3} s, {nps:.0} nodes/s");
     Ok(0)
+}
+
+/// Perft split by first move (depth >= 1), sorted by move text, with one step of `bar`
+/// per first move.
+fn perft_by_first_move(
+    position: &dyn Position,
+    depth: u32,
+    bar: &ProgressBar,
+) -> Vec<(String, u64)> {
+    let mut moves = MoveList::new();
+    position.legal_moves(&mut moves);
+    bar.set_length(moves.len() as u64);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} first moves, {elapsed} (about {eta} left) {msg}",
+    ) {
+        bar.set_style(style);
+    }
+    let mut split: Vec<(String, u64)> = moves
+        .iter()
+        .map(|m| {
+            let text = position.move_text(m);
+            bar.set_message(text.clone());
+            let mut child = position.boxed_clone();
+            child.play(m);
+            let nodes = child.perft(depth - 1);
+            bar.inc(1);
+            (text, nodes)
+        })
+        .collect();
+    split.sort();
+    split
 }
 
 /// Whether a token of a game record is move numbering, a result or other non-move text.
@@ -296,26 +547,26 @@ fn utf8_text(bytes: Vec<u8>, what: &str) -> Result<String, Failure> {
     })
 }
 
-fn replay(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result<i32, Failure> {
-    let s = setup(args, false)?;
-    let text = match s.rest.as_slice() {
-        [] => {
+fn replay(
+    setup: &Setup,
+    file: Option<PathBuf>,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<i32, Failure> {
+    let s = setup.start()?;
+    let text = match file {
+        None => {
             let mut bytes = Vec::new();
             input
                 .read_to_end(&mut bytes)
                 .map_err(|e| Failure::bad(format!("cannot read standard input: {e}")))?;
             utf8_text(bytes, "standard input")?
         }
-        [file] => {
-            let bytes = std::fs::read(file)
-                .map_err(|e| Failure::bad(format!("cannot read {file}: {e}")))?;
-            utf8_text(bytes, file)?
-        }
-        [_, extra, ..] => {
-            return Err(Failure::usage(format!(
-                "unexpected argument '{}'",
-                excerpt(extra)
-            )))
+        Some(file) => {
+            let name = file.display().to_string();
+            let bytes = std::fs::read(&file)
+                .map_err(|e| Failure::bad(format!("cannot read {name}: {e}")))?;
+            utf8_text(bytes, &name)?
         }
     };
     let mut game = Game::new(s.variant, s.options, s.position);
@@ -342,58 +593,10 @@ fn replay(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Resu
     Ok(0)
 }
 
-/// The flags only `render` takes, taken out of the arguments before the common ones.
-#[derive(Default)]
-struct RenderFlags {
-    moves: Vec<String>,
-    flip: bool,
-    legend: bool,
-    from: Option<String>,
-    output: Option<String>,
-}
-
-fn render_flags(args: &[String]) -> Result<(RenderFlags, Vec<String>), Failure> {
-    let mut flags = RenderFlags::default();
-    let mut rest = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        let mut value = |name: &str| {
-            i += 1;
-            args.get(i)
-                .cloned()
-                .ok_or_else(|| Failure::usage(format!("{name} needs a value")))
-        };
-        match a {
-            "--flip" => flags.flip = true,
-            "--legend" => flags.legend = true,
-            "--from" => flags.from = Some(value("--from")?),
-            "-o" | "--output" => flags.output = Some(value("-o")?),
-            "--moves" => {
-                // Every following word up to the next flag is a move.
-                while args
-                    .get(i + 1)
-                    .is_some_and(|n| !n.starts_with("--") && n != "-o")
-                {
-                    i += 1;
-                    flags.moves.push(args[i].clone());
-                }
-            }
-            _ => rest.push(args[i].clone()),
-        }
-        i += 1;
-    }
-    Ok((flags, rest))
-}
-
 /// Writes a picture of a position (or the variant's legend) to a PNG file.
-fn render(args: &[String], out: &mut dyn Write) -> Result<i32, Failure> {
-    let (flags, rest) = render_flags(args)?;
-    let Some(path) = flags.output.clone() else {
-        return Err(Failure::usage("render needs -o FILE"));
-    };
-    let s = setup(&rest, false)?;
-    no_extra(&s.rest)?;
+fn render(flags: &RenderArgs, out: &mut dyn Write) -> Result<i32, Failure> {
+    let path = flags.output.display().to_string();
+    let s = flags.setup.start()?;
     let png = if flags.legend {
         let (title, entries) = crate::picture::legend(s.variant);
         crate::render::legend_png(&title, &entries)
@@ -426,15 +629,15 @@ fn render(args: &[String], out: &mut dyn Write) -> Result<i32, Failure> {
         };
         crate::render::board_png(&crate::picture::game_view(&game, &request))
     };
-    std::fs::write(&path, &png).map_err(|e| Failure::bad(format!("cannot write {path}: {e}")))?;
+    std::fs::write(&flags.output, &png)
+        .map_err(|e| Failure::bad(format!("cannot write {path}: {e}")))?;
     writeln!(out, "wrote {path} ({} bytes)", png.len()).map_err(io)?;
     Ok(0)
 }
 
 /// A game at the terminal: both sides typed by the same person.
-fn play(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result<i32, Failure> {
-    let s = setup(args, false)?;
-    no_extra(&s.rest)?;
+fn play(setup: &Setup, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<i32, Failure> {
+    let s = setup.start()?;
     let mut game = Game::new(s.variant, s.options, s.position);
     writeln!(
         out,
@@ -557,6 +760,24 @@ mod tests {
         assert_eq!(strip_move_number("e4"), "e4");
         assert!(is_decoration("1/2-1/2") && is_decoration("*"));
         assert!(!is_decoration("e4"));
+    }
+
+    #[test]
+    fn perft_by_first_move_matches_the_engine_divide() {
+        for v in variants() {
+            let start = (v.start)(&v.options::<&str>(&[]).unwrap());
+            for depth in 1..=3 {
+                let mut engine = start.perft_divide(depth);
+                engine.sort();
+                let ours = perft_by_first_move(start.as_ref(), depth, &ProgressBar::hidden());
+                assert_eq!(ours, engine, "{} at depth {depth}", v.id);
+            }
+        }
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The `ferry` command line: see `ferry help`.
+//! The `ferry` command line: see `ferry --help` and `crate::cli`.
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

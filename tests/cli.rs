@@ -430,3 +430,125 @@ fn a_megabyte_move_is_refused_at_once_and_not_echoed() {
     // A guard, not a measure: this took minutes when the reader was quadratic.
     assert!(started.elapsed().as_secs() < 30);
 }
+
+#[test]
+fn every_command_has_help_with_its_options_and_an_example() {
+    let commands: &[(&str, &[&str])] = &[
+        (
+            "serve",
+            &[
+                "DISCORD_TOKEN",
+                "DISCORD_GUILD",
+                "FERRY_DB",
+                "FERRY_DISCORD_PROXY",
+                "FERRY_TICK_SECONDS",
+                "FERRY_SHARDS",
+            ],
+        ),
+        (
+            "console",
+            &["--db", "--pictures", "--as", "--server", "--channel"],
+        ),
+        ("variants", &[]),
+        ("moves", &["VARIANT", "--fen", "--set"]),
+        ("perft", &["VARIANT", "DEPTH", "--fen", "--set", "--divide"]),
+        ("replay", &["VARIANT", "--fen", "--set", "FILE"]),
+        ("play", &["VARIANT", "--fen", "--set"]),
+        (
+            "render",
+            &[
+                "VARIANT", "--fen", "--set", "--moves", "--flip", "--legend", "--from", "-o",
+            ],
+        ),
+        ("completions", &["SHELL", "bash", "zsh", "fish"]),
+    ];
+    for (command, options) in commands {
+        for args in [
+            vec![*command, "--help"],
+            vec!["help", command],
+            vec![*command, "-h"],
+        ] {
+            let o = ferry(&args, "");
+            assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+            let text = stdout(&o);
+            assert!(
+                text.contains(&format!("Usage: ferry {command}")),
+                "{args:?}: {text}"
+            );
+            assert!(
+                text.contains(&format!("ferry {command}")),
+                "{args:?}: {text}"
+            );
+            assert!(text.contains("Example"), "{args:?}: {text}");
+            for option in *options {
+                assert!(text.contains(option), "{args:?}: no {option} in:\n{text}");
+            }
+            // A line per option, not one long line.
+            assert!(text.lines().all(|l| l.len() <= 120), "{args:?}: {text}");
+        }
+    }
+    let o = ferry(&["--help"], "");
+    assert_eq!(o.status.code(), Some(0));
+    for (command, _) in commands {
+        assert!(stdout(&o).contains(command), "{}", stdout(&o));
+    }
+}
+
+#[test]
+fn version_names_the_release() {
+    for flag in ["--version", "-V"] {
+        let o = ferry(&[flag], "");
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = stdout(&o);
+        assert!(
+            text.starts_with(&format!("ferry {}", env!("CARGO_PKG_VERSION"))),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_mistyped_command_or_flag_gets_a_suggestion_on_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["perfft", "continental", "2"], "did you mean 'perft'?"),
+        (&["--version2"], "unknown flag"),
+        (
+            &["moves", "continental", "--fenn", "x"],
+            "did you mean '--fen'?",
+        ),
+        (&["moves", "continentl"], "did you mean 'continental'?"),
+        (&["perft", "--help2"], "unknown flag"),
+        (&["completions", "tcsh"], "bash"),
+    ];
+    for (args, needle) in cases {
+        let o = ferry(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn completions_for_bash_zsh_and_fish_know_the_commands() {
+    for shell in ["bash", "zsh", "fish"] {
+        let o = ferry(&["completions", shell], "");
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
+        let text = stdout(&o);
+        for word in ["ferry", "perft", "replay", "divide"] {
+            assert!(text.contains(word), "{shell}: no {word}");
+        }
+    }
+}
+
+#[test]
+fn perft_shows_no_progress_when_stderr_is_piped() {
+    let fen = "4k3/p7/8/8/3r4/8/3K4/8[] w - 1";
+    let o = ferry(&["perft", "continental", "6", "--fen", fen], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("nodes "), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("time ") && !err.contains('\r'), "{err}");
+}
