@@ -12,10 +12,22 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static READS_STANDARD_INPUT: AtomicBool = AtomicBool::new(false);
+
+/// Said by the `ferry` program, whose console and `play` read standard input and write
+/// standard output. Code that calls them with input and output of its own (the tests, run
+/// at a terminal or not) never says it, so it never gets a line editor reading the terminal.
+pub fn reads_standard_input() {
+    READS_STANDARD_INPUT.store(true, Ordering::SeqCst);
+}
 
 /// Whether a person types at a terminal and reads the answers there.
 pub fn interactive() -> bool {
-    std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+    READS_STANDARD_INPUT.load(Ordering::SeqCst)
+        && std::io::stdin().is_terminal()
+        && std::io::stdout().is_terminal()
 }
 
 /// What the person did at the prompt.
