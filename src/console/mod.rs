@@ -42,6 +42,8 @@ struct Session {
     threads: u32,
     /// The console said that a running bot has the clocks of this database.
     told_clocks_elsewhere: bool,
+    /// At a terminal: private replies are printed in colour, every line of them.
+    colour: bool,
 }
 
 /// Runs the console; returns the exit status.
@@ -105,6 +107,7 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
         pictures,
         threads: 0,
         told_clocks_elsewhere: false,
+        colour: false,
     };
     let echo = !std::io::stdin().is_terminal();
     let io = |e: std::io::Error| format!("cannot write: {e}");
@@ -126,6 +129,7 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
             suggest,
             Some(s.pictures.join(HISTORY_FILE)),
         )?);
+        s.colour = true;
         coloured = terminal::Coloured::new(out, colour_of);
         &mut coloured
     } else {
@@ -310,7 +314,12 @@ impl Session {
         let who = if reply.private { "(only you) " } else { "" };
         // A clock notice may only settle earlier messages (an expired challenge).
         if !reply.text.is_empty() {
-            writeln!(out, "  {who}{}", plain(&reply.text))?;
+            let text = format!("  {who}{}", plain(&reply.text));
+            if self.colour && reply.private {
+                writeln!(out, "{}", terminal::paint(terminal::Colour::Private, &text))?;
+            } else {
+                writeln!(out, "{text}")?;
+            }
         }
         if !reply.mentions.is_empty() {
             let m: Vec<String> = reply.mentions.iter().map(|m| format!("@{m}")).collect();
@@ -365,12 +374,10 @@ impl Session {
 /// The console's history, in its pictures folder (one per database, as the pictures are).
 pub const HISTORY_FILE: &str = "console-history.txt";
 
-/// At a terminal: errors in red, replies only the typer sees in yellow.
+/// At a terminal: errors in red (private replies are coloured where they are printed).
 fn colour_of(line: &str) -> terminal::Colour {
     if line.starts_with("  ! ") {
         terminal::Colour::Error
-    } else if line.starts_with("  (only you) ") {
-        terminal::Colour::Private
     } else {
         terminal::Colour::Plain
     }

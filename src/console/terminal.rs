@@ -196,11 +196,16 @@ impl<'a> Coloured<'a> {
         self.line.clear();
         let body = text.trim_end_matches('\n');
         let newline = &text[body.len()..];
-        match (self.kind)(body) {
-            Colour::Plain => write!(self.out, "{text}"),
-            Colour::Error => write!(self.out, "{RED}{body}{RESET}{newline}"),
-            Colour::Private => write!(self.out, "{YELLOW}{body}{RESET}{newline}"),
-        }
+        write!(self.out, "{}{newline}", paint((self.kind)(body), body))
+    }
+}
+
+/// `text` in `colour` for a terminal (several lines stay coloured together).
+pub fn paint(colour: Colour, text: &str) -> String {
+    match colour {
+        Colour::Plain => text.to_string(),
+        Colour::Error => format!("{RED}{text}{RESET}"),
+        Colour::Private => format!("{YELLOW}{text}{RESET}"),
     }
 }
 
