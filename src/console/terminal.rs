@@ -7,7 +7,7 @@ use rustyline::completion::Completer;
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
-use rustyline::history::{FileHistory, History};
+use rustyline::history::FileHistory;
 use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 use std::io::{IsTerminal, Write};
@@ -102,7 +102,9 @@ impl<S: Suggest> Terminal<S> {
             let _ = std::fs::create_dir_all(dir);
         }
         // Appends only the new line: the file is never rewritten half-way.
-        if self.editor.append_history(path).is_err() && self.editor.history().is_empty() {
+        if let Err(e) = self.editor.append_history(path) {
+            // Said once, on the terminal only; editing goes on without a kept history.
+            eprintln!("(the history is not kept: {}: {e})", path.display());
             self.history = None;
         }
     }
