@@ -646,16 +646,49 @@ fn play(setup: &Setup, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<i
     )
     .map_err(io)?;
     show(&game, out)?;
-    loop {
-        let line = match crate::console::lines::read_line(input)
-            .map_err(|e| Failure::bad(format!("cannot read standard input: {e}")))?
-        {
-            crate::console::lines::InputLine::Text(line) => line,
-            crate::console::lines::InputLine::NotText(why) => {
-                writeln!(out, "{why}").map_err(io)?;
-                continue;
+    // At a terminal: line editing, completion of moves, a history in the data directory.
+    use crate::console::terminal::{self, Typed};
+    let mut terminal = if terminal::interactive() {
+        let history = terminal::data_dir_history("play-history.txt");
+        Some(terminal::Terminal::open(terminal::Words::default(), history).map_err(Failure::bad)?)
+    } else {
+        None
+    };
+    let mut coloured;
+    let out: &mut dyn Write = if terminal.is_some() {
+        coloured = terminal::Coloured::new(out, |l| {
+            if l.starts_with("refused: ") || l.starts_with("cannot undo: ") {
+                terminal::Colour::Error
+            } else {
+                terminal::Colour::Plain
             }
-            crate::console::lines::InputLine::End => return Ok(0),
+        });
+        &mut coloured
+    } else {
+        out
+    };
+    loop {
+        let line = if let Some(t) = terminal.as_mut() {
+            let mut words = sorted_move_texts(game.position());
+            words.extend(["moves", "undo", "board", "quit"].map(String::from));
+            *t.suggest_mut() = terminal::Words(words);
+            out.flush().map_err(io)?;
+            match t.read("move> ").map_err(Failure::bad)? {
+                Typed::Line(line) => line,
+                Typed::Cancelled => continue,
+                Typed::End => return Ok(0),
+            }
+        } else {
+            match crate::console::lines::read_line(input)
+                .map_err(|e| Failure::bad(format!("cannot read standard input: {e}")))?
+            {
+                crate::console::lines::InputLine::Text(line) => line,
+                crate::console::lines::InputLine::NotText(why) => {
+                    writeln!(out, "{why}").map_err(io)?;
+                    continue;
+                }
+                crate::console::lines::InputLine::End => return Ok(0),
+            }
         };
         match line.trim() {
             "" => {}

@@ -3,8 +3,10 @@
 //! writes pictures and files to a directory and prints their paths. It only translates:
 //! everything else is `app`.
 
+mod complete;
 pub mod lines;
 pub mod parse;
+pub mod terminal;
 
 use crate::app::{App, Clock, Command, Member, Notice, Reply, SystemClock};
 use crate::store::Store;
@@ -40,6 +42,8 @@ struct Session {
     threads: u32,
     /// The console said that a running bot has the clocks of this database.
     told_clocks_elsewhere: bool,
+    /// At a terminal: private replies are printed in colour, every line of them.
+    colour: bool,
 }
 
 /// Runs the console; returns the exit status.
@@ -103,9 +107,34 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
         pictures,
         threads: 0,
         told_clocks_elsewhere: false,
+        colour: false,
     };
     let echo = !std::io::stdin().is_terminal();
     let io = |e: std::io::Error| format!("cannot write: {e}");
+    // At a terminal: line editing, completion and a history beside the pictures.
+    let mut terminal = None;
+    let mut coloured;
+    let out: &mut dyn Write = if terminal::interactive() {
+        let reading = App::new(
+            Store::open(&db).map_err(|e| e.to_string())?,
+            s.clock.clone(),
+        );
+        let suggest = complete::ConsoleSuggest {
+            app: reading,
+            who: String::new(),
+            server: String::new(),
+            channel: String::new(),
+        };
+        terminal = Some(terminal::Terminal::open(
+            suggest,
+            Some(s.pictures.join(HISTORY_FILE)),
+        )?);
+        s.colour = true;
+        coloured = terminal::Coloured::new(out, colour_of);
+        &mut coloured
+    } else {
+        out
+    };
     writeln!(
         out,
         "Ferry console on {} (pictures in {}). You are {} in #{} of server {}. /help lists the commands.",
@@ -119,6 +148,23 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
     // Whatever fell due while Ferry was not running is handled first.
     s.tick(out).map_err(io)?;
     loop {
+        if let Some(t) = terminal.as_mut() {
+            let place = t.suggest_mut();
+            place.who.clone_from(&s.who.id);
+            place.server.clone_from(&s.server);
+            place.channel.clone_from(&s.channel);
+            out.flush().map_err(io)?;
+            match t.read(&format!("{}@#{}> ", s.who.id, s.channel))? {
+                terminal::Typed::Line(line) => {
+                    if !s.line(&line, false, out).map_err(io)? {
+                        break;
+                    }
+                }
+                terminal::Typed::Cancelled => {}
+                terminal::Typed::End => break,
+            }
+            continue;
+        }
         if !echo {
             write!(out, "{}@#{}> ", s.who.id, s.channel).map_err(io)?;
             out.flush().map_err(io)?;
@@ -132,17 +178,28 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
             Ok(lines::InputLine::End) => break,
             Err(e) => return Err(format!("cannot read standard input: {e}")),
         };
+        if !s.line(&line, echo, out).map_err(io)? {
+            break;
+        }
+    }
+    Ok(())
+}
+
+impl Session {
+    /// Handles one typed line (printed back first when `echo`); false: the console quits.
+    fn line(&mut self, line: &str, echo: bool, out: &mut dyn Write) -> std::io::Result<bool> {
+        let s = self;
         let text = line.trim();
         if text.is_empty() || text.starts_with("//") {
-            continue;
+            return Ok(true);
         }
         if echo {
-            writeln!(out, "{}@#{}> {}", s.who.id, s.channel, shown(text)).map_err(io)?;
+            writeln!(out, "{}@#{}> {}", s.who.id, s.channel, shown(text))?;
         }
         match parse::parse(text) {
-            Err(msg) => writeln!(out, "  ! {}", shown(&msg)).map_err(io)?,
-            Ok(Line::Quit) => break,
-            Ok(Line::Help) => writeln!(out, "{}", parse::HELP).map_err(io)?,
+            Err(msg) => writeln!(out, "  ! {}", shown(&msg))?,
+            Ok(Line::Quit) => return Ok(false),
+            Ok(Line::Help) => writeln!(out, "{}", parse::HELP)?,
             Ok(Line::As { name, manager }) => {
                 s.who = Member {
                     id: name.clone(),
@@ -150,15 +207,15 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
                     manager,
                 };
                 let role = if manager { " (server manager)" } else { "" };
-                writeln!(out, "  you are now {}{role}", s.who.id).map_err(io)?;
+                writeln!(out, "  you are now {}{role}", s.who.id)?;
             }
             Ok(Line::Channel(c)) => {
                 s.channel = c;
-                writeln!(out, "  now in #{}", s.channel).map_err(io)?;
+                writeln!(out, "  now in #{}", s.channel)?;
             }
             Ok(Line::Server(v)) => {
                 s.server = v;
-                writeln!(out, "  now on server {}", s.server).map_err(io)?;
+                writeln!(out, "  now on server {}", s.server)?;
             }
             Ok(Line::Wait(secs)) => {
                 s.clock.offset.fetch_add(secs, Ordering::SeqCst);
@@ -166,20 +223,17 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
                     out,
                     "  the console's clock is now {}",
                     crate::app::time_text(s.app.now())
-                )
-                .map_err(io)?;
-                s.tick(out).map_err(io)?;
+                )?;
+                s.tick(out)?;
             }
             Ok(Line::App(what)) => {
-                s.tick(out).map_err(io)?;
-                s.command(what, out).map_err(io)?;
+                s.tick(out)?;
+                s.command(what, out)?;
             }
         }
+        Ok(true)
     }
-    Ok(())
-}
 
-impl Session {
     fn command(&mut self, what: crate::app::What, out: &mut dyn Write) -> std::io::Result<()> {
         let cmd = Command {
             who: self.who.clone(),
@@ -260,7 +314,12 @@ impl Session {
         let who = if reply.private { "(only you) " } else { "" };
         // A clock notice may only settle earlier messages (an expired challenge).
         if !reply.text.is_empty() {
-            writeln!(out, "  {who}{}", plain(&reply.text))?;
+            let text = format!("  {who}{}", plain(&reply.text));
+            if self.colour && reply.private {
+                writeln!(out, "{}", terminal::paint(terminal::Colour::Private, &text))?;
+            } else {
+                writeln!(out, "{text}")?;
+            }
         }
         if !reply.mentions.is_empty() {
             let m: Vec<String> = reply.mentions.iter().map(|m| format!("@{m}")).collect();
@@ -309,6 +368,18 @@ impl Session {
             Ok(()) => path.display().to_string(),
             Err(e) => format!("(not written: {}: {e})", path.display()),
         }
+    }
+}
+
+/// The console's history, in its pictures folder (one per database, as the pictures are).
+pub const HISTORY_FILE: &str = "console-history.txt";
+
+/// At a terminal: errors in red (private replies are coloured where they are printed).
+fn colour_of(line: &str) -> terminal::Colour {
+    if line.starts_with("  ! ") {
+        terminal::Colour::Error
+    } else {
+        terminal::Colour::Plain
     }
 }
 

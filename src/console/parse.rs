@@ -36,6 +36,34 @@ channel's game or the one that fits.
 Console only:
   /as NAME [manager]   /channel NAME   /server NAME   /wait 25h|3d|90m   /help   /quit";
 
+/// The command names `parse` knows (without aliases), for Tab completion.
+pub const COMMANDS: &[&str] = &[
+    "challenge",
+    "accept",
+    "decline",
+    "cancel",
+    "move",
+    "board",
+    "moves",
+    "resign",
+    "draw",
+    "takeback",
+    "history",
+    "rules",
+    "games",
+    "settings",
+    "river-vote",
+    "tally",
+    "abort",
+    "press",
+    "as",
+    "channel",
+    "server",
+    "wait",
+    "help",
+    "quit",
+];
+
 /// Reads one line, or says what is wrong with it.
 pub fn parse(line: &str) -> Result<Line, String> {
     let line = line.trim();
