@@ -70,7 +70,10 @@ fn main() {
     let started = Instant::now();
     let mut app = App::new(Store::open(&db).expect("database"), clock.clone());
     let mut tables = Vec::with_capacity(games);
+    // A bar on stderr at a terminal (indicatif draws nothing when stderr is piped).
+    let bar = indicatif::ProgressBar::new(games as u64).with_message("setting up games");
     for i in 0..games {
+        bar.inc(1);
         let variant = engine::variants()[i % engine::variants().len()];
         let channel = format!("c{i}");
         let (white, black) = (format!("w{i}"), format!("b{i}"));
@@ -104,6 +107,7 @@ fn main() {
             seed: i as u64 + 1,
         });
     }
+    bar.finish_and_clear();
     drop(app);
     eprintln!(
         "set up {games} games in {:.1} s; {threads} threads play {moves} moves each",
