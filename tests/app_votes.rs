@@ -279,33 +279,6 @@ fn threads_voting_while_a_manager_closes_count_each_ballot_or_refuse_it() {
             })
             .collect();
         let texts: Vec<String> = threads.into_iter().map(|h| h.join().unwrap()).collect();
-        let counted = texts[1..]
-            .iter()
-            .filter(|r| r.contains("is counted"))
-            .count();
-        let late = texts[1..]
-            .iter()
-            .filter(|r| r.contains("not counted"))
-            .count();
-        assert_eq!(counted + late, VOTERS, "round {round}: {texts:?}");
-        let stored = t.app.store().tally(vote).unwrap();
-        assert_eq!(
-            stored.iter().find(|(c, _)| c == "wild").unwrap().1 as usize,
-            counted,
-            "round {round}"
-        );
-        if counted == 0 {
-            assert!(
-                texts[0].contains("without ballots"),
-                "round {round}: {}",
-                texts[0]
-            );
-        } else {
-            assert!(
-                texts[0].contains(&format!("wild {counted}")),
-                "round {round}: {counted} counted, but the close said: {}",
-                texts[0]
-            );
-        }
+        app_support::vote_race::check_round(&t, vote, "wild", &texts[0], &texts[1..], round);
     }
 }

@@ -58,18 +58,7 @@ async fn a_whole_game_through_discord() {
     fake.wait_ready(1, WAIT).await.unwrap();
 
     // Registration: every command, in the one server DISCORD_GUILD names.
-    let reg = fake
-        .wait_request(
-            |r| {
-                r.method == "PUT"
-                    && r.path
-                        .ends_with(&format!("/guilds/{}/commands", FakeDiscord::GUILD_ID))
-            },
-            WAIT,
-        )
-        .await
-        .unwrap();
-    let commands = reg.json.as_array().expect("a list of commands").clone();
+    let commands = registered_commands(&fake).await;
     let names: Vec<&str> = commands.iter().filter_map(|c| c["name"].as_str()).collect();
     for name in [
         "challenge",

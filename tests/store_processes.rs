@@ -330,27 +330,8 @@ fn a_vote_closed_while_ballots_come_in_counts_each_ballot_or_refuses_it() {
         );
         let closed = &results[0];
         let voters = &results[1..];
-        let counted = voters.iter().filter(|r| r.contains("is counted")).count();
-        let late = voters.iter().filter(|r| r.contains("not counted")).count();
-        assert_eq!(counted + late, CHILDREN - 1, "round {round}: {results:?}");
-        let stored = t.app.store().tally(vote).unwrap();
-        let misty = stored.iter().find(|(c, _)| c == "misty").unwrap().1 as usize;
-        // Every voter told "counted" is stored, and counted in the announced result.
-        assert_eq!(misty, counted, "round {round}: {results:?}");
-        let row = t.app.store().vote(vote).unwrap().unwrap();
-        if counted == 0 {
-            assert!(
-                closed.contains("without ballots"),
-                "round {round}: {closed}"
-            );
-            assert_eq!(row.winner, None);
-        } else {
-            assert!(
-                closed.contains(&format!("misty {counted}")),
-                "round {round}: {counted} counted, but the close said: {closed}"
-            );
-            assert_eq!(row.winner.as_deref(), Some("misty"), "round {round}");
-        }
+        let (counted, late) =
+            app_support::vote_race::check_round(&t, vote, "misty", closed, voters, round);
         if counted > 0 && late > 0 {
             rounds_with_both += 1;
         }

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod game;
+pub mod vote_race;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
