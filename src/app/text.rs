@@ -1,5 +1,7 @@
 //! Small text helpers for replies.
 
+use crate::engine::player_text::is_visible;
+
 /// How a reply names a member so that the chat notifies them: `<@id>`. The adapter
 /// passes it on (Discord reads it as is); the console prints `@id`.
 pub fn mention(id: &str) -> String {
@@ -70,21 +72,11 @@ pub fn quote_at_most(text: &str, max: usize) -> String {
             // A zero-width space after `@` keeps `@everyone` and `@here` from reading as
             // mentions.
             '@' => out.push_str("@\u{200B}"),
-            c if is_invisible(c) => out.push_str(&format!("U+{:04X}", c as u32)),
+            c if !is_visible(c) => out.push_str(&format!("U+{:04X}", c as u32)),
             c => out.push(c),
         }
     }
     out
-}
-
-/// Characters that do not show as themselves: controls, and the format characters that
-/// are invisible or reorder text (zero-width, bidirectional controls, tags).
-fn is_invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(c as u32,
-            0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
-            | 0x200B..=0x200F | 0x2028..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
-            | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
 }
 
 /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).

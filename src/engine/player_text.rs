@@ -18,7 +18,7 @@ pub const EXCERPT_CHARS: usize = 40;
 /// Whether `c` is shown as itself in an echo: visible ASCII and visible letters of other
 /// scripts, but no control, format (zero-width, direction marks) or other invisible
 /// character.
-fn is_visible(c: char) -> bool {
+pub fn is_visible(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_graphic() || c == ' ';
     }
@@ -29,7 +29,7 @@ fn is_visible(c: char) -> bool {
             | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
             | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{3164}'
             | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}'
-            | '\u{E0000}'..='\u{E0FFF}'))
+            | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}'))
 }
 
 /// One character named for a player: `U+0435 'е'`, or `U+200B` alone when it is invisible
