@@ -83,6 +83,7 @@ fn main() {
             options: Vec::new(),
             days: Some(3),
             color: Some("white".into()),
+            rated: None,
         };
         let r = app
             .handle(&cmd(&white, &channel, challenge))

@@ -7,5 +7,6 @@ pub mod console;
 pub mod discord;
 pub mod engine;
 pub mod picture;
+pub mod rating;
 pub mod render;
 pub mod store;

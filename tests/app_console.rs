@@ -65,7 +65,10 @@ fn chat_syntax_is_read_as_the_chat_writes_it() {
         options,
         days,
         color,
-    })) = parse("/challenge @bob little-river river:gentle days:2 color:black misty.seed=7")
+        rated,
+    })) = parse(
+        "/challenge @bob little-river river:gentle days:2 color:black misty.seed=7 rated:false",
+    )
     else {
         panic!("not a challenge")
     };
@@ -73,6 +76,18 @@ fn chat_syntax_is_read_as_the_chat_writes_it() {
     assert_eq!(variant, "little-river");
     assert_eq!(options, ["river=gentle", "misty.seed=7"]);
     assert_eq!((days, color.as_deref()), (Some(2), Some("black")));
+    assert_eq!(rated, Some(false));
+    assert!(parse("/challenge river rated:maybe")
+        .unwrap_err()
+        .contains("rated takes true or false"));
+    assert!(matches!(
+        parse("/leaderboard page:2 river"),
+        Ok(Line::App(What::Leaderboard { variant: Some(ref v), page: Some(2) })) if v == "river"
+    ));
+    assert!(matches!(
+        parse("/profile @bob"),
+        Ok(Line::App(What::Profile { member: Some(ref m) })) if m == "bob"
+    ));
     assert!(matches!(
         parse("/challenge anyone river"),
         Ok(Line::App(What::Challenge { opponent: None, .. }))

@@ -22,6 +22,7 @@ fn new_game(store: &mut Store) -> i64 {
         clock_days: 3,
         created_at: 0,
         expires_at: 1000,
+        rated: true,
     };
     let id = store.insert_challenge(&c).unwrap();
     store

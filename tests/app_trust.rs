@@ -16,6 +16,7 @@ fn challenge(options: &[&str], days: Option<u32>) -> What {
         options: options.iter().map(|s| s.to_string()).collect(),
         days,
         color: Some("white".into()),
+        rated: None,
     }
 }
 

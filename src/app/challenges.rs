@@ -40,6 +40,15 @@ fn agreed_text(variant: &Variant, options: &Options) -> String {
     format!(" with {}", list.join(", "))
 }
 
+/// How a challenge and its game say whether they count for ratings.
+fn rated_text(rated: bool) -> &'static str {
+    if rated {
+        "rated"
+    } else {
+        "casual (not rated)"
+    }
+}
+
 /// A fair coin from the challenge, so that a replay of the records gives the same sides.
 fn coin(id: i64, at: i64) -> bool {
     let mut z = (id as u64) ^ (at as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -57,6 +66,7 @@ impl App {
         options: &[String],
         days: Option<u32>,
         color: Option<&str>,
+        rated: Option<bool>,
     ) -> Out {
         let variant = engine::variant(variant_id).map_err(|e| {
             Fail::Refuse(format!(
@@ -155,9 +165,14 @@ impl App {
             clock_days: days,
             created_at: now,
             expires_at: now + CHALLENGE_HOURS * 3600,
+            rated: rated.unwrap_or(true),
         };
         let id = self.store.insert_challenge(&new)?;
-        let opts = agreed_text(variant, &checked);
+        let opts = format!(
+            "{}, {}",
+            agreed_text(variant, &checked),
+            rated_text(new.rated)
+        );
         let side = match color.as_str() {
             "random" => "sides drawn at random".to_string(),
             c => format!("{} plays {c}", mention(&cmd.who.id)),
@@ -370,9 +385,10 @@ impl App {
         })?;
         let g = self.load(&row)?;
         let said = format!(
-            "Game {game_id} starts in this channel: {}{}, {} (White) vs {} (Black), {} per move.",
+            "Game {game_id} starts in this channel: {}{}, {}, {} (White) vs {} (Black), {} per move.",
             variant.name,
             agreed_text(variant, g.options()),
+            rated_text(c.new.rated),
             mention(&row.white),
             mention(&row.black),
             count_text(row.clock_days.into(), "day")

@@ -8,6 +8,7 @@ mod clock;
 mod input;
 mod play;
 mod questions;
+mod ratings;
 mod suggest;
 mod text;
 mod votes;
@@ -75,6 +76,8 @@ pub enum What {
         days: Option<u32>,
         /// The challenger's side: `white`, `black` or `random` (the default).
         color: Option<String>,
+        /// `Some(false)`: a casual game, which changes no rating; rated by default.
+        rated: Option<bool>,
     },
     Accept {
         challenge: Option<i64>,
@@ -147,6 +150,17 @@ pub enum What {
     /// Server managers: end a stuck game without a result.
     Abort {
         game: Option<i64>,
+    },
+    /// The server's best-rated players of a variant (`None`: the top of every variant), a
+    /// page at a time.
+    Leaderboard {
+        variant: Option<String>,
+        page: Option<u32>,
+    },
+    /// A member's games, results and ratings on the server, with a chart (`None`: the
+    /// sender's).
+    Profile {
+        member: Option<String>,
     },
     /// A button was pressed: its id.
     Button(String),
@@ -337,6 +351,7 @@ impl App {
                 options,
                 days,
                 color,
+                rated,
             } => self.challenge(
                 cmd,
                 opponent.as_deref(),
@@ -344,6 +359,7 @@ impl App {
                 options,
                 *days,
                 color.as_deref(),
+                *rated,
             ),
             What::Accept { challenge } => self.accept(cmd, *challenge),
             What::Decline { challenge } => self.decline(cmd, *challenge),
@@ -364,6 +380,8 @@ impl App {
             What::Tally { vote } => self.tally(cmd, *vote),
             What::VoteClose { vote } => self.vote_close(cmd, *vote),
             What::Abort { game } => self.abort(cmd, *game),
+            What::Leaderboard { variant, page } => self.leaderboard(cmd, variant.as_deref(), *page),
+            What::Profile { member } => self.profile(cmd, member.as_deref()),
             What::Button(id) => match parse_button(id) {
                 Some(what) => self.dispatch(cmd, &what),
                 None => refuse(format!(
@@ -451,7 +469,7 @@ impl App {
 
 /// Button ids: `KIND:ID[:MORE]`. Kinds: accept, decline, cancel (challenges);
 /// draw-accept, draw-decline, takeback-accept, takeback-decline, board, history
-/// (games); move:GAME:PLY:TEXT; vote:VOTE:CHOICE, tally:VOTE.
+/// (games); move:GAME:PLY:TEXT; vote:VOTE:CHOICE, tally:VOTE; leaderboard:PAGE:VARIANT.
 pub fn parse_button(id: &str) -> Option<What> {
     let mut parts = id.splitn(4, ':');
     let kind = parts.next()?;
@@ -491,6 +509,10 @@ pub fn parse_button(id: &str) -> Option<What> {
             vote: game,
         },
         ("tally", None) => What::Tally { vote: game },
+        ("leaderboard", Some(variant)) if rest.is_none() => What::Leaderboard {
+            variant: Some(variant.to_string()),
+            page: Some(u32::try_from(n).ok()?),
+        },
         _ => return None,
     })
 }

@@ -268,7 +268,8 @@ impl App {
     pub(super) fn position_reply(&self, row: &GameRow, game: &Game, said: String) -> Out {
         let fresh = self.store.game(row.id)?.unwrap_or_else(|| row.clone());
         let (status, mentions) = self.status(&fresh, game, fresh.deadline);
-        let mut reply = Reply::public(format!("{said} {status}"));
+        let note = self.rating_note(&fresh)?;
+        let mut reply = Reply::public(format!("{said} {status}{note}"));
         reply.picture = Some(self.picture(&fresh, game, Audience::Channel, None)?);
         let ids: Vec<&str> = mentions.iter().map(String::as_str).collect();
         Ok(reply.mentioning(&ids))

@@ -30,6 +30,8 @@ Commands (as in the chat):
   /history      /rules [VARIANT]   /games [page:N]   /settings [orientation:own|white | days:N]
   /river-vote start [hours:N]   /river-vote cast ASPECT   /river-vote tally
   /river-vote close   /abort [N]     (/vote is short for /river-vote)
+  /leaderboard [VARIANT] [page:N]   /profile [@member]
+  (/challenge ... rated:false starts a casual game, which changes no rating)
   /press BUTTON-ID   (press a button shown under a reply)
 A game, challenge or vote is named by its number (12, #12 or game:12); without one, the
 channel's game or the one that fits.
@@ -55,6 +57,8 @@ pub const COMMANDS: &[&str] = &[
     "river-vote",
     "tally",
     "abort",
+    "leaderboard",
+    "profile",
     "press",
     "as",
     "channel",
@@ -211,6 +215,14 @@ pub fn parse(line: &str) -> Result<Line, String> {
             game: number(&args, "game")?,
         },
         "press" => What::Button(one_word(&args, "/press accept:3")?),
+        "leaderboard" | "top" => leaderboard(&args)?,
+        "profile" => match args.as_slice() {
+            [] => What::Profile { member: None },
+            [m] => What::Profile {
+                member: Some(m.trim_start_matches('@').to_string()),
+            },
+            _ => return Err("/profile takes one member: /profile @bob".into()),
+        },
         _ => {
             return Err(format!(
                 "unknown command '/{name}'; /help lists the commands"
@@ -273,6 +285,7 @@ fn challenge(args: &[&str]) -> Result<What, String> {
     let mut options = Vec::new();
     let mut days = None;
     let mut color = None;
+    let mut rated = None;
     for a in args.iter().copied() {
         let is_opponent = a.starts_with('@') || a.eq_ignore_ascii_case("anyone");
         if is_opponent {
@@ -299,6 +312,17 @@ fn challenge(args: &[&str]) -> Result<What, String> {
                 })?)
             }
             "color" | "colour" | "side" => color = Some(v.to_string()),
+            "rated" => {
+                rated = Some(match v.to_ascii_lowercase().as_str() {
+                    "true" | "yes" => true,
+                    "false" | "no" => false,
+                    _ => {
+                        return Err(format!(
+                            "rated takes true or false (rated:false for a casual game), not '{v}'"
+                        ))
+                    }
+                })
+            }
             _ => options.push(format!("{k}={v}")),
         }
     }
@@ -313,7 +337,34 @@ fn challenge(args: &[&str]) -> Result<What, String> {
         options,
         days,
         color,
+        rated,
     })
+}
+
+/// `[VARIANT] [page:N]`, in either order.
+fn leaderboard(args: &[&str]) -> Result<What, String> {
+    let mut variant = None;
+    let mut page = None;
+    for a in args.iter().copied() {
+        match key_value(a) {
+            Some((k, v)) if k.eq_ignore_ascii_case("page") => {
+                page = Some(
+                    v.parse::<u32>()
+                        .map_err(|_| format!("page must be a page number, not '{v}'"))?,
+                )
+            }
+            Some((k, v)) if k.eq_ignore_ascii_case("variant") && variant.is_none() => {
+                variant = Some(v.to_string())
+            }
+            None if variant.is_none() => variant = Some(a.to_string()),
+            _ => {
+                return Err(format!(
+                    "/leaderboard takes a variant and page:N, not '{a}' (/leaderboard river page:2)"
+                ))
+            }
+        }
+    }
+    Ok(What::Leaderboard { variant, page })
 }
 
 fn vote(args: &[&str]) -> Result<What, String> {

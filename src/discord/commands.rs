@@ -25,6 +25,8 @@ fn all() -> Vec<poise::Command<Data, Error>> {
         river_vote(),
         settings(),
         abort(),
+        leaderboard(),
+        profile(),
     ]
 }
 
@@ -176,6 +178,8 @@ async fn challenge(
     #[max = 30]
     days: Option<u32>,
     #[description = "Your side (default: random)"] color: Option<ColorChoice>,
+    #[description = "False for a casual game, which changes no rating (default: rated)"]
+    rated: Option<bool>,
 ) -> Result<(), Error> {
     if let Some(o) = opponent.as_ref().filter(|o| o.bot) {
         let text = format!(
@@ -214,6 +218,7 @@ async fn challenge(
             options: texts,
             days,
             color,
+            rated,
         },
     )
     .await
@@ -482,6 +487,41 @@ async fn abort(
     #[description = "The game's number, if not this channel's game"] game: Option<i64>,
 ) -> Result<(), Error> {
     run(ctx, What::Abort { game }).await
+}
+
+/// The server's best-rated players of a variant (or the top of every variant)
+#[poise::command(slash_command, guild_only)]
+async fn leaderboard(
+    ctx: Context<'_>,
+    #[description = "The variant (default: the top players of every variant)"] variant: Option<
+        VariantChoice,
+    >,
+    #[description = "Which page of the variant's table"]
+    #[min = 1]
+    page: Option<u32>,
+) -> Result<(), Error> {
+    let variant = variant.map(|v| v.id().to_string());
+    run(ctx, What::Leaderboard { variant, page }).await
+}
+
+/// A member's games, results and ratings on this server, with a chart of the ratings
+#[poise::command(slash_command, guild_only)]
+async fn profile(
+    ctx: Context<'_>,
+    #[description = "Whose profile (default: yours)"] member: Option<serenity::User>,
+) -> Result<(), Error> {
+    if let (Some(m), poise::Context::Application(app)) = (&member, ctx) {
+        let named = crate::app::Member {
+            id: m.id.to_string(),
+            name: answer::user_name(m),
+            manager: false,
+        };
+        if let Err(e) = app.data.bridge.run(move |a| a.remember_name(&named)).await {
+            tracing::warn!("cannot remember the member's name: {e}");
+        }
+    }
+    let member = member.map(|u| u.id.to_string());
+    run(ctx, What::Profile { member }).await
 }
 
 /// Answers what poise itself refused (bad options, direct messages), and logs the rest.

@@ -5,11 +5,13 @@
 mod art;
 mod board;
 mod canvas;
+mod chart;
 mod encode;
 mod legend;
 mod tally;
 pub mod view;
 
+pub use chart::{ChartSeries, ChartTick};
 pub use legend::LegendEntry;
 pub use tally::TallyEntry;
 pub use view::{BoardView, CellView, Exit, HandItem, Marks, PieceView, RankLine, Terrain};
@@ -29,6 +31,16 @@ pub fn legend_png(title: &str, entries: &[LegendEntry]) -> Vec<u8> {
 /// The standing of a vote as bars, with a title and a line under it.
 pub fn tally_png(title: &str, subtitle: &str, entries: &[TallyEntry]) -> Vec<u8> {
     encode(&tally::draw(title, subtitle, entries))
+}
+
+/// A line chart of ratings over time, one line per series, dates under the ticks.
+pub fn chart_png(
+    title: &str,
+    subtitle: &str,
+    series: &[ChartSeries],
+    ticks: &[ChartTick],
+) -> Vec<u8> {
+    encode(&chart::draw(title, subtitle, series, ticks))
 }
 
 fn encode(img: &RgbImage) -> Vec<u8> {

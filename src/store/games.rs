@@ -1,6 +1,7 @@
 //! Games, their moves and actions, and challenges.
 
 use super::outbox::{self, NewNotice};
+use super::ratings;
 use super::{Result, Store, StoreError};
 use crate::engine::{Action, Color};
 use rusqlite::{params, OptionalExtension, Row, TransactionBehavior};
@@ -202,6 +203,8 @@ pub struct NewChallenge {
     pub clock_days: u32,
     pub created_at: i64,
     pub expires_at: i64,
+    /// Rated (the default) or casual; the game takes it.
+    pub rated: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -213,7 +216,7 @@ pub struct ChallengeRow {
 }
 
 const CHALLENGE_COLUMNS: &str = "id, server, channel, challenger, opponent, variant, options, \
-     color, clock_days, created_at, expires_at, status, game_id";
+     color, clock_days, created_at, expires_at, status, game_id, rated";
 
 fn challenge_row(r: &Row) -> rusqlite::Result<ChallengeRow> {
     let options: String = r.get(6)?;
@@ -231,6 +234,7 @@ fn challenge_row(r: &Row) -> rusqlite::Result<ChallengeRow> {
             clock_days: r.get(8)?,
             created_at: r.get(9)?,
             expires_at: r.get(10)?,
+            rated: r.get(13)?,
         },
         status: ChallengeStatus::parse(&status),
         game_id: r.get(12)?,
@@ -531,6 +535,9 @@ impl Store {
                 a.at
             ],
         )?;
+        if let Some((result, _)) = &a.finished {
+            ratings::rate_ended_game(&tx, a.game_id, result, a.ply, a.at)?;
+        }
         if let Some(n) = a.notice {
             outbox::enqueue(&tx, n)?;
         }
@@ -569,8 +576,8 @@ impl Store {
     pub fn insert_challenge(&mut self, c: &NewChallenge) -> Result<i64> {
         self.conn.execute(
             "INSERT INTO challenges (server, channel, challenger, opponent, variant, options,
-                 color, clock_days, created_at, expires_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                 color, clock_days, created_at, expires_at, rated)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             params![
                 c.server,
                 c.channel,
@@ -581,7 +588,8 @@ impl Store {
                 c.color,
                 c.clock_days,
                 c.created_at,
-                c.expires_at
+                c.expires_at,
+                c.rated
             ],
         )?;
         Ok(self.conn.last_insert_rowid())
@@ -653,10 +661,10 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let (status, expires_at): (String, i64) = tx.query_row(
-            "SELECT status, expires_at FROM challenges WHERE id = ?1",
+        let (status, expires_at, rated): (String, i64, bool) = tx.query_row(
+            "SELECT status, expires_at, rated FROM challenges WHERE id = ?1",
             [challenge_id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
         if status != "open" {
             return Err(StoreError::Conflict(format!(
@@ -681,8 +689,8 @@ impl Store {
         }
         tx.execute(
             "INSERT INTO games (server, channel, variant, options, white, black, start_position,
-                 clock_days, deadline, remind_at, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11)",
+                 clock_days, deadline, remind_at, created_at, updated_at, rated)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?12)",
             params![
                 g.server,
                 g.channel,
@@ -694,7 +702,8 @@ impl Store {
                 g.clock_days,
                 g.deadline,
                 g.remind_at,
-                g.now
+                g.now,
+                rated
             ],
         )?;
         let game_id = tx.last_insert_rowid();

@@ -29,6 +29,10 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 4,
         sql: include_str!("../../migrations/0004_action_lookup.sql"),
     },
+    Migration {
+        version: 5,
+        sql: include_str!("../../migrations/0005_ratings.sql"),
+    },
 ];
 
 /// How long a writer waits for another (thread or process) to finish before giving up.

@@ -1,0 +1,223 @@
+//! A line chart of ratings over time: one line per series (a variant), a y axis of
+//! rating with round ticks, an x axis of dates the caller labels, a legend. Drawn on the
+//! boards' dark background with the same fonts.
+
+use super::board::{BACKGROUND, CAPTION};
+use super::canvas::{self, Face, Rgb8};
+use image::{Rgb, RgbImage};
+
+/// One line: its name in the legend and its points (x: any increasing scale, such as
+/// Unix seconds; y: the rating), in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartSeries {
+    pub label: String,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A labelled place on the x axis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartTick {
+    pub x: f64,
+    pub label: String,
+}
+
+const WIDTH: u32 = 760;
+const HEIGHT: u32 = 420;
+/// The plot area's margins: room for the title and legend above, the rating labels on
+/// the left, the dates below.
+const LEFT: f32 = 64.0;
+const RIGHT: f32 = 24.0;
+const TOP: f32 = 92.0;
+const BOTTOM: f32 = 44.0;
+const DIM: Rgb8 = [170, 174, 180];
+const GRID: Rgb8 = [62, 65, 71];
+const AXIS: Rgb8 = [120, 126, 136];
+/// Line colours, told apart also by colour-blind readers (Okabe and Ito's palette).
+const LINES: [Rgb8; 5] = [
+    [86, 180, 233],
+    [230, 159, 0],
+    [0, 158, 115],
+    [240, 228, 66],
+    [204, 121, 167],
+];
+
+/// A round step for about `target` ticks over `span`: 1, 2 or 5 times a power of ten.
+fn tick_step(span: f64, target: f64) -> f64 {
+    let raw = (span / target).max(1.0);
+    let power = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * power)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * power)
+}
+
+/// An antialiased line `width` pixels wide from `a` to `b`, round at the ends.
+fn stroke(img: &mut RgbImage, a: (f32, f32), b: (f32, f32), width: f32, color: Rgb8) {
+    let r = width / 2.0;
+    let (x0, x1) = (a.0.min(b.0) - r - 1.0, a.0.max(b.0) + r + 1.0);
+    let (y0, y1) = (a.1.min(b.1) - r - 1.0, a.1.max(b.1) + r + 1.0);
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = (dx * dx + dy * dy).max(1e-6);
+    for y in y0.floor() as i32..=y1.ceil() as i32 {
+        for x in x0.floor() as i32..=x1.ceil() as i32 {
+            let (px, py) = (x as f32 + 0.5, y as f32 + 0.5);
+            let t = (((px - a.0) * dx + (py - a.1) * dy) / len2).clamp(0.0, 1.0);
+            let d = ((px - a.0 - t * dx).powi(2) + (py - a.1 - t * dy).powi(2)).sqrt();
+            let c = (r - d + 0.5).clamp(0.0, 1.0);
+            if c > 0.0 {
+                canvas::blend(img, x, y, color, c);
+            }
+        }
+    }
+}
+
+/// The chart, or a note in its place when there is nothing to draw.
+pub fn draw(title: &str, subtitle: &str, series: &[ChartSeries], ticks: &[ChartTick]) -> RgbImage {
+    let mut img = RgbImage::from_pixel(WIDTH, HEIGHT, Rgb(BACKGROUND));
+    canvas::text(&mut img, Face::Bold, 22.0, 16.0, 32.0, CAPTION, title);
+    canvas::text(&mut img, Face::Regular, 15.0, 16.0, 56.0, DIM, subtitle);
+    let points = series.iter().flat_map(|s| s.points.iter());
+    let (mut xmin, mut xmax, mut ymin, mut ymax) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for &(x, y) in points {
+        (xmin, xmax, ymin, ymax) = (xmin.min(x), xmax.max(x), ymin.min(y), ymax.max(y));
+    }
+    if xmin > xmax {
+        canvas::text(
+            &mut img,
+            Face::Regular,
+            18.0,
+            LEFT,
+            HEIGHT as f32 / 2.0,
+            DIM,
+            "No rated games yet.",
+        );
+        return img;
+    }
+    // Room around the lines: at least 100 points of rating, and some time either side.
+    let pad = ((ymax - ymin) * 0.1)
+        .max(50.0 - (ymax - ymin) / 2.0)
+        .max(10.0);
+    let step = tick_step(ymax - ymin + 2.0 * pad, 5.0);
+    let (ylo, yhi) = (
+        ((ymin - pad) / step).floor() * step,
+        ((ymax + pad) / step).ceil() * step,
+    );
+    let xpad = ((xmax - xmin) * 0.03).max(3600.0);
+    let (xlo, xhi) = (xmin - xpad, xmax + xpad);
+    let (pw, ph) = (WIDTH as f32 - LEFT - RIGHT, HEIGHT as f32 - TOP - BOTTOM);
+    let at = |x: f64, y: f64| {
+        (
+            LEFT + ((x - xlo) / (xhi - xlo)) as f32 * pw,
+            TOP + ((yhi - y) / (yhi - ylo)) as f32 * ph,
+        )
+    };
+    // Grid and rating labels.
+    let mut v = ylo;
+    while v <= yhi + step / 2.0 {
+        let (_, y) = at(xlo, v);
+        canvas::fill_rect(&mut img, LEFT as i32, y.round() as i32, pw as i32, 1, GRID);
+        let label = format!("{v:.0}");
+        let w = canvas::text_width(Face::Regular, 13.0, &label);
+        canvas::text(
+            &mut img,
+            Face::Regular,
+            13.0,
+            LEFT - 8.0 - w,
+            y + 4.5,
+            DIM,
+            &label,
+        );
+        v += step;
+    }
+    // Axes.
+    let bottom = (TOP + ph).round() as i32;
+    canvas::fill_rect(&mut img, LEFT as i32, TOP as i32, 1, ph as i32 + 1, AXIS);
+    canvas::fill_rect(&mut img, LEFT as i32, bottom, pw as i32, 1, AXIS);
+    // Date labels, centred under their ticks, skipping any that would overlap.
+    let mut free_from = f32::MIN;
+    for t in ticks.iter().filter(|t| t.x >= xlo && t.x <= xhi) {
+        let (x, _) = at(t.x, ylo);
+        let w = canvas::text_width(Face::Regular, 13.0, &t.label);
+        let left = (x - w / 2.0).clamp(LEFT, WIDTH as f32 - RIGHT - w);
+        if left < free_from {
+            continue;
+        }
+        canvas::fill_rect(&mut img, x.round() as i32, bottom, 1, 5, AXIS);
+        canvas::text(
+            &mut img,
+            Face::Regular,
+            13.0,
+            left,
+            bottom as f32 + 20.0,
+            DIM,
+            &t.label,
+        );
+        free_from = left + w + 12.0;
+    }
+    // Lines, each ending in a dot with its latest rating.
+    for (i, s) in series.iter().enumerate() {
+        let color = LINES[i % LINES.len()];
+        let pts: Vec<(f32, f32)> = s.points.iter().map(|&(x, y)| at(x, y)).collect();
+        for pair in pts.windows(2) {
+            stroke(&mut img, pair[0], pair[1], 2.5, color);
+        }
+        if let (Some(&(x, y)), Some(&(_, value))) = (pts.last(), s.points.last()) {
+            canvas::disc(&mut img, x, y, 4.5, color, 1.0);
+            let label = format!("{value:.0}");
+            let w = canvas::text_width(Face::Bold, 13.0, &label);
+            let lx = if x + 8.0 + w > WIDTH as f32 - 2.0 {
+                x - 8.0 - w
+            } else {
+                x + 8.0
+            };
+            canvas::text(&mut img, Face::Bold, 13.0, lx, y - 7.0, color, &label);
+        }
+    }
+    // Legend: a swatch and the series' name, in a row under the subtitle.
+    let mut x = 16.0;
+    for (i, s) in series.iter().enumerate() {
+        let color = LINES[i % LINES.len()];
+        let w = canvas::text_width(Face::Regular, 14.0, &s.label);
+        if x + 26.0 + w > WIDTH as f32 - RIGHT {
+            break;
+        }
+        stroke(&mut img, (x, 75.0), (x + 18.0, 75.0), 3.0, color);
+        canvas::text(
+            &mut img,
+            Face::Regular,
+            14.0,
+            x + 24.0,
+            80.0,
+            CAPTION,
+            &s.label,
+        );
+        x += 24.0 + w + 22.0;
+    }
+    img
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_steps() {
+        assert_eq!(tick_step(100.0, 5.0), 20.0);
+        assert_eq!(tick_step(430.0, 5.0), 100.0);
+        assert_eq!(tick_step(230.0, 5.0), 50.0);
+        assert_eq!(tick_step(3.0, 5.0), 1.0);
+    }
+
+    #[test]
+    fn empty_and_single_point_charts_draw() {
+        let img = draw("t", "s", &[], &[]);
+        assert_eq!(img.dimensions(), (WIDTH, HEIGHT));
+        let one = ChartSeries {
+            label: "River Chess".into(),
+            points: vec![(1000.0, 1500.0)],
+        };
+        let img = draw("t", "s", &[one], &[]);
+        assert_eq!(img.dimensions(), (WIDTH, HEIGHT));
+    }
+}

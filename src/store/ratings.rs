@@ -1,0 +1,347 @@
+//! Ratings: written in the transaction that ends a rated game, read by leaderboards and
+//! profiles. The arithmetic and its choices are in `crate::rating`.
+
+use super::{Result, Store};
+use crate::rating::{self, Rating, Score};
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+/// A member's current rating in one variant on one server, with their rated results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRow {
+    pub member: String,
+    pub variant: String,
+    pub rating: Rating,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub updated_at: i64,
+}
+
+/// One rated game's effect on a member's rating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingPoint {
+    pub game_id: i64,
+    pub variant: String,
+    pub at: i64,
+    pub rating_before: f64,
+    pub rating: f64,
+    pub deviation: f64,
+}
+
+/// A member's finished games of one variant on a server, rated or casual.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Results {
+    pub variant: String,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+const RATING_COLUMNS: &str =
+    "member, variant, rating, deviation, volatility, games, wins, draws, losses, updated_at";
+
+fn rating_row(r: &Row) -> rusqlite::Result<RatingRow> {
+    Ok(RatingRow {
+        member: r.get(0)?,
+        variant: r.get(1)?,
+        rating: Rating {
+            rating: r.get(2)?,
+            deviation: r.get(3)?,
+            volatility: r.get(4)?,
+        },
+        games: r.get(5)?,
+        wins: r.get(6)?,
+        draws: r.get(7)?,
+        losses: r.get(8)?,
+        updated_at: r.get(9)?,
+    })
+}
+
+fn current(conn: &Connection, server: &str, variant: &str, member: &str) -> Result<Rating> {
+    let found = conn
+        .prepare_cached(
+            "SELECT rating, deviation, volatility FROM ratings
+             WHERE server = ?1 AND variant = ?2 AND member = ?3",
+        )?
+        .query_row(params![server, variant, member], |r| {
+            Ok(Rating {
+                rating: r.get(0)?,
+                deviation: r.get(1)?,
+                volatility: r.get(2)?,
+            })
+        })
+        .optional()?;
+    Ok(found.unwrap_or_else(Rating::start))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn save(
+    conn: &Connection,
+    game_id: i64,
+    server: &str,
+    variant: &str,
+    member: &str,
+    before: Rating,
+    after: Rating,
+    score: Score,
+    at: i64,
+) -> Result<()> {
+    let (w, d, l) = match score {
+        Score::Win => (1, 0, 0),
+        Score::Draw => (0, 1, 0),
+        Score::Loss => (0, 0, 1),
+    };
+    conn.prepare_cached(
+        "INSERT INTO ratings (server, variant, member, rating, deviation, volatility, games,
+             wins, draws, losses, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?8, ?9, ?10)
+         ON CONFLICT (server, variant, member) DO UPDATE SET
+             rating = excluded.rating, deviation = excluded.deviation,
+             volatility = excluded.volatility, games = games + 1,
+             wins = wins + excluded.wins, draws = draws + excluded.draws,
+             losses = losses + excluded.losses, updated_at = excluded.updated_at",
+    )?
+    .execute(params![
+        server,
+        variant,
+        member,
+        after.rating,
+        after.deviation,
+        after.volatility,
+        w,
+        d,
+        l,
+        at
+    ])?;
+    conn.prepare_cached(
+        "INSERT INTO rating_changes (game_id, member, server, variant, rating_before, rating,
+             deviation, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![
+        game_id,
+        member,
+        server,
+        variant,
+        before.rating,
+        after.rating,
+        after.deviation,
+        at
+    ])?;
+    Ok(())
+}
+
+/// Rates a game that has just ended with `result` and `ply` moves in effect, on `conn`
+/// (the transaction that ends it, so the game ends and is rated together or not at all).
+/// Casual games, games too short to count and games a member played against themself
+/// change nothing. True when ratings changed.
+pub(super) fn rate_ended_game(
+    conn: &Connection,
+    game_id: i64,
+    result: &str,
+    ply: u32,
+    at: i64,
+) -> Result<bool> {
+    let (server, variant, white, black, rated): (String, String, String, String, bool) = conn
+        .prepare_cached("SELECT server, variant, white, black, rated FROM games WHERE id = ?1")?
+        .query_row([game_id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })?;
+    let Some(score) = Score::of_white(result) else {
+        return Ok(false);
+    };
+    if !rated || white == black || !rating::long_enough(ply) {
+        return Ok(false);
+    }
+    let w = current(conn, &server, &variant, &white)?;
+    let b = current(conn, &server, &variant, &black)?;
+    let (w2, b2) = rating::rate_game(w, b, score);
+    save(conn, game_id, &server, &variant, &white, w, w2, score, at)?;
+    save(
+        conn,
+        game_id,
+        &server,
+        &variant,
+        &black,
+        b,
+        b2,
+        score.opposite(),
+        at,
+    )?;
+    Ok(true)
+}
+
+impl Store {
+    /// A member's rating in one variant on a server, if they played a rated game of it.
+    pub fn rating(&self, server: &str, variant: &str, member: &str) -> Result<Option<RatingRow>> {
+        Ok(self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {RATING_COLUMNS} FROM ratings
+                 WHERE server = ?1 AND variant = ?2 AND member = ?3"
+            ))?
+            .query_row(params![server, variant, member], rating_row)
+            .optional()?)
+    }
+
+    /// A member's ratings on a server, one per variant they played rated games of.
+    pub fn ratings_of(&self, server: &str, member: &str) -> Result<Vec<RatingRow>> {
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {RATING_COLUMNS} FROM ratings WHERE server = ?1 AND member = ?2
+             ORDER BY games DESC, variant"
+        ))?;
+        let rows = st.query_map(params![server, member], rating_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// How many members of a server's variant have at least `min_games` rated games.
+    pub fn count_ranked(&self, server: &str, variant: &str, min_games: u32) -> Result<i64> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT COUNT(*) FROM ratings WHERE server = ?1 AND variant = ?2 AND games >= ?3",
+            )?
+            .query_row(params![server, variant, min_games], |r| r.get(0))?)
+    }
+
+    /// A page of a server's variant's ratings, best first, of members with at least
+    /// `min_games` rated games.
+    pub fn leaderboard_page(
+        &self,
+        server: &str,
+        variant: &str,
+        min_games: u32,
+        skip: i64,
+        take: i64,
+    ) -> Result<Vec<RatingRow>> {
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {RATING_COLUMNS} FROM ratings INDEXED BY ratings_board
+             WHERE server = ?1 AND variant = ?2 AND games >= ?3
+             ORDER BY rating DESC, member LIMIT ?5 OFFSET ?4"
+        ))?;
+        let rows = st.query_map(params![server, variant, min_games, skip, take], rating_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// A member's place among those with at least `min_games` rated games (1: the best).
+    pub fn rank_of(&self, server: &str, variant: &str, min_games: u32, rating: f64) -> Result<i64> {
+        let above: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT COUNT(*) FROM ratings
+                 WHERE server = ?1 AND variant = ?2 AND games >= ?3 AND rating > ?4",
+            )?
+            .query_row(params![server, variant, min_games, rating], |r| r.get(0))?;
+        Ok(above + 1)
+    }
+
+    /// A member's rating in a variant just before their first rated game at or after
+    /// `since`; `None` when they played none since (their rating has not moved).
+    pub fn rating_before(
+        &self,
+        server: &str,
+        variant: &str,
+        member: &str,
+        since: i64,
+    ) -> Result<Option<f64>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT rating_before FROM rating_changes
+                 WHERE server = ?1 AND member = ?2 AND variant = ?3 AND at >= ?4
+                 ORDER BY at, game_id LIMIT 1",
+            )?
+            .query_row(params![server, member, variant, since], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Every rated game's effect on a member's ratings on a server, oldest first.
+    pub fn rating_history(&self, server: &str, member: &str) -> Result<Vec<RatingPoint>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT game_id, variant, at, rating_before, rating, deviation FROM rating_changes
+             WHERE server = ?1 AND member = ?2 ORDER BY at, game_id",
+        )?;
+        let rows = st.query_map(params![server, member], |r| {
+            Ok(RatingPoint {
+                game_id: r.get(0)?,
+                variant: r.get(1)?,
+                at: r.get(2)?,
+                rating_before: r.get(3)?,
+                rating: r.get(4)?,
+                deviation: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// A member's finished games on a server per variant, rated and casual, with their
+    /// wins, draws and losses; and how many games they have going there.
+    pub fn results_of(&self, server: &str, member: &str) -> Result<(Vec<Results>, i64)> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT variant,
+                 SUM((white = ?2 AND result = '1-0') OR (black = ?2 AND result = '0-1')),
+                 SUM(result = '1/2-1/2'),
+                 SUM((white = ?2 AND result = '0-1') OR (black = ?2 AND result = '1-0'))
+             FROM (SELECT variant, white, black, result FROM games
+                       WHERE server = ?1 AND white = ?2 AND status = 'finished'
+                   UNION ALL
+                   SELECT variant, white, black, result FROM games
+                       WHERE server = ?1 AND black = ?2 AND white <> ?2
+                         AND status = 'finished')
+             GROUP BY variant ORDER BY COUNT(*) DESC, variant",
+        )?;
+        let rows = st.query_map(params![server, member], |r| {
+            Ok(Results {
+                variant: r.get(0)?,
+                wins: r.get(1)?,
+                draws: r.get(2)?,
+                losses: r.get(3)?,
+            })
+        })?;
+        let results = rows.collect::<rusqlite::Result<_>>()?;
+        let active: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT (SELECT COUNT(*) FROM games
+                         WHERE server = ?1 AND white = ?2 AND status = 'active')
+                      + (SELECT COUNT(*) FROM games
+                         WHERE server = ?1 AND black = ?2 AND white <> ?2 AND status = 'active')",
+            )?
+            .query_row(params![server, member], |r| r.get(0))?;
+        Ok((results, active))
+    }
+
+    /// Each player's rating change from a game, White's first; empty when the game was
+    /// not rated.
+    pub fn game_rating_changes(&self, game_id: i64) -> Result<Vec<(String, f64, f64)>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT c.member, c.rating_before, c.rating FROM rating_changes c
+             JOIN games g ON g.id = c.game_id
+             WHERE c.game_id = ?1 ORDER BY c.member <> g.white",
+        )?;
+        let rows = st.query_map([game_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Whether a game counts for ratings (not casual).
+    pub fn game_rated(&self, game_id: i64) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT rated FROM games WHERE id = ?1")?
+            .query_row([game_id], |r| r.get(0))
+            .optional()?
+            .unwrap_or(false))
+    }
+
+    /// Whether Ferry knows a member: by a command, a challenge naming them, or a game.
+    pub fn member_known(&self, member: &str) -> Result<bool> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM members WHERE id = ?1)
+                 OR EXISTS (SELECT 1 FROM games WHERE white = ?1)
+                 OR EXISTS (SELECT 1 FROM games WHERE black = ?1)",
+            [member],
+            |r| r.get(0),
+        )?)
+    }
+}
