@@ -77,9 +77,20 @@ async fn a_whole_game_through_discord() {
         "river-vote",
         "settings",
         "abort",
+        "leaderboard",
+        "profile",
     ] {
         assert!(names.contains(&name), "/{name} registered: {names:?}");
     }
+    // Casual games: a boolean option (type 5) of /challenge.
+    let challenge_cmd = commands.iter().find(|c| c["name"] == "challenge").unwrap();
+    let options = challenge_cmd["options"].as_array().unwrap();
+    assert!(
+        options
+            .iter()
+            .any(|o| o["name"] == "rated" && o["type"] == 5),
+        "{challenge_cmd}"
+    );
     let move_cmd = commands.iter().find(|c| c["name"] == "move").unwrap();
     assert_eq!(move_cmd["options"][0]["autocomplete"], true, "{move_cmd}");
     assert!(

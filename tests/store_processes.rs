@@ -114,6 +114,25 @@ fn child() {
             let reply = app.handle(&cmd).unwrap();
             println!("RESULT {}", reply.text.replace('\n', " "));
         }
+        "resign" => {
+            // Both players resign the same game from several processes at once.
+            let game: i64 = var("FERRY_TEST_GAME").parse().unwrap();
+            let mut app = App::new(store, Arc::new(ManualClock::new(now)));
+            let who = if me.trim_start_matches('p').parse::<u32>().unwrap() % 2 == 0 {
+                "alice"
+            } else {
+                "bob"
+            };
+            let cmd = ferry::app::Command {
+                who: Member::new(who),
+                server: "home".into(),
+                channel: "elsewhere".into(),
+                what: What::Resign { game: Some(game) },
+            };
+            let reply = app.handle(&cmd).unwrap();
+            let verdict = if reply.private { "refused" } else { "ended" };
+            println!("RESULT {verdict} {}", reply.text.replace('\n', " "));
+        }
         other => panic!("unknown role {other}"),
     }
 }
@@ -288,6 +307,42 @@ fn processes_moving_in_one_turn_land_one_move() {
             CHILDREN - 1
         );
         assert_eq!(t.app.store().entries(game).unwrap().len(), 1);
+    }
+}
+
+#[test]
+fn processes_ending_one_game_at_once_rate_it_once() {
+    let mut t = Table::new("processes-resign");
+    for round in 0..4 {
+        t.channel = format!("c{round}");
+        t.ok("alice", "/challenge @bob continental color:white");
+        t.ok("bob", "/accept");
+        let game = t.game_row().id;
+        for n in 0..4u64 {
+            let mv = app_support::game::some_move(&t.rebuild(game), n).unwrap();
+            t.ok(
+                if n % 2 == 0 { "alice" } else { "bob" },
+                &format!("/move {mv}"),
+            );
+        }
+        let results = race(
+            &t.dir.db(),
+            "resign",
+            T0,
+            &[("FERRY_TEST_GAME", game.to_string())],
+        );
+        let ended: Vec<_> = results.iter().filter(|r| r.starts_with("ended")).collect();
+        assert_eq!(ended.len(), 1, "round {round}: {results:?}");
+        assert!(ended[0].contains("Ratings:"), "{}", ended[0]);
+        let store = Store::open(t.dir.db()).unwrap();
+        assert_eq!(store.game_rating_changes(game).unwrap().len(), 2);
+        for member in ["alice", "bob"] {
+            let row = store
+                .rating("home", "continental", member)
+                .unwrap()
+                .unwrap();
+            assert_eq!(row.games, round + 1, "round {round}: {member}");
+        }
     }
 }
 

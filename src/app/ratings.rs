@@ -238,7 +238,9 @@ impl App {
         if id.is_empty() {
             return refuse("Name a member: /profile @member, or leave the member out for yours.");
         }
-        if id.chars().count() > MEMBER_ID_CHARS || !self.store.member_known(&id)? {
+        // The sender is known by this command, even before Ferry stores their name.
+        let known = id == cmd.who.id || self.store.member_known(&id)?;
+        if id.chars().count() > MEMBER_ID_CHARS || !known {
             return refuse(format!(
                 "Ferry does not know the member {}: they have not used Ferry nor played a \
                  game with it. Name a member with @ (/profile @member).",

@@ -130,7 +130,17 @@ pub fn draw(title: &str, subtitle: &str, series: &[ChartSeries], ticks: &[ChartT
         );
         v += step;
     }
-    // Axes.
+    // Axes; the ratings' axis named above its labels.
+    let title_w = canvas::text_width(Face::Regular, 13.0, "rating");
+    canvas::text(
+        &mut img,
+        Face::Regular,
+        13.0,
+        LEFT - 8.0 - title_w,
+        TOP - 10.0,
+        DIM,
+        "rating",
+    );
     let bottom = (TOP + ph).round() as i32;
     canvas::fill_rect(&mut img, LEFT as i32, TOP as i32, 1, ph as i32 + 1, AXIS);
     canvas::fill_rect(&mut img, LEFT as i32, bottom, pw as i32, 1, AXIS);
@@ -162,6 +172,13 @@ pub fn draw(title: &str, subtitle: &str, series: &[ChartSeries], ticks: &[ChartT
         for pair in pts.windows(2) {
             stroke(&mut img, pair[0], pair[1], 2.5, color);
         }
+        // A dot per game while they are few enough to tell apart.
+        if pts.len() <= 60 {
+            for &(x, y) in &pts {
+                canvas::disc(&mut img, x, y, 4.0, color, 1.0);
+                canvas::disc(&mut img, x, y, 2.0, BACKGROUND, 1.0);
+            }
+        }
         if let (Some(&(x, y)), Some(&(_, value))) = (pts.last(), s.points.last()) {
             canvas::disc(&mut img, x, y, 4.5, color, 1.0);
             let label = format!("{value:.0}");
@@ -175,7 +192,7 @@ pub fn draw(title: &str, subtitle: &str, series: &[ChartSeries], ticks: &[ChartT
         }
     }
     // Legend: a swatch and the series' name, in a row under the subtitle.
-    let mut x = 16.0;
+    let mut x = LEFT + 8.0;
     for (i, s) in series.iter().enumerate() {
         let color = LINES[i % LINES.len()];
         let w = canvas::text_width(Face::Regular, 14.0, &s.label);
