@@ -252,3 +252,36 @@ fn ferry_play_and_replay_say_where_input_is_not_utf8() {
         "{text}"
     );
 }
+
+#[test]
+fn ratings_at_the_console_leaderboard_and_profile_with_its_chart() {
+    let dir = TempDir::new("console-ratings");
+    let v = ferry::engine::variant("continental").unwrap();
+    let options = v.default_options();
+    let mut game = ferry::engine::Game::new(v, options.clone(), (v.start)(&options));
+    let mut script = String::from("/challenge @bob continental color:white\n/as bob\n/accept\n");
+    for n in 0..4 {
+        let p = game.position();
+        let mut list = ferry::engine::MoveList::new();
+        p.legal_moves(&mut list);
+        let mv = p.move_text(list.get(0).unwrap());
+        let who = if n % 2 == 0 { "alice" } else { "bob" };
+        script.push_str(&format!("/as {who}\n/move {mv}\n"));
+        game.play(&mv).unwrap();
+    }
+    script.push_str("/resign\n/leaderboard chess\n/leaderboard continental\n/profile @alice\n");
+    let out = console(&dir, &script);
+    assert!(out.contains("Ratings: @alice "), "{out}");
+    assert!(out.contains("Continental Chess"), "{out}");
+    assert!(
+        out.contains("No one on this server has played 5 rated games"),
+        "{out}"
+    );
+    assert!(out.contains("Profile of @alice"), "{out}");
+    let chart = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("picture: "))
+        .find(|p| p.ends_with("ratings-alice.png"))
+        .expect("the chart's path");
+    assert!(std::fs::read(chart).unwrap().starts_with(b"\x89PNG"));
+}

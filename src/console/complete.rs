@@ -47,6 +47,8 @@ impl Suggest for ConsoleSuggest {
             }
             "settings" => words_of(&["orientation:own", "orientation:white", "days:"]),
             "games" | "mygames" => words_of(&["page:"]),
+            "leaderboard" | "top" if args.is_empty() => variant_ids(),
+            "leaderboard" | "top" => words_of(&["page:"]),
             "as" if args.len() == 1 => words_of(&["manager"]),
             _ => Vec::new(),
         };
@@ -87,7 +89,7 @@ fn variant_ids() -> Vec<String> {
 }
 
 /// `/challenge VARIANT [@member|anyone] [key:value]...`: the variant first, then the
-/// variant's option names (and `days:`, `color:`), then a named option's values.
+/// variant's option names (and `days:`, `color:`, `rated:`), then a named option's values.
 fn challenge_words(args: &[&str], word: &str) -> Vec<String> {
     let Some(id) = args.first() else {
         return variant_ids();
@@ -99,6 +101,7 @@ fn challenge_words(args: &[&str], word: &str) -> Vec<String> {
         let sep = &word[key.len()..key.len() + 1];
         let values: Vec<String> = match key.to_ascii_lowercase().as_str() {
             "color" | "colour" => words_of(&["white", "black", "random"]),
+            "rated" => words_of(&["true", "false"]),
             k => variant
                 .and_then(|v| v.options.iter().find(|o| o.key == k))
                 .map(|o| match o.values {
@@ -115,7 +118,7 @@ fn challenge_words(args: &[&str], word: &str) -> Vec<String> {
     let mut names: Vec<String> = variant
         .map(|v| v.options.iter().map(|o| format!("{}:", o.key)).collect())
         .unwrap_or_default();
-    names.extend(words_of(&["days:", "color:"]));
+    names.extend(words_of(&["days:", "color:", "rated:"]));
     if args.len() == 1 {
         names.push("anyone".to_string());
     }
