@@ -166,7 +166,7 @@ fn ready_game(app: &mut App, channel: &str, w: &str, b: &str, rated: bool) {
         let p = game.position();
         let mut list = MoveList::new();
         p.legal_moves(&mut list);
-        let text = p.move_text(list.get(0).expect("a legal move"));
+        let text = p.move_text(list.first().expect("a legal move"));
         let who = if n % 2 == 0 { w } else { b };
         let what = What::Move {
             text: text.clone(),

@@ -264,7 +264,7 @@ fn ratings_at_the_console_leaderboard_and_profile_with_its_chart() {
         let p = game.position();
         let mut list = ferry::engine::MoveList::new();
         p.legal_moves(&mut list);
-        let mv = p.move_text(list.get(0).unwrap());
+        let mv = p.move_text(list.first().unwrap());
         let who = if n % 2 == 0 { "alice" } else { "bob" };
         script.push_str(&format!("/as {who}\n/move {mv}\n"));
         game.play(&mv).unwrap();

@@ -58,6 +58,8 @@ fn coin(id: i64, at: i64) -> bool {
 }
 
 impl App {
+    // One argument per option of /challenge.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn challenge(
         &mut self,
         cmd: &Command,

@@ -163,6 +163,8 @@ pub enum OrientationChoice {
 }
 
 /// Challenge a member (or anyone) to a game of one of Ferry's variants
+// poise makes each option an argument.
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
 async fn challenge(
     ctx: Context<'_>,
