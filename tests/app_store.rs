@@ -238,12 +238,27 @@ fn a_ballot_after_closing_is_refused() {
 #[test]
 fn a_database_of_the_first_schema_is_upgraded_with_its_games() {
     let dir = TempDir::new("upgrade-1");
-    let mut store = Store::open_with(dir.db(), &MIGRATIONS[..1]).unwrap();
-    let game = new_game(&mut store);
-    drop(store);
+    drop(Store::open_with(dir.db(), &MIGRATIONS[..1]).unwrap());
+    // A challenge and its game as the first schema's Ferry wrote them (today's calls
+    // write columns that schema lacks).
+    let conn = rusqlite::Connection::open(dir.db()).unwrap();
+    conn.execute_batch(
+        "INSERT INTO games (id, server, channel, variant, options, white, black,
+             start_position, clock_days, deadline, remind_at, created_at, updated_at)
+         VALUES (7, 's', 'c', 'continental', '', 'alice', 'bob', 'start', 3, 100, 50, 10, 10);
+         INSERT INTO challenges (id, server, channel, challenger, opponent, variant, options,
+             color, clock_days, created_at, expires_at, status, game_id)
+         VALUES (3, 's', 'c', 'alice', 'bob', 'continental', '', 'white', 3, 0, 1000,
+             'accepted', 7);",
+    )
+    .unwrap();
+    drop(conn);
     let store = Store::open(dir.db()).unwrap();
     assert_eq!(store.schema_version().unwrap(), MIGRATIONS.len() as u32);
-    assert!(store.game(game).unwrap().is_some());
+    assert!(store.game(7).unwrap().is_some());
+    // Games and challenges from before ratings are rated, as new ones are by default.
+    assert!(store.game_rated(7).unwrap());
+    assert!(store.challenge(3).unwrap().unwrap().new.rated);
     assert!(store.queued_notices().unwrap().is_empty());
 }
 

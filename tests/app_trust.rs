@@ -59,11 +59,15 @@ fn a_started_game_names_every_option_that_differs_from_the_defaults() {
         "{}",
         r.text
     );
-    // Defaults are not named.
+    // Defaults are not named (only whether the game is rated).
     t.channel = "third".into();
     t.ok("alice", "/challenge continental @bob");
     let r = t.ok("bob", "/accept");
-    assert!(r.text.contains("Continental Chess, <@"), "{}", r.text);
+    assert!(
+        r.text.contains("Continental Chess, rated, <@"),
+        "{}",
+        r.text
+    );
 }
 
 // Item 11: options are read as key:value and key=value, from the chat's one field too.
