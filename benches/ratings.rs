@@ -2,7 +2,7 @@
 //! the end of a casual one, and `/leaderboard` and `/profile` on a server with 10,000
 //! rated games. `cargo bench --bench ratings`; FERRY_BENCH_RATED_GAMES changes the 10,000,
 //! FERRY_BENCH_DIR the directory of the database file (default: the system's temporary
-//! directory).
+//! directory), FERRY_BENCH_CHART a file to write the profile's chart to.
 //!
 //! The 10,000 games are written through the store's own calls (challenge, accept, four
 //! moves, a resignation that ends and rates the game), so the ratings, their history and
@@ -235,9 +235,14 @@ fn ratings(c: &mut Criterion) {
     let png = r.picture.as_ref().map_or(0, |p| p.png.len());
     assert!(!r.private && png > 0, "{}", r.text);
     println!(
-        "/profile p7: {} characters, chart {png} bytes",
-        r.text.chars().count()
+        "/profile p7: {} characters, chart {png} bytes:\n{}",
+        r.text.chars().count(),
+        r.text
     );
+    // To look at the chart of a long history: FERRY_BENCH_CHART=FILE.
+    if let (Ok(path), Some(p)) = (std::env::var("FERRY_BENCH_CHART"), &r.picture) {
+        std::fs::write(path, &p.png).expect("the chart's file");
+    }
     group.bench_function(format!("profile/{games}"), |b| {
         b.iter(|| black_box(app.handle(black_box(&profile)).expect("profile")))
     });
