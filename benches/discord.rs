@@ -4,7 +4,8 @@
 //! interaction sent to its answer received, moves per second, and the bot's peak memory.
 //!
 //! `cargo bench --bench discord`; `FERRY_BENCH_DISCORD_GAMES` (default 40) and
-//! `FERRY_BENCH_DISCORD_PLIES` (default 30) change the load.
+//! `FERRY_BENCH_DISCORD_PLIES` (default 30) change the load; `FERRY_BENCH_BOT` names
+//! another build of `ferry` to run as the bot (to compare two builds under one load).
 
 #[path = "../tests/fake_discord/mod.rs"]
 mod fake_discord;

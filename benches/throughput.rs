@@ -1,12 +1,12 @@
 //! Throughput of the command layer: many games at once, each move a `/move` command
 //! through `App::handle` with its picture, on a database file shared by several threads
-//! (each with its own connection, as separate processes would be).
+//! (each with its own connection, sharing the rebuilt games as `ferry serve`'s threads do).
 //!
 //! `cargo bench --bench throughput`; knobs: FERRY_BENCH_GAMES (1000), FERRY_BENCH_MOVES
 //! (moves per game, 10), FERRY_BENCH_THREADS (the number of cores).
 //! Prints moves per second and the 50th and 99th percentile latency of one move.
 
-use ferry::app::{App, Command, ManualClock, Member, What};
+use ferry::app::{App, Command, ManualClock, Member, RecentGames, What};
 use ferry::engine::{self, Game, MoveList};
 use ferry::store::Store;
 use std::sync::Arc;
@@ -121,14 +121,17 @@ fn main() {
     for (i, t) in tables.into_iter().enumerate() {
         shares[i % threads].push(t);
     }
+    let recent = Arc::new(RecentGames::default());
     let started = Instant::now();
     let handles: Vec<_> = shares
         .into_iter()
         .map(|mut share| {
             let db = db.clone();
             let clock = clock.clone();
+            let recent = recent.clone();
             std::thread::spawn(move || {
-                let mut app = App::new(Store::open(&db).expect("database"), clock);
+                let store = Store::open(&db).expect("database");
+                let mut app = App::sharing(store, clock, recent);
                 let mut latencies = Vec::new();
                 for round in 0..moves {
                     for t in share.iter_mut() {
@@ -176,6 +179,12 @@ fn main() {
         latencies.len() as f64 / secs,
         at(0.50),
         at(0.99)
+    );
+    println!(
+        "games rebuilt from the store: {} (kept: {} games, {} actions)",
+        recent.rebuilt(),
+        recent.len(),
+        recent.weight()
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

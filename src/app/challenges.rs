@@ -396,6 +396,7 @@ impl App {
             count_text(row.clock_days.into(), "day")
         );
         let mut reply = self.position_reply(&row, &g, said)?;
+        self.keep(&row, g);
         reply.settles.push(challenge_settled(
             &c,
             ChallengeEnd::Accepted {

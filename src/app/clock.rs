@@ -163,7 +163,13 @@ pub(super) fn due(app: &App, now: i64) -> Result<Vec<Due>, AppError> {
 /// processes at once: each change is made, and its notice queued, once.
 pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
     for row in app.store.games_due(now)? {
-        let game = app.load(&row).map_err(fail)?;
+        let game = match app.load(&row) {
+            Ok(game) => game,
+            // Another process acted in the game since `games_due` read it: the next tick
+            // sees it as it is now.
+            Err(Fail::Refuse(_)) => continue,
+            Err(Fail::Error(e)) => return Err(e),
+        };
         let side = game.position().side_to_move();
         let who = row.player(side).to_string();
         if row.deadline <= now {

@@ -9,6 +9,7 @@ mod input;
 mod play;
 mod questions;
 mod ratings;
+mod recent;
 mod suggest;
 mod text;
 mod votes;
@@ -16,6 +17,7 @@ mod votes;
 pub use bounds::cut as cut_text;
 pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
 pub use input::{option_pair, option_words};
+pub use recent::{RecentGames, RECENT_ACTIONS};
 pub use suggest::{best_matches, Suggestions};
 pub use text::{mention, quote, quote_at_most, time_text};
 
@@ -296,11 +298,28 @@ fn refuse<T>(text: impl Into<String>) -> Out<T> {
 pub struct App {
     store: Store,
     clock: Arc<dyn Clock>,
+    /// Games rebuilt lately, shared by the `App`s on the same database.
+    recent: Arc<RecentGames>,
 }
 
 impl App {
     pub fn new(store: Store, clock: Arc<dyn Clock>) -> App {
-        App { store, clock }
+        App::sharing(store, clock, Arc::new(RecentGames::default()))
+    }
+
+    /// An `App` that keeps rebuilt games in `recent`, shared with the other `App`s (one per
+    /// thread) on the same database, so that a game rebuilt by one is found by the next.
+    pub fn sharing(store: Store, clock: Arc<dyn Clock>, recent: Arc<RecentGames>) -> App {
+        App {
+            store,
+            clock,
+            recent,
+        }
+    }
+
+    /// The games kept rebuilt (tests and benchmarks read how often a game was rebuilt).
+    pub fn recent_games(&self) -> &RecentGames {
+        &self.recent
     }
 
     pub fn store(&self) -> &Store {

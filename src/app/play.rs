@@ -92,8 +92,14 @@ impl App {
         Ok(row)
     }
 
-    /// The game rebuilt from its stored start and actions.
+    /// The game as `row` saw it: taken from the recently used games when kept there for
+    /// the same action count (`RecentGames`), else rebuilt from its stored start and
+    /// actions. A command that leaves it unchanged gives it back with `keep`, one that
+    /// stores an action keeps it under the row `commit` returns.
     pub(super) fn load(&self, row: &GameRow) -> Out<Game> {
+        if let Some(game) = self.recent.take(row.id, row.seq) {
+            return Ok(game);
+        }
         let variant =
             engine::variant(&row.variant).map_err(|e| internal(format!("game {}: {e}", row.id)))?;
         let options = variant
@@ -101,8 +107,18 @@ impl App {
             .map_err(|e| internal(format!("game {}: stored options: {e}", row.id)))?;
         let start = (variant.parse)(&row.start_position, &options)
             .map_err(|e| internal(format!("game {}: stored start: {e}", row.id)))?;
-        // Only what the state rests on: not every declined offer (see `Store::record`).
-        let actions = self.store.record(row.id)?;
+        // Only what the state rests on: not every declined offer (see `Store::record`),
+        // read with the action count it is the record of.
+        let (seq, actions) = self.store.record_at(row.id)?;
+        if seq != row.seq {
+            // Another process acted between the two reads: a game rebuilt now would not
+            // be the one `row` describes.
+            return refuse(format!(
+                "Game {} changed while Ferry was reading it; send the command again.",
+                row.id
+            ));
+        }
+        self.recent.count_rebuild();
         Game::replay(variant, options, start, &actions).map_err(|(i, e)| {
             internal(format!(
                 "game {} no longer replays: action {} refused: {e}",
@@ -110,6 +126,11 @@ impl App {
                 i + 1
             ))
         })
+    }
+
+    /// Gives back a game `load` gave for `row`, unchanged, for the next command.
+    pub(super) fn keep(&self, row: &GameRow, game: Game) {
+        self.recent.put(row.id, row.seq, game);
     }
 
     /// Whether `color` did `action` (a draw offer, a takeback request) since their own
@@ -184,14 +205,15 @@ impl App {
     }
 
     /// Stores one action already applied to `game` (which was loaded from `row`), if the
-    /// game is still where `row` saw it.
+    /// game is still where `row` saw it. Returns the row as stored now (`keep` the game
+    /// under it).
     fn commit(
         &mut self,
         cmd: Option<&Command>,
         row: &GameRow,
         action: &Action,
         game: &Game,
-    ) -> Out<()> {
+    ) -> Out<GameRow> {
         let now = self.now();
         let turn_changes = matches!(action, Action::Move(_) | Action::AcceptTakeback(_));
         let (deadline, remind_at, reminded) = if turn_changes {
@@ -216,7 +238,23 @@ impl App {
             notice: None,
         };
         match self.store.append(&append) {
-            Ok(()) => Ok(()),
+            // What was written, without reading it back.
+            Ok(()) => Ok(GameRow {
+                status: if append.finished.is_some() {
+                    GameStatus::Finished
+                } else {
+                    GameStatus::Active
+                },
+                result: append.finished.as_ref().map(|(r, _)| r.clone()),
+                reason: append.finished.as_ref().map(|(_, why)| why.clone()),
+                deadline,
+                remind_at,
+                reminded,
+                ply: append.ply,
+                seq: row.seq + 1,
+                updated_at: now,
+                ..row.clone()
+            }),
             Err(StoreError::Stale { ply, active, .. }) => {
                 if active {
                     refuse(format!(
@@ -264,13 +302,13 @@ impl App {
     }
 
     /// A public reply after a change of position or result: text, who is to move, the
-    /// picture from the side of the player to move.
+    /// picture from the side of the player to move. `row` is the game as stored now (what
+    /// `commit` returned).
     pub(super) fn position_reply(&self, row: &GameRow, game: &Game, said: String) -> Out {
-        let fresh = self.store.game(row.id)?.unwrap_or_else(|| row.clone());
-        let (status, mentions) = self.status(&fresh, game, fresh.deadline);
-        let note = self.rating_note(&fresh)?;
+        let (status, mentions) = self.status(row, game, row.deadline);
+        let note = self.rating_note(row)?;
         let mut reply = Reply::public(format!("{said} {status}{note}"));
-        reply.picture = Some(self.picture(&fresh, game, Audience::Channel, None)?);
+        reply.picture = Some(self.picture(row, game, Audience::Channel, None)?);
         let ids: Vec<&str> = mentions.iter().map(String::as_str).collect();
         Ok(reply.mentioning(&ids))
     }
@@ -302,6 +340,7 @@ impl App {
         let mut game = self.load(&row)?;
         let to_move = game.position().side_to_move();
         if to_move != color {
+            self.keep(&row, game);
             return refuse(format!(
                 "It is not your turn in game {}: {} is to move as {to_move}.",
                 row.id,
@@ -312,17 +351,19 @@ impl App {
         let played = match game.play(text) {
             Ok(t) => t,
             Err(e) => {
+                // A refused move changes nothing.
+                self.keep(&row, game);
                 return refuse(format!(
                     "'{}' is not a legal move in game {}: {}. /moves CELL lists what a \
                      piece can do.",
                     quote(text),
                     row.id,
                     engine_text(&e)
-                ))
+                ));
             }
         };
         let action = Action::Move(played.clone());
-        self.commit(Some(cmd), &row, &action, &game)?;
+        let stored = self.commit(Some(cmd), &row, &action, &game)?;
         let mut said = format!(
             "Game {}: {} ({color}) played {played}.",
             row.id,
@@ -333,8 +374,9 @@ impl App {
             said.push(' ');
             said.push_str(&questions::lapse_note(&row, o));
         }
-        let mut reply = self.position_reply(&row, &game, said)?;
+        let mut reply = self.position_reply(&stored, &game, said)?;
         reply.settles = questions::settled(&row, &before, &game, &action);
+        self.keep(&stored, game);
         Ok(reply)
     }
 
@@ -356,6 +398,7 @@ impl App {
             g.plies().len()
         ));
         reply.picture = Some(self.picture(&row, &g, Audience::Member(&cmd.who.id), None)?);
+        self.keep(&row, g);
         Ok(reply)
     }
 
@@ -414,6 +457,7 @@ impl App {
                     .push(button(format!("move:{}:{}:{t}", row.id, row.ply), t));
             }
         }
+        self.keep(&row, g);
         Ok(reply)
     }
 
@@ -430,13 +474,13 @@ impl App {
                 engine_text(&e)
             ))
         })?;
-        self.commit(Some(cmd), &row, &action, &g)?;
+        let stored = self.commit(Some(cmd), &row, &action, &g)?;
         let said = format!(
             "Game {}: {} ({color}) resigns.",
             row.id,
             mention(&cmd.who.id)
         );
-        let mut reply = self.position_reply(&row, &g, said)?;
+        let mut reply = self.position_reply(&stored, &g, said)?;
         reply.settles = questions::settled(&row, &before, &g, &action);
         Ok(reply)
     }
@@ -490,7 +534,7 @@ impl App {
         let before = open_in(&g);
         g.apply(action.clone())
             .map_err(|e| Fail::Refuse(format!("Game {}: {}.", row.id, engine_text(&e))))?;
-        self.commit(Some(cmd), &row, &action, &g)?;
+        let stored = self.commit(Some(cmd), &row, &action, &g)?;
         let me = mention(&cmd.who.id);
         let mut reply = match step {
             Step::Offer => {
@@ -504,7 +548,7 @@ impl App {
             }
             Step::Accept => {
                 let said = format!("Game {}: {me} accepts the draw.", row.id);
-                self.position_reply(&row, &g, said)?
+                self.position_reply(&stored, &g, said)?
             }
             Step::Decline => {
                 Reply::public(format!("Game {}: {me} declines the draw; play on.", row.id))
@@ -513,6 +557,7 @@ impl App {
         };
         reply.asks = questions::asked_by_last(row.id, &g);
         reply.settles = questions::settled(&row, &before, &g, &action);
+        self.keep(&stored, g);
         Ok(reply)
     }
 
@@ -571,7 +616,7 @@ impl App {
         let before = open_in(&g);
         g.apply(action.clone())
             .map_err(|e| Fail::Refuse(format!("Game {}: {}.", row.id, engine_text(&e))))?;
-        self.commit(Some(cmd), &row, &action, &g)?;
+        let stored = self.commit(Some(cmd), &row, &action, &g)?;
         let me = mention(&cmd.who.id);
         let mut reply = match step {
             Step::Offer => {
@@ -585,7 +630,7 @@ impl App {
             }
             Step::Accept => {
                 let said = format!("Game {}: {me} agrees to take back {last}.", row.id);
-                self.position_reply(&row, &g, said)?
+                self.position_reply(&stored, &g, said)?
             }
             Step::Decline => Reply::public(format!(
                 "Game {}: {me} declines to take back {last}; {last} stands.",
@@ -595,6 +640,12 @@ impl App {
         };
         reply.asks = questions::asked_by_last(row.id, &g);
         reply.settles = questions::settled(&row, &before, &g, &action);
+        // A game that took a move back still lists that move among its actions, which one
+        // rebuilt from the record in force does not (questions count the moves before an
+        // offer): the next command rebuilds it.
+        if step != Step::Accept {
+            self.keep(&stored, g);
+        }
         Ok(reply)
     }
 
@@ -637,6 +688,7 @@ impl App {
             name: file_name,
             text: export_text(&moves, &result),
         });
+        self.keep(&row, g);
         Ok(reply)
     }
 
@@ -738,6 +790,7 @@ impl App {
                 mention(row.player(color.opposite())),
                 row.ply
             ));
+            self.keep(row, g);
         }
         let first = skip + 1;
         let last = skip + rows.len() as i64;

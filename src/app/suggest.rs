@@ -88,16 +88,23 @@ impl App {
             Err(Fail::Refuse(s)) => return note(s),
         };
         let p = game.position();
-        if p.side_to_move() != color {
+        let to_move = p.side_to_move();
+        let texts: Vec<String> = if to_move == color {
+            let mut list = MoveList::new();
+            p.legal_moves(&mut list);
+            list.iter().map(|m| p.move_text(m)).collect()
+        } else {
+            Vec::new()
+        };
+        // The move that follows finds the game here.
+        self.keep(&row, game);
+        if to_move != color {
             return note(format!(
                 "It is not your turn in game {}: {} is to move.",
                 row.id,
-                super::text::quote(&self.store.member_name(row.player(p.side_to_move()))?)
+                super::text::quote(&self.store.member_name(row.player(to_move))?)
             ));
         }
-        let mut list = MoveList::new();
-        p.legal_moves(&mut list);
-        let texts: Vec<String> = list.iter().map(|m| p.move_text(m)).collect();
         let moves = best_matches(&texts, typed, limit);
         let note = moves.is_empty().then(|| {
             format!(

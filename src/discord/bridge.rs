@@ -2,7 +2,7 @@
 //! tokio's blocking pool, against an `App` kept per blocking thread (one SQLite connection
 //! each; they coordinate through SQLite's locks, as `store` expects).
 
-use crate::app::{App, AppError, Clock};
+use crate::app::{App, AppError, Clock, RecentGames};
 use crate::store::Store;
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -18,6 +18,9 @@ pub struct Bridge {
     /// SQLite writer at a time, so more at once only adds threads, connections and lock
     /// waits; the rest queue here, in order.
     running: Arc<Semaphore>,
+    /// Games rebuilt lately, shared by every thread's `App`: the `/move` autocomplete and
+    /// the move after it may run on different threads.
+    recent: Arc<RecentGames>,
 }
 
 thread_local! {
@@ -32,6 +35,7 @@ impl Bridge {
             db: Arc::new(db),
             clock,
             running: Arc::new(Semaphore::new(cores.max(2))),
+            recent: Arc::new(RecentGames::default()),
         }
     }
 
@@ -58,12 +62,16 @@ impl Bridge {
             .map_err(|_| AppError::Internal("the command queue is closed".to_string()))?;
         let db = Arc::clone(&self.db);
         let clock = Arc::clone(&self.clock);
+        let recent = Arc::clone(&self.recent);
         let task = tokio::task::spawn_blocking(move || {
             APP.with(|cell| {
                 let mut slot = cell.borrow_mut();
-                if !matches!(&*slot, Some((path, _)) if path == db.as_path()) {
+                let ours = |path: &PathBuf, app: &App| {
+                    path == db.as_path() && std::ptr::eq(app.recent_games(), recent.as_ref())
+                };
+                if !matches!(&*slot, Some((path, app)) if ours(path, app)) {
                     let store = Store::open(db.as_path()).map_err(AppError::Store)?;
-                    *slot = Some((db.to_path_buf(), App::new(store, clock)));
+                    *slot = Some((db.to_path_buf(), App::sharing(store, clock, recent)));
                 }
                 let (_, app) = slot.as_mut().expect("opened above");
                 f(app)

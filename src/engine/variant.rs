@@ -10,6 +10,14 @@ use super::player_text::{check_plain, excerpt, MAX_MOVE_TEXT};
 use super::types::{Color, Piece, Role};
 use std::fmt;
 
+/// A move text trimmed, if it is short and plain: what `Position::read_move` asks before
+/// any rule runs.
+pub(crate) fn plain_move_text(text: &str) -> Result<&str, IllegalMove> {
+    let text = text.trim();
+    check_plain(text, "move", MAX_MOVE_TEXT, "e4").map_err(IllegalMove::Unreadable)?;
+    Ok(text)
+}
+
 /// The positions a game has passed through, for the rules that read earlier positions
 /// (repetition). The last entry is the current position.
 #[derive(Clone, Debug, Default)]
@@ -126,8 +134,7 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// `parse_move` with the move's canonical text. Text that is too long or holds a
     /// character that is not plain is refused before any rule runs.
     fn read_move(&self, text: &str) -> Result<(Move, String), IllegalMove> {
-        let text = text.trim();
-        check_plain(text, "move", MAX_MOVE_TEXT, "e4").map_err(IllegalMove::Unreadable)?;
+        let text = plain_move_text(text)?;
         self.refuse_if_over()?;
         self.read_rules(text)
     }

@@ -76,9 +76,15 @@ impl GameRow {
     }
 }
 
-const GAME_COLUMNS: &str = "id, server, channel, variant, options, white, black, status, result, \
-     reason, start_position, clock_days, deadline, remind_at, reminded, ply, seq, created_at, \
-     updated_at";
+/// The columns `game_row` reads, as a literal so that each query is one `&'static str`
+/// (prepared once per connection, see `Store::setup`).
+macro_rules! game_columns {
+    () => {
+        "id, server, channel, variant, options, white, black, status, result, reason, \
+         start_position, clock_days, deadline, remind_at, reminded, ply, seq, created_at, \
+         updated_at"
+    };
+}
 
 fn game_row(r: &Row) -> rusqlite::Result<GameRow> {
     let options: String = r.get(4)?;
@@ -215,8 +221,13 @@ pub struct ChallengeRow {
     pub game_id: Option<i64>,
 }
 
-const CHALLENGE_COLUMNS: &str = "id, server, channel, challenger, opponent, variant, options, \
-     color, clock_days, created_at, expires_at, status, game_id, rated";
+/// The columns `challenge_row` reads (see `game_columns`).
+macro_rules! challenge_columns {
+    () => {
+        "id, server, channel, challenger, opponent, variant, options, color, clock_days, \
+         created_at, expires_at, status, game_id, rated"
+    };
+}
 
 fn challenge_row(r: &Row) -> rusqlite::Result<ChallengeRow> {
     let options: String = r.get(6)?;
@@ -285,11 +296,12 @@ impl Store {
     pub fn game(&self, id: i64) -> Result<Option<GameRow>> {
         Ok(self
             .conn
-            .query_row(
-                &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
-                [id],
-                game_row,
-            )
+            .prepare_cached(concat!(
+                "SELECT ",
+                game_columns!(),
+                " FROM games WHERE id = ?1"
+            ))?
+            .query_row([id], game_row)
             .optional()?)
     }
 
@@ -297,14 +309,12 @@ impl Store {
     pub fn active_game_in(&self, server: &str, channel: &str) -> Result<Option<GameRow>> {
         Ok(self
             .conn
-            .query_row(
-                &format!(
-                    "SELECT {GAME_COLUMNS} FROM games
-                     WHERE server = ?1 AND channel = ?2 AND status = 'active'"
-                ),
-                [server, channel],
-                game_row,
-            )
+            .prepare_cached(concat!(
+                "SELECT ",
+                game_columns!(),
+                " FROM games WHERE server = ?1 AND channel = ?2 AND status = 'active'"
+            ))?
+            .query_row([server, channel], game_row)
             .optional()?)
     }
 
@@ -312,31 +322,31 @@ impl Store {
     pub fn last_game_in(&self, server: &str, channel: &str) -> Result<Option<GameRow>> {
         Ok(self
             .conn
-            .query_row(
-                &format!(
-                    "SELECT {GAME_COLUMNS} FROM games
-                     WHERE server = ?1 AND channel = ?2 ORDER BY id DESC LIMIT 1"
-                ),
-                [server, channel],
-                game_row,
-            )
+            .prepare_cached(concat!(
+                "SELECT ",
+                game_columns!(),
+                " FROM games WHERE server = ?1 AND channel = ?2 ORDER BY id DESC LIMIT 1"
+            ))?
+            .query_row([server, channel], game_row)
             .optional()?)
     }
 
     /// How many active games a member plays in, on every server.
     pub fn count_active_games_of(&self, member: &str) -> Result<i64> {
-        Ok(self.conn.query_row(
-            "SELECT COUNT(*) FROM games WHERE status = 'active' AND (white = ?1 OR black = ?1)",
-            [member],
-            |r| r.get(0),
-        )?)
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT COUNT(*) FROM games WHERE status = 'active' AND (white = ?1 OR black = ?1)",
+            )?
+            .query_row([member], |r| r.get(0))?)
     }
 
     /// A page of a member's active games, the most recently active first.
     pub fn active_games_page(&self, member: &str, skip: i64, take: i64) -> Result<Vec<GameRow>> {
-        let mut st = self.conn.prepare_cached(&format!(
-            "SELECT {GAME_COLUMNS} FROM games
-             WHERE status = 'active' AND (white = ?1 OR black = ?1)
+        let mut st = self.conn.prepare_cached(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE status = 'active' AND (white = ?1 OR black = ?1)
              ORDER BY updated_at DESC, id DESC LIMIT ?3 OFFSET ?2"
         ))?;
         let rows = st.query_map(params![member, skip, take], game_row)?;
@@ -345,8 +355,10 @@ impl Store {
 
     /// Active games whose reminder or deadline has come.
     pub fn games_due(&self, now: i64) -> Result<Vec<GameRow>> {
-        let mut st = self.conn.prepare_cached(&format!(
-            "SELECT {GAME_COLUMNS} FROM games
+        let mut st = self.conn.prepare_cached(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games
              WHERE status = 'active' AND ((remind_at <= ?1 AND reminded = 0) OR deadline <= ?1)
              ORDER BY deadline, id"
         ))?;
@@ -400,6 +412,25 @@ impl Store {
     /// now, so they are not read: a game with thousands of them loads as fast as one
     /// without (each lookup is one step of an index).
     pub fn record(&self, game_id: i64) -> Result<Vec<Action>> {
+        Ok(self.record_at(game_id)?.1)
+    }
+
+    /// `record` with the game's action count (`GameRow::seq`) it is the record of, both
+    /// read in one transaction: the pair names one state of the game, even while another
+    /// process appends (a cache of rebuilt games is keyed by it).
+    pub fn record_at(&self, game_id: i64) -> Result<(u32, Vec<Action>)> {
+        // Reads only: `unchecked` because `&self` (no other transaction is open on a
+        // store's connection between its calls).
+        let tx = self.conn.unchecked_transaction()?;
+        let seq: u32 = tx
+            .prepare_cached("SELECT seq FROM games WHERE id = ?1")?
+            .query_row([game_id], |r| r.get(0))?;
+        let actions = self.record_in_force(game_id)?;
+        tx.commit()?;
+        Ok((seq, actions))
+    }
+
+    fn record_in_force(&self, game_id: i64) -> Result<Vec<Action>> {
         let mut st = self.conn.prepare_cached(
             "SELECT seq, text FROM moves WHERE game_id = ?1 AND taken_back = 0 ORDER BY seq",
         )?;
@@ -448,81 +479,42 @@ impl Store {
         };
         let after: u32 = self
             .conn
-            .query_row(
+            .prepare_cached(
                 "SELECT seq FROM moves WHERE game_id = ?1 AND ply = ?2 AND taken_back = 0",
-                params![game_id, ply],
-                |r| r.get(0),
-            )
+            )?
+            .query_row(params![game_id, ply], |r| r.get(0))
             .optional()?
             .unwrap_or(0);
-        Ok(self.conn.query_row(
-            "SELECT EXISTS (SELECT 1 FROM actions
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM actions
                  WHERE game_id = ?1 AND kind = ?2 AND color = ?3 AND seq > ?4)",
-            params![game_id, kind, color_text(color), after],
-            |r| r.get(0),
-        )?)
+            )?
+            .query_row(params![game_id, kind, color_text(color), after], |r| {
+                r.get(0)
+            })?)
     }
 
     /// Appends one move or action if the game is still active where the writer saw it.
+    /// One transaction: the game row is moved on only from where the writer saw it (the
+    /// check is the update's own condition), then the move or action is added.
     pub fn append(&mut self, a: &Append) -> Result<()> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let (seq, ply, status): (u32, u32, String) = tx.query_row(
-            "SELECT seq, ply, status FROM games WHERE id = ?1",
-            [a.game_id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )?;
-        if seq != a.expect_seq || ply != a.expect_ply || status != "active" {
-            return Err(StoreError::Stale {
-                seq,
-                ply,
-                active: status == "active",
-            });
-        }
-        let next = seq + 1;
-        match a.action {
-            Action::Move(text) => {
-                let after = a.position_after.as_deref().unwrap_or("");
-                tx.execute(
-                    "INSERT INTO moves (game_id, seq, ply, text, position_after, member, played_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    params![
-                        a.game_id,
-                        next,
-                        ply + 1,
-                        text,
-                        after,
-                        a.member.unwrap_or(""),
-                        a.at
-                    ],
-                )?;
-            }
-            other => {
-                let (kind, color) = action_kind(other).unwrap_or(("resign", Color::White));
-                if matches!(other, Action::AcceptTakeback(_)) {
-                    tx.execute(
-                        "UPDATE moves SET taken_back = 1
-                         WHERE game_id = ?1 AND ply = ?2 AND taken_back = 0",
-                        params![a.game_id, ply],
-                    )?;
-                }
-                tx.execute(
-                    "INSERT INTO actions (game_id, seq, kind, color, member, at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    params![a.game_id, next, kind, color_text(color), a.member, a.at],
-                )?;
-            }
-        }
+        let next = a.expect_seq + 1;
         let (status, result, reason) = match &a.finished {
             Some((result, reason)) => ("finished", Some(result.as_str()), Some(reason.as_str())),
             None => ("active", None, None),
         };
-        tx.execute(
-            "UPDATE games SET seq = ?2, ply = ?3, status = ?4, result = ?5, reason = ?6,
-                 deadline = ?7, remind_at = ?8, reminded = ?9, updated_at = ?10
-             WHERE id = ?1",
-            params![
+        let moved_on = tx
+            .prepare_cached(
+                "UPDATE games SET seq = ?2, ply = ?3, status = ?4, result = ?5, reason = ?6,
+                     deadline = ?7, remind_at = ?8, reminded = ?9, updated_at = ?10
+                 WHERE id = ?1 AND seq = ?11 AND ply = ?12 AND status = 'active'",
+            )?
+            .execute(params![
                 a.game_id,
                 next,
                 a.ply,
@@ -532,9 +524,60 @@ impl Store {
                 a.deadline,
                 a.remind_at,
                 a.reminded,
-                a.at
-            ],
-        )?;
+                a.at,
+                a.expect_seq,
+                a.expect_ply
+            ])?;
+        if moved_on == 0 {
+            let (seq, ply, status): (u32, u32, String) = tx
+                .prepare_cached("SELECT seq, ply, status FROM games WHERE id = ?1")?
+                .query_row([a.game_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            return Err(StoreError::Stale {
+                seq,
+                ply,
+                active: status == "active",
+            });
+        }
+        match a.action {
+            Action::Move(text) => {
+                let after = a.position_after.as_deref().unwrap_or("");
+                tx.prepare_cached(
+                    "INSERT INTO moves (game_id, seq, ply, text, position_after, member, played_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                )?
+                .execute(params![
+                    a.game_id,
+                    next,
+                    a.expect_ply + 1,
+                    text,
+                    after,
+                    a.member.unwrap_or(""),
+                    a.at
+                ])?;
+            }
+            other => {
+                let (kind, color) = action_kind(other).unwrap_or(("resign", Color::White));
+                if matches!(other, Action::AcceptTakeback(_)) {
+                    tx.prepare_cached(
+                        "UPDATE moves SET taken_back = 1
+                         WHERE game_id = ?1 AND ply = ?2 AND taken_back = 0",
+                    )?
+                    .execute(params![a.game_id, a.expect_ply])?;
+                }
+                tx.prepare_cached(
+                    "INSERT INTO actions (game_id, seq, kind, color, member, at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                )?
+                .execute(params![
+                    a.game_id,
+                    next,
+                    kind,
+                    color_text(color),
+                    a.member,
+                    a.at
+                ])?;
+            }
+        }
         if let Some((result, _)) = &a.finished {
             ratings::rate_ended_game(&tx, a.game_id, result, a.ply, a.at)?;
         }
@@ -551,11 +594,12 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let n = tx.execute(
-            "UPDATE games SET reminded = 1
+        let n = tx
+            .prepare_cached(
+                "UPDATE games SET reminded = 1
              WHERE id = ?1 AND seq = ?2 AND reminded = 0 AND status = 'active'",
-            params![game_id, seq],
-        )?;
+            )?
+            .execute(params![game_id, seq])?;
         if n == 1 {
             outbox::enqueue(&tx, notice)?;
         }
@@ -565,20 +609,24 @@ impl Store {
 
     /// Ends an active game without a result. True when it was active.
     pub fn abort_game(&mut self, game_id: i64, reason: &str, now: i64) -> Result<bool> {
-        let n = self.conn.execute(
-            "UPDATE games SET status = 'aborted', reason = ?2, updated_at = ?3
+        let n = self
+            .conn
+            .prepare_cached(
+                "UPDATE games SET status = 'aborted', reason = ?2, updated_at = ?3
              WHERE id = ?1 AND status = 'active'",
-            params![game_id, reason, now],
-        )?;
+            )?
+            .execute(params![game_id, reason, now])?;
         Ok(n == 1)
     }
 
     pub fn insert_challenge(&mut self, c: &NewChallenge) -> Result<i64> {
-        self.conn.execute(
-            "INSERT INTO challenges (server, channel, challenger, opponent, variant, options,
+        self.conn
+            .prepare_cached(
+                "INSERT INTO challenges (server, channel, challenger, opponent, variant, options,
                  color, clock_days, created_at, expires_at, rated)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            params![
+            )?
+            .execute(params![
                 c.server,
                 c.channel,
                 c.challenger,
@@ -590,28 +638,29 @@ impl Store {
                 c.created_at,
                 c.expires_at,
                 c.rated
-            ],
-        )?;
+            ])?;
         Ok(self.conn.last_insert_rowid())
     }
 
     pub fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>> {
         Ok(self
             .conn
-            .query_row(
-                &format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?1"),
-                [id],
-                challenge_row,
-            )
+            .prepare_cached(concat!(
+                "SELECT ",
+                challenge_columns!(),
+                " FROM challenges WHERE id = ?1"
+            ))?
+            .query_row([id], challenge_row)
             .optional()?)
     }
 
     /// Open challenges of a server (expired ones included: the caller tells them apart),
     /// newest first.
     pub fn open_challenges(&self, server: &str) -> Result<Vec<ChallengeRow>> {
-        let mut st = self.conn.prepare_cached(&format!(
-            "SELECT {CHALLENGE_COLUMNS} FROM challenges
-             WHERE server = ?1 AND status = 'open' ORDER BY id DESC"
+        let mut st = self.conn.prepare_cached(concat!(
+            "SELECT ",
+            challenge_columns!(),
+            " FROM challenges WHERE server = ?1 AND status = 'open' ORDER BY id DESC"
         ))?;
         let rows = st.query_map([server], challenge_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -620,9 +669,11 @@ impl Store {
     /// Open challenges whose time ran out at `now` and whose expiry the clocks have not
     /// told yet, oldest first.
     pub fn challenges_expired(&self, now: i64) -> Result<Vec<ChallengeRow>> {
-        let mut st = self.conn.prepare_cached(&format!(
-            "SELECT {CHALLENGE_COLUMNS} FROM challenges
-             WHERE status = 'open' AND expires_at <= ?1 AND expiry_told = 0 ORDER BY id"
+        let mut st = self.conn.prepare_cached(concat!(
+            "SELECT ",
+            challenge_columns!(),
+            " FROM challenges WHERE status = 'open' AND expires_at <= ?1 AND expiry_told = 0
+             ORDER BY id"
         ))?;
         let rows = st.query_map([now], challenge_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -634,11 +685,12 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let n = tx.execute(
-            "UPDATE challenges SET expiry_told = 1
+        let n = tx
+            .prepare_cached(
+                "UPDATE challenges SET expiry_told = 1
              WHERE id = ?1 AND status = 'open' AND expiry_told = 0",
-            [id],
-        )?;
+            )?
+            .execute([id])?;
         if n == 1 {
             outbox::enqueue(&tx, notice)?;
         }
@@ -648,10 +700,10 @@ impl Store {
 
     /// Declines or cancels an open challenge. True when it was open.
     pub fn close_challenge(&mut self, id: i64, status: ChallengeStatus) -> Result<bool> {
-        let n = self.conn.execute(
-            "UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'",
-            params![id, status.text()],
-        )?;
+        let n = self
+            .conn
+            .prepare_cached("UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'")?
+            .execute(params![id, status.text()])?;
         Ok(n == 1)
     }
 
@@ -661,11 +713,9 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let (status, expires_at, rated): (String, i64, bool) = tx.query_row(
-            "SELECT status, expires_at, rated FROM challenges WHERE id = ?1",
-            [challenge_id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )?;
+        let (status, expires_at, rated): (String, i64, bool) = tx
+            .prepare_cached("SELECT status, expires_at, rated FROM challenges WHERE id = ?1")?
+            .query_row([challenge_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         if status != "open" {
             return Err(StoreError::Conflict(format!(
                 "challenge {challenge_id} is no longer open (it was {status})"
@@ -676,41 +726,39 @@ impl Store {
                 "challenge {challenge_id} has expired"
             )));
         }
-        let busy: bool = tx.query_row(
-            "SELECT EXISTS (SELECT 1 FROM games
+        let busy: bool = tx
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM games
                  WHERE server = ?1 AND channel = ?2 AND status = 'active')",
-            [&g.server, &g.channel],
-            |r| r.get(0),
-        )?;
+            )?
+            .query_row([&g.server, &g.channel], |r| r.get(0))?;
         if busy {
             return Err(StoreError::Conflict(
                 "this channel already has a game going".to_string(),
             ));
         }
-        tx.execute(
+        tx.prepare_cached(
             "INSERT INTO games (server, channel, variant, options, white, black, start_position,
                  clock_days, deadline, remind_at, created_at, updated_at, rated)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?12)",
-            params![
-                g.server,
-                g.channel,
-                g.variant,
-                g.options.join("\n"),
-                g.white,
-                g.black,
-                g.start_position,
-                g.clock_days,
-                g.deadline,
-                g.remind_at,
-                g.now,
-                rated
-            ],
-        )?;
+        )?
+        .execute(params![
+            g.server,
+            g.channel,
+            g.variant,
+            g.options.join("\n"),
+            g.white,
+            g.black,
+            g.start_position,
+            g.clock_days,
+            g.deadline,
+            g.remind_at,
+            g.now,
+            rated
+        ])?;
         let game_id = tx.last_insert_rowid();
-        tx.execute(
-            "UPDATE challenges SET status = 'accepted', game_id = ?2 WHERE id = ?1",
-            params![challenge_id, game_id],
-        )?;
+        tx.prepare_cached("UPDATE challenges SET status = 'accepted', game_id = ?2 WHERE id = ?1")?
+            .execute(params![challenge_id, game_id])?;
         tx.commit()?;
         Ok(game_id)
     }

@@ -34,11 +34,8 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let before: Option<(String, i64)> = tx
-            .query_row(
-                "SELECT holder, expires_at FROM leases WHERE name = ?1",
-                [name],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
+            .prepare_cached("SELECT holder, expires_at FROM leases WHERE name = ?1")?
+            .query_row([name], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
         let lease = match before {
             Some((other, until)) if other != holder && until > now => Lease::Elsewhere {
@@ -47,10 +44,10 @@ impl Store {
             },
             before => {
                 let until = now + seconds;
-                tx.execute(
+                tx.prepare_cached(
                     "INSERT OR REPLACE INTO leases (name, holder, expires_at) VALUES (?1, ?2, ?3)",
-                    params![name, holder, until],
-                )?;
+                )?
+                .execute(params![name, holder, until])?;
                 let took_over = before.map(|(h, _)| h).filter(|h| h != holder);
                 Lease::Held { until, took_over }
             }
@@ -63,20 +60,18 @@ impl Store {
     pub fn lease_holder(&self, name: &str, now: i64) -> Result<Option<String>> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT holder FROM leases WHERE name = ?1 AND expires_at > ?2",
-                params![name, now],
-                |r| r.get(0),
-            )
+            .prepare_cached("SELECT holder FROM leases WHERE name = ?1 AND expires_at > ?2")?
+            .query_row(params![name, now], |r| r.get(0))
             .optional()?)
     }
 
     /// Gives the lease up (on shutdown), so another process takes it at once. False when
     /// `holder` did not hold it.
     pub fn release_lease(&mut self, name: &str, holder: &str) -> Result<bool> {
-        Ok(self.conn.execute(
-            "DELETE FROM leases WHERE name = ?1 AND holder = ?2",
-            params![name, holder],
-        )? == 1)
+        Ok(self
+            .conn
+            .prepare_cached("DELETE FROM leases WHERE name = ?1 AND holder = ?2")?
+            .execute(params![name, holder])?
+            == 1)
     }
 }

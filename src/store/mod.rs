@@ -119,22 +119,23 @@ impl Orientation {
 /// A server's settings read on `conn` (the store's connection, or a transaction on it).
 fn settings_in(conn: &Connection, server: &str) -> Result<ServerSettings> {
     let row = conn
-        .query_row(
-            "SELECT river_aspect, clock_days FROM servers WHERE id = ?1",
-            [server],
-            |r| {
-                Ok(ServerSettings {
-                    river_aspect: r.get(0)?,
-                    clock_days: r.get(1)?,
-                })
-            },
-        )
+        .prepare_cached("SELECT river_aspect, clock_days FROM servers WHERE id = ?1")?
+        .query_row([server], |r| {
+            Ok(ServerSettings {
+                river_aspect: r.get(0)?,
+                clock_days: r.get(1)?,
+            })
+        })
         .optional()?;
     Ok(row.unwrap_or(ServerSettings {
         river_aspect: DEFAULT_RIVER_ASPECT.to_string(),
         clock_days: DEFAULT_CLOCK_DAYS,
     }))
 }
+
+/// Prepared statements a connection keeps: more than the store has (about 70), so none is
+/// ever evicted and parsed again.
+const STATEMENT_CACHE: usize = 128;
 
 /// One connection to a Ferry database. Not shared between threads: open one per thread
 /// (they coordinate through SQLite's locks).
@@ -172,6 +173,9 @@ impl Store {
     }
 
     fn setup(mut conn: Connection, migrations: &[Migration]) -> Result<Store> {
+        // Every query is prepared once per connection and kept (`prepare_cached`): room for
+        // all of the store's statements, so a command never parses SQL again.
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         schema::while_busy(|| schema::configure(&conn))?;
         schema::while_busy(|| schema::migrate(&mut conn, migrations))?;
         Ok(Store { conn })
@@ -188,11 +192,12 @@ impl Store {
 
     /// Sets a server's default clock for new challenges.
     pub fn set_clock_days(&mut self, server: &str, days: u32) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO servers (id, clock_days) VALUES (?1, ?2)
+        self.conn
+            .prepare_cached(
+                "INSERT INTO servers (id, clock_days) VALUES (?1, ?2)
              ON CONFLICT (id) DO UPDATE SET clock_days = excluded.clock_days",
-            params![server, days],
-        )?;
+            )?
+            .execute(params![server, days])?;
         Ok(())
     }
 
@@ -200,14 +205,16 @@ impl Store {
     pub fn touch_member(&mut self, id: &str, name: &str) -> Result<()> {
         let known: Option<String> = self
             .conn
-            .query_row("SELECT name FROM members WHERE id = ?1", [id], |r| r.get(0))
+            .prepare_cached("SELECT name FROM members WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
             .optional()?;
         if known.as_deref() != Some(name) {
-            self.conn.execute(
-                "INSERT INTO members (id, name) VALUES (?1, ?2)
+            self.conn
+                .prepare_cached(
+                    "INSERT INTO members (id, name) VALUES (?1, ?2)
                  ON CONFLICT (id) DO UPDATE SET name = excluded.name",
-                params![id, name],
-            )?;
+                )?
+                .execute(params![id, name])?;
         }
         Ok(())
     }
@@ -216,7 +223,8 @@ impl Store {
     pub fn member_name(&self, id: &str) -> Result<String> {
         let name: Option<String> = self
             .conn
-            .query_row("SELECT name FROM members WHERE id = ?1", [id], |r| r.get(0))
+            .prepare_cached("SELECT name FROM members WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
             .optional()?;
         Ok(name.unwrap_or_else(|| id.to_string()))
     }
@@ -224,19 +232,19 @@ impl Store {
     pub fn orientation(&self, id: &str) -> Result<Orientation> {
         let o: Option<String> = self
             .conn
-            .query_row("SELECT orientation FROM members WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
+            .prepare_cached("SELECT orientation FROM members WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
             .optional()?;
         Ok(o.map_or(Orientation::Own, |s| Orientation::parse(&s)))
     }
 
     pub fn set_orientation(&mut self, id: &str, name: &str, o: Orientation) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO members (id, name, orientation) VALUES (?1, ?2, ?3)
+        self.conn
+            .prepare_cached(
+                "INSERT INTO members (id, name, orientation) VALUES (?1, ?2, ?3)
              ON CONFLICT (id) DO UPDATE SET orientation = excluded.orientation",
-            params![id, name, o.text()],
-        )?;
+            )?
+            .execute(params![id, name, o.text()])?;
         Ok(())
     }
 

@@ -49,22 +49,22 @@ pub(super) fn enqueue(tx: &Transaction, n: &NewNotice) -> Result<()> {
         .iter()
         .map(|(key, text)| format!("{}\t{}", one_line(key), one_line(text)))
         .collect();
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO outbox (server, channel, text, picture, picture_name, buttons, mentions,
                              created_at, settles)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        params![
-            n.server,
-            n.channel,
-            n.text,
-            picture,
-            picture_name,
-            buttons.join("\n"),
-            n.mentions.join("\n"),
-            n.created_at,
-            settles.join("\n")
-        ],
-    )?;
+    )?
+    .execute(params![
+        n.server,
+        n.channel,
+        n.text,
+        picture,
+        picture_name,
+        buttons.join("\n"),
+        n.mentions.join("\n"),
+        n.created_at,
+        settles.join("\n")
+    ])?;
     Ok(())
 }
 
@@ -124,7 +124,8 @@ impl Store {
     pub fn notice_delivered(&mut self, id: i64) -> Result<bool> {
         Ok(self
             .conn
-            .execute("DELETE FROM outbox WHERE id = ?1", [id])?
+            .prepare_cached("DELETE FROM outbox WHERE id = ?1")?
+            .execute([id])?
             == 1)
     }
 
@@ -133,11 +134,8 @@ impl Store {
         // 0: it left the queue meanwhile (another process posted it).
         Ok(self
             .conn
-            .query_row(
-                "UPDATE outbox SET tries = tries + 1 WHERE id = ?1 RETURNING tries",
-                [id],
-                |r| r.get(0),
-            )
+            .prepare_cached("UPDATE outbox SET tries = tries + 1 WHERE id = ?1 RETURNING tries")?
+            .query_row([id], |r| r.get(0))
             .optional()?
             .unwrap_or(0))
     }

@@ -30,22 +30,22 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let settled: Option<String> = tx
-            .query_row(
+            .prepare_cached(
                 "SELECT settled_text FROM question_messages
                  WHERE key = ?1 AND settled_text IS NOT NULL",
-                [key],
-                |r| r.get(0),
-            )
+            )?
+            .query_row([key], |r| r.get(0))
             .optional()?;
         if settled.is_some() {
-            tx.execute("DELETE FROM question_messages WHERE key = ?1", [key])?;
+            tx.prepare_cached("DELETE FROM question_messages WHERE key = ?1")?
+                .execute([key])?;
         } else {
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT INTO question_messages (key, channel, message, at) VALUES (?1, ?2, ?3, ?4)
                  ON CONFLICT (key) DO UPDATE SET channel = excluded.channel,
                      message = excluded.message, settled_text = NULL, at = excluded.at",
-                params![key, at.channel, at.message, now],
-            )?;
+            )?
+            .execute(params![key, at.channel, at.message, now])?;
         }
         tx.commit()?;
         Ok(settled)
@@ -64,31 +64,29 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let asked: Option<MessageRef> = tx
-            .query_row(
+            .prepare_cached(
                 "SELECT channel, message FROM question_messages
                  WHERE key = ?1 AND message IS NOT NULL",
-                [key],
-                |r| {
-                    Ok(MessageRef {
-                        channel: r.get(0)?,
-                        message: r.get(1)?,
-                    })
-                },
-            )
+            )?
+            .query_row([key], |r| {
+                Ok(MessageRef {
+                    channel: r.get(0)?,
+                    message: r.get(1)?,
+                })
+            })
             .optional()?;
         if asked.is_some() {
-            tx.execute("DELETE FROM question_messages WHERE key = ?1", [key])?;
+            tx.prepare_cached("DELETE FROM question_messages WHERE key = ?1")?
+                .execute([key])?;
         } else {
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT INTO question_messages (key, settled_text, at) VALUES (?1, ?2, ?3)
                  ON CONFLICT (key) DO UPDATE SET settled_text = excluded.settled_text,
                      at = excluded.at",
-                params![key, text, now],
-            )?;
-            tx.execute(
-                "DELETE FROM question_messages WHERE message IS NULL AND at < ?1",
-                [now - KEEP_EARLY_SETTLEMENT],
-            )?;
+            )?
+            .execute(params![key, text, now])?;
+            tx.prepare_cached("DELETE FROM question_messages WHERE message IS NULL AND at < ?1")?
+                .execute([now - KEEP_EARLY_SETTLEMENT])?;
         }
         tx.commit()?;
         Ok(asked)

@@ -76,31 +76,30 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let open: Option<i64> = tx
-            .query_row(
+            .prepare_cached(
                 "SELECT id FROM votes WHERE server = ?1 AND question = ?2 AND status = 'open'",
-                [server, question],
-                |r| r.get(0),
-            )
+            )?
+            .query_row([server, question], |r| r.get(0))
             .optional()?;
         if let Some(id) = open {
             return Err(StoreError::Conflict(format!(
                 "vote {id} on this question is still open"
             )));
         }
-        tx.execute(
+        tx.prepare_cached(
             "INSERT INTO votes (server, channel, question, choices, opened_by, opened_at,
                  closes_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                server,
-                channel,
-                question,
-                choices.join(","),
-                by,
-                now,
-                closes_at
-            ],
-        )?;
+        )?
+        .execute(params![
+            server,
+            channel,
+            question,
+            choices.join(","),
+            by,
+            now,
+            closes_at
+        ])?;
         let id = tx.last_insert_rowid();
         tx.commit()?;
         Ok(id)
@@ -109,11 +108,8 @@ impl Store {
     pub fn vote(&self, id: i64) -> Result<Option<VoteRow>> {
         Ok(self
             .conn
-            .query_row(
-                &format!("SELECT {VOTE_COLUMNS} FROM votes WHERE id = ?1"),
-                [id],
-                vote_row,
-            )
+            .prepare_cached(&format!("SELECT {VOTE_COLUMNS} FROM votes WHERE id = ?1"))?
+            .query_row([id], vote_row)
             .optional()?)
     }
 
@@ -121,14 +117,11 @@ impl Store {
     pub fn latest_vote(&self, server: &str, question: &str) -> Result<Option<VoteRow>> {
         Ok(self
             .conn
-            .query_row(
-                &format!(
-                    "SELECT {VOTE_COLUMNS} FROM votes WHERE server = ?1 AND question = ?2
+            .prepare_cached(&format!(
+                "SELECT {VOTE_COLUMNS} FROM votes WHERE server = ?1 AND question = ?2
                      ORDER BY id DESC LIMIT 1"
-                ),
-                [server, question],
-                vote_row,
-            )
+            ))?
+            .query_row([server, question], vote_row)
             .optional()?)
     }
 
@@ -154,18 +147,14 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let (status, closes_at): (String, i64) = tx.query_row(
-            "SELECT status, closes_at FROM votes WHERE id = ?1",
-            [vote_id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
+        let (status, closes_at): (String, i64) = tx
+            .prepare_cached("SELECT status, closes_at FROM votes WHERE id = ?1")?
+            .query_row([vote_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
         if status != "open" || closes_at <= now {
             return Err(StoreError::Conflict(format!("vote {vote_id} is closed")));
         }
-        tx.execute(
-            "INSERT INTO ballots (vote_id, member, choice, at) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (vote_id, member) DO UPDATE SET choice = excluded.choice, at = excluded.at",
-            params![vote_id, member, choice, now],
+        tx.prepare_cached("INSERT INTO ballots (vote_id, member, choice, at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (vote_id, member) DO UPDATE SET choice = excluded.choice, at = excluded.at")?.execute(params![vote_id, member, choice, now],
         )?;
         tx.commit()?;
         Ok(())
@@ -182,11 +171,8 @@ impl Store {
     pub fn ballot(&self, vote_id: i64, member: &str) -> Result<Option<String>> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT choice FROM ballots WHERE vote_id = ?1 AND member = ?2",
-                params![vote_id, member],
-                |r| r.get(0),
-            )
+            .prepare_cached("SELECT choice FROM ballots WHERE vote_id = ?1 AND member = ?2")?
+            .query_row(params![vote_id, member], |r| r.get(0))
             .optional()?)
     }
 
@@ -206,11 +192,8 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let vote = tx
-            .query_row(
-                &format!("SELECT {VOTE_COLUMNS} FROM votes WHERE id = ?1"),
-                [vote_id],
-                vote_row,
-            )
+            .prepare_cached(&format!("SELECT {VOTE_COLUMNS} FROM votes WHERE id = ?1"))?
+            .query_row([vote_id], vote_row)
             .optional()?;
         let Some(vote) = vote.filter(|v| v.status == VoteStatus::Open) else {
             return Ok(None);
@@ -221,16 +204,16 @@ impl Store {
             vote,
         };
         let (winner, notice, out) = decide(&closing);
-        tx.execute(
+        tx.prepare_cached(
             "UPDATE votes SET status = 'closed', winner = ?2, closed_at = ?3 WHERE id = ?1",
-            params![vote_id, winner, now],
-        )?;
+        )?
+        .execute(params![vote_id, winner, now])?;
         if let (Some(w), "river_aspect") = (&winner, closing.vote.question.as_str()) {
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT INTO servers (id, river_aspect) VALUES (?1, ?2)
                  ON CONFLICT (id) DO UPDATE SET river_aspect = excluded.river_aspect",
-                params![closing.vote.server, w],
-            )?;
+            )?
+            .execute(params![closing.vote.server, w])?;
         }
         if let Some(n) = &notice {
             outbox::enqueue(&tx, n)?;

@@ -85,7 +85,11 @@ impl Bot {
         env: &[(&str, &str)],
     ) -> Bot {
         let log = dir.join(format!("bot-{name}.log"));
-        let mut command = Command::new(env!("CARGO_BIN_EXE_ferry"));
+        // FERRY_BENCH_BOT: another build of `ferry` to run instead (a benchmark compares
+        // two builds under the same load).
+        let program = std::env::var_os("FERRY_BENCH_BOT")
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_ferry").into());
+        let mut command = Command::new(program);
         command
             .env_remove("DISCORD_GUILD")
             .env_remove("FERRY_SHARDS")
