@@ -171,6 +171,7 @@ fn no_more_games_are_kept_than_the_bound() {
                     options: Vec::new(),
                     days: None,
                     color: Some("white".into()),
+                    rated: None,
                 },
             ),
             ("ben", What::Accept { challenge: None }),
