@@ -1,6 +1,6 @@
-//! Ratings: the end of a rated game (the whole `/resign` command, which rates it) against
-//! the end of a casual one, and `/leaderboard` and `/profile` on a server with 10,000
-//! rated games. `cargo bench --bench ratings`; FERRY_BENCH_RATED_GAMES changes the 10,000,
+//! Ratings: the end of a rated game (the whole `/resign` command, which rates it, and the
+//! store's transaction alone) against the end of a casual one, `/leaderboard` and
+//! `/profile` on a server with 10,000 rated games, and one game's Glicko-2 arithmetic. `cargo bench --bench ratings`; FERRY_BENCH_RATED_GAMES changes the 10,000,
 //! FERRY_BENCH_DIR the directory of the database file (default: the system's temporary
 //! directory), FERRY_BENCH_CHART a file to write the profile's chart to.
 //!
@@ -12,6 +12,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use ferry::app::{App, Command, ManualClock, Member, What};
 use ferry::engine::{self, Action, Color, Game, MoveList};
+use ferry::rating;
 use ferry::store::{Append, NewChallenge, NewGame, Store};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -51,76 +52,114 @@ fn seed(store: &mut Store, games: usize) {
     let variants = engine::variants();
     for i in 0..games as u64 {
         let v = variants[i as usize % variants.len()].id;
-        let a = mix(i) % PLAYERS;
-        let b = (a + 1 + mix(i ^ 0x55) % (PLAYERS - 1)) % PLAYERS;
-        let (white, black) = (format!("p{a}"), format!("p{b}"));
         let at = NOW - 200 * 86_400 + (i as i64 * 200 * 86_400) / games as i64;
-        let channel = format!("c{i}");
-        let challenge = store
-            .insert_challenge(&NewChallenge {
-                server: SERVER.into(),
-                channel: channel.clone(),
-                challenger: white.clone(),
-                opponent: Some(black.clone()),
-                variant: v.into(),
-                options: vec![],
-                color: "white".into(),
-                clock_days: 3,
-                created_at: at,
-                expires_at: at + 86_400,
-                rated: true,
-            })
-            .expect("challenge");
-        let id = store
-            .accept_challenge(
-                challenge,
-                &NewGame {
-                    server: SERVER.into(),
-                    channel,
-                    variant: v.into(),
-                    options: vec![],
-                    white: white.clone(),
-                    black: black.clone(),
-                    start_position: "start".into(),
-                    clock_days: 3,
-                    deadline: at + 3 * 86_400,
-                    remind_at: at + 2 * 86_400,
-                    now: at,
-                },
-            )
-            .expect("accept");
+        let (id, white, black) = four_moves_in(store, i, v, at, true);
         let resign = match mix(i ^ 0xAA) % 3 {
             0 => Action::Resign(Color::White),
             _ => Action::Resign(Color::Black),
         };
-        let result = if resign == Action::Resign(Color::White) {
-            "0-1"
+        let who = if resign == Action::Resign(Color::White) {
+            &white
         } else {
-            "1-0"
+            &black
         };
-        let moves: Vec<Action> = (0..4).map(|n| Action::Move(format!("m{n}"))).collect();
-        for (seq, action) in moves.iter().chain([&resign]).enumerate() {
-            let is_move = matches!(action, Action::Move(_));
-            let ply = seq.min(4) as u32;
-            store
-                .append(&Append {
-                    game_id: id,
-                    expect_seq: seq as u32,
-                    expect_ply: ply,
-                    action,
-                    member: Some(if seq % 2 == 0 { &white } else { &black }),
-                    at,
-                    position_after: is_move.then(|| "after".to_string()),
-                    ply: if is_move { ply + 1 } else { ply },
-                    finished: (!is_move).then(|| (result.to_string(), "by resignation".into())),
-                    deadline: at + 3 * 86_400,
-                    remind_at: at + 2 * 86_400,
-                    reminded: false,
-                    notice: None,
-                })
-                .expect("append");
-        }
+        end(store, id, &resign, who, at);
     }
+}
+
+/// Resigns game `id` (four moves in) for `resign`'s side: the write that ends and rates it.
+fn end(store: &mut Store, id: i64, resign: &Action, member: &str, at: i64) {
+    let result = if *resign == Action::Resign(Color::White) {
+        "0-1"
+    } else {
+        "1-0"
+    };
+    store
+        .append(&Append {
+            game_id: id,
+            expect_seq: 4,
+            expect_ply: 4,
+            action: resign,
+            member: Some(member),
+            at,
+            position_after: None,
+            ply: 4,
+            finished: Some((result.to_string(), "by resignation".into())),
+            deadline: at + 3 * 86_400,
+            remind_at: at + 2 * 86_400,
+            reminded: false,
+            notice: None,
+        })
+        .expect("the ending");
+}
+
+/// Game number `i` of variant `v` between two of the `PLAYERS`, challenged, accepted and
+/// four moves in: its id and players.
+fn four_moves_in(
+    store: &mut Store,
+    i: u64,
+    v: &str,
+    at: i64,
+    rated: bool,
+) -> (i64, String, String) {
+    let a = mix(i) % PLAYERS;
+    let b = (a + 1 + mix(i ^ 0x55) % (PLAYERS - 1)) % PLAYERS;
+    let (white, black) = (format!("p{a}"), format!("p{b}"));
+    let channel = format!("c{i}");
+    let challenge = store
+        .insert_challenge(&NewChallenge {
+            server: SERVER.into(),
+            channel: channel.clone(),
+            challenger: white.clone(),
+            opponent: Some(black.clone()),
+            variant: v.into(),
+            options: vec![],
+            color: "white".into(),
+            clock_days: 3,
+            created_at: at,
+            expires_at: at + 86_400,
+            rated,
+        })
+        .expect("challenge");
+    let id = store
+        .accept_challenge(
+            challenge,
+            &NewGame {
+                server: SERVER.into(),
+                channel,
+                variant: v.into(),
+                options: vec![],
+                white: white.clone(),
+                black: black.clone(),
+                start_position: "start".into(),
+                clock_days: 3,
+                deadline: at + 3 * 86_400,
+                remind_at: at + 2 * 86_400,
+                now: at,
+            },
+        )
+        .expect("accept");
+    for n in 0..4u32 {
+        let action = Action::Move(format!("m{n}"));
+        store
+            .append(&Append {
+                game_id: id,
+                expect_seq: n,
+                expect_ply: n,
+                action: &action,
+                member: Some(if n % 2 == 0 { &white } else { &black }),
+                at,
+                position_after: Some("after".to_string()),
+                ply: n + 1,
+                finished: None,
+                deadline: at + 3 * 86_400,
+                remind_at: at + 2 * 86_400,
+                reminded: false,
+                notice: None,
+            })
+            .expect("a move");
+    }
+    (id, white, black)
 }
 
 fn database() -> (PathBuf, PathBuf) {
@@ -180,7 +219,9 @@ fn ready_game(app: &mut App, channel: &str, w: &str, b: &str, rated: bool) {
 }
 
 fn ratings(c: &mut Criterion) {
-    let games = env("FERRY_BENCH_RATED_GAMES", 10_000);
+    // `cargo test --benches` runs this once without --bench: keep that run short.
+    let quick = !std::env::args().any(|a| a == "--bench");
+    let games = env("FERRY_BENCH_RATED_GAMES", if quick { 200 } else { 10_000 });
     let (dir, db) = database();
     let started = Instant::now();
     let mut store = Store::open(&db).expect("database");
@@ -200,13 +241,14 @@ fn ratings(c: &mut Criterion) {
         "lobby",
         What::Leaderboard {
             variant: Some("river".into()),
-            page: Some(2),
+            // The short run has too few ranked players for a second page.
+            page: Some(if quick { 1 } else { 2 }),
         },
     );
     let r = app.handle(&leaders).expect("leaderboard");
     assert!(!r.private && r.text.chars().count() <= 2000, "{}", r.text);
     println!(
-        "/leaderboard river page:2 ({} characters):\n{}",
+        "/leaderboard river ({} characters):\n{}",
         r.text.chars().count(),
         r.text
     );
@@ -274,8 +316,46 @@ fn ratings(c: &mut Criterion) {
             })
         });
     }
-    group.finish();
+    // The store's part alone: the one transaction that ends the game (and rates it), no
+    // picture, no replay.
     drop(app);
+    let mut store = Store::open(&db).expect("database");
+    for rated in [true, false] {
+        let mut i = games as u64;
+        let name = if rated { "rated" } else { "casual" };
+        group.bench_function(format!("game_end_store/{name}/{games}"), |b| {
+            b.iter_custom(|iters| {
+                let mut timed = Duration::ZERO;
+                for _ in 0..iters {
+                    i += 1;
+                    let (id, white, _) = four_moves_in(&mut store, i, "river", NOW, rated);
+                    let begin = Instant::now();
+                    end(&mut store, id, &Action::Resign(Color::White), &white, NOW);
+                    timed += begin.elapsed();
+                }
+                timed
+            })
+        });
+    }
+    // The arithmetic alone: one game's two Glicko-2 updates.
+    let (w, b) = (
+        rating::Rating::start(),
+        rating::Rating {
+            rating: 1650.0,
+            deviation: 80.0,
+            volatility: 0.06,
+        },
+    );
+    group.bench_function("glicko2/rate_game", |bench| {
+        bench.iter(|| {
+            black_box(rating::rate_game(
+                black_box(w),
+                black_box(b),
+                rating::Score::Win,
+            ))
+        })
+    });
+    group.finish();
     let _ = std::fs::remove_dir_all(&dir);
 }
 

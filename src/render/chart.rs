@@ -23,11 +23,12 @@ pub struct ChartTick {
 
 const WIDTH: u32 = 760;
 const HEIGHT: u32 = 420;
-/// The plot area's margins: room for the title and legend above, the rating labels on
-/// the left, the dates below.
+/// The plot area's margins: room for the title and legend above (one more row for each
+/// further row of the legend), the rating labels on the left, the dates below.
 const LEFT: f32 = 64.0;
 const RIGHT: f32 = 24.0;
 const TOP: f32 = 92.0;
+const LEGEND_ROW: f32 = 22.0;
 const BOTTOM: f32 = 44.0;
 const DIM: Rgb8 = [170, 174, 180];
 const GRID: Rgb8 = [62, 65, 71];
@@ -105,11 +106,38 @@ pub fn draw(title: &str, subtitle: &str, series: &[ChartSeries], ticks: &[ChartT
     );
     let xpad = ((xmax - xmin) * 0.03).max(3600.0);
     let (xlo, xhi) = (xmin - xpad, xmax + xpad);
-    let (pw, ph) = (WIDTH as f32 - LEFT - RIGHT, HEIGHT as f32 - TOP - BOTTOM);
+    // Legend: a swatch and the series' name, in rows under the subtitle.
+    let (mut x, mut row) = (LEFT + 8.0, 0.0);
+    for (i, s) in series.iter().enumerate() {
+        let color = LINES[i % LINES.len()];
+        let w = canvas::text_width(Face::Regular, 14.0, &s.label);
+        if x + 24.0 + w > WIDTH as f32 - RIGHT && x > LEFT + 8.0 {
+            (x, row) = (LEFT + 8.0, row + LEGEND_ROW);
+        }
+        stroke(
+            &mut img,
+            (x, 75.0 + row),
+            (x + 18.0, 75.0 + row),
+            3.0,
+            color,
+        );
+        canvas::text(
+            &mut img,
+            Face::Regular,
+            14.0,
+            x + 24.0,
+            80.0 + row,
+            CAPTION,
+            &s.label,
+        );
+        x += 24.0 + w + 22.0;
+    }
+    let top = TOP + row;
+    let (pw, ph) = (WIDTH as f32 - LEFT - RIGHT, HEIGHT as f32 - top - BOTTOM);
     let at = |x: f64, y: f64| {
         (
             LEFT + ((x - xlo) / (xhi - xlo)) as f32 * pw,
-            TOP + ((yhi - y) / (yhi - ylo)) as f32 * ph,
+            top + ((yhi - y) / (yhi - ylo)) as f32 * ph,
         )
     };
     // Grid and rating labels.
@@ -137,12 +165,12 @@ pub fn draw(title: &str, subtitle: &str, series: &[ChartSeries], ticks: &[ChartT
         Face::Regular,
         13.0,
         LEFT - 8.0 - title_w,
-        TOP - 10.0,
+        top - 10.0,
         DIM,
         "rating",
     );
-    let bottom = (TOP + ph).round() as i32;
-    canvas::fill_rect(&mut img, LEFT as i32, TOP as i32, 1, ph as i32 + 1, AXIS);
+    let bottom = (top + ph).round() as i32;
+    canvas::fill_rect(&mut img, LEFT as i32, top as i32, 1, ph as i32 + 1, AXIS);
     canvas::fill_rect(&mut img, LEFT as i32, bottom, pw as i32, 1, AXIS);
     // Date labels, centred under their ticks, skipping any that would overlap.
     let mut free_from = f32::MIN;
@@ -165,15 +193,17 @@ pub fn draw(title: &str, subtitle: &str, series: &[ChartSeries], ticks: &[ChartT
         );
         free_from = left + w + 12.0;
     }
-    // Lines, each ending in a dot with its latest rating.
+    // Lines, each ending in a dot; then their latest ratings, moved apart where two would
+    // overlap.
+    let mut ends = Vec::new();
     for (i, s) in series.iter().enumerate() {
         let color = LINES[i % LINES.len()];
         let pts: Vec<(f32, f32)> = s.points.iter().map(|&(x, y)| at(x, y)).collect();
         for pair in pts.windows(2) {
             stroke(&mut img, pair[0], pair[1], 2.5, color);
         }
-        // A dot per game while they are few enough to tell apart.
-        if pts.len() <= 60 {
+        // A ring per game while they are few enough to tell apart.
+        if pts.len() <= 30 {
             for &(x, y) in &pts {
                 canvas::disc(&mut img, x, y, 4.0, color, 1.0);
                 canvas::disc(&mut img, x, y, 2.0, BACKGROUND, 1.0);
@@ -181,35 +211,27 @@ pub fn draw(title: &str, subtitle: &str, series: &[ChartSeries], ticks: &[ChartT
         }
         if let (Some(&(x, y)), Some(&(_, value))) = (pts.last(), s.points.last()) {
             canvas::disc(&mut img, x, y, 4.5, color, 1.0);
-            let label = format!("{value:.0}");
-            let w = canvas::text_width(Face::Bold, 13.0, &label);
-            let lx = if x + 8.0 + w > WIDTH as f32 - 2.0 {
-                x - 8.0 - w
-            } else {
-                x + 8.0
-            };
-            canvas::text(&mut img, Face::Bold, 13.0, lx, y - 7.0, color, &label);
+            ends.push((x, y, format!("{value:.0}"), color));
         }
     }
-    // Legend: a swatch and the series' name, in a row under the subtitle.
-    let mut x = LEFT + 8.0;
-    for (i, s) in series.iter().enumerate() {
-        let color = LINES[i % LINES.len()];
-        let w = canvas::text_width(Face::Regular, 14.0, &s.label);
-        if x + 26.0 + w > WIDTH as f32 - RIGHT {
-            break;
+    ends.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let mut placed: Vec<(f32, f32, f32)> = Vec::new();
+    for (x, y, label, color) in ends {
+        let w = canvas::text_width(Face::Bold, 13.0, &label);
+        let lx = if x + 8.0 + w > WIDTH as f32 - 2.0 {
+            x - 8.0 - w
+        } else {
+            x + 8.0
+        };
+        let mut baseline = y - 7.0;
+        for &(px, pw, pb) in &placed {
+            let side_by_side = lx + w < px || px + pw < lx;
+            if !side_by_side && (baseline - pb).abs() < 15.0 {
+                baseline = pb + 15.0;
+            }
         }
-        stroke(&mut img, (x, 75.0), (x + 18.0, 75.0), 3.0, color);
-        canvas::text(
-            &mut img,
-            Face::Regular,
-            14.0,
-            x + 24.0,
-            80.0,
-            CAPTION,
-            &s.label,
-        );
-        x += 24.0 + w + 22.0;
+        canvas::text(&mut img, Face::Bold, 13.0, lx, baseline, color, &label);
+        placed.push((lx, w, baseline));
     }
     img
 }
@@ -224,6 +246,34 @@ mod tests {
         assert_eq!(tick_step(430.0, 5.0), 100.0);
         assert_eq!(tick_step(230.0, 5.0), 50.0);
         assert_eq!(tick_step(3.0, 5.0), 1.0);
+    }
+
+    /// Five long histories: the legend wraps to a second row and the end labels that
+    /// would overlap move apart (FERRY_SAVE_PICTURES=DIR writes the picture to look at).
+    #[test]
+    fn five_variants_with_long_histories_draw() {
+        let names = ["Continental Chess", "Fluidity Chess", "River Chess"];
+        let series: Vec<ChartSeries> = (0..5)
+            .map(|k| ChartSeries {
+                label: format!("{} {k}", names[k % 3]),
+                points: (0..40)
+                    .map(|i| {
+                        let wave = ((i * (k + 3)) as f64 * 0.7).sin() * 120.0;
+                        (i as f64 * 86_400.0, 1500.0 + wave + (k as f64) * 2.0)
+                    })
+                    .collect(),
+            })
+            .collect();
+        let ticks = vec![ChartTick {
+            x: 0.0,
+            label: "1970-01-01".into(),
+        }];
+        let img = draw("Ratings of someone", "five lines", &series, &ticks);
+        assert_eq!(img.dimensions(), (WIDTH, HEIGHT));
+        if let Ok(dir) = std::env::var("FERRY_SAVE_PICTURES") {
+            img.save(std::path::Path::new(&dir).join("chart-five.png"))
+                .unwrap();
+        }
     }
 
     #[test]
