@@ -83,9 +83,15 @@ struct Layout {
 impl Layout {
     /// Cells sized so that the board is about 540 px wide (and at most 620 px tall): with
     /// coordinates and hands the picture is about 640 px wide.
+    #[cfg(test)]
     fn for_view(view: &BoardView) -> Layout {
-        let cell = (540 / view.files.max(1) as u32)
-            .min(620 / view.ranks.max(1) as u32)
+        Layout::scaled(view, 100)
+    }
+
+    /// The layout at `percent` of the usual cell size (smaller replays of long games).
+    fn scaled(view: &BoardView, percent: u32) -> Layout {
+        let cell = ((540 / view.files.max(1) as u32).min(620 / view.ranks.max(1) as u32) * percent
+            / 100)
             .max(24);
         let mut l = Layout {
             cell,
@@ -156,7 +162,12 @@ impl Layout {
 
 /// Draws the picture.
 pub fn draw(view: &BoardView) -> Canvas {
-    let l = Layout::for_view(view);
+    draw_scaled(view, 100)
+}
+
+/// Draws the picture at `percent` of its usual size.
+pub fn draw_scaled(view: &BoardView, percent: u32) -> Canvas {
+    let l = Layout::scaled(view, percent);
     let (w, h) = l.size(view);
     let mut img = Canvas::new(w, h, BACKGROUND);
     draw_captions(&mut img, view, &l);

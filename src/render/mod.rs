@@ -9,11 +9,13 @@ mod canvas;
 mod encode;
 mod legend;
 mod palette;
+mod replay;
 mod tally;
 pub mod view;
 
 pub use canvas::Canvas;
 pub use legend::LegendEntry;
+pub use replay::{replay, Replay, MOST_BYTES as MOST_REPLAY_BYTES};
 pub use tally::TallyEntry;
 pub use view::{BoardView, CellView, Exit, HandItem, Marks, PieceView, RankLine, Terrain};
 

@@ -19,7 +19,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// One index is left out of the palette: the GIF replay uses it for "unchanged".
-#[allow(dead_code)]
 pub const TRANSPARENT: u8 = 255;
 const MAX_COLORS: usize = 255;
 
