@@ -5,8 +5,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ferry::engine::{variants, Game, MoveList, Variant};
-use ferry::picture::{game_view, Request};
-use ferry::render::{board_canvas, board_png, encode_png};
+use ferry::picture::{game_view, replay_views, Request};
+use ferry::render::{board_canvas, board_png, encode_png, replay};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -99,5 +99,35 @@ fn png_settings(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, render_positions, png_settings);
+/// Animated replays (`/history`'s GIF) of games of 20, 100 and 400 plies in each variant
+/// (fewer when a pseudo-random game ends first): the views from the game's record, then
+/// the GIF. Sizes and how each was shortened are printed before timing.
+fn replays(c: &mut Criterion) {
+    let mut group = c.benchmark_group("replay");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    for v in variants() {
+        for plies in [20, 100, 400] {
+            let game = random_game(v, plies, 0x2545_F491_4F6C_DD1D);
+            let r = replay(&replay_views(&game, &Request::default()));
+            println!(
+                "{}/{plies}: {} plies, GIF {} bytes, {} frames, every {}, {}% size",
+                v.id,
+                game.plies().len(),
+                r.gif.len(),
+                r.frames,
+                r.every,
+                r.scale
+            );
+            group.bench_function(format!("{}/{plies}", v.id), |b| {
+                b.iter(|| black_box(replay(&replay_views(black_box(&game), &Request::default()))))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, render_positions, png_settings, replays);
 criterion_main!(benches);
