@@ -165,6 +165,11 @@ pub fn draw(view: &BoardView) -> Canvas {
     draw_scaled(view, 100)
 }
 
+/// The size of the picture at `percent` of its usual size.
+pub fn size_scaled(view: &BoardView, percent: u32) -> (u32, u32) {
+    Layout::scaled(view, percent).size(view)
+}
+
 /// Draws the picture at `percent` of its usual size.
 pub fn draw_scaled(view: &BoardView, percent: u32) -> Canvas {
     let l = Layout::scaled(view, percent);

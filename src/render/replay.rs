@@ -78,13 +78,19 @@ fn sample(views: &[BoardView], every: usize) -> Vec<&BoardView> {
     shown
 }
 
+/// Frames drawn, then compressed on all cores, this many at a time: few enough that a
+/// long game's frames are never all in memory at once.
+const BATCH: usize = 16;
+
 /// The GIF of `views` drawn at `scale` percent.
 fn encode(views: &[&BoardView], scale: u32) -> Vec<u8> {
-    let frames: Vec<Canvas> = views.iter().map(|v| board::draw_scaled(v, scale)).collect();
-    let width = frames.iter().map(|f| f.width).max().unwrap_or(1).max(1);
-    let height = frames.iter().map(|f| f.height).max().unwrap_or(1).max(1);
+    let (width, height) = views
+        .iter()
+        .map(|v| board::size_scaled(v, scale))
+        .fold((1, 1), |(w, h), (vw, vh)| (w.max(vw), h.max(vh)));
     let mut colors = palette().rgb_bytes();
     colors.resize(256 * 3, 0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
     let mut out = Vec::new();
     {
         // Frames and the screen are at most a few thousand pixels a side: the
@@ -95,28 +101,45 @@ fn encode(views: &[&BoardView], scale: u32) -> Vec<u8> {
             .set_repeat(gif::Repeat::Infinite)
             .expect("a GIF extension in memory");
         let mut previous: Option<Canvas> = None;
-        for (i, frame) in frames.into_iter().enumerate() {
-            let frame = pad(frame, width, height);
-            let delay = if i + 1 == views.len() {
-                LAST_DELAY
-            } else if i == 0 {
-                FIRST_DELAY
-            } else {
-                DELAY
-            };
-            let mut gif_frame = match &previous {
-                None => whole(&frame),
-                Some(before) => changed(before, &frame),
-            };
-            gif_frame.delay = delay;
-            gif_frame.dispose = gif::DisposalMethod::Keep;
-            encoder
-                .write_frame(&gif_frame)
-                .expect("a frame inside the screen");
-            previous = Some(frame);
+        for (b, batch) in views.chunks(BATCH).enumerate() {
+            let mut frames = Vec::with_capacity(batch.len());
+            for (k, view) in batch.iter().enumerate() {
+                let i = b * BATCH + k;
+                let canvas = pad(board::draw_scaled(view, scale), width, height);
+                let mut frame = match &previous {
+                    None => whole(&canvas),
+                    Some(before) => changed(before, &canvas),
+                };
+                frame.delay = if i + 1 == views.len() {
+                    LAST_DELAY
+                } else if i == 0 {
+                    FIRST_DELAY
+                } else {
+                    DELAY
+                };
+                frame.dispose = gif::DisposalMethod::Keep;
+                frames.push(frame);
+                previous = Some(canvas);
+            }
+            compress(&mut frames, threads);
+            for frame in &frames {
+                encoder
+                    .write_lzw_pre_encoded_frame(frame)
+                    .expect("a frame inside the screen");
+            }
         }
     }
     out
+}
+
+/// LZW-compresses frames in place, on up to `threads` threads (the costly part of a GIF).
+fn compress(frames: &mut [gif::Frame<'static>], threads: usize) {
+    let per = frames.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        for chunk in frames.chunks_mut(per) {
+            s.spawn(move || chunk.iter_mut().for_each(gif::Frame::make_lzw_pre_encoded));
+        }
+    });
 }
 
 /// A frame grown to the screen's size, filled with the frame's background.
