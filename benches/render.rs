@@ -52,6 +52,10 @@ fn render_positions(c: &mut Criterion) {
             group.bench_function(format!("{}/{name}", v.id), |b| {
                 b.iter(|| black_box(board_png(black_box(&view))))
             });
+            // Drawing alone (into palette indices), to tell it from encoding.
+            group.bench_function(format!("{}/{name} draw", v.id), |b| {
+                b.iter(|| black_box(board_canvas(black_box(&view))))
+            });
         }
         // The whole path a reply takes: view from the game, then the PNG.
         group.bench_function(format!("{}/late view+png", v.id), |b| {
