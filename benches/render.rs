@@ -1,33 +1,137 @@
 //! Pictures: drawing a position and encoding it as PNG, for every variant's start
-//! position and a moves picture. The PNG sizes are printed once before timing.
+//! position and a late-game position (60 plies of a fixed pseudo-random game: pieces
+//! traded, pieces in hand, the last move marked). The PNG sizes are printed once before
+//! timing.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use ferry::engine::{variants, Game};
-use ferry::picture::{game_view, Request};
-use ferry::render::board_png;
+use ferry::engine::{variants, Game, MoveList, Variant};
+use ferry::picture::{game_view, replay_views, Request};
+use ferry::render::{board_canvas, board_png, encode_png, replay};
 use std::hint::black_box;
+use std::time::Duration;
 
-fn render_start_positions(c: &mut Criterion) {
+/// A game of `plies` deterministic pseudo-random legal moves (fewer if it ends first).
+fn random_game(v: &'static Variant, plies: usize, seed: u64) -> Game {
+    let options = v.default_options();
+    let mut game = Game::new(v, options.clone(), (v.start)(&options));
+    let mut seed = seed | 1;
+    let mut moves = MoveList::new();
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        moves.clear();
+        game.position().legal_moves(&mut moves);
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let m = &moves[(seed % moves.len() as u64) as usize];
+        let text = game.position().move_text(m);
+        game.play(&text).expect("a generated move plays");
+    }
+    game
+}
+
+fn render_positions(c: &mut Criterion) {
     let mut group = c.benchmark_group("render");
+    group
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
     for v in variants() {
         let options = v.default_options();
-        let game = Game::new(v, options.clone(), (v.start)(&options));
-        let view = game_view(&game, &Request::default());
-        println!(
-            "{}: start position picture {} bytes",
-            v.id,
-            board_png(&view).len()
-        );
-        group.bench_function(format!("{}/start", v.id), |b| {
-            b.iter(|| black_box(board_png(black_box(&view))))
-        });
+        let start = Game::new(v, options.clone(), (v.start)(&options));
+        let late = random_game(v, 60, 0x9E37_79B9_7F4A_7C15);
+        for (name, game) in [("start", &start), ("late", &late)] {
+            let view = game_view(game, &Request::default());
+            println!(
+                "{}/{name}: picture {} bytes ({} plies)",
+                v.id,
+                board_png(&view).len(),
+                game.plies().len()
+            );
+            group.bench_function(format!("{}/{name}", v.id), |b| {
+                b.iter(|| black_box(board_png(black_box(&view))))
+            });
+            // Drawing alone (into palette indices), to tell it from encoding.
+            group.bench_function(format!("{}/{name} draw", v.id), |b| {
+                b.iter(|| black_box(board_canvas(black_box(&view))))
+            });
+        }
         // The whole path a reply takes: view from the game, then the PNG.
-        group.bench_function(format!("{}/view+png", v.id), |b| {
-            b.iter(|| black_box(board_png(&game_view(black_box(&game), &Request::default()))))
+        group.bench_function(format!("{}/late view+png", v.id), |b| {
+            b.iter(|| black_box(board_png(&game_view(black_box(&late), &Request::default()))))
         });
     }
     group.finish();
 }
 
-criterion_group!(benches, render_start_positions);
+/// The PNG filter and compression `board_png` uses, against the others worth trying, on
+/// the late-game pictures (sizes printed before timing).
+fn png_settings(c: &mut Criterion) {
+    use png::{DeflateCompression as D, Filter as F};
+    let mut group = c.benchmark_group("png-settings");
+    group
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    let settings = [
+        ("up/fdeflate", F::Up, D::FdeflateUltraFast),
+        ("adaptive/fdeflate", F::Adaptive, D::FdeflateUltraFast),
+        ("none/level1", F::NoFilter, D::Level(1)),
+        ("up/level1", F::Up, D::Level(1)),
+        ("none/level2", F::NoFilter, D::Level(2)),
+        ("up/level2", F::Up, D::Level(2)),
+        ("none/level3", F::NoFilter, D::Level(3)),
+        ("up/level3", F::Up, D::Level(3)),
+        ("none/level4", F::NoFilter, D::Level(4)),
+    ];
+    for v in variants() {
+        let img = board_canvas(&game_view(
+            &random_game(v, 60, 0x9E37_79B9_7F4A_7C15),
+            &Request::default(),
+        ));
+        let sizes: Vec<String> = settings
+            .iter()
+            .map(|(name, f, d)| format!("{name} {}", encode_png(&img, *f, *d).len()))
+            .collect();
+        println!("{} late picture bytes: {}", v.id, sizes.join(", "));
+        for (name, f, d) in settings {
+            group.bench_function(format!("{}/{name}", v.id), |b| {
+                b.iter(|| black_box(encode_png(black_box(&img), f, d)))
+            });
+        }
+    }
+    group.finish();
+}
+
+/// Animated replays (`/history`'s GIF) of games of 20, 100 and 400 plies in each variant
+/// (fewer when a pseudo-random game ends first): the views from the game's record, then
+/// the GIF. Sizes and how each was shortened are printed before timing.
+fn replays(c: &mut Criterion) {
+    let mut group = c.benchmark_group("replay");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    for v in variants() {
+        for plies in [20, 100, 400] {
+            let game = random_game(v, plies, 0x2545_F491_4F6C_DD1D);
+            let r = replay(&replay_views(&game, &Request::default()));
+            println!(
+                "{}/{plies}: {} plies, GIF {} bytes, {} frames, every {}, {}% size",
+                v.id,
+                game.plies().len(),
+                r.gif.len(),
+                r.frames,
+                r.every,
+                r.scale
+            );
+            group.bench_function(format!("{}/{plies}", v.id), |b| {
+                b.iter(|| black_box(replay(&replay_views(black_box(&game), &Request::default()))))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, render_positions, png_settings, replays);
 criterion_main!(benches);

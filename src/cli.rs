@@ -193,7 +193,11 @@ struct RenderArgs {
     /// A cell whose moves are marked
     #[arg(long, value_name = "CELL")]
     from: Option<String>,
-    /// The PNG file to write
+    /// An animated GIF replay of the moves instead: one frame a move, the last move
+    /// marked
+    #[arg(long, conflicts_with_all = ["legend", "from"])]
+    gif: bool,
+    /// The PNG (or GIF) file to write
     #[arg(short = 'o', alias = "output", value_name = "FILE", required = true)]
     output: PathBuf,
 }
@@ -627,6 +631,24 @@ fn render(flags: &RenderArgs, out: &mut dyn Write) -> Result<i32, Failure> {
             from,
             players: None,
         };
+        if flags.gif {
+            let views = crate::picture::replay_views(&game, &request);
+            let replay = crate::render::replay(&views);
+            std::fs::write(&flags.output, &replay.gif)
+                .map_err(|e| Failure::bad(format!("cannot write {path}: {e}")))?;
+            let mut note = format!("{} frames", replay.frames);
+            if replay.every > 1 {
+                note.push_str(&format!(
+                    ", every {}th of {} positions and the last",
+                    replay.every, replay.positions
+                ));
+            }
+            if replay.scale < 100 {
+                note.push_str(&format!(", {}% size", replay.scale));
+            }
+            writeln!(out, "wrote {path} ({} bytes, {note})", replay.gif.len()).map_err(io)?;
+            return Ok(0);
+        }
         crate::render::board_png(&crate::picture::game_view(&game, &request))
     };
     std::fs::write(&flags.output, &png)

@@ -183,3 +183,33 @@ pub fn legend(variant: &Variant) -> (String, Vec<LegendEntry>) {
         .collect();
     (format!("{}: the pieces", variant.name), entries)
 }
+
+/// The views of a replay: the start position, the position after each move of the game
+/// (the game's own moves, replayed from its start), and last the game as it stands, as
+/// `game_view` draws it (with its result, if any).
+pub fn replay_views(game: &Game, request: &Request) -> Vec<BoardView> {
+    let mut views = Vec::with_capacity(game.plies().len() + 1);
+    let replay_request = Request {
+        from: None,
+        ..request.clone()
+    };
+    let mut replayed = Game::new(
+        game.variant(),
+        game.options().clone(),
+        game.start().boxed_clone(),
+    );
+    views.push(game_view(&replayed, &replay_request));
+    for ply in game.plies() {
+        // Each move was played on this very position before, so it plays again.
+        if replayed.play(&ply.text).is_err() {
+            break;
+        }
+        views.push(game_view(&replayed, &replay_request));
+    }
+    let last = game_view(game, &replay_request);
+    if views.len() == game.plies().len() + 1 {
+        views.pop();
+    }
+    views.push(last);
+    views
+}

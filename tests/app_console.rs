@@ -42,6 +42,34 @@ fn a_game_at_the_console_with_pictures_and_a_restart() {
 }
 
 #[test]
+fn history_at_the_console_writes_the_replay_gif() {
+    let dir = TempDir::new("console-replay");
+    let out = console(
+        &dir,
+        "/challenge @bob continental color:white\n/as bob\n/accept\n/as alice\n/move e4\n\
+         /as bob\n/move e5\n/history\n",
+    );
+    assert!(out.contains("Game 1 ("), "{out}");
+    let gif = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("picture: "))
+        .find(|p| p.ends_with("ferry-1.gif"))
+        .unwrap_or_else(|| panic!("a replay GIF in {out}"));
+    let bytes = std::fs::read(gif).unwrap();
+    assert!(bytes.starts_with(b"GIF89a"));
+    let mut decoder = gif::DecodeOptions::new().read_info(&bytes[..]).unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 3, "the start and both moves");
+    assert!(
+        !out.contains("replay is"),
+        "a short game is not shortened: {out}"
+    );
+}
+
+#[test]
 fn console_arguments_are_checked() {
     let mut out = Vec::new();
     let mut err = Vec::new();

@@ -349,6 +349,50 @@ fn render_writes_a_png_and_refuses_bad_requests() {
 }
 
 #[test]
+fn render_gif_writes_a_replay_of_the_moves() {
+    let dir = std::env::temp_dir().join(format!("ferry-render-gif-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("replay.gif");
+    let path = file.to_str().unwrap();
+    let o = ferry(
+        &[
+            "render",
+            "continental",
+            "--moves",
+            "e4",
+            "e5",
+            "d4",
+            "--flip",
+            "--gif",
+            "-o",
+            path,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with(&format!("wrote {path} (")) && stdout(&o).contains("4 frames"),
+        "{}",
+        stdout(&o)
+    );
+    let bytes = std::fs::read(&file).unwrap();
+    let mut decoder = gif::DecodeOptions::new().read_info(&bytes[..]).unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 4, "the start and one frame a move");
+    // A replay marks no piece's moves and is no legend.
+    let o = ferry(
+        &["render", "continental", "--gif", "--legend", "-o", path],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--legend"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn little_river_moves_perft_and_replay() {
     let o = ferry(&["moves", "little-river", "--set", "river=wild"], "");
     assert!(o.status.success(), "{}", stderr(&o));

@@ -402,8 +402,14 @@ async fn a_whole_game_through_discord() {
     let record = history
         .files
         .iter()
-        .find(|(n, _)| !n.ends_with(".png"))
+        .find(|(n, _)| n.ends_with(".txt"))
         .expect("the record as a file");
+    let replay = history
+        .files
+        .iter()
+        .find(|(n, _)| n.starts_with("ferry-") && n.ends_with(".gif"))
+        .expect("the replay as an attachment");
+    assert!(replay.1.starts_with(b"GIF89a"), "{}", replay.0);
     let record = String::from_utf8(record.1.clone()).unwrap();
     assert!(
         record.contains(&first) && record.contains(&reply),

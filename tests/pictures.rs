@@ -446,3 +446,108 @@ fn every_cell_a_move_changes_is_marked() {
         }
     }
 }
+
+/// A game of `plies` deterministic pseudo-random legal moves (fewer if it ends first).
+fn random_game(id: &str, plies: usize, mut seed: u64) -> ferry::engine::Game {
+    use ferry::engine::MoveList;
+    let mut game = common::game(id, None, &[]);
+    let mut moves = MoveList::new();
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        moves.clear();
+        game.position().legal_moves(&mut moves);
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let text = game
+            .position()
+            .move_text(&moves[(seed % moves.len() as u64) as usize]);
+        game.play(&text).unwrap();
+    }
+    game
+}
+
+/// The frames of a GIF as the screen shows them after each (RGBA, screen-sized).
+fn composed_frames(gif_bytes: &[u8]) -> (u32, u32, Vec<Vec<u8>>) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(gif_bytes).unwrap();
+    let (w, h) = (decoder.width() as usize, decoder.height() as usize);
+    let mut screen = vec![0u8; w * h * 4];
+    let mut out = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        let (fw, fl, ft) = (
+            frame.width as usize,
+            frame.left as usize,
+            frame.top as usize,
+        );
+        for (i, px) in frame.buffer.chunks_exact(4).enumerate() {
+            if px[3] == 0 {
+                continue;
+            }
+            let (x, y) = (fl + i % fw, ft + i / fw);
+            screen[(y * w + x) * 4..(y * w + x) * 4 + 4].copy_from_slice(px);
+        }
+        out.push(screen.clone());
+    }
+    (w as u32, h as u32, out)
+}
+
+#[test]
+fn a_replay_has_a_frame_a_position_and_ends_on_the_board_picture() {
+    use ferry::picture::replay_views;
+    use ferry::render::replay;
+    for v in ferry::engine::variants() {
+        for flipped in [false, true] {
+            let game = random_game(v.id, 24, 0x2545_F491_4F6C_DD1D);
+            let request = Request {
+                flipped,
+                from: None,
+                players: Some(("ann".to_string(), "bo".to_string())),
+            };
+            let views = replay_views(&game, &request);
+            assert_eq!(views.len(), game.plies().len() + 1);
+            let r = replay(&views);
+            assert!(!r.shortened(), "{}: {r:?}", v.id);
+            let (w, h, frames) = composed_frames(&r.gif);
+            assert_eq!(frames.len(), game.plies().len() + 1, "{}", v.id);
+            let board = image::load_from_memory(&board_png(&game_view(&game, &request)))
+                .unwrap()
+                .to_rgba8();
+            assert_eq!((w, h), board.dimensions(), "{}", v.id);
+            assert!(
+                frames.last().unwrap() == board.as_raw(),
+                "{}: the last frame differs from the board picture",
+                v.id
+            );
+            // The first frame is the start position's picture.
+            let start = common::game(v.id, None, &[]);
+            let first = image::load_from_memory(&board_png(&game_view(&start, &request)))
+                .unwrap()
+                .to_rgba8();
+            assert!(frames[0] == *first.as_raw(), "{}: first frame", v.id);
+        }
+    }
+}
+
+#[test]
+fn a_long_replay_shows_fewer_positions_and_says_so() {
+    use ferry::picture::replay_views;
+    use ferry::render::replay;
+    // 1,500 positions: past the most frames a replay shows.
+    let game = random_game("continental", 80, 0x9E37_79B9_7F4A_7C15);
+    let views = replay_views(&game, &Request::default());
+    let long: Vec<_> = views.iter().cycle().take(1500).cloned().collect();
+    let r = replay(&long);
+    assert!(r.shortened() && r.every >= 3, "{r:?}");
+    assert_eq!(r.positions, 1500);
+    let (_, _, frames) = composed_frames(&r.gif);
+    assert_eq!(frames.len(), r.frames);
+    assert_eq!(
+        r.frames,
+        1499usize.div_ceil(r.every) + 1 - (1499 % r.every == 0) as usize
+    );
+    assert!(r.gif.len() <= ferry::render::MOST_REPLAY_BYTES);
+}

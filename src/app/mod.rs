@@ -168,7 +168,8 @@ pub enum What {
     Button(String),
 }
 
-/// A PNG picture to attach.
+/// A picture to attach: a PNG, or the animated GIF replay of /history (the name's
+/// extension says which).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Picture {
     pub name: String,

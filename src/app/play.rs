@@ -163,14 +163,14 @@ impl App {
         })
     }
 
-    /// The picture of a game, drawn for `audience`: see `Audience`.
-    pub(super) fn picture(
+    /// What a picture of a game drawn for `audience` shows besides the position: see
+    /// `Audience`.
+    fn request(
         &self,
         row: &GameRow,
-        game: &Game,
         audience: Audience,
         from: Option<engine::Cell>,
-    ) -> Out<Picture> {
+    ) -> Out<Request> {
         let flipped = match audience {
             Audience::Channel => false,
             Audience::Member(v) => {
@@ -182,14 +182,22 @@ impl App {
             self.store.member_name(&row.white)?,
             self.store.member_name(&row.black)?,
         ));
-        let view = picture::game_view(
-            game,
-            &Request {
-                flipped,
-                from,
-                players,
-            },
-        );
+        Ok(Request {
+            flipped,
+            from,
+            players,
+        })
+    }
+
+    /// The picture of a game, drawn for `audience`: see `Audience`.
+    pub(super) fn picture(
+        &self,
+        row: &GameRow,
+        game: &Game,
+        audience: Audience,
+        from: Option<engine::Cell>,
+    ) -> Out<Picture> {
+        let view = picture::game_view(game, &self.request(row, audience, from)?);
         Ok(Picture {
             name: match from {
                 Some(c) => format!(
@@ -688,6 +696,16 @@ impl App {
             name: file_name,
             text: export_text(&moves, &result),
         });
+        // The animated replay, from the side the member sees their boards from.
+        let request = self.request(&row, Audience::Member(&cmd.who.id), None)?;
+        let replay = render::replay(&picture::replay_views(&g, &request));
+        if replay.shortened() {
+            reply.text.push_str(&replay_note(&replay));
+        }
+        reply.picture = Some(Picture {
+            name: format!("ferry-{}.gif", row.id),
+            png: replay.gif,
+        });
         self.keep(&row, g);
         Ok(reply)
     }
@@ -955,4 +973,35 @@ fn ask(text: String, other: &str, what: &str, game: i64) -> Reply {
         button(format!("{what}-decline:{game}"), &format!("Decline {what}")),
     ];
     reply
+}
+
+/// What a shortened replay leaves out, as a sentence for the reply.
+fn replay_note(replay: &render::Replay) -> String {
+    let mut parts = Vec::new();
+    if replay.scale < 100 {
+        parts.push(format!("drawn at {}% of the usual size", replay.scale));
+    }
+    if replay.every > 1 {
+        parts.push(format!(
+            "shows every {} position ({} of {}) and the last",
+            ordinal(replay.every),
+            replay.frames,
+            replay.positions
+        ));
+    }
+    format!(
+        " The game is long, so the replay is {} to stay within Discord's upload limit.",
+        parts.join(" and ")
+    )
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

@@ -4,7 +4,7 @@
 //! forms get a red ring and a "+" badge, so they are never mistaken for their base form.
 //! Sprites are drawn once per piece and size, then reused.
 
-use super::canvas::{Face, Rgb8, Sprite};
+use super::canvas::{Canvas, Face, Rgb8, Sprite};
 use super::view::PieceView;
 use crate::engine::{Color, Role};
 use std::collections::HashMap;
@@ -15,6 +15,8 @@ pub const WHITE_INK: Rgb8 = [30, 30, 30];
 pub const BLACK_FILL: Rgb8 = [40, 40, 42];
 pub const BLACK_INK: Rgb8 = [236, 236, 236];
 pub const PROMOTED: Rgb8 = [205, 45, 45];
+/// The soft light outline of black chess pieces, so they stand out on dark squares.
+pub const BLACK_LINE: Rgb8 = [150, 150, 150];
 
 /// The drawing of a piece kind.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -198,9 +200,9 @@ pub fn mark(mark: Mark, size: u32) -> Arc<Sprite> {
     })
 }
 
-const HULL: Rgb8 = [120, 78, 44];
+pub const HULL: Rgb8 = [120, 78, 44];
 pub const HULL_EDGE: Rgb8 = [70, 44, 24];
-const SAIL: Rgb8 = [250, 248, 240];
+pub const SAIL: Rgb8 = [250, 248, 240];
 
 fn boat(size: u32, empty: bool) -> Sprite {
     let mut sprite = Sprite::new(size);
@@ -239,8 +241,8 @@ fn boat(size: u32, empty: bool) -> Sprite {
     sprite
 }
 
-const TAG: Rgb8 = [255, 255, 255];
-const TAG_EDGE: Rgb8 = [30, 30, 30];
+pub const TAG: Rgb8 = [255, 255, 255];
+pub const TAG_EDGE: Rgb8 = [30, 30, 30];
 
 /// A small arrow in the cell's top-right corner.
 fn exit_arrow(size: u32, up: bool) -> Sprite {
@@ -268,6 +270,25 @@ pub fn sprite(piece: PieceView, size: u32) -> Arc<Sprite> {
         (piece.role, piece.color, piece.promoted, size),
         || draw(piece, size),
     )
+}
+
+/// `piece` on a square of flat `ground`, `size` pixels, as palette indices (pieces in
+/// hand, legends): drawn once, then copied.
+pub fn piece_on(piece: PieceView, size: u32, ground: Rgb8) -> Arc<Canvas> {
+    type Cache = Mutex<HashMap<(PieceView, u32, Rgb8), Arc<Canvas>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (piece, size, ground);
+    if let Some(t) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return t;
+    }
+    let mut img = image::RgbImage::from_pixel(size, size, image::Rgb(ground));
+    sprite(piece, size).draw_on(&mut img, 0, 0);
+    let tile = Arc::new(Canvas::from_rgb(&img));
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, tile.clone());
+    }
+    tile
 }
 
 type SpriteCache<K> = OnceLock<Mutex<HashMap<K, Arc<Sprite>>>>;
@@ -307,14 +328,14 @@ fn draw(piece: PieceView, size: u32) -> Sprite {
             // so that they stand out on dark squares.
             let line = match piece.color {
                 Color::White => WHITE_INK,
-                Color::Black => [150, 150, 150],
+                Color::Black => BLACK_LINE,
             };
             s.glyph(font, px, outline, Some(solid), (cx, cy), line);
         }
         Look::Bishop => {
             let line = match piece.color {
                 Color::White => WHITE_INK,
-                Color::Black => [150, 150, 150],
+                Color::Black => BLACK_LINE,
             };
             mitre(&mut s, (0.0, 0.0), z, fill, line, (z * 0.035).max(1.2));
         }

@@ -2,16 +2,19 @@
 //! edges, pieces in hand in a column on the right.
 
 use super::art;
-use super::canvas::{self, Face, Rgb8};
-use super::view::{BoardView, CellView, Exit, HandItem, Terrain};
+use super::canvas::{self, Canvas, Face, Rgb8};
+use super::palette::mix;
+use super::view::{BoardView, Exit, HandItem, Marks, PieceView, Terrain};
 use crate::engine::Color;
-use image::{Rgb, RgbImage};
+use image::RgbImage;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 pub const BACKGROUND: Rgb8 = [43, 45, 49];
 pub const CAPTION: Rgb8 = [236, 236, 236];
-const CAPTION_DIM: Rgb8 = [170, 174, 180];
+pub const CAPTION_DIM: Rgb8 = [170, 174, 180];
 pub const LIGHT: Rgb8 = [238, 216, 179];
-const DARK: Rgb8 = [184, 138, 100];
+pub const DARK: Rgb8 = [184, 138, 100];
 const WATER_LIGHT: Rgb8 = [160, 204, 232];
 const WATER_DARK: Rgb8 = [122, 175, 214];
 const RIVER_LINE: Rgb8 = [64, 140, 214];
@@ -23,6 +26,44 @@ const HINT: Rgb8 = [25, 25, 25];
 const PLANK: Rgb8 = [150, 108, 66];
 const PLANK_GAP: Rgb8 = [92, 62, 36];
 const WAVE: Rgb8 = [70, 130, 190];
+const PALACE_TINT: [(Rgb8, f32); 2] = [([255, 255, 255], 0.28), ([90, 40, 120], 0.28)];
+const LAST_MOVE_TINT: f32 = 0.42;
+const REMOVED_TINT: f32 = 0.38;
+const SELECTED_TINT: f32 = 0.5;
+const CHECK_TINT: f32 = 0.35;
+
+/// The colours of squares as the palette must hold them exactly: the four plain squares
+/// first, then the same squares last-move tinted, then palaces and the other marks.
+pub fn square_colors() -> Vec<Rgb8> {
+    let plain = [LIGHT, DARK, WATER_LIGHT, WATER_DARK];
+    let palaces: Vec<Rgb8> = PALACE_TINT
+        .iter()
+        .flat_map(|&(tint, a)| [mix(LIGHT, tint, a), mix(DARK, tint, a)])
+        .collect();
+    let land: Vec<Rgb8> = [LIGHT, DARK].into_iter().chain(palaces.clone()).collect();
+    let mut out: Vec<Rgb8> = plain.to_vec();
+    out.extend(plain.iter().map(|&c| mix(c, LAST_MOVE, LAST_MOVE_TINT)));
+    out.extend(palaces.iter().copied());
+    out.extend(palaces.iter().map(|&c| mix(c, LAST_MOVE, LAST_MOVE_TINT)));
+    out.extend(plain.iter().map(|&c| mix(c, REMOVED, REMOVED_TINT)));
+    // A capture's cell is both part of the last move and where a piece was removed.
+    out.extend(
+        land.iter()
+            .chain(&plain[2..])
+            .map(|&c| mix(mix(c, LAST_MOVE, LAST_MOVE_TINT), REMOVED, REMOVED_TINT)),
+    );
+    out.extend(land.iter().map(|&c| mix(c, CHECK, CHECK_TINT)));
+    out.extend([LIGHT, DARK].map(|c| mix(c, SELECTED, SELECTED_TINT)));
+    out.extend([PLANK, PLANK_GAP, art::HULL_EDGE].map(|c| mix(c, LAST_MOVE, LAST_MOVE_TINT)));
+    out
+}
+
+/// The other flat colours of a board: marks, river and bridge.
+pub fn flat_colors() -> Vec<Rgb8> {
+    vec![
+        LAST_MOVE, REMOVED, CHECK, SELECTED, HINT, PLANK, PLANK_GAP, WAVE, RIVER_LINE,
+    ]
+}
 
 /// Pixel sizes of one picture, all derived from the cell size.
 struct Layout {
@@ -42,9 +83,15 @@ struct Layout {
 impl Layout {
     /// Cells sized so that the board is about 540 px wide (and at most 620 px tall): with
     /// coordinates and hands the picture is about 640 px wide.
+    #[cfg(test)]
     fn for_view(view: &BoardView) -> Layout {
-        let cell = (540 / view.files.max(1) as u32)
-            .min(620 / view.ranks.max(1) as u32)
+        Layout::scaled(view, 100)
+    }
+
+    /// The layout at `percent` of the usual cell size (smaller replays of long games).
+    fn scaled(view: &BoardView, percent: u32) -> Layout {
+        let cell = ((540 / view.files.max(1) as u32).min(620 / view.ranks.max(1) as u32) * percent
+            / 100)
             .max(24);
         let mut l = Layout {
             cell,
@@ -114,10 +161,20 @@ impl Layout {
 }
 
 /// Draws the picture.
-pub fn draw(view: &BoardView) -> RgbImage {
-    let l = Layout::for_view(view);
+pub fn draw(view: &BoardView) -> Canvas {
+    draw_scaled(view, 100)
+}
+
+/// The size of the picture at `percent` of its usual size.
+pub fn size_scaled(view: &BoardView, percent: u32) -> (u32, u32) {
+    Layout::scaled(view, percent).size(view)
+}
+
+/// Draws the picture at `percent` of its usual size.
+pub fn draw_scaled(view: &BoardView, percent: u32) -> Canvas {
+    let l = Layout::scaled(view, percent);
     let (w, h) = l.size(view);
-    let mut img = RgbImage::from_pixel(w, h, Rgb(BACKGROUND));
+    let mut img = Canvas::new(w, h, BACKGROUND);
     draw_captions(&mut img, view, &l);
     for rank in 0..view.ranks {
         for file in 0..view.files {
@@ -132,76 +189,124 @@ pub fn draw(view: &BoardView) -> RgbImage {
     img
 }
 
-fn draw_cell(img: &mut RgbImage, view: &BoardView, l: &Layout, file: u8, rank: u8) {
-    let c: &CellView = view.cell(file, rank);
+/// Everything that decides how one cell looks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct CellKey {
+    terrain: Terrain,
+    light: bool,
+    boat: bool,
+    piece: Option<PieceView>,
+    /// The exit arrow, pointing up on the picture or down.
+    exit_up: Option<bool>,
+    marks: Marks,
+    size: u32,
+}
+
+fn draw_cell(img: &mut Canvas, view: &BoardView, l: &Layout, file: u8, rank: u8) {
+    let c = view.cell(file, rank);
+    if c.terrain == Terrain::Hole {
+        return;
+    }
+    let key = CellKey {
+        terrain: c.terrain,
+        light: (file + rank) % 2 == 1,
+        boat: c.boat,
+        piece: c.piece,
+        // Pointing up on the picture when the exit is towards its top edge.
+        exit_up: c.exit.map(|exit| (exit == Exit::North) != view.flipped),
+        marks: c.marks,
+        size: l.cell,
+    };
+    let tile = cell_tile(key);
     let (x, y) = l.cell_xy(view, file, rank);
-    let s = l.cell as i32;
-    let light = (file + rank) % 2 == 1;
-    let base = match (c.terrain, light) {
-        (Terrain::Hole, _) => return,
+    img.blit(&tile.pixels, tile.width as usize, x, y);
+}
+
+/// The cell as palette indices, drawn the first time it is asked for. A game shows a
+/// few dozen kinds of cell, so the cache stays small; it is emptied if odd views ever
+/// fill it.
+fn cell_tile(key: CellKey) -> Arc<Canvas> {
+    type Cache = Mutex<HashMap<CellKey, Arc<Canvas>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    const MOST: usize = 4096;
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(t) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return t;
+    }
+    let tile = Arc::new(Canvas::from_rgb(&draw_cell_rgb(key)));
+    if let Ok(mut c) = cache.lock() {
+        if c.len() >= MOST {
+            c.clear();
+        }
+        c.insert(key, tile.clone());
+    }
+    tile
+}
+
+fn draw_cell_rgb(key: CellKey) -> RgbImage {
+    let s = key.size as i32;
+    let mut tile = RgbImage::new(key.size, key.size);
+    let img = &mut tile;
+    let (x, y) = (0, 0);
+    let base = match (key.terrain, key.light) {
         (Terrain::Water | Terrain::Bridge, true) => WATER_LIGHT,
         (Terrain::Water | Terrain::Bridge, false) => WATER_DARK,
         (_, true) => LIGHT,
         (_, false) => DARK,
     };
     canvas::fill_rect(img, x, y, s, s, base);
-    if c.terrain == Terrain::Bridge {
+    if key.terrain == Terrain::Bridge {
         draw_bridge(img, x, y, s);
     }
-    if let Terrain::Palace(color) = c.terrain {
-        let tint = match color {
-            Color::White => [255, 255, 255],
-            Color::Black => [90, 40, 120],
-        };
-        canvas::tint_rect(img, x, y, s, s, tint, 0.28);
+    if let Terrain::Palace(color) = key.terrain {
+        let (tint, a) = PALACE_TINT[color as usize];
+        canvas::tint_rect(img, x, y, s, s, tint, a);
     }
-    let m = c.marks;
+    let m = key.marks;
     if m.last_move {
-        canvas::tint_rect(img, x, y, s, s, LAST_MOVE, 0.42);
+        canvas::tint_rect(img, x, y, s, s, LAST_MOVE, LAST_MOVE_TINT);
     }
     if m.removed {
-        canvas::tint_rect(img, x, y, s, s, REMOVED, 0.38);
+        canvas::tint_rect(img, x, y, s, s, REMOVED, REMOVED_TINT);
     }
     if m.selected {
-        canvas::tint_rect(img, x, y, s, s, SELECTED, 0.5);
+        canvas::tint_rect(img, x, y, s, s, SELECTED, SELECTED_TINT);
     }
     let (cx, cy) = (x as f32 + s as f32 / 2.0, y as f32 + s as f32 / 2.0);
     if m.check {
         // The square turns red, brightest under the piece, so the check shows around
         // a round token as well as a chess glyph.
-        canvas::tint_rect(img, x, y, s, s, CHECK, 0.35);
+        canvas::tint_rect(img, x, y, s, s, CHECK, CHECK_TINT);
         for i in 0..5 {
             let r = s as f32 * (0.5 - i as f32 * 0.07);
             canvas::disc(img, cx, cy, r, CHECK, 0.2);
         }
     }
-    let swimming = c.terrain == Terrain::Water && !c.boat;
-    if c.boat {
+    let swimming = key.terrain == Terrain::Water && !key.boat;
+    if key.boat {
         art::mark(
             art::Mark::Boat {
-                empty: c.piece.is_none(),
+                empty: key.piece.is_none(),
             },
-            l.cell,
+            key.size,
         )
         .draw_on(img, x, y);
     }
-    if let Some(p) = c.piece {
-        if c.boat {
+    if let Some(p) = key.piece {
+        if key.boat {
             // The passenger rides a little smaller and higher, so the hull shows.
-            let size = l.cell * 3 / 4;
-            let inset = (l.cell - size) as i32 / 2;
+            let size = key.size * 3 / 4;
+            let inset = (key.size - size) as i32 / 2;
             art::sprite(p, size).draw_on(img, x + inset, y + inset - s / 10);
         } else {
-            art::sprite(p, l.cell).draw_on(img, x, y);
+            art::sprite(p, key.size).draw_on(img, x, y);
         }
         if swimming {
             draw_waves(img, x, y, s, base);
         }
     }
-    if let Some(exit) = c.exit {
-        // Pointing up on the picture when the exit is towards its top edge.
-        let up = (exit == Exit::North) != view.flipped;
-        art::mark(art::Mark::Exit { up }, l.cell).draw_on(img, x, y);
+    if let Some(up) = key.exit_up {
+        art::mark(art::Mark::Exit { up }, key.size).draw_on(img, x, y);
     }
     // A frame in the mark's own colour, drawn over everything in the cell, so that the
     // last move shows the same on land, water, a bridge's planks or under a boat.
@@ -214,12 +319,13 @@ fn draw_cell(img: &mut RgbImage, view: &BoardView, l: &Layout, file: u8, rank: u
         canvas::fill_rect(img, x + s - w, y + w, w, s - 2 * w, color);
     }
     if m.destination {
-        if c.piece.is_some() {
+        if key.piece.is_some() {
             canvas::ring(img, cx, cy, s as f32 * 0.47, s as f32 * 0.08, HINT, 0.45);
         } else {
             canvas::disc(img, cx, cy, s as f32 * 0.15, HINT, 0.4);
         }
     }
+    tile
 }
 
 /// Planks across the river with a rail on each side; water shows at the edges.
@@ -261,7 +367,7 @@ fn draw_waves(img: &mut RgbImage, x: i32, y: i32, s: i32, water: Rgb8) {
 
 /// A rank line is drawn as a band of water between the two ranks, edged and waved, as
 /// wide as the board: a thin line is missed at the size a chat shows a picture.
-fn draw_rank_lines(img: &mut RgbImage, view: &BoardView, l: &Layout) {
+fn draw_rank_lines(img: &mut Canvas, view: &BoardView, l: &Layout) {
     let band = l.band as i32;
     let edge = (l.cell / 28).max(2) as i32;
     let x = l.board_x() as i32;
@@ -287,7 +393,7 @@ fn draw_rank_lines(img: &mut RgbImage, view: &BoardView, l: &Layout) {
     }
 }
 
-fn draw_coordinates(img: &mut RgbImage, view: &BoardView, l: &Layout) {
+fn draw_coordinates(img: &mut Canvas, view: &BoardView, l: &Layout) {
     let px = l.coords as f32 * 0.62;
     let font = Face::Regular;
     for file in 0..view.files {
@@ -322,7 +428,7 @@ fn draw_coordinates(img: &mut RgbImage, view: &BoardView, l: &Layout) {
     }
 }
 
-fn draw_captions(img: &mut RgbImage, view: &BoardView, l: &Layout) {
+fn draw_captions(img: &mut Canvas, view: &BoardView, l: &Layout) {
     let title_px = l.cell as f32 * 0.3;
     let mut x = l.board_x() as f32;
     let title_base = (l.cell * 9 / 10) as f32 * 0.42;
@@ -393,7 +499,7 @@ fn pack_phrases(phrases: &[String], px: f32, width: f32) -> Vec<String> {
     lines
 }
 
-fn draw_hands(img: &mut RgbImage, view: &BoardView, l: &Layout, hands: &[Vec<HandItem>; 2]) {
+fn draw_hands(img: &mut Canvas, view: &BoardView, l: &Layout, hands: &[Vec<HandItem>; 2]) {
     let x = (l.board_x() + l.cell * view.files as u32 + l.pad) as i32;
     let size = l.cell * 62 / 100;
     let step = size as i32 + l.pad as i32 / 2;
@@ -443,7 +549,8 @@ fn draw_hands(img: &mut RgbImage, view: &BoardView, l: &Layout, hands: &[Vec<Han
                 );
                 continue;
             };
-            art::sprite(item.piece, size).draw_on(img, x, y);
+            let tile = art::piece_on(item.piece, size, BACKGROUND);
+            img.blit(&tile.pixels, size as usize, x, y);
             let label = format!("×{}", item.count);
             let base = y as f32 + size as f32 / 2.0 + px * 0.36;
             canvas::text(
@@ -480,6 +587,7 @@ mod tests {
     use super::*;
     use crate::engine::Role;
     use crate::render::view::{PieceView, RankLine};
+    use image::Rgb;
 
     fn near(a: Rgb<u8>, b: Rgb8) -> bool {
         (0..3).all(|i| (a.0[i] as i32 - b[i] as i32).abs() <= 12)
@@ -514,7 +622,7 @@ mod tests {
         view.cell_mut(6, 6).marks.removed = true;
         for flipped in [false, true] {
             view.flipped = flipped;
-            let img = draw(&view);
+            let img = draw(&view).to_rgb();
             let l = Layout::for_view(&view);
             let s = l.cell as i32;
             let mut marked: Vec<(u8, u8, Rgb8)> =
@@ -540,7 +648,7 @@ mod tests {
         view.rank_lines.push(RankLine { after: 3 });
         for flipped in [false, true] {
             view.flipped = flipped;
-            let img = draw(&view);
+            let img = draw(&view).to_rgb();
             let l = Layout::for_view(&view);
             let (x, _) = l.cell_xy(&view, 2, 0);
             let x = (x + l.cell as i32 / 2) as u32;

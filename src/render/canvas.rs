@@ -1,6 +1,9 @@
-//! Drawing on an RGB image: filled rectangles, antialiased discs and rings, text from the
-//! bundled fonts, and premultiplied RGBA sprites composited on top.
+//! Drawing: filled rectangles, antialiased discs and rings, text from the bundled fonts,
+//! and premultiplied RGBA sprites composited on top. Each picture is a `Canvas` of palette
+//! indices; cached tiles (a cell with its piece and marks) are drawn once on an RGB image
+//! and then mapped to the palette.
 
+use super::palette::{palette, Ink};
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::RgbImage;
 use std::collections::HashMap;
@@ -31,48 +34,167 @@ impl Face {
     }
 }
 
-/// Coverage rounded to 1/32: invisible on screen, and it keeps the number of distinct
-/// edge colours low, which the indexed PNG encoder rewards.
+/// Coverage rounded to 1/32: invisible on screen, and the steps the palette's ink tables
+/// hold.
 #[inline]
 fn steps(alpha: f32) -> f32 {
     (alpha.min(1.0) * 32.0).round() / 32.0
 }
 
-/// Blends `color` over one pixel with coverage `alpha` (0..1); pixels off the image are
-/// skipped.
-#[inline]
-pub fn blend(img: &mut RgbImage, x: i32, y: i32, color: Rgb8, alpha: f32) {
-    let a = steps(alpha);
-    if x < 0 || y < 0 || x >= img.width() as i32 || y >= img.height() as i32 || a <= 0.0 {
-        return;
-    }
-    let p = img.get_pixel_mut(x as u32, y as u32);
-    for (dst, &src) in p.0.iter_mut().zip(&color) {
-        *dst = (*dst as f32 * (1.0 - a) + src as f32 * a + 0.5) as u8;
-    }
+/// Something to draw on: an RGB image (cached tiles are drawn in RGB, then mapped to the
+/// palette once) or a `Canvas` of palette indices (each picture).
+pub trait Surface {
+    /// A colour made ready for blending many pixels (an ink table for a `Canvas`).
+    type Paint;
+    fn size(&self) -> (i32, i32);
+    fn paint(&self, color: Rgb8) -> Self::Paint;
+    /// Blends `paint` over one pixel with coverage `alpha` (already stepped, > 0), which
+    /// lies on the surface.
+    fn blend_at(&mut self, x: usize, y: usize, paint: &Self::Paint, alpha: f32);
+    /// Fills rows `y0..y1`, columns `x0..x1` (already clipped) with `color`.
+    fn fill_clipped(&mut self, x0: usize, x1: usize, y0: usize, y1: usize, color: Rgb8);
 }
 
-pub fn fill_rect(img: &mut RgbImage, x: i32, y: i32, w: i32, h: i32, color: Rgb8) {
-    let (iw, ih) = (img.width() as i32, img.height() as i32);
-    let (x0, x1) = (x.clamp(0, iw) as usize, (x + w).clamp(0, iw) as usize);
-    let (y0, y1) = (y.clamp(0, ih) as usize, (y + h).clamp(0, ih) as usize);
-    if x0 >= x1 {
-        return;
+impl Surface for RgbImage {
+    type Paint = Rgb8;
+    fn size(&self) -> (i32, i32) {
+        (self.width() as i32, self.height() as i32)
     }
-    let stride = iw as usize * 3;
-    let raw: &mut [u8] = img;
-    for row in y0..y1 {
-        for px in raw[row * stride + x0 * 3..row * stride + x1 * 3].chunks_exact_mut(3) {
-            px.copy_from_slice(&color);
+    fn paint(&self, color: Rgb8) -> Rgb8 {
+        color
+    }
+    #[inline]
+    fn blend_at(&mut self, x: usize, y: usize, paint: &Rgb8, a: f32) {
+        let p = self.get_pixel_mut(x as u32, y as u32);
+        for (dst, &src) in p.0.iter_mut().zip(paint) {
+            *dst = (*dst as f32 * (1.0 - a) + src as f32 * a + 0.5) as u8;
+        }
+    }
+    fn fill_clipped(&mut self, x0: usize, x1: usize, y0: usize, y1: usize, color: Rgb8) {
+        let stride = self.width() as usize * 3;
+        let raw: &mut [u8] = self;
+        for row in y0..y1 {
+            for px in raw[row * stride + x0 * 3..row * stride + x1 * 3].chunks_exact_mut(3) {
+                px.copy_from_slice(&color);
+            }
         }
     }
 }
 
+/// A picture as indices into the fixed palette (`palette::palette`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Canvas {
+    pub width: u32,
+    pub height: u32,
+    /// Row by row, one index a pixel.
+    pub pixels: Vec<u8>,
+}
+
+impl Canvas {
+    pub fn new(width: u32, height: u32, color: Rgb8) -> Canvas {
+        Canvas {
+            width,
+            height,
+            pixels: vec![palette().index(color); (width * height) as usize],
+        }
+    }
+
+    /// Copies a tile of indices (`w` wide, row by row) with its top-left corner at
+    /// (x, y); what falls off the canvas is left out.
+    pub fn blit(&mut self, tile: &[u8], w: usize, x: i32, y: i32) {
+        if w == 0 {
+            return;
+        }
+        let (cw, ch) = (self.width as i32, self.height as i32);
+        let x0 = x.max(0);
+        let x1 = (x + w as i32).min(cw);
+        if x0 >= x1 {
+            return;
+        }
+        for (ty, row) in tile.chunks_exact(w).enumerate() {
+            let cy = y + ty as i32;
+            if cy < 0 || cy >= ch {
+                continue;
+            }
+            let at = (cy * cw) as usize;
+            self.pixels[at + x0 as usize..at + x1 as usize]
+                .copy_from_slice(&row[(x0 - x) as usize..(x1 - x) as usize]);
+        }
+    }
+
+    /// The picture in RGB, for tests that compare pixels.
+    pub fn to_rgb(&self) -> RgbImage {
+        let p = palette();
+        let raw = self.pixels.iter().flat_map(|&i| p.rgb(i)).collect();
+        RgbImage::from_raw(self.width, self.height, raw).expect("sized to the canvas")
+    }
+
+    /// An RGB tile mapped to the palette (each colour to its entry, or the nearest).
+    pub fn from_rgb(img: &RgbImage) -> Canvas {
+        let p = palette();
+        let mut seen: HashMap<Rgb8, u8> = HashMap::new();
+        let pixels = img
+            .pixels()
+            .map(|px| *seen.entry(px.0).or_insert_with(|| p.index(px.0)))
+            .collect();
+        Canvas {
+            width: img.width(),
+            height: img.height(),
+            pixels,
+        }
+    }
+}
+
+impl Surface for Canvas {
+    type Paint = Arc<Ink>;
+    fn size(&self) -> (i32, i32) {
+        (self.width as i32, self.height as i32)
+    }
+    fn paint(&self, color: Rgb8) -> Arc<Ink> {
+        palette().ink(color)
+    }
+    #[inline]
+    fn blend_at(&mut self, x: usize, y: usize, ink: &Arc<Ink>, a: f32) {
+        let at = y * self.width as usize + x;
+        self.pixels[at] = ink.over(self.pixels[at], a);
+    }
+    fn fill_clipped(&mut self, x0: usize, x1: usize, y0: usize, y1: usize, color: Rgb8) {
+        let index = palette().index(color);
+        let w = self.width as usize;
+        for row in y0..y1 {
+            self.pixels[row * w + x0..row * w + x1].fill(index);
+        }
+    }
+}
+
+/// Blends `paint` over one pixel with coverage `alpha` (0..1); pixels off the surface
+/// are skipped.
+#[inline]
+pub fn blend<S: Surface>(img: &mut S, x: i32, y: i32, paint: &S::Paint, alpha: f32) {
+    let a = steps(alpha);
+    let (w, h) = img.size();
+    if x < 0 || y < 0 || x >= w || y >= h || a <= 0.0 {
+        return;
+    }
+    img.blend_at(x as usize, y as usize, paint, a);
+}
+
+pub fn fill_rect<S: Surface>(img: &mut S, x: i32, y: i32, w: i32, h: i32, color: Rgb8) {
+    let (iw, ih) = img.size();
+    let (x0, x1) = (x.clamp(0, iw) as usize, (x + w).clamp(0, iw) as usize);
+    let (y0, y1) = (y.clamp(0, ih) as usize, (y + h).clamp(0, ih) as usize);
+    if x0 >= x1 || y0 >= y1 {
+        return;
+    }
+    img.fill_clipped(x0, x1, y0, y1, color);
+}
+
 /// Blends a translucent rectangle.
-pub fn tint_rect(img: &mut RgbImage, x: i32, y: i32, w: i32, h: i32, color: Rgb8, alpha: f32) {
+pub fn tint_rect<S: Surface>(img: &mut S, x: i32, y: i32, w: i32, h: i32, color: Rgb8, alpha: f32) {
+    let paint = img.paint(color);
     for yy in y..y + h {
         for xx in x..x + w {
-            blend(img, xx, yy, color, alpha);
+            blend(img, xx, yy, &paint, alpha);
         }
     }
 }
@@ -100,13 +222,23 @@ fn ring_pixels(cx: f32, cy: f32, r: f32, width: f32, mut plot: impl FnMut(i32, i
 }
 
 /// An antialiased ring between radii `r - width` and `r`, or a disc when `width >= r`.
-pub fn ring(img: &mut RgbImage, cx: f32, cy: f32, r: f32, width: f32, color: Rgb8, alpha: f32) {
+#[allow(clippy::too_many_arguments)]
+pub fn ring<S: Surface>(
+    img: &mut S,
+    cx: f32,
+    cy: f32,
+    r: f32,
+    width: f32,
+    color: Rgb8,
+    alpha: f32,
+) {
+    let paint = img.paint(color);
     ring_pixels(cx, cy, r, width, |x, y, c| {
-        blend(img, x, y, color, c * alpha)
+        blend(img, x, y, &paint, c * alpha)
     });
 }
 
-pub fn disc(img: &mut RgbImage, cx: f32, cy: f32, r: f32, color: Rgb8, alpha: f32) {
+pub fn disc<S: Surface>(img: &mut S, cx: f32, cy: f32, r: f32, color: Rgb8, alpha: f32) {
     ring(img, cx, cy, r, r, color, alpha);
 }
 
@@ -225,8 +357,8 @@ fn glyph_bitmap(face: Face, ch: char, px: f32) -> Arc<GlyphBitmap> {
 
 /// Draws `text` with its left end at `x` and its baseline at `baseline`; returns the x
 /// after it.
-pub fn text(
-    img: &mut RgbImage,
+pub fn text<S: Surface>(
+    img: &mut S,
     face: Face,
     px: f32,
     x: f32,
@@ -235,6 +367,7 @@ pub fn text(
     text: &str,
 ) -> f32 {
     let f = face.font().as_scaled(PxScale::from(px));
+    let paint = img.paint(color);
     let mut pen = x;
     let mut prev = None;
     for ch in text.chars() {
@@ -247,7 +380,7 @@ pub fn text(
         for (i, &c) in g.coverage.iter().enumerate() {
             if c > 0.0 {
                 let (gx, gy) = ((i % g.width) as i32, (i / g.width) as i32);
-                blend(img, ox + gx, oy + gy, color, c);
+                blend(img, ox + gx, oy + gy, &paint, c);
             }
         }
         pen += f.h_advance(id);

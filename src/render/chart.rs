@@ -67,7 +67,7 @@ fn stroke(img: &mut RgbImage, a: (f32, f32), b: (f32, f32), width: f32, color: R
             let d = ((px - a.0 - t * dx).powi(2) + (py - a.1 - t * dy).powi(2)).sqrt();
             let c = (r - d + 0.5).clamp(0.0, 1.0);
             if c > 0.0 {
-                canvas::blend(img, x, y, color, c);
+                canvas::blend(img, x, y, &color, c);
             }
         }
     }

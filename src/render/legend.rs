@@ -2,9 +2,8 @@
 
 use super::art;
 use super::board::{BACKGROUND, CAPTION, LIGHT};
-use super::canvas::{self, Face};
+use super::canvas::{self, Canvas, Face, Rgb8};
 use super::view::PieceView;
-use image::{Rgb, RgbImage};
 
 /// One row of a legend.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,6 +14,9 @@ pub struct LegendEntry {
     pub moves: String,
 }
 
+/// Every other row is shaded, so a row reads across.
+pub const ROW_SHADE: Rgb8 = [52, 55, 60];
+pub const MOVES_TEXT: Rgb8 = [176, 180, 186];
 const ROW: u32 = 56;
 const WIDTH: u32 = 760;
 const TITLE: u32 = 48;
@@ -23,7 +25,7 @@ const MOVES_PX: f32 = 14.5;
 const MOVES_LINE: u32 = 19;
 const TEXT_X: f32 = 78.0;
 
-pub fn draw(title: &str, entries: &[LegendEntry]) -> RgbImage {
+pub fn draw(title: &str, entries: &[LegendEntry]) -> Canvas {
     // A long description wraps onto more lines, and its row grows to hold them.
     let lines: Vec<Vec<String>> = entries
         .iter()
@@ -34,7 +36,7 @@ pub fn draw(title: &str, entries: &[LegendEntry]) -> RgbImage {
         .map(|l| ROW + l.len().saturating_sub(1) as u32 * MOVES_LINE)
         .collect();
     let h = TITLE + heights.iter().sum::<u32>() + 12;
-    let mut img = RgbImage::from_pixel(WIDTH, h, Rgb(BACKGROUND));
+    let mut img = Canvas::new(WIDTH, h, BACKGROUND);
     canvas::text(&mut img, Face::Bold, 22.0, 16.0, 32.0, CAPTION, title);
     let mut y = TITLE;
     for (i, e) in entries.iter().enumerate() {
@@ -45,12 +47,12 @@ pub fn draw(title: &str, entries: &[LegendEntry]) -> RgbImage {
                 y as i32,
                 (WIDTH - 16) as i32,
                 heights[i] as i32,
-                [52, 55, 60],
+                ROW_SHADE,
             );
         }
         // Each symbol on a light square, as on the board.
-        canvas::fill_rect(&mut img, 16, y as i32 + 4, 48, 48, LIGHT);
-        art::sprite(e.piece, 48).draw_on(&mut img, 16, y as i32 + 4);
+        let tile = art::piece_on(e.piece, 48, LIGHT);
+        img.blit(&tile.pixels, 48, 16, y as i32 + 4);
         canvas::text(
             &mut img,
             Face::Bold,
@@ -67,7 +69,7 @@ pub fn draw(title: &str, entries: &[LegendEntry]) -> RgbImage {
                 MOVES_PX,
                 TEXT_X,
                 y as f32 + 45.0 + (j as u32 * MOVES_LINE) as f32,
-                [176, 180, 186],
+                MOVES_TEXT,
                 line,
             );
         }

@@ -1,6 +1,7 @@
-//! Pictures: a plain `BoardView` (or a legend) in, PNG bytes out. Never runs the rules.
-//! Fonts are embedded at compile time (fonts/, DejaVu Sans); nothing is looked up on the
-//! system or fetched.
+//! Pictures: a plain `BoardView` (or a legend) in, PNG bytes out; a sequence of views in,
+//! an animated GIF out. Never runs the rules. Every picture is drawn in one fixed palette
+//! (`palette`). Fonts are embedded at compile time (fonts/, DejaVu Sans); nothing is
+//! looked up on the system or fetched.
 
 mod art;
 mod board;
@@ -8,11 +9,15 @@ mod canvas;
 mod chart;
 mod encode;
 mod legend;
+mod palette;
+mod replay;
 mod tally;
 pub mod view;
 
+pub use canvas::Canvas;
 pub use chart::{ChartSeries, ChartTick};
 pub use legend::LegendEntry;
+pub use replay::{replay, Replay, MOST_BYTES as MOST_REPLAY_BYTES};
 pub use tally::TallyEntry;
 pub use view::{BoardView, CellView, Exit, HandItem, Marks, PieceView, RankLine, Terrain};
 
@@ -20,34 +25,43 @@ use image::RgbImage;
 
 /// The picture of a position, as PNG bytes.
 pub fn board_png(view: &BoardView) -> Vec<u8> {
-    encode(&board::draw(view))
+    encode::png(&board::draw(view))
 }
 
 /// A legend: each piece with its name and how it moves.
 pub fn legend_png(title: &str, entries: &[LegendEntry]) -> Vec<u8> {
-    encode(&legend::draw(title, entries))
+    encode::png(&legend::draw(title, entries))
 }
 
 /// The standing of a vote as bars, with a title and a line under it.
 pub fn tally_png(title: &str, subtitle: &str, entries: &[TallyEntry]) -> Vec<u8> {
-    encode(&tally::draw(title, subtitle, entries))
+    encode::png(&tally::draw(title, subtitle, entries))
 }
 
-/// A line chart of ratings over time, one line per series, dates under the ticks.
+/// A line chart of ratings over time, one line per series, dates under the ticks. Its
+/// line colours are its own, outside the boards' fixed palette, so it is written in RGB
+/// (a profile's chart is drawn once per command, not per move).
 pub fn chart_png(
     title: &str,
     subtitle: &str,
     series: &[ChartSeries],
     ticks: &[ChartTick],
 ) -> Vec<u8> {
-    encode(&chart::draw(title, subtitle, series, ticks))
+    encode::png_rgb(&chart::draw(title, subtitle, series, ticks))
 }
 
-fn encode(img: &RgbImage) -> Vec<u8> {
-    encode::png(img)
+/// The picture of a position as palette indices (see `encode_png`).
+pub fn board_canvas(view: &BoardView) -> Canvas {
+    board::draw(view)
+}
+
+/// A drawn picture as PNG bytes with a chosen filter and compression: for the benchmark
+/// that chose `board_png`'s.
+pub fn encode_png(img: &Canvas, filter: png::Filter, deflate: png::DeflateCompression) -> Vec<u8> {
+    encode::png_with(img, filter, deflate)
 }
 
 /// The image behind `board_png`, for tests that compare pixels.
 pub fn board_image(view: &BoardView) -> RgbImage {
-    board::draw(view)
+    board::draw(view).to_rgb()
 }

@@ -1,9 +1,9 @@
 //! The picture of a vote's standing: one bar per choice, longest for the most ballots,
 //! the leading (or winning) choice in the river's blue.
 
+use super::board::CAPTION_DIM;
 use super::board::{BACKGROUND, CAPTION};
-use super::canvas::{self, Face};
-use image::{Rgb, RgbImage};
+use super::canvas::{self, Canvas, Face};
 
 /// One choice of a vote with its ballots.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,15 +19,22 @@ const TITLE: u32 = 70;
 const ROW: u32 = 46;
 const LABEL: f32 = 110.0;
 const BAR_MAX: f32 = 360.0;
-const BAR: [u8; 3] = [120, 126, 136];
-const LEAD: [u8; 3] = [64, 140, 214];
-const DIM: [u8; 3] = [170, 174, 180];
+pub const BAR: [u8; 3] = [120, 126, 136];
+pub const LEAD: [u8; 3] = [64, 140, 214];
 
-pub fn draw(title: &str, subtitle: &str, entries: &[TallyEntry]) -> RgbImage {
+pub fn draw(title: &str, subtitle: &str, entries: &[TallyEntry]) -> Canvas {
     let h = TITLE + ROW * entries.len() as u32 + 16;
-    let mut img = RgbImage::from_pixel(WIDTH, h, Rgb(BACKGROUND));
+    let mut img = Canvas::new(WIDTH, h, BACKGROUND);
     canvas::text(&mut img, Face::Bold, 22.0, 16.0, 32.0, CAPTION, title);
-    canvas::text(&mut img, Face::Regular, 15.0, 16.0, 56.0, DIM, subtitle);
+    canvas::text(
+        &mut img,
+        Face::Regular,
+        15.0,
+        16.0,
+        56.0,
+        CAPTION_DIM,
+        subtitle,
+    );
     let most = entries.iter().map(|e| e.ballots).max().unwrap_or(0).max(1);
     for (i, e) in entries.iter().enumerate() {
         let y = (TITLE + i as u32 * ROW) as f32;

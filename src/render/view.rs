@@ -4,7 +4,7 @@
 use crate::engine::{Color, Role};
 
 /// What a cell is, for drawing.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Terrain {
     Land,
     /// River or water: drawn as water.
@@ -25,7 +25,7 @@ pub enum Exit {
 }
 
 /// A piece as drawn.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PieceView {
     pub color: Color,
     pub role: Role,
@@ -35,7 +35,7 @@ pub struct PieceView {
 }
 
 /// Highlights of one cell.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Marks {
     /// A cell the last move started from, passed through or ended on.
     pub last_move: bool,

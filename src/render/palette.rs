@@ -1,0 +1,220 @@
+//! The fixed palette every picture is drawn in: the flat colours of boards, pieces, marks
+//! and text, plus the few blend steps antialiasing needs between an ink and the grounds it
+//! is drawn on. Pictures are drawn as indices into it, so encoding needs no histogram and
+//! no colour search; PNG and GIF files carry it as their palette.
+//!
+//! Colours that are not in the palette (an edge pixel of a piece over a tinted square)
+//! take their nearest entry, but only when a cached tile is first drawn (see
+//! `Palette::nearest`); per picture, antialiased text and shapes blend through an
+//! `Ink`'s table, built once per ink colour.
+
+use super::art::{
+    BLACK_FILL, BLACK_INK, BLACK_LINE, HULL, HULL_EDGE, PROMOTED, SAIL, TAG, TAG_EDGE,
+};
+use super::art::{WHITE_FILL, WHITE_INK};
+use super::board::{self, BACKGROUND, CAPTION, CAPTION_DIM};
+use super::canvas::Rgb8;
+use super::{legend, tally};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// One index is left out of the palette: the GIF replay uses it for "unchanged".
+pub const TRANSPARENT: u8 = 255;
+const MAX_COLORS: usize = 255;
+
+/// `dst` with `src` laid over it at coverage `alpha` (0..1), as every drawing does.
+pub fn mix(dst: Rgb8, src: Rgb8, alpha: f32) -> Rgb8 {
+    let mut out = dst;
+    for (o, (&d, &s)) in out.iter_mut().zip(dst.iter().zip(&src)) {
+        *o = (d as f32 * (1.0 - alpha) + s as f32 * alpha + 0.5) as u8;
+    }
+    out
+}
+
+pub struct Palette {
+    colors: Vec<Rgb8>,
+    exact: HashMap<Rgb8, u8>,
+    inks: Mutex<HashMap<Rgb8, Arc<Ink>>>,
+}
+
+/// The palette, built on first use.
+pub fn palette() -> &'static Palette {
+    static PALETTE: OnceLock<Palette> = OnceLock::new();
+    PALETTE.get_or_init(Palette::build)
+}
+
+impl Palette {
+    fn build() -> Palette {
+        let mut colors: Vec<Rgb8> = Vec::new();
+        let mut add = |c: Rgb8| {
+            if !colors.contains(&c) && colors.len() < MAX_COLORS {
+                colors.push(c);
+            }
+        };
+        let squares = board::square_colors();
+        // Flat colours first: they must all fit.
+        for c in [
+            BACKGROUND,
+            CAPTION,
+            CAPTION_DIM,
+            legend::ROW_SHADE,
+            legend::MOVES_TEXT,
+            tally::BAR,
+            tally::LEAD,
+            WHITE_FILL,
+            WHITE_INK,
+            BLACK_FILL,
+            BLACK_INK,
+            BLACK_LINE,
+            PROMOTED,
+            [255, 255, 255],
+            HULL,
+            HULL_EDGE,
+            SAIL,
+            TAG,
+            TAG_EDGE,
+        ]
+        .into_iter()
+        .chain(board::flat_colors())
+        .chain(squares.iter().copied())
+        {
+            add(c);
+        }
+        // Blend steps, most visible first: text on the frame, then the edges of pieces
+        // on the plain squares, then everything else on the marked squares.
+        let ramp = |add: &mut dyn FnMut(Rgb8), ink: Rgb8, ground: Rgb8, steps: u32| {
+            for i in 1..steps {
+                add(mix(ground, ink, i as f32 / steps as f32));
+            }
+        };
+        for ink in [CAPTION, CAPTION_DIM] {
+            ramp(&mut add, ink, BACKGROUND, 8);
+        }
+        ramp(&mut add, CAPTION, legend::ROW_SHADE, 6);
+        ramp(&mut add, legend::MOVES_TEXT, BACKGROUND, 6);
+        ramp(&mut add, legend::MOVES_TEXT, legend::ROW_SHADE, 6);
+        ramp(&mut add, WHITE_INK, WHITE_FILL, 6);
+        ramp(&mut add, BLACK_LINE, BLACK_FILL, 6);
+        ramp(&mut add, BLACK_INK, BLACK_FILL, 6);
+        let inks = [WHITE_FILL, WHITE_INK, BLACK_FILL, BLACK_LINE];
+        for &ground in &squares[..4] {
+            for ink in inks {
+                ramp(&mut add, ink, ground, 4);
+            }
+        }
+        for ink in inks {
+            ramp(&mut add, ink, BACKGROUND, 4);
+        }
+        for &ground in &squares[4..] {
+            for ink in inks {
+                ramp(&mut add, ink, ground, 3);
+            }
+        }
+        let exact = colors
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (c, i as u8))
+            .collect();
+        Palette {
+            colors,
+            exact,
+            inks: Mutex::default(),
+        }
+    }
+
+    /// The palette as PNG and GIF store it: r, g, b per entry.
+    pub fn rgb_bytes(&self) -> Vec<u8> {
+        self.colors.concat()
+    }
+
+    pub fn rgb(&self, index: u8) -> Rgb8 {
+        self.colors
+            .get(index as usize)
+            .copied()
+            .unwrap_or([0, 0, 0])
+    }
+
+    /// The index of a colour of the palette, or of its nearest entry.
+    pub fn index(&self, c: Rgb8) -> u8 {
+        self.exact
+            .get(&c)
+            .copied()
+            .unwrap_or_else(|| self.nearest(c))
+    }
+
+    /// The entry nearest to `c` (squared RGB distance): a search over the whole
+    /// palette, so only for what is then cached (tiles, ink tables).
+    fn nearest(&self, c: Rgb8) -> u8 {
+        let d = |p: &Rgb8| -> i32 {
+            (0..3)
+                .map(|i| (p[i] as i32 - c[i] as i32).pow(2))
+                .sum::<i32>()
+        };
+        self.colors
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, p)| d(p))
+            .map_or(0, |(i, _)| i as u8)
+    }
+
+    /// The blend table of `color`.
+    pub fn ink(&self, color: Rgb8) -> Arc<Ink> {
+        let mut inks = self.inks.lock().unwrap_or_else(|e| e.into_inner());
+        inks.entry(color)
+            .or_insert_with(|| Arc::new(Ink::build(self, color)))
+            .clone()
+    }
+}
+
+/// Coverage in 1/32 steps: finer steps would not show.
+const STEPS: usize = 32;
+
+/// What laying one colour over each palette entry gives, at each coverage step.
+pub struct Ink {
+    /// `[dst * (STEPS + 1) + step]`: the entry nearest to the blend.
+    table: Vec<u8>,
+}
+
+impl Ink {
+    fn build(p: &Palette, color: Rgb8) -> Ink {
+        let mut table = vec![0u8; 256 * (STEPS + 1)];
+        for (dst, &under) in p.colors.iter().enumerate() {
+            for step in 0..=STEPS {
+                table[dst * (STEPS + 1) + step] =
+                    p.index(mix(under, color, step as f32 / STEPS as f32));
+            }
+        }
+        Ink { table }
+    }
+
+    /// The entry for this ink over `dst` at coverage `alpha` (0..1).
+    #[inline]
+    pub fn over(&self, dst: u8, alpha: f32) -> u8 {
+        let step = (alpha.clamp(0.0, 1.0) * STEPS as f32 + 0.5) as usize;
+        self.table[dst as usize * (STEPS + 1) + step]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_palette_holds_every_flat_colour_and_leaves_one_index_free() {
+        let p = palette();
+        assert!(p.colors.len() <= MAX_COLORS);
+        assert!(p.colors.len() <= TRANSPARENT as usize);
+        for c in board::square_colors()
+            .into_iter()
+            .chain(board::flat_colors())
+        {
+            assert_eq!(p.rgb(p.index(c)), c, "{c:?}");
+        }
+        // Text is smooth on the frame: every step of its ramp is exact.
+        let ink = p.ink(CAPTION);
+        let bg = p.index(BACKGROUND);
+        assert_eq!(ink.over(bg, 0.0), bg);
+        assert_eq!(p.rgb(ink.over(bg, 1.0)), CAPTION);
+        assert_eq!(p.rgb(ink.over(bg, 0.5)), mix(BACKGROUND, CAPTION, 0.5));
+    }
+}
