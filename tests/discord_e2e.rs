@@ -619,9 +619,11 @@ async fn busy_channels_slow_database_and_ferrys_own_errors() {
     picture(&slow);
 
     // Ferry's own failure (a stored game that no longer replays): an apology with an
-    // incident id, which the log has too; the bot goes on.
+    // incident id, which the log has too; the bot goes on. The action count moves on with
+    // the damage, as with every change Ferry makes to a game: a game kept in memory is
+    // used for as long as the count is the same.
     db.execute(
-        "UPDATE games SET start_position = 'garbage' WHERE channel = ?1",
+        "UPDATE games SET start_position = 'garbage', seq = seq + 1 WHERE channel = ?1",
         [thread.to_string()],
     )
     .unwrap();

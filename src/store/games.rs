@@ -5,6 +5,7 @@ use super::ratings;
 use super::{Result, Store, StoreError};
 use crate::engine::{Action, Color};
 use rusqlite::{params, OptionalExtension, Row, TransactionBehavior};
+use std::sync::{Arc, PoisonError};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GameStatus {
@@ -500,6 +501,9 @@ impl Store {
     /// One transaction: the game row is moved on only from where the writer saw it (the
     /// check is the update's own condition), then the move or action is added.
     pub fn append(&mut self, a: &Append) -> Result<()> {
+        // This process's writers take turns (see `writers_of`).
+        let writers = Arc::clone(&self.writers);
+        let _turn = writers.lock().unwrap_or_else(PoisonError::into_inner);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;

@@ -22,8 +22,10 @@ pub use votes::{Closing, NewVote, VoteRow, VoteStatus};
 
 use rusqlite::types::ValueRef;
 use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::HashMap;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 
 /// Why a store operation failed.
 #[derive(Debug)]
@@ -141,6 +143,30 @@ const STATEMENT_CACHE: usize = 128;
 /// (they coordinate through SQLite's locks).
 pub struct Store {
     conn: Connection,
+    /// Shared by this process's stores on the same file (see `writers_of`).
+    writers: Arc<Mutex<()>>,
+}
+
+/// The queue of this process's writers on the database file at `path`. A connection
+/// that finds SQLite's write lock taken sleeps and tries again (`schema::wait_for_writer`),
+/// which under steady moves from several threads hands the lock on late and unevenly;
+/// threads queued here take turns, each woken the moment the one before is done. Other
+/// processes still meet at SQLite's lock.
+fn writers_of(path: &Path) -> Arc<Mutex<()>> {
+    type Queues = Mutex<HashMap<PathBuf, Weak<Mutex<()>>>>;
+    static QUEUES: OnceLock<Queues> = OnceLock::new();
+    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut queues = QUEUES
+        .get_or_init(Queues::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    queues.retain(|_, q| q.strong_count() > 0);
+    if let Some(q) = queues.get(&key).and_then(Weak::upgrade) {
+        return q;
+    }
+    let q = Arc::new(Mutex::new(()));
+    queues.insert(key, Arc::downgrade(&q));
+    q
 }
 
 impl Store {
@@ -164,21 +190,26 @@ impl Store {
                 path.display()
             )));
         }
-        Store::setup(conn, migrations)
+        Store::setup(conn, migrations, writers_of(path))
     }
 
     /// A private in-memory database (tests).
     pub fn in_memory() -> Result<Store> {
-        Store::setup(Connection::open_in_memory()?, MIGRATIONS)
+        let writers = Arc::new(Mutex::new(()));
+        Store::setup(Connection::open_in_memory()?, MIGRATIONS, writers)
     }
 
-    fn setup(mut conn: Connection, migrations: &[Migration]) -> Result<Store> {
+    fn setup(
+        mut conn: Connection,
+        migrations: &[Migration],
+        writers: Arc<Mutex<()>>,
+    ) -> Result<Store> {
         // Every query is prepared once per connection and kept (`prepare_cached`): room for
         // all of the store's statements, so a command never parses SQL again.
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         schema::while_busy(|| schema::configure(&conn))?;
         schema::while_busy(|| schema::migrate(&mut conn, migrations))?;
-        Ok(Store { conn })
+        Ok(Store { conn, writers })
     }
 
     /// The schema version of the open database.

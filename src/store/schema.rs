@@ -59,10 +59,33 @@ pub(crate) fn while_busy<T>(mut f: impl FnMut() -> Result<T, StoreError>) -> Res
     }
 }
 
-/// WAL (readers never wait for the writer), a busy timeout (writers queue instead of
+/// Whether a connection that found the database locked by another writer should wait
+/// again (`tries`: how many times it has waited for this lock already), after waiting.
+/// SQLite's own busy timeout sleeps ever longer, up to 100 ms at a time, so that under
+/// steady writes a command would sleep on long after the lock came free (a commit takes
+/// a millisecond or two); short sleeps take the lock soon after, and still give up after
+/// about `BUSY_TIMEOUT`.
+fn wait_for_writer(tries: i32) -> bool {
+    const SHORT: Duration = Duration::from_micros(100);
+    const SHORT_TRIES: u32 = 50;
+    const LONG: Duration = Duration::from_millis(1);
+    let tries = tries.max(0) as u32;
+    let waited = if tries < SHORT_TRIES {
+        SHORT * tries
+    } else {
+        SHORT * SHORT_TRIES + LONG * (tries - SHORT_TRIES)
+    };
+    if waited >= BUSY_TIMEOUT {
+        return false;
+    }
+    std::thread::sleep(if tries < SHORT_TRIES { SHORT } else { LONG });
+    true
+}
+
+/// WAL (readers never wait for the writer), a busy handler (writers queue instead of
 /// failing), foreign keys checked.
 pub(crate) fn configure(conn: &Connection) -> Result<(), StoreError> {
-    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.busy_handler(Some(wait_for_writer))?;
     let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
     // An in-memory database answers "memory": WAL does not apply there.
     if mode != "wal" && mode != "memory" {
