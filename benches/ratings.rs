@@ -9,8 +9,9 @@
 //! the indexes are those Ferry keeps; the moves' texts are placeholders, which neither
 //! ratings nor the two commands read.
 
+mod support;
 use criterion::{criterion_group, criterion_main, Criterion};
-use ferry::app::{App, Command, ManualClock, Member, What};
+use ferry::app::{App, ManualClock, What};
 use ferry::engine::{self, Action, Color, Game, MoveList};
 use ferry::rating;
 use ferry::store::{Append, NewChallenge, NewGame, Store};
@@ -18,26 +19,10 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use support::{cmd, env, SERVER};
 
-const SERVER: &str = "bench";
 const PLAYERS: u64 = 100;
 const NOW: i64 = 1_795_000_000;
-
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn cmd(who: &str, channel: &str, what: What) -> Command {
-    Command {
-        who: Member::new(who),
-        server: SERVER.into(),
-        channel: channel.into(),
-        what,
-    }
-}
 
 /// A small deterministic mix, so players, colours and results vary.
 fn mix(i: u64) -> u64 {

@@ -4,33 +4,12 @@
 //! timing.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use ferry::engine::{variants, Game, MoveList, Variant};
+use ferry::engine::playout::random_game;
+use ferry::engine::{variants, Game};
 use ferry::picture::{game_view, replay_views, Request};
 use ferry::render::{board_canvas, board_png, encode_png, replay};
 use std::hint::black_box;
 use std::time::Duration;
-
-/// A game of `plies` deterministic pseudo-random legal moves (fewer if it ends first).
-fn random_game(v: &'static Variant, plies: usize, seed: u64) -> Game {
-    let options = v.default_options();
-    let mut game = Game::new(v, options.clone(), (v.start)(&options));
-    let mut seed = seed | 1;
-    let mut moves = MoveList::new();
-    for _ in 0..plies {
-        if game.outcome().is_some() {
-            break;
-        }
-        moves.clear();
-        game.position().legal_moves(&mut moves);
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let m = &moves[(seed % moves.len() as u64) as usize];
-        let text = game.position().move_text(m);
-        game.play(&text).expect("a generated move plays");
-    }
-    game
-}
 
 fn render_positions(c: &mut Criterion) {
     let mut group = c.benchmark_group("render");

@@ -6,27 +6,13 @@
 //! (moves per game, 10), FERRY_BENCH_THREADS (the number of cores).
 //! Prints moves per second and the 50th and 99th percentile latency of one move.
 
-use ferry::app::{App, Command, ManualClock, Member, RecentGames, What};
+mod support;
+use ferry::app::{App, ManualClock, RecentGames, What};
 use ferry::engine::{self, Game, MoveList};
 use ferry::store::Store;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn cmd(who: &str, channel: &str, what: What) -> Command {
-    Command {
-        who: Member::new(who),
-        server: "bench".into(),
-        channel: channel.into(),
-        what,
-    }
-}
+use support::{cmd, env};
 
 /// A game as the bench plays it: its channel, its players, and a copy of the game to
 /// pick legal moves from (not timed).

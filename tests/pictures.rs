@@ -4,6 +4,7 @@
 
 mod common;
 
+use ferry::engine::playout::random_game;
 use ferry::engine::Cell;
 use ferry::picture::{game_view, legend, Request};
 use ferry::render::{board_png, legend_png};
@@ -447,28 +448,6 @@ fn every_cell_a_move_changes_is_marked() {
     }
 }
 
-/// A game of `plies` deterministic pseudo-random legal moves (fewer if it ends first).
-fn random_game(id: &str, plies: usize, mut seed: u64) -> ferry::engine::Game {
-    use ferry::engine::MoveList;
-    let mut game = common::game(id, None, &[]);
-    let mut moves = MoveList::new();
-    for _ in 0..plies {
-        if game.outcome().is_some() {
-            break;
-        }
-        moves.clear();
-        game.position().legal_moves(&mut moves);
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let text = game
-            .position()
-            .move_text(&moves[(seed % moves.len() as u64) as usize]);
-        game.play(&text).unwrap();
-    }
-    game
-}
-
 /// The frames of a GIF as the screen shows them after each (RGBA, screen-sized).
 fn composed_frames(gif_bytes: &[u8]) -> (u32, u32, Vec<Vec<u8>>) {
     let mut options = gif::DecodeOptions::new();
@@ -501,7 +480,7 @@ fn a_replay_has_a_frame_a_position_and_ends_on_the_board_picture() {
     use ferry::render::replay;
     for v in ferry::engine::variants() {
         for flipped in [false, true] {
-            let game = random_game(v.id, 24, 0x2545_F491_4F6C_DD1D);
+            let game = random_game(v, 24, 0x2545_F491_4F6C_DD1D);
             let request = Request {
                 flipped,
                 from: None,
@@ -537,7 +516,11 @@ fn a_long_replay_shows_fewer_positions_and_says_so() {
     use ferry::picture::replay_views;
     use ferry::render::replay;
     // 1,500 positions: past the most frames a replay shows.
-    let game = random_game("continental", 80, 0x9E37_79B9_7F4A_7C15);
+    let game = random_game(
+        ferry::engine::variant("continental").unwrap(),
+        80,
+        0x9E37_79B9_7F4A_7C15,
+    );
     let views = replay_views(&game, &Request::default());
     let long: Vec<_> = views.iter().cycle().take(1500).cloned().collect();
     let r = replay(&long);

@@ -15,6 +15,7 @@ pub mod patterns;
 pub mod perft;
 pub mod placement;
 pub mod player_text;
+pub mod playout;
 pub mod types;
 pub mod variant;
 pub mod variants;
