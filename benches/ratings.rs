@@ -74,6 +74,7 @@ fn end(store: &mut Store, id: i64, resign: &Action, member: &str, at: i64) {
             remind_at: at + 2 * 86_400,
             reminded: false,
             notice: None,
+            expect_ratings: None,
         })
         .expect("the ending");
 }
@@ -141,6 +142,7 @@ fn four_moves_in(
                 remind_at: at + 2 * 86_400,
                 reminded: false,
                 notice: None,
+                expect_ratings: None,
             })
             .expect("a move");
     }

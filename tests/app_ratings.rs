@@ -108,11 +108,90 @@ fn a_draw_by_agreement_and_a_loss_on_time_are_rated() {
     // Carol loses on time to dave: the clock ends the game and rates it.
     t.channel = "clock".into();
     let id = game_with(&mut t, "carol", "dave", "days:1", 4);
-    t.tick(T0 + 2 * DAY);
+    let notices = t.tick(T0 + 2 * DAY);
     assert!(t.app.store().game(id).unwrap().unwrap().result.is_some());
     let (c, d) = rating::rate_game(Rating::start(), Rating::start(), Score::Loss);
     assert!(close(rating_of(&t, "carol").unwrap(), c));
     assert!(close(rating_of(&t, "dave").unwrap(), d));
+    // The clock's notice names the ratings it stored, as a move's reply does.
+    let notice = notices
+        .iter()
+        .find(|n| n.reply.text.contains("loses on time"))
+        .expect("the loss on time is announced");
+    let named = format!(
+        "Ratings: <@carol> {:.0} (−{:.0}), <@dave> {:.0} (+{:.0}).",
+        c.rating,
+        1500.0 - c.rating,
+        d.rating,
+        d.rating - 1500.0
+    );
+    assert!(notice.reply.text.contains(&named), "{}", notice.reply.text);
+}
+
+#[test]
+fn an_ending_whose_ratings_moved_since_its_notice_was_written_writes_nothing() {
+    use ferry::engine::Action;
+    use ferry::store::{Append, StoreError};
+    let mut t = Table::new("ratings-preview");
+    let first_channel = t.channel.clone();
+    game_with(&mut t, "alice", "bob", "", 4);
+    t.channel = "second".into();
+    let second = game_with(&mut t, "alice", "bob", "", 4);
+    let row = t.app.store().game(second).unwrap().unwrap();
+    // A notice for the second game's end is written from the ratings as they are now...
+    let preview = t
+        .app
+        .store()
+        .rating_preview(second, "0-1", row.ply)
+        .unwrap();
+    assert_eq!(preview.len(), 2);
+    // ...then the first game ends and moves both ratings.
+    t.channel = first_channel;
+    t.ok("alice", "/resign");
+    // The clock's own path (another process's store on the same file, as the clock may be).
+    let mut store = ferry::store::Store::open(t.dir.db()).unwrap();
+    let action = Action::Resign(ferry::engine::Color::White);
+    let append = Append {
+        game_id: second,
+        expect_seq: row.seq,
+        expect_ply: row.ply,
+        action: &action,
+        member: Some("alice"),
+        at: T0,
+        position_after: None,
+        ply: row.ply,
+        finished: Some(("0-1".into(), "resignation".into())),
+        deadline: row.deadline,
+        remind_at: row.remind_at,
+        reminded: row.reminded,
+        notice: None,
+        expect_ratings: Some(&preview),
+    };
+    let refused = store.append(&append);
+    assert!(
+        matches!(refused, Err(StoreError::Stale { .. })),
+        "{refused:?}"
+    );
+    let still = t.app.store().game(second).unwrap().unwrap();
+    assert!(still.result.is_none(), "nothing was written");
+    assert!(t
+        .app
+        .store()
+        .game_rating_changes(second)
+        .unwrap()
+        .is_empty());
+    // Written from the ratings as they are now, the same ending is stored and rated.
+    let preview = t
+        .app
+        .store()
+        .rating_preview(second, "0-1", row.ply)
+        .unwrap();
+    let append = Append {
+        expect_ratings: Some(&preview),
+        ..append
+    };
+    store.append(&append).unwrap();
+    assert_eq!(t.app.store().game_rating_changes(second).unwrap(), preview);
 }
 
 #[test]

@@ -60,6 +60,7 @@ fn move_at<'a>(game_id: i64, seq: u32, ply: u32, action: &'a Action) -> Append<'
         remind_at: 50,
         reminded: false,
         notice: None,
+        expect_ratings: None,
     }
 }
 

@@ -81,6 +81,7 @@ fn child() {
                 remind_at: now + DAY / 2,
                 reminded: false,
                 notice: None,
+                expect_ratings: None,
             });
             match result {
                 Ok(()) => println!("RESULT landed"),

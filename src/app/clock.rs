@@ -180,13 +180,21 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
                 continue;
             }
             let winner = row.player(side.opposite());
+            let finished = g.outcome().as_ref().map(super::play::outcome_parts);
+            // The ratings this loss on time writes, named in its notice; the store writes
+            // the ending only if they still hold (see `Append::expect_ratings`).
+            let ratings = match &finished {
+                Some((result, _)) => app.store.rating_preview(row.id, result, row.ply)?,
+                None => Vec::new(),
+            };
             let mut reply = Reply::public(format!(
-                "Game {}: {} did not move by {} and loses on time. {} wins as {}.",
+                "Game {}: {} did not move by {} and loses on time. {} wins as {}.{}",
                 row.id,
                 mention(&who),
                 time_text(row.deadline),
                 mention(winner),
-                side.opposite()
+                side.opposite(),
+                super::ratings::changes_text(&ratings)
             ))
             .mentioning(&[&row.white, &row.black]);
             reply.picture = Some(
@@ -205,11 +213,12 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
                 at: row.deadline,
                 position_after: None,
                 ply: row.ply,
-                finished: g.outcome().as_ref().map(super::play::outcome_parts),
+                finished,
                 deadline: row.deadline,
                 remind_at: row.remind_at,
                 reminded: row.reminded,
                 notice: Some(&notice),
+                expect_ratings: Some(&ratings),
             };
             match app.store.append(&append) {
                 Ok(()) => {}

@@ -244,6 +244,7 @@ impl App {
             remind_at,
             reminded,
             notice: None,
+            expect_ratings: None,
         };
         match self.store.append(&append) {
             // What was written, without reading it back.

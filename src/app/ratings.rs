@@ -8,7 +8,7 @@ use super::{button, refuse, App, Command, Fail, Out, Picture, Reply};
 use crate::engine;
 use crate::rating::{self, Rating, MIN_MOVES_EACH, PROVISIONAL_DEVIATION};
 use crate::render::{self, ChartSeries, ChartTick};
-use crate::store::{GameRow, GameStatus, RatingRow, Results};
+use crate::store::{GameRow, GameStatus, RatingChanges, RatingRow, Results};
 
 /// Rated games a member needs in a variant to appear on its leaderboard. Five keeps a
 /// lucky first game off the table while a small server still fills it; ratings still
@@ -49,6 +49,24 @@ fn variant_name(id: &str) -> String {
     engine::variant(id).map_or_else(|_| id.to_string(), |v| v.name.to_string())
 }
 
+/// ` Ratings: @ann 1662 (+162), @ben 1338 (−162).`, or nothing when none changed.
+pub(super) fn changes_text(changes: &RatingChanges) -> String {
+    if changes.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = changes
+        .iter()
+        .map(|(m, before, after)| {
+            format!(
+                "{} {after:.0} ({})",
+                mention(m),
+                change_text(after - before)
+            )
+        })
+        .collect();
+    format!(" Ratings: {}.", list.join(", "))
+}
+
 impl App {
     /// What a finished game did to its players' ratings, for the reply that ends it:
     /// ` Ratings: ...`, or why it changed none; empty while the game goes on.
@@ -58,17 +76,7 @@ impl App {
         }
         let changes = self.store.game_rating_changes(row.id)?;
         if !changes.is_empty() {
-            let list: Vec<String> = changes
-                .iter()
-                .map(|(m, before, after)| {
-                    format!(
-                        "{} {after:.0} ({})",
-                        mention(m),
-                        change_text(after - before)
-                    )
-                })
-                .collect();
-            return Ok(format!(" Ratings: {}.", list.join(", ")));
+            return Ok(changes_text(&changes));
         }
         Ok(if !self.store.game_rated(row.id)? {
             " A casual game: no rating changed.".to_string()

@@ -1,7 +1,7 @@
 //! Games, their moves and actions, and challenges.
 
 use super::outbox::{self, NewNotice};
-use super::ratings;
+use super::ratings::{self, RatingChanges};
 use super::{Result, Store, StoreError};
 use crate::engine::{Action, Color};
 use rusqlite::{params, OptionalExtension, Row, TransactionBehavior};
@@ -151,6 +151,10 @@ pub struct Append<'a> {
     pub reminded: bool,
     /// A notice to queue with the write (the clocks' time-out), in the same transaction.
     pub notice: Option<&'a NewNotice>,
+    /// The rating changes the notice names (`Store::rating_preview`): when the ending
+    /// would rate otherwise, nothing is written (`StoreError::Stale`), so a notice never
+    /// states ratings other than those stored.
+    pub expect_ratings: Option<&'a RatingChanges>,
 }
 
 /// A game about to start.
@@ -583,7 +587,18 @@ impl Store {
             }
         }
         if let Some((result, _)) = &a.finished {
-            ratings::rate_ended_game(&tx, a.game_id, result, a.ply, a.at)?;
+            let changes = ratings::rate_ended_game(&tx, a.game_id, result, a.ply, a.at)?;
+            if a.expect_ratings
+                .is_some_and(|expected| *expected != changes)
+            {
+                // The notice names ratings that moved since it was written (another game
+                // of these players ended): write nothing, the caller writes it anew.
+                return Err(StoreError::Stale {
+                    seq: a.expect_seq,
+                    ply: a.expect_ply,
+                    active: true,
+                });
+            }
         }
         if let Some(n) = a.notice {
             outbox::enqueue(&tx, n)?;

@@ -16,7 +16,7 @@ pub use games::{
 pub use leases::Lease;
 pub use outbox::{NewNotice, QueuedNotice};
 pub use questions::MessageRef;
-pub use ratings::{RatingPoint, RatingRow, Results};
+pub use ratings::{RatingChanges, RatingPoint, RatingRow, Results};
 pub use schema::{version, Migration, MIGRATIONS};
 pub use votes::{Closing, NewVote, VoteRow, VoteStatus};
 

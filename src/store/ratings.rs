@@ -132,47 +132,87 @@ fn save(
     Ok(())
 }
 
-/// Rates a game that has just ended with `result` and `ply` moves in effect, on `conn`
-/// (the transaction that ends it, so the game ends and is rated together or not at all).
-/// Casual games, games too short to count and games a member played against themself
-/// change nothing. True when ratings changed.
-pub(super) fn rate_ended_game(
-    conn: &Connection,
-    game_id: i64,
-    result: &str,
-    ply: u32,
-    at: i64,
-) -> Result<bool> {
+/// What ending a game with `result` after `ply` moves does to its players' ratings: each
+/// player's member id, rating before and after, White first. Empty for casual games, games
+/// too short to count and games a member played against themself.
+pub type RatingChanges = Vec<(String, f64, f64)>;
+
+/// The ratings a game's end would write, read on `conn`.
+struct Plan {
+    server: String,
+    variant: String,
+    /// Member, rating before, rating after, score: White, then Black.
+    sides: [(String, Rating, Rating, Score); 2],
+}
+
+impl Plan {
+    fn changes(&self) -> RatingChanges {
+        self.sides
+            .iter()
+            .map(|(m, before, after, _)| (m.clone(), before.rating, after.rating))
+            .collect()
+    }
+}
+
+fn plan(conn: &Connection, game_id: i64, result: &str, ply: u32) -> Result<Option<Plan>> {
     let (server, variant, white, black, rated): (String, String, String, String, bool) = conn
         .prepare_cached("SELECT server, variant, white, black, rated FROM games WHERE id = ?1")?
         .query_row([game_id], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
         })?;
     let Some(score) = Score::of_white(result) else {
-        return Ok(false);
+        return Ok(None);
     };
     if !rated || white == black || !rating::long_enough(ply) {
-        return Ok(false);
+        return Ok(None);
     }
     let w = current(conn, &server, &variant, &white)?;
     let b = current(conn, &server, &variant, &black)?;
     let (w2, b2) = rating::rate_game(w, b, score);
-    save(conn, game_id, &server, &variant, &white, w, w2, score, at)?;
-    save(
-        conn,
-        game_id,
-        &server,
-        &variant,
-        &black,
-        b,
-        b2,
-        score.opposite(),
-        at,
-    )?;
-    Ok(true)
+    Ok(Some(Plan {
+        server,
+        variant,
+        sides: [(white, w, w2, score), (black, b, b2, score.opposite())],
+    }))
+}
+
+/// Rates a game that has just ended with `result` and `ply` moves in effect, on `conn`
+/// (the transaction that ends it, so the game ends and is rated together or not at all),
+/// and returns what changed (see `RatingChanges`).
+pub(super) fn rate_ended_game(
+    conn: &Connection,
+    game_id: i64,
+    result: &str,
+    ply: u32,
+    at: i64,
+) -> Result<RatingChanges> {
+    let Some(plan) = plan(conn, game_id, result, ply)? else {
+        return Ok(Vec::new());
+    };
+    for (member, before, after, score) in &plan.sides {
+        save(
+            conn,
+            game_id,
+            &plan.server,
+            &plan.variant,
+            member,
+            *before,
+            *after,
+            *score,
+            at,
+        )?;
+    }
+    Ok(plan.changes())
 }
 
 impl Store {
+    /// What ending game `game_id` with `result` after `ply` moves would do to its players'
+    /// ratings as they stand now: for a notice written with the ending, which
+    /// `Append::expect_ratings` then makes true (see there).
+    pub fn rating_preview(&self, game_id: i64, result: &str, ply: u32) -> Result<RatingChanges> {
+        Ok(plan(&self.conn, game_id, result, ply)?.map_or_else(Vec::new, |p| p.changes()))
+    }
+
     /// A member's rating in one variant on a server, if they played a rated game of it.
     pub fn rating(&self, server: &str, variant: &str, member: &str) -> Result<Option<RatingRow>> {
         Ok(self
