@@ -1,21 +1,61 @@
-//! PNG files of palette-indexed pictures, written by the `png` crate: 8-bit indices, the
-//! fixed palette, and its fastest compression (fdeflate). The filter was measured on
-//! every variant's start and late-game pictures (benches/render.rs): see `FILTER`.
+//! PNG files of palette-indexed pictures: 8-bit indices and the fixed palette, the rows
+//! filtered "Up" and deflated at level 2 (zlib-rs, through flate2), the file written by
+//! the `png` crate. The filter and level were measured on every variant's start and
+//! late-game pictures (benches/render.rs, the `png-settings` group).
 
 use super::canvas::Canvas;
 use super::palette::palette;
+use std::io::Write;
 
-/// "Up" leaves a row that repeats the one above as zeros, which boards are full of;
-/// measured against the others in benches/render.rs (the `png-filters` group).
+/// "Up" leaves a row that repeats the one above as zeros, which boards are full of.
 pub const FILTER: png::Filter = png::Filter::Up;
 pub const DEFLATE: png::DeflateCompression = png::DeflateCompression::Level(2);
+const LEVEL: u32 = 2;
 
-/// The picture as PNG bytes.
+/// The picture as PNG bytes: the same file `png_with(img, FILTER, DEFLATE)` writes.
+///
+/// The `png` crate hands its compressor a row at a time, and flate2 zero-fills its 32 KB
+/// output buffer on each such call: 1,264 calls a board, a quarter of a move's CPU in
+/// the throughput bench's profile. Filtering here and deflating the whole image in one
+/// call leaves the crate only the chunks to write.
 pub fn png(img: &Canvas) -> Vec<u8> {
-    png_with(img, FILTER, DEFLATE)
+    let width = img.width as usize;
+    let mut filtered = Vec::with_capacity(img.pixels.len() + img.height as usize);
+    let mut above: &[u8] = &[];
+    for row in img.pixels.chunks_exact(width.max(1)) {
+        filtered.push(FILTER as u8);
+        if above.is_empty() {
+            filtered.extend_from_slice(row);
+        } else {
+            filtered.extend(row.iter().zip(above).map(|(x, b)| x.wrapping_sub(*b)));
+        }
+        above = row;
+    }
+    let mut zlib = flate2::write::ZlibEncoder::new(
+        Vec::with_capacity(filtered.len() / 8),
+        flate2::Compression::new(LEVEL),
+    );
+    // Writing into memory fails only on a picture of no pixels, which nothing draws.
+    zlib.write_all(&filtered).expect("deflating into memory");
+    let data = zlib.finish().expect("deflating into memory");
+
+    let mut out = Vec::with_capacity(data.len() + 1024);
+    let mut encoder = png::Encoder::new(&mut out, img.width, img.height);
+    encoder.set_color(png::ColorType::Indexed);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_palette(palette().rgb_bytes());
+    let mut writer = encoder
+        .write_header()
+        .expect("a PNG header of a drawn picture");
+    writer
+        .write_chunk(png::chunk::IDAT, &data)
+        .expect("writing into memory");
+    writer.finish().expect("finishing a PNG in memory");
+    out
 }
 
-/// The picture as PNG bytes with the given filter and compression (for measuring).
+/// The picture as PNG bytes with the given filter and compression, all by the `png`
+/// crate (for measuring the settings against each other).
 pub fn png_with(img: &Canvas, filter: png::Filter, deflate: png::DeflateCompression) -> Vec<u8> {
     let mut out = Vec::with_capacity(img.pixels.len() / 16 + 1024);
     let mut encoder = png::Encoder::new(&mut out, img.width, img.height);
@@ -74,6 +114,8 @@ mod tests {
         for img in [img, Canvas::new(1, 1, CAPTION)] {
             let decoded = image::load_from_memory(&png(&img)).unwrap().to_rgb8();
             assert_eq!(decoded, img.to_rgb());
+            // The file the `png` crate would write itself, byte for byte.
+            assert_eq!(png(&img), png_with(&img, FILTER, DEFLATE));
         }
     }
 }
