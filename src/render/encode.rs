@@ -9,20 +9,52 @@ use std::io::Write;
 
 /// "Up" leaves a row that repeats the one above as zeros, which boards are full of.
 pub const FILTER: png::Filter = png::Filter::Up;
-pub const DEFLATE: png::DeflateCompression = png::DeflateCompression::Level(2);
-const LEVEL: u32 = 2;
+/// Deflate's level: the fastest that keeps boards near 25 KB.
+const LEVEL: u8 = 2;
 
-/// The picture as PNG bytes: the same file `png_with(img, FILTER, DEFLATE)` writes.
+/// The picture as PNG bytes: the same file `png_with` writes with `FILTER` and `LEVEL`.
+pub fn png(img: &Canvas) -> Vec<u8> {
+    let p = palette();
+    let colors = (png::ColorType::Indexed, Some(p.rgb_bytes()));
+    write(
+        img.width,
+        img.height,
+        img.width as usize,
+        &img.pixels,
+        colors,
+    )
+}
+
+/// An RGB picture (the rating chart, whose colours are not the boards') as PNG bytes.
+pub fn png_rgb(img: &image::RgbImage) -> Vec<u8> {
+    let colors = (png::ColorType::Rgb, None);
+    write(
+        img.width(),
+        img.height(),
+        3 * img.width() as usize,
+        img.as_raw(),
+        colors,
+    )
+}
+
+/// A PNG file of `height` rows of `row_bytes` bytes each (8 bits a sample), in the colour
+/// type given, with its palette when indexed.
 ///
 /// The `png` crate hands its compressor a row at a time, and flate2 zero-fills its 32 KB
 /// output buffer on each such call: 1,264 calls a board, a quarter of a move's CPU in
-/// the throughput bench's profile. Filtering here and deflating the whole image in one
-/// call leaves the crate only the chunks to write.
-pub fn png(img: &Canvas) -> Vec<u8> {
-    let width = img.width as usize;
-    let mut filtered = Vec::with_capacity(img.pixels.len() + img.height as usize);
+/// the throughput bench's profile. Filtering here ("Up" takes the byte above, whatever
+/// the pixel size) and deflating the whole image in one call leaves the crate only the
+/// chunks to write.
+fn write(
+    width: u32,
+    height: u32,
+    row_bytes: usize,
+    bytes: &[u8],
+    (color, palette): (png::ColorType, Option<Vec<u8>>),
+) -> Vec<u8> {
+    let mut filtered = Vec::with_capacity(bytes.len() + height as usize);
     let mut above: &[u8] = &[];
-    for row in img.pixels.chunks_exact(width.max(1)) {
+    for row in bytes.chunks_exact(row_bytes.max(1)) {
         filtered.push(FILTER as u8);
         if above.is_empty() {
             filtered.extend_from_slice(row);
@@ -33,17 +65,19 @@ pub fn png(img: &Canvas) -> Vec<u8> {
     }
     let mut zlib = flate2::write::ZlibEncoder::new(
         Vec::with_capacity(filtered.len() / 8),
-        flate2::Compression::new(LEVEL),
+        flate2::Compression::new(u32::from(LEVEL)),
     );
     // Writing into memory fails only on a picture of no pixels, which nothing draws.
     zlib.write_all(&filtered).expect("deflating into memory");
     let data = zlib.finish().expect("deflating into memory");
 
     let mut out = Vec::with_capacity(data.len() + 1024);
-    let mut encoder = png::Encoder::new(&mut out, img.width, img.height);
-    encoder.set_color(png::ColorType::Indexed);
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(color);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_palette(palette().rgb_bytes());
+    if let Some(palette) = palette {
+        encoder.set_palette(palette);
+    }
     let mut writer = encoder
         .write_header()
         .expect("a PNG header of a drawn picture");
@@ -75,24 +109,6 @@ pub fn png_with(img: &Canvas, filter: png::Filter, deflate: png::DeflateCompress
     out
 }
 
-/// An RGB picture (the rating chart, whose colours are not the boards') as PNG bytes.
-pub fn png_rgb(img: &image::RgbImage) -> Vec<u8> {
-    let mut out = Vec::with_capacity(img.as_raw().len() / 16 + 1024);
-    let mut encoder = png::Encoder::new(&mut out, img.width(), img.height());
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_deflate_compression(DEFLATE);
-    encoder.set_filter(png::Filter::Adaptive);
-    let mut writer = encoder
-        .write_header()
-        .expect("a PNG header of a drawn picture");
-    writer
-        .write_image_data(img.as_raw())
-        .expect("the picture's own pixels");
-    writer.finish().expect("finishing a PNG in memory");
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,7 +131,12 @@ mod tests {
             let decoded = image::load_from_memory(&png(&img)).unwrap().to_rgb8();
             assert_eq!(decoded, img.to_rgb());
             // The file the `png` crate would write itself, byte for byte.
-            assert_eq!(png(&img), png_with(&img, FILTER, DEFLATE));
+            let level = png::DeflateCompression::Level(LEVEL);
+            assert_eq!(png(&img), png_with(&img, FILTER, level));
+            // The same picture in RGB, as the rating chart is written.
+            let rgb = img.to_rgb();
+            let decoded = image::load_from_memory(&png_rgb(&rgb)).unwrap().to_rgb8();
+            assert_eq!(decoded, rgb);
         }
     }
 }
