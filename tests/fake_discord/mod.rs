@@ -513,6 +513,9 @@ struct RateLimit {
 struct State {
     last_id: u64,
     requests: Vec<Recorded>,
+    /// Where each interaction token's requests are in `requests`: waiting for an answer
+    /// reads only these, so many waiters stay cheap however long the record grows.
+    by_token: HashMap<String, Vec<usize>>,
     /// Outages to simulate: the next request whose method is `.0` and whose path contains
     /// `.1` is answered with status `.2`, once.
     outages: Vec<(String, String, u16)>,
@@ -663,6 +666,9 @@ impl FakeDiscord {
                         tokio::time::sleep(Duration::from_millis(10)).await;
                         continue;
                     };
+                    // As a real server does: small answers go out at once, not held
+                    // back by Nagle's algorithm until the bot acknowledges the last.
+                    let _ = stream.set_nodelay(true);
                     let inner = Arc::clone(&inner);
                     tokio::spawn(async move {
                         let service = service_fn(move |req| {
@@ -685,6 +691,7 @@ impl FakeDiscord {
                         tokio::time::sleep(Duration::from_millis(10)).await;
                         continue;
                     };
+                    let _ = stream.set_nodelay(true);
                     conn += 1;
                     tokio::spawn(Arc::clone(&inner).gateway_connection(stream, conn));
                 }
@@ -1073,11 +1080,7 @@ impl FakeDiscord {
             .await;
         found.ok_or_else(|| {
             let st = self.state();
-            let parts: Vec<&Recorded> = st
-                .requests
-                .iter()
-                .filter(|r| r.token.as_deref() == Some(token))
-                .collect();
+            let parts: Vec<&Recorded> = st.requests_of(token).collect();
             format!(
                 "no final answer #{nth} to interaction {token} within {timeout:?}; its parts: {}; \
                  all REST calls: {}",
@@ -1089,12 +1092,7 @@ impl FakeDiscord {
 
     /// Every request about the interaction `token` so far.
     pub fn parts(&self, token: &str) -> Vec<Recorded> {
-        self.state()
-            .requests
-            .iter()
-            .filter(|r| r.token.as_deref() == Some(token))
-            .cloned()
-            .collect()
+        self.state().requests_of(token).cloned().collect()
     }
 
     /// The message an answer is shown in, as it is now: a full Message JSON (with the
@@ -1378,11 +1376,7 @@ fn answer_from(st: &State, token: &str, nth: usize) -> Option<Answer> {
     let mut finals = 0;
     let mut parts = Vec::new();
     let mut first_callback = None;
-    for r in st
-        .requests
-        .iter()
-        .filter(|r| r.token.as_deref() == Some(token))
-    {
+    for r in st.requests_of(token) {
         parts.push(r.clone());
         if !r.ok() || r.method == "GET" || r.method == "DELETE" {
             continue;
@@ -1742,6 +1736,12 @@ fn validate_message_body(body: &Value, problems: &mut Vec<(String, String)>) {
 }
 
 impl State {
+    /// The requests about the interaction `token`, oldest first.
+    fn requests_of<'a>(&'a self, token: &str) -> impl Iterator<Item = &'a Recorded> + 'a {
+        let seqs = self.by_token.get(token).map_or(&[][..], Vec::as_slice);
+        seqs.iter().map(|&i| &self.requests[i])
+    }
+
     /// Counts one request against the first rate limit of its method and path: its
     /// `retry_after` and `global`.
     fn take_rate_limit(&mut self, method: &str, path: &str) -> Option<(f64, bool)> {
@@ -2600,6 +2600,9 @@ impl Inner {
             } else {
                 answer.1.clone()
             };
+            if let Some(token) = &rec.token {
+                st.by_token.entry(token.clone()).or_default().push(rec.seq);
+            }
             st.requests.push(rec);
             answer
         };
