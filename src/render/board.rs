@@ -368,29 +368,52 @@ fn draw_waves(img: &mut RgbImage, x: i32, y: i32, s: i32, water: Rgb8) {
 /// A rank line is drawn as a band of water between the two ranks, edged and waved, as
 /// wide as the board: a thin line is missed at the size a chat shows a picture.
 fn draw_rank_lines(img: &mut Canvas, view: &BoardView, l: &Layout) {
-    let band = l.band as i32;
-    let edge = (l.cell / 28).max(2) as i32;
     let x = l.board_x() as i32;
-    let w = (l.cell * view.files as u32) as i32;
+    let w = l.cell * view.files as u32;
     for line in &view.rank_lines {
         // The band lies between the two ranks as seen from the chosen side.
         let (_, y_a) = l.cell_xy(view, 0, line.after + 1);
         let (_, y_b) = l.cell_xy(view, 0, line.after);
         let top = y_a.min(y_b) + l.cell as i32;
-        canvas::fill_rect(img, x, top, w, band, WATER_LIGHT);
-        canvas::fill_rect(img, x, top, w, edge, RIVER_LINE);
-        canvas::fill_rect(img, x, top + band - edge, w, edge, RIVER_LINE);
-        let r = band as f32 / 7.0;
-        let mid = top as f32 + band as f32 / 2.0;
-        let mut cx = x as f32 + r;
-        let mut i = 0;
-        while cx < (x + w) as f32 - r {
-            let cy = mid + r * 0.8 * (i as f32 * 0.9).sin();
-            canvas::disc(img, cx, cy, r * 0.55, WAVE, 1.0);
-            cx += r * 0.6;
-            i += 1;
-        }
+        let band = river_band(w, l.band, (l.cell / 28).max(2));
+        img.blit(&band.pixels, band.width as usize, x, top);
     }
+}
+
+/// The band of water `w` by `h` with edges of `edge`, drawn once per size: its waves are
+/// a hundred antialiased discs, most of a river board's drawing time otherwise.
+fn river_band(w: u32, h: u32, edge: u32) -> Arc<Canvas> {
+    type Cache = Mutex<HashMap<(u32, u32, u32), Arc<Canvas>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (w, h, edge);
+    if let Some(band) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return band;
+    }
+    let mut img = Canvas::new(w, h, WATER_LIGHT);
+    let (w, band, edge) = (w as i32, h as i32, edge as i32);
+    canvas::fill_rect(&mut img, 0, 0, w, edge, RIVER_LINE);
+    canvas::fill_rect(&mut img, 0, band - edge, w, edge, RIVER_LINE);
+    let r = band as f32 / 7.0;
+    let mid = band as f32 / 2.0;
+    let mut cx = r;
+    let mut i = 0;
+    while cx < w as f32 - r {
+        let cy = mid + r * 0.8 * (i as f32 * 0.9).sin();
+        canvas::disc(&mut img, cx, cy, r * 0.55, WAVE, 1.0);
+        cx += r * 0.6;
+        i += 1;
+    }
+    let band = Arc::new(img);
+    if let Ok(mut c) = cache.lock() {
+        // Sizes are few (a board's width and band per picture size); a full cache of odd
+        // sizes is emptied rather than grown.
+        if c.len() >= 64 {
+            c.clear();
+        }
+        c.insert(key, band.clone());
+    }
+    band
 }
 
 fn draw_coordinates(img: &mut Canvas, view: &BoardView, l: &Layout) {
