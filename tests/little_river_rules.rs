@@ -1,6 +1,6 @@
-//! Little River Chess: the worked examples of rules/little-river.md section 13, perft
-//! from the start under each aspect, each end-of-game rule, Misty schedules and dice, and
-//! a property test that a replayed record gives the same position.
+//! Little River Chess: the worked examples of rules/little-river.md section 13, each
+//! end-of-game rule, Misty schedules and dice, and a property test that a replayed record
+//! gives the same position. The perft figures are in `tests/perft/little-river.txt`.
 
 mod common;
 
@@ -38,81 +38,6 @@ fn read(p: &dyn Position, text: &str) -> String {
 }
 
 const WHITE_WINS: GameResult = GameResult::Win(Color::White);
-
-// ---------------------------------------------------------------------------------------
-// Perft.
-
-#[test]
-fn perft_start_depth_1_per_aspect() {
-    for (aspect, n) in [("shallow", 13), ("gentle", 17), ("wild", 33)] {
-        let p = common::position(ID, None, &[&format!("river={aspect}")]);
-        assert_eq!(p.perft(1), n, "{aspect}");
-    }
-    // Misty's default schedule starts Shallow.
-    let p = common::position(ID, None, &["river=misty", "misty.seed=1"]);
-    assert_eq!(p.perft(1), 13);
-}
-
-#[test]
-fn perft_start_depths_2_and_3_per_aspect() {
-    // The rules file gives depth 1; these are Ferry's own figures, kept as regressions.
-    for (aspect, d2, d3) in [
-        ("shallow", 169, 2445),
-        ("gentle", 317, 5565),
-        ("wild", 908, 20890),
-    ] {
-        let p = common::position(ID, None, &[&format!("river={aspect}")]);
-        assert_eq!(p.perft(2), d2, "{aspect} depth 2");
-        assert_eq!(p.perft(3), d3, "{aspect} depth 3");
-    }
-}
-
-#[test]
-fn perft_start_under_misty_options() {
-    // Ferry's own figures (depths 1-3), kept as regressions.
-    for (pairs, figures) in [
-        (
-            &[
-                "misty.schedule=0:gentle",
-                "misty.float=die",
-                "misty.seed=12345",
-            ][..],
-            [13, 168, 2248],
-        ),
-        (
-            &[
-                "misty.schedule=0:wild",
-                "misty.float=die",
-                "misty.seed=12345",
-            ][..],
-            [13, 168, 2264],
-        ),
-        (
-            &[
-                "misty.schedule=0:gentle",
-                "misty.gentle_capture=on",
-                "misty.seed=1",
-            ][..],
-            [33, 982, 26290],
-        ),
-        (
-            &[
-                "misty.schedule=0:wild",
-                "misty.knight_exit=leap",
-                "misty.knight_capture=on",
-                "misty.seed=1",
-            ][..],
-            [33, 908, 20890],
-        ),
-    ] {
-        let mut all = vec!["river=misty"];
-        all.extend_from_slice(pairs);
-        let p = common::position(ID, None, &all);
-        for (depth, n) in (1..).zip(figures) {
-            assert_eq!(p.perft(depth), n, "{pairs:?} depth {depth}");
-        }
-    }
-}
 
 // ---------------------------------------------------------------------------------------
 // Section 13.

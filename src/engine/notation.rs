@@ -214,7 +214,7 @@ pub struct Fields<'a> {
 }
 
 impl<'a> Fields<'a> {
-    /// `names` lists the fields for error messages, e.g. "BOARD[HAND] SIDE COUNT FULLMOVE".
+    /// `names` lists the fields for error messages, e.g. `"BOARD[HAND] SIDE COUNT FULLMOVE"`.
     /// Every variant's position text starts here, so a text that is too long or holds a
     /// character that is not plain is refused before any field is read.
     pub fn new(text: &'a str, names: &'static str) -> Result<Fields<'a>, PositionError> {
