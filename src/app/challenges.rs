@@ -1,8 +1,8 @@
 //! Challenges: made, accepted (which starts the game), declined, cancelled.
 
 use super::input::option_pair;
-use super::play::deadlines;
 use super::questions::{challenge_key, challenge_settled, ChallengeEnd};
+use super::shared::{deadlines, engine_text};
 use super::text::{count_text, mention, quote, span_text, time_text};
 use super::{button, refuse, App, Command, Fail, Out, Reply};
 use crate::engine::{self, OptionValues, Options, Variant};
@@ -73,7 +73,7 @@ impl App {
         let variant = engine::variant(variant_id).map_err(|e| {
             Fail::Refuse(format!(
                 "{}. Example: /challenge {} @member.",
-                super::play::engine_text(&e),
+                engine_text(&e),
                 engine::variants().first().map_or("VARIANT", |v| v.id)
             ))
         })?;
@@ -114,7 +114,7 @@ impl App {
         let checked = variant.options(&pairs).map_err(|e| {
             Fail::Refuse(format!(
                 "{}. /rules {} lists the options.",
-                super::play::engine_text(&e),
+                engine_text(&e),
                 variant.id
             ))
         })?;
@@ -309,18 +309,13 @@ impl App {
                 ));
             }
         }
-        let variant = engine::variant(&c.new.variant).map_err(|e| {
-            Fail::Refuse(format!(
-                "Challenge {}: {}.",
-                c.id,
-                super::play::engine_text(&e)
-            ))
-        })?;
+        let variant = engine::variant(&c.new.variant)
+            .map_err(|e| Fail::Refuse(format!("Challenge {}: {}.", c.id, engine_text(&e))))?;
         let options = variant.options(&c.new.options).map_err(|e| {
             Fail::Refuse(format!(
                 "Challenge {} cannot start: {}.",
                 c.id,
-                super::play::engine_text(&e)
+                engine_text(&e)
             ))
         })?;
         let channel = if self

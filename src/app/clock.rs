@@ -2,12 +2,12 @@
 //! `tick(now)`, not a thread: the adapter calls it every minute or so and once at start
 //! (which catches up on everything missed while Ferry was down), and tests pass any time.
 
-use super::play::Audience;
 use super::questions::{challenge_settled, ChallengeEnd};
+use super::shared::{outcome_parts, queued, Audience};
 use super::text::{mention, time_text};
 use super::{App, AppError, Button, Fail, Picture, Reply};
 use crate::engine::Action;
-use crate::store::{Lease, NewNotice, QueuedNotice, StoreError};
+use crate::store::{Lease, QueuedNotice, StoreError};
 use std::sync::atomic::{AtomicI64, Ordering};
 
 /// Where the time comes from.
@@ -92,31 +92,6 @@ impl Notice {
     }
 }
 
-/// The stored form of a notice about to be queued.
-pub(super) fn queued(server: &str, channel: &str, reply: &Reply, now: i64) -> NewNotice {
-    NewNotice {
-        server: server.to_string(),
-        channel: channel.to_string(),
-        text: reply.text.clone(),
-        picture: reply
-            .picture
-            .as_ref()
-            .map(|p| (p.name.clone(), p.png.clone())),
-        buttons: reply
-            .buttons
-            .iter()
-            .map(|b| (b.id.clone(), b.label.clone()))
-            .collect(),
-        mentions: reply.mentions.clone(),
-        settles: reply
-            .settles
-            .iter()
-            .map(|s| (s.key.clone(), s.text.clone()))
-            .collect(),
-        created_at: now,
-    }
-}
-
 fn fail(f: Fail) -> AppError {
     match f {
         Fail::Error(e) => e,
@@ -180,7 +155,7 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
                 continue;
             }
             let winner = row.player(side.opposite());
-            let finished = g.outcome().as_ref().map(super::play::outcome_parts);
+            let finished = g.outcome().as_ref().map(outcome_parts);
             // The ratings this loss on time writes, named in its notice; the store writes
             // the ending only if they still hold (see `Append::expect_ratings`).
             let ratings = match &finished {

@@ -5,11 +5,16 @@
 mod bounds;
 mod challenges;
 mod clock;
+mod games;
+mod info;
 mod input;
-mod play;
+mod moves;
+mod offers;
 mod questions;
 mod ratings;
 mod recent;
+mod settings;
+mod shared;
 mod suggest;
 mod text;
 mod votes;

@@ -2,7 +2,7 @@
 //! its chart). The arithmetic is `crate::rating`'s; the store keeps the numbers.
 
 use super::bounds::MEMBER_ID_CHARS;
-use super::play::engine_text;
+use super::shared::engine_text;
 use super::text::{count_text, mention, quote, time_text};
 use super::{button, refuse, App, Command, Fail, Out, Picture, Reply};
 use crate::engine;

@@ -1,6 +1,6 @@
 //! Move suggestions while a player types a move (a chat's autocomplete).
 
-use super::play::ended_text;
+use super::shared::ended_text;
 use super::{App, AppError, Fail};
 use crate::engine::MoveList;
 use crate::store::GameStatus;

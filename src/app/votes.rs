@@ -329,7 +329,8 @@ impl App {
             });
             let state = format!("closed: {}", tally_text(&c.tally));
             reply.picture = Some(tally_picture(v.id, &state, &c.tally, win.as_deref()));
-            let notice = by_clock.then(|| super::clock::queued(&v.server, &v.channel, &reply, now));
+            let notice =
+                by_clock.then(|| super::shared::queued(&v.server, &v.channel, &reply, now));
             (win, notice, reply)
         })?)
     }

@@ -1,0 +1,290 @@
+//! Finding, loading, storing and showing a game: what every command about a game builds
+//! on.
+
+use super::shared::{deadlines, ended_text, internal, outcome_parts, Audience};
+use super::text::{mention, span_text, time_text};
+use super::{refuse, App, Command, Fail, Out, Picture, Reply};
+use crate::engine::{self, Action, Color, Game, GameResult, Outcome};
+use crate::picture::{self, Request};
+use crate::render;
+use crate::store::{Append, GameRow, GameStatus, Orientation, StoreError};
+
+impl App {
+    /// The game a command is about: by id on this server, or the channel's active game.
+    pub(super) fn find_game(&self, cmd: &Command, game: Option<i64>) -> Out<GameRow> {
+        match game {
+            Some(id) => match self.store.game(id)? {
+                Some(row) if row.server == cmd.server => Ok(row),
+                _ => refuse(format!(
+                    "There is no game {id} on this server. /games lists your games."
+                )),
+            },
+            None => match self.store.active_game_in(&cmd.server, &cmd.channel)? {
+                Some(row) => Ok(row),
+                None => match self.store.last_game_in(&cmd.server, &cmd.channel)? {
+                    // Reading commands still show the last game; the rest say it is over.
+                    Some(row) => Ok(row),
+                    None => refuse(
+                    "There is no game going in this channel. Start one with /challenge VARIANT \
+                     [@member], or name a game by its number (/games lists yours).",
+                    ),
+                },
+            },
+        }
+    }
+
+    /// `find_game`, refusing a game that is over.
+    pub(super) fn find_active(&self, cmd: &Command, game: Option<i64>) -> Out<GameRow> {
+        let row = self.find_game(cmd, game)?;
+        if row.status != GameStatus::Active {
+            return refuse(format!(
+                "Game {} is over ({}); start a new one with /challenge.",
+                row.id,
+                ended_text(&row)
+            ));
+        }
+        Ok(row)
+    }
+
+    /// The game as `row` saw it: taken from the recently used games when kept there for
+    /// the same action count (`RecentGames`), else rebuilt from its stored start and
+    /// actions. A command that leaves it unchanged gives it back with `keep`, one that
+    /// stores an action keeps it under the row `commit` returns.
+    pub(super) fn load(&self, row: &GameRow) -> Out<Game> {
+        if let Some(game) = self.recent.take(row.id, row.seq) {
+            return Ok(game);
+        }
+        let variant =
+            engine::variant(&row.variant).map_err(|e| internal(format!("game {}: {e}", row.id)))?;
+        let options = variant
+            .options(&row.options)
+            .map_err(|e| internal(format!("game {}: stored options: {e}", row.id)))?;
+        let start = (variant.parse)(&row.start_position, &options)
+            .map_err(|e| internal(format!("game {}: stored start: {e}", row.id)))?;
+        // Only what the state rests on: not every declined offer (see `Store::record`),
+        // read with the action count it is the record of.
+        let (seq, actions) = self.store.record_at(row.id)?;
+        if seq != row.seq {
+            // Another process acted between the two reads: a game rebuilt now would not
+            // be the one `row` describes.
+            return refuse(format!(
+                "Game {} changed while Ferry was reading it; send the command again.",
+                row.id
+            ));
+        }
+        self.recent.count_rebuild();
+        Game::replay(variant, options, start, &actions).map_err(|(i, e)| {
+            internal(format!(
+                "game {} no longer replays: action {} refused: {e}",
+                row.id,
+                i + 1
+            ))
+        })
+    }
+
+    /// Gives back a game `load` gave for `row`, unchanged, for the next command.
+    pub(super) fn keep(&self, row: &GameRow, game: Game) {
+        self.recent.put(row.id, row.seq, game);
+    }
+
+    /// Whether `color` did `action` (a draw offer, a takeback request) since their own
+    /// last move: a player may make each once per move of theirs, so that nobody can fill
+    /// a game with offers (after a refusal, not again until they have moved).
+    pub(super) fn done_since_own_move(
+        &self,
+        row: &GameRow,
+        game: &Game,
+        action: &Action,
+        color: Color,
+    ) -> Out<bool> {
+        let plies = game.plies().len() as u32;
+        let own_last = if game.position().side_to_move() == color {
+            plies.saturating_sub(1)
+        } else {
+            plies
+        };
+        Ok(self.store.done_since_ply(row.id, action, own_last)?)
+    }
+
+    pub(super) fn player_color(&self, cmd: &Command, row: &GameRow) -> Out<Color> {
+        row.color_of(&cmd.who.id).ok_or_else(|| {
+            Fail::Refuse(format!(
+                "Only {} and {} play in game {}; you can watch it with /board.",
+                mention(&row.white),
+                mention(&row.black),
+                row.id
+            ))
+        })
+    }
+
+    /// What a picture of a game drawn for `audience` shows besides the position: see
+    /// `Audience`.
+    pub(super) fn request(
+        &self,
+        row: &GameRow,
+        audience: Audience,
+        from: Option<engine::Cell>,
+    ) -> Out<Request> {
+        let flipped = match audience {
+            Audience::Channel => false,
+            Audience::Member(v) => {
+                row.color_of(v) == Some(Color::Black)
+                    && self.store.orientation(v)? == Orientation::Own
+            }
+        };
+        let players = Some((
+            self.store.member_name(&row.white)?,
+            self.store.member_name(&row.black)?,
+        ));
+        Ok(Request {
+            flipped,
+            from,
+            players,
+        })
+    }
+
+    /// The picture of a game, drawn for `audience`: see `Audience`.
+    pub(super) fn picture(
+        &self,
+        row: &GameRow,
+        game: &Game,
+        audience: Audience,
+        from: Option<engine::Cell>,
+    ) -> Out<Picture> {
+        let view = picture::game_view(game, &self.request(row, audience, from)?);
+        Ok(Picture {
+            name: match from {
+                Some(c) => format!(
+                    "game-{}-ply-{}-from-{}.png",
+                    row.id,
+                    game.plies().len(),
+                    game.position().shape().name(c)
+                ),
+                None => format!("game-{}-ply-{}.png", row.id, game.plies().len()),
+            },
+            png: render::board_png(&view),
+        })
+    }
+
+    /// Stores one action already applied to `game` (which was loaded from `row`), if the
+    /// game is still where `row` saw it. Returns the row as stored now (`keep` the game
+    /// under it).
+    pub(super) fn commit(
+        &mut self,
+        cmd: Option<&Command>,
+        row: &GameRow,
+        action: &Action,
+        game: &Game,
+    ) -> Out<GameRow> {
+        let now = self.now();
+        let turn_changes = matches!(action, Action::Move(_) | Action::AcceptTakeback(_));
+        let (deadline, remind_at, reminded) = if turn_changes {
+            let (d, r) = deadlines(now, row.clock_days);
+            (d, r, false)
+        } else {
+            (row.deadline, row.remind_at, row.reminded)
+        };
+        let append = Append {
+            game_id: row.id,
+            expect_seq: row.seq,
+            expect_ply: row.ply,
+            action,
+            member: cmd.map(|c| c.who.id.as_str()),
+            at: now,
+            position_after: matches!(action, Action::Move(_)).then(|| game.position().text()),
+            ply: game.plies().len() as u32,
+            finished: game.outcome().as_ref().map(outcome_parts),
+            deadline,
+            remind_at,
+            reminded,
+            notice: None,
+            expect_ratings: None,
+        };
+        match self.store.append(&append) {
+            // What was written, without reading it back.
+            Ok(()) => Ok(GameRow {
+                status: if append.finished.is_some() {
+                    GameStatus::Finished
+                } else {
+                    GameStatus::Active
+                },
+                result: append.finished.as_ref().map(|(r, _)| r.clone()),
+                reason: append.finished.as_ref().map(|(_, why)| why.clone()),
+                deadline,
+                remind_at,
+                reminded,
+                ply: append.ply,
+                seq: row.seq + 1,
+                updated_at: now,
+                ..row.clone()
+            }),
+            Err(StoreError::Stale { ply, active, .. }) => {
+                if active {
+                    refuse(format!(
+                        "Nothing was recorded: game {} changed while you were acting (it is now \
+                         at ply {ply}). Look at /board and try again.",
+                        row.id
+                    ))
+                } else {
+                    refuse(format!(
+                        "Nothing was recorded: game {} has just ended.",
+                        row.id
+                    ))
+                }
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Who is to move and by when, or how the game ended, with the mentions.
+    pub(super) fn status(
+        &self,
+        row: &GameRow,
+        game: &Game,
+        deadline: i64,
+    ) -> (String, Vec<String>) {
+        match game.outcome() {
+            Some(o) => (
+                result_text(row, &o),
+                vec![row.white.clone(), row.black.clone()],
+            ),
+            None => {
+                let side = game.position().side_to_move();
+                let who = row.player(side);
+                let check = if game.position().in_check() {
+                    " (in check)"
+                } else {
+                    ""
+                };
+                (
+                    format!(
+                        "{}, your move as {side}{check}, by {} ({} from now).",
+                        mention(who),
+                        time_text(deadline),
+                        span_text(deadline - self.now())
+                    ),
+                    vec![who.to_string()],
+                )
+            }
+        }
+    }
+
+    /// A public reply after a change of position or result: text, who is to move, the
+    /// picture from the side of the player to move. `row` is the game as stored now (what
+    /// `commit` returned).
+    pub(super) fn position_reply(&self, row: &GameRow, game: &Game, said: String) -> Out {
+        let (status, mentions) = self.status(row, game, row.deadline);
+        let note = self.rating_note(row)?;
+        let mut reply = Reply::public(format!("{said} {status}{note}"));
+        reply.picture = Some(self.picture(row, game, Audience::Channel, None)?);
+        let ids: Vec<&str> = mentions.iter().map(String::as_str).collect();
+        Ok(reply.mentioning(&ids))
+    }
+}
+
+fn result_text(row: &GameRow, o: &Outcome) -> String {
+    match o.result {
+        GameResult::Win(c) => format!("Game over: {o}. {} wins as {c}.", mention(row.player(c))),
+        GameResult::Draw => format!("Game over: {o}, a draw."),
+    }
+}

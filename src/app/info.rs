@@ -1,0 +1,335 @@
+//! Reading about games: the board, a piece's moves, the history with its export and
+//! replay, the rules of a variant, and a member's games.
+
+use super::shared::{ended_text, engine_text, internal, Audience};
+use super::text::{count_text, mention, quote, time_text};
+use super::{button, refuse, App, Command, Fail, Out, Picture, Reply, TextFile};
+use crate::engine::{self, Color, Game, MoveList};
+use crate::picture;
+use crate::render;
+use crate::store::GameStatus;
+
+/// Games a /games page lists: with ids of a chat's length (20 digits) a page stays far
+/// under a chat message's 2,000 characters.
+const GAMES_PER_PAGE: i64 = 10;
+
+impl App {
+    pub(super) fn board(&mut self, cmd: &Command, game: Option<i64>) -> Out {
+        let row = self.find_game(cmd, game)?;
+        let g = self.load(&row)?;
+        let text = match row.status {
+            GameStatus::Active => self.status(&row, &g, row.deadline).0,
+            _ => format!("Game {} is over: {}.", row.id, ended_text(&row)),
+        };
+        // Only the asker sees it, drawn as they like it: the channel has the game's own
+        // pictures, all with White at the bottom.
+        let mut reply = Reply::private(format!(
+            "Game {} ({}): {} (White) vs {} (Black), ply {}. {text}",
+            row.id,
+            g.variant().name,
+            mention(&row.white),
+            mention(&row.black),
+            g.plies().len()
+        ));
+        reply.picture = Some(self.picture(&row, &g, Audience::Member(&cmd.who.id), None)?);
+        self.keep(&row, g);
+        Ok(reply)
+    }
+
+    pub(super) fn piece_moves(&mut self, cmd: &Command, from: &str, game: Option<i64>) -> Out {
+        let row = self.find_game(cmd, game)?;
+        let g = self.load(&row)?;
+        let p = g.position();
+        let shape = p.shape();
+        let Some(cell) = shape.parse_cell(from.trim()) else {
+            let last_file = (b'a' + shape.files().saturating_sub(1)) as char;
+            return refuse(format!(
+                "'{}' is not a square of this board: files a-{last_file}, ranks 1-{}, for \
+                 example /moves b1.",
+                quote(from.trim()),
+                shape.ranks()
+            ));
+        };
+        let Some(piece) = p.piece_at(cell) else {
+            return refuse(format!(
+                "There is no piece on {}. /board shows the position.",
+                shape.name(cell)
+            ));
+        };
+        let mut list = MoveList::new();
+        if g.outcome().is_none() {
+            p.legal_moves(&mut list);
+        }
+        let mut texts: Vec<String> = list
+            .iter()
+            .filter(|m| m.from() == Some(cell))
+            .map(|m| p.move_text(m))
+            .collect();
+        texts.sort();
+        texts.dedup();
+        let name = format!("{} {}", piece.color, piece.role.name());
+        let text = if g.outcome().is_some() {
+            format!("Game {} is over: no piece moves any more.", row.id)
+        } else if texts.is_empty() {
+            format!("The {name} on {} has no legal move now.", shape.name(cell))
+        } else {
+            format!(
+                "The {name} on {} can play: {}.",
+                shape.name(cell),
+                texts.join(", ")
+            )
+        };
+        let mut reply = Reply::private(text);
+        reply.picture = Some(self.picture(&row, &g, Audience::Member(&cmd.who.id), Some(cell))?);
+        let mine =
+            row.color_of(&cmd.who.id) == Some(p.side_to_move()) && piece.color == p.side_to_move();
+        if mine && row.status == GameStatus::Active {
+            // A chat shows at most 25 buttons; keep room for the rest.
+            for t in texts.iter().take(20) {
+                reply
+                    .buttons
+                    .push(button(format!("move:{}:{}:{t}", row.id, row.ply), t));
+            }
+        }
+        self.keep(&row, g);
+        Ok(reply)
+    }
+
+    pub(super) fn history(&mut self, cmd: &Command, game: Option<i64>) -> Out {
+        let row = self.find_game(cmd, game)?;
+        let g = self.load(&row)?;
+        let variant = g.variant();
+        let moves = move_list(&g);
+        let result = match row.status {
+            GameStatus::Active => "*".to_string(),
+            _ => row.result.clone().unwrap_or_else(|| "*".to_string()),
+        };
+        let file_name = format!("game-{}.txt", row.id);
+        let mut command = format!("ferry replay {}", variant.id);
+        for o in g.options().non_default(variant.options) {
+            command.push_str(&format!(" --set {o}"));
+        }
+        if (variant.start)(g.options()).text() != g.start().text() {
+            command.push_str(&format!(" --fen '{}'", g.start().text()));
+        }
+        command.push_str(&format!(" {file_name}"));
+        let ended = match row.status {
+            GameStatus::Active => String::new(),
+            _ => format!(" Result: {}.", ended_text(&row)),
+        };
+        let list = if moves.is_empty() {
+            "no moves yet".to_string()
+        } else {
+            moves.join(" ")
+        };
+        let mut reply = Reply::public(format!(
+            "Game {} ({}), {} (White) vs {} (Black): {list}.{ended} The attached file \
+             replays with: {command}",
+            row.id,
+            variant.name,
+            mention(&row.white),
+            mention(&row.black)
+        ));
+        reply.file = Some(TextFile {
+            name: file_name,
+            text: export_text(&moves, &result),
+        });
+        // The animated replay, from the side the member sees their boards from.
+        let request = self.request(&row, Audience::Member(&cmd.who.id), None)?;
+        let replay = render::replay(&picture::replay_views(&g, &request));
+        if replay.shortened() {
+            reply.text.push_str(&replay_note(&replay));
+        }
+        reply.picture = Some(Picture {
+            name: format!("ferry-{}.gif", row.id),
+            png: replay.gif,
+        });
+        self.keep(&row, g);
+        Ok(reply)
+    }
+
+    pub(super) fn rules(&mut self, cmd: &Command, id: Option<&str>) -> Out {
+        let variant = match id {
+            Some(id) => {
+                engine::variant(id).map_err(|e| Fail::Refuse(format!("{}.", engine_text(&e))))?
+            }
+            None => match self.store.active_game_in(&cmd.server, &cmd.channel)? {
+                Some(row) => engine::variant(&row.variant)
+                    .map_err(|e| internal(format!("game {}: {e}", row.id)))?,
+                None => {
+                    let list: Vec<String> = engine::variants()
+                        .iter()
+                        .map(|v| format!("{} ({}): {}", v.name, v.id, v.summary))
+                        .collect();
+                    return Ok(Reply::private(format!(
+                        "Ferry plays: {}. /rules VARIANT tells more.",
+                        list.join(" | ")
+                    )));
+                }
+            },
+        };
+        let mut text = format!("{} ({}): {}.", variant.name, variant.id, variant.summary);
+        if !variant.options.is_empty() {
+            let opts: Vec<String> = variant
+                .options
+                .iter()
+                .map(|o| {
+                    format!(
+                        "{} ({}; default {}): {}",
+                        o.key,
+                        o.values_text(),
+                        o.default,
+                        o.help
+                    )
+                })
+                .collect();
+            text.push_str(&format!(
+                " Options, given as key:value in a challenge: {}.",
+                opts.join("; ")
+            ));
+        }
+        if super::challenges::takes_river_aspect(variant) {
+            let aspect = self.store.server_settings(&cmd.server)?.river_aspect;
+            text.push_str(&format!(
+                " On this server a challenge without river:ASPECT plays river:{aspect}."
+            ));
+        }
+        let (title, entries) = picture::legend(variant);
+        let mut reply = Reply::private(text);
+        reply.picture = Some(Picture {
+            name: format!("{}-legend.png", variant.id),
+            png: render::legend_png(&title, &entries),
+        });
+        Ok(reply)
+    }
+
+    pub(super) fn my_games(&mut self, cmd: &Command, page: Option<u32>) -> Out {
+        let total = self.store.count_active_games_of(&cmd.who.id)?;
+        if total == 0 {
+            return Ok(Reply::private(
+                "You have no game going. /challenge VARIANT [@member] starts one.",
+            ));
+        }
+        let pages = (total + GAMES_PER_PAGE - 1) / GAMES_PER_PAGE;
+        let page = i64::from(page.unwrap_or(1));
+        if page == 0 || page > pages {
+            return refuse(format!(
+                "There is no page {page} of your games: you have {} ({}), so choose \
+                 page:1 to page:{pages}.",
+                count_text(total, "game"),
+                count_text(pages, "page")
+            ));
+        }
+        let skip = (page - 1) * GAMES_PER_PAGE;
+        let rows = self
+            .store
+            .active_games_page(&cmd.who.id, skip, GAMES_PER_PAGE)?;
+        let mut lines = Vec::new();
+        for row in &rows {
+            let color = row.color_of(&cmd.who.id).unwrap_or(Color::White);
+            let g = self.load(row)?;
+            let turn = if g.position().side_to_move() == color {
+                format!("your move, by {}", time_text(row.deadline))
+            } else {
+                "their move".to_string()
+            };
+            // `<#id>` is how a chat links a channel; another server's is named as such.
+            let place = if row.server == cmd.server {
+                format!("in <#{}>", row.channel)
+            } else {
+                format!("in <#{}> on another server", row.channel)
+            };
+            lines.push(format!(
+                "game {} ({}, {place}): {color} vs {}, ply {}, {turn}",
+                row.id,
+                g.variant().name,
+                mention(row.player(color.opposite())),
+                row.ply
+            ));
+            self.keep(row, g);
+        }
+        let first = skip + 1;
+        let last = skip + rows.len() as i64;
+        let more = if page < pages {
+            format!("; /games page:{} shows the next", page + 1)
+        } else {
+            String::new()
+        };
+        Ok(Reply::private(format!(
+            "Your games, the most recently active first (showing {first}-{last} of {total}{more}):\n{}",
+            lines.join("\n")
+        )))
+    }
+}
+
+/// The moves in effect with move numbers: `1. e4 e5 2. Nf3`, `1... e5` from Black.
+fn move_list(g: &Game) -> Vec<String> {
+    let start = g.start();
+    let mut number = start.move_number();
+    let mut side = start.side_to_move();
+    let mut out = Vec::new();
+    for (i, ply) in g.plies().iter().enumerate() {
+        match side {
+            Color::White => out.push(format!("{number}. {}", ply.text)),
+            Color::Black if i == 0 => out.push(format!("{number}... {}", ply.text)),
+            Color::Black => out.push(ply.text.clone()),
+        }
+        if side == Color::Black {
+            number += 1;
+        }
+        side = side.opposite();
+    }
+    out
+}
+
+/// The export: the numbered moves and the result, lines under 80 characters, in the
+/// form `ferry replay` reads.
+fn export_text(moves: &[String], result: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in moves.iter().map(String::as_str).chain([result]) {
+        if !line.is_empty() && line.len() + 1 + word.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// What a shortened replay leaves out, as a sentence for the reply.
+fn replay_note(replay: &render::Replay) -> String {
+    let mut parts = Vec::new();
+    if replay.scale < 100 {
+        parts.push(format!("drawn at {}% of the usual size", replay.scale));
+    }
+    if replay.every > 1 {
+        parts.push(format!(
+            "shows every {} position ({} of {}) and the last",
+            ordinal(replay.every),
+            replay.frames,
+            replay.positions
+        ));
+    }
+    format!(
+        " The game is long, so the replay is {} to stay within Discord's upload limit.",
+        parts.join(" and ")
+    )
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}

@@ -1,0 +1,84 @@
+//! What the command modules share: deadlines, outcomes and endings as text, a refusal of
+//! the engine as a reply shows it, who a picture is for, and a notice's stored form. This
+//! module imports none of the command modules, so they never import each other in a
+//! circle.
+
+use super::text::{quote_at_most, ENGINE_TEXT_CHARS};
+use super::{AppError, Fail, Reply};
+use crate::engine::Outcome;
+use crate::store::{GameRow, NewNotice};
+
+pub(crate) const DAY: i64 = 86_400;
+
+/// The deadline of a move that starts now, and when to remind the player: 24 hours
+/// before, or half-way for a clock shorter than two days.
+pub(crate) fn deadlines(now: i64, days: u32) -> (i64, i64) {
+    let period = i64::from(days) * DAY;
+    let deadline = now + period;
+    (deadline, deadline - (period / 2).min(DAY))
+}
+
+/// `1-0 checkmate` split into the stored result and reason.
+pub(super) fn outcome_parts(o: &Outcome) -> (String, String) {
+    let full = o.to_string();
+    let reason = full
+        .split_once(' ')
+        .map_or(String::new(), |(_, r)| r.to_string());
+    (o.result.text().to_string(), reason)
+}
+
+/// A refusal of the rules engine as a reply shows it: bounded and escaped (it may echo
+/// what the player typed).
+pub(super) fn engine_text(e: &dyn std::fmt::Display) -> String {
+    quote_at_most(&e.to_string(), ENGINE_TEXT_CHARS)
+}
+
+/// Who sees a picture, which decides the side at the bottom.
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Audience<'a> {
+    /// Everyone in the channel: White at the bottom, so that the pictures a game posts one
+    /// after another never turn round.
+    Channel,
+    /// One member alone (a private reply): their own side at the bottom if they play Black
+    /// and their /settings orientation is `own`, else White at the bottom.
+    Member(&'a str),
+}
+
+/// How a finished or aborted game ended, from its row.
+pub(super) fn ended_text(row: &GameRow) -> String {
+    match (&row.result, &row.reason) {
+        (Some(r), Some(why)) => format!("{r} {why}"),
+        (None, Some(why)) => why.clone(),
+        _ => row.status.text().to_string(),
+    }
+}
+
+/// The stored form of a notice about to be queued.
+pub(super) fn queued(server: &str, channel: &str, reply: &Reply, now: i64) -> NewNotice {
+    NewNotice {
+        server: server.to_string(),
+        channel: channel.to_string(),
+        text: reply.text.clone(),
+        picture: reply
+            .picture
+            .as_ref()
+            .map(|p| (p.name.clone(), p.png.clone())),
+        buttons: reply
+            .buttons
+            .iter()
+            .map(|b| (b.id.clone(), b.label.clone()))
+            .collect(),
+        mentions: reply.mentions.clone(),
+        settles: reply
+            .settles
+            .iter()
+            .map(|s| (s.key.clone(), s.text.clone()))
+            .collect(),
+        created_at: now,
+    }
+}
+
+/// A failure of Ferry itself (a stored game that no longer reads), not of the command.
+pub(super) fn internal(what: String) -> Fail {
+    Fail::Error(AppError::Internal(what))
+}
