@@ -5,21 +5,12 @@ use super::questions::{challenge_key, challenge_settled, ChallengeEnd};
 use super::shared::{deadlines, engine_text};
 use super::text::{count_text, mention, quote, span_text, time_text};
 use super::{button, refuse, App, Command, Fail, Out, Reply};
-use crate::engine::{self, OptionValues, Options, Variant};
+use crate::engine::{self, Options, Variant};
 use crate::picture;
 use crate::store::{ChallengeRow, ChallengeStatus, NewChallenge, NewGame, StoreError};
 
 /// How long a challenge waits for an answer.
 pub(crate) const CHALLENGE_HOURS: i64 = 7 * 24;
-
-/// Whether a variant has a river aspect (a `river` option among the aspects): its
-/// challenges take the server's default aspect unless they name one.
-pub(crate) fn takes_river_aspect(v: &Variant) -> bool {
-    v.options.iter().any(|o| {
-        o.key == "river"
-            && matches!(o.values, OptionValues::Choice(list) if super::votes::ASPECTS.iter().all(|a| list.contains(a)))
-    })
-}
 
 /// ` with river:misty, misty.seed:7`: the options the players agree on, as the pictures
 /// name them (those that differ from the defaults), and always the river aspect of a
@@ -27,8 +18,9 @@ pub(crate) fn takes_river_aspect(v: &Variant) -> bool {
 fn agreed_text(variant: &Variant, options: &Options) -> String {
     let mut shown: Vec<(&str, String)> = picture::agreed_options(variant, options);
     // Both players agree on the river by the challenge and its acceptance: always say it.
-    if takes_river_aspect(variant) && !shown.iter().any(|(k, _)| *k == "river") {
-        shown.insert(0, ("river", options.get("river").to_string()));
+    let key = engine::server_option().0.key;
+    if engine::takes_server_option(variant) && !shown.iter().any(|(k, _)| *k == key) {
+        shown.insert(0, (key, options.get(key).to_string()));
     }
     if shown.is_empty() {
         return String::new();
@@ -104,12 +96,14 @@ impl App {
             // The rules engine reads `key=value`.
             pairs.push(format!("{}={}", key, value.trim()));
         }
-        let names_river = pairs.iter().any(|p| {
+        // The server's option (the river aspect) unless the challenge names it.
+        let key = engine::server_option().0.key;
+        let names_it = pairs.iter().any(|p| {
             p.split_once('=')
-                .is_some_and(|(k, _)| k.trim().eq_ignore_ascii_case("river"))
+                .is_some_and(|(k, _)| k.trim().eq_ignore_ascii_case(key))
         });
-        if takes_river_aspect(variant) && !names_river {
-            pairs.insert(0, format!("river={}", settings.river_aspect));
+        if engine::takes_server_option(variant) && !names_it {
+            pairs.insert(0, format!("{key}={}", settings.river_aspect));
         }
         let checked = variant.options(&pairs).map_err(|e| {
             Fail::Refuse(format!(

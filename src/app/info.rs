@@ -188,7 +188,7 @@ impl App {
                 opts.join("; ")
             ));
         }
-        if super::challenges::takes_river_aspect(variant) {
+        if crate::engine::takes_server_option(variant) {
             let aspect = self.store.server_settings(&cmd.server)?.river_aspect;
             text.push_str(&format!(
                 " On this server a challenge without river:ASPECT plays river:{aspect}."

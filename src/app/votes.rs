@@ -7,9 +7,14 @@ use super::{button, refuse, App, Command, Fail, Out, Picture, Reply, Settled};
 use crate::render::{tally_png, TallyEntry};
 use crate::store::{NewVote, StoreError, VoteRow, VoteStatus};
 
-/// The river aspects (rules, little-river.md section 6).
-pub const ASPECTS: [&str; 4] = ["shallow", "gentle", "wild", "misty"];
+/// What a server votes on: the option the registry marks as the server's (the river
+/// aspect, rules little-river.md section 6); the store keeps the winner under this name.
 pub(crate) const QUESTION: &str = "river_aspect";
+
+/// The values a vote offers: the server option's, in the registry's order.
+fn aspects() -> &'static [&'static str] {
+    crate::engine::server_option().1
+}
 const DEFAULT_HOURS: u32 = 72;
 const MAX_HOURS: u32 = 30 * 24;
 
@@ -177,7 +182,7 @@ impl App {
             server: &cmd.server,
             channel: &cmd.channel,
             question: QUESTION,
-            choices: &ASPECTS,
+            choices: aspects(),
             by: &cmd.who.id,
             now,
             closes_at,
@@ -193,7 +198,7 @@ impl App {
             "Vote {id}: which river aspect should Little River challenges on this server take \
              when they name none? Now: {current}. Choices: {}. /river-vote cast ASPECT (or a button below) until {} ({} from \
              now); you can change your vote until then. {}",
-            ASPECTS.join(", "),
+            aspects().join(", "),
             time_text(closes_at),
             span_text(closes_at - now),
             tie_rule(&current)
@@ -203,7 +208,7 @@ impl App {
         let tally = self.store.tally(id)?;
         let state = format!("open until {}", time_text(closes_at));
         reply.picture = Some(tally_picture(id, &state, &tally, None));
-        reply.buttons = ASPECTS
+        reply.buttons = aspects()
             .iter()
             .map(|a| button(format!("vote:{id}:{a}"), a))
             .chain([button(format!("tally:{id}"), "Tally")])

@@ -4,7 +4,9 @@
 use super::answer::{self, Incoming, Mode};
 use super::{buttons, retry, Context, Data, Error};
 use crate::app::{Step, What};
+use crate::engine::{server_option, variants};
 use poise::serenity_prelude as serenity;
+use std::sync::OnceLock;
 
 /// Every command, for registration.
 fn all() -> Vec<poise::Command<Data, Error>> {
@@ -85,48 +87,101 @@ async fn send(ctx: Context<'_>, reply: poise::CreateReply) -> Result<(), serenit
         .map(drop)
 }
 
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum VariantChoice {
-    #[name = "Little River Chess"]
-    LittleRiver,
-    #[name = "River Chess"]
-    River,
-    #[name = "Amalgamated Chess"]
-    Amalgamated,
-    #[name = "Fluidity Chess"]
-    Fluidity,
-    #[name = "Continental Chess"]
-    Continental,
+/// A choice among values the rules engine lists (the variants, the server option's
+/// values): Discord shows `names()[i]` and sends back `i`; `id()` is what the command
+/// layer reads. Built from the registry, so a new variant or value needs no change here.
+trait EngineChoice: Sized {
+    /// What Discord shows, one per choice, in the registry's order.
+    fn names() -> &'static [String];
+    fn at(index: usize) -> Self;
 }
+
+/// Implements poise's `ChoiceParameter` for an `EngineChoice`.
+macro_rules! engine_choice {
+    ($t:ty) => {
+        impl poise::ChoiceParameter for $t {
+            fn list() -> Vec<poise::CommandParameterChoice> {
+                <$t as EngineChoice>::names()
+                    .iter()
+                    .map(|name| poise::CommandParameterChoice {
+                        name: name.clone(),
+                        localizations: Default::default(),
+                        __non_exhaustive: (),
+                    })
+                    .collect()
+            }
+            fn from_index(index: usize) -> Option<Self> {
+                (index < <$t as EngineChoice>::names().len())
+                    .then(|| <$t as EngineChoice>::at(index))
+            }
+            fn from_name(name: &str) -> Option<Self> {
+                let names = <$t as EngineChoice>::names();
+                names
+                    .iter()
+                    .position(|n| n.eq_ignore_ascii_case(name))
+                    .map(<$t as EngineChoice>::at)
+            }
+            fn name(&self) -> &'static str {
+                <$t as EngineChoice>::names()[self.0].as_str()
+            }
+            fn localized_name(&self, _: &str) -> Option<&'static str> {
+                None
+            }
+        }
+    };
+}
+
+/// A variant, by its place in the registry.
+#[derive(Debug, Clone, Copy)]
+pub struct VariantChoice(usize);
+
+impl EngineChoice for VariantChoice {
+    fn names() -> &'static [String] {
+        static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+        NAMES.get_or_init(|| variants().iter().map(|v| v.name.to_string()).collect())
+    }
+    fn at(index: usize) -> Self {
+        VariantChoice(index)
+    }
+}
+engine_choice!(VariantChoice);
 
 impl VariantChoice {
     fn id(self) -> &'static str {
-        match self {
-            VariantChoice::LittleRiver => "little-river",
-            VariantChoice::River => "river",
-            VariantChoice::Amalgamated => "amalgamated",
-            VariantChoice::Fluidity => "fluidity",
-            VariantChoice::Continental => "continental",
-        }
+        variants()[self.0].id
     }
 }
 
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum AspectChoice {
-    Shallow,
-    Gentle,
-    Wild,
-    Misty,
+/// A value of the option a server votes on (the river aspect), by its place in the
+/// option's list; shown capitalised, as `Gentle`.
+#[derive(Debug, Clone, Copy)]
+pub struct AspectChoice(usize);
+
+impl EngineChoice for AspectChoice {
+    fn names() -> &'static [String] {
+        static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+        NAMES.get_or_init(|| {
+            server_option()
+                .1
+                .iter()
+                .map(|v| {
+                    let mut chars = v.chars();
+                    chars.next().map_or(String::new(), |c| {
+                        c.to_uppercase().chain(chars).collect::<String>()
+                    })
+                })
+                .collect()
+        })
+    }
+    fn at(index: usize) -> Self {
+        AspectChoice(index)
+    }
 }
+engine_choice!(AspectChoice);
 
 impl AspectChoice {
     fn id(self) -> &'static str {
-        match self {
-            AspectChoice::Shallow => "shallow",
-            AspectChoice::Gentle => "gentle",
-            AspectChoice::Wild => "wild",
-            AspectChoice::Misty => "misty",
-        }
+        server_option().1[self.0]
     }
 }
 
@@ -629,5 +684,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn variant_choices_are_the_registry_in_its_order() {
+        use poise::ChoiceParameter;
+        let shown: Vec<String> = VariantChoice::list().into_iter().map(|c| c.name).collect();
+        let names: Vec<&str> = variants().iter().map(|v| v.name).collect();
+        assert_eq!(shown, names);
+        for (i, v) in variants().iter().enumerate() {
+            let choice = VariantChoice::from_index(i).unwrap();
+            assert_eq!(choice.id(), v.id);
+            assert_eq!(choice.name(), v.name);
+            assert_eq!(VariantChoice::from_name(v.name).unwrap().id(), v.id);
+        }
+        assert!(VariantChoice::from_index(variants().len()).is_none());
+    }
+
+    #[test]
+    fn aspect_choices_are_the_server_options_values() {
+        use poise::ChoiceParameter;
+        let shown: Vec<String> = AspectChoice::list().into_iter().map(|c| c.name).collect();
+        assert_eq!(shown, ["Shallow", "Gentle", "Wild", "Misty"]);
+        let values = server_option().1;
+        for (i, value) in values.iter().enumerate() {
+            assert_eq!(AspectChoice::from_index(i).unwrap().id(), *value);
+        }
+        assert!(AspectChoice::from_index(values.len()).is_none());
+        assert_eq!(AspectChoice::from_name("misty").unwrap().id(), "misty");
     }
 }

@@ -28,5 +28,6 @@ pub use options::{OptionSpec, OptionValues, Options};
 pub use outcome::{GameResult, Outcome, Points, Reason};
 pub use types::{ByColor, Color, Hand, Piece, Role};
 pub use variant::{
-    variant, variants, Feature, History, HistoryEntry, InHand, PieceInfo, Position, Variant,
+    server_option, takes_server_option, variant, variants, Feature, History, HistoryEntry, InHand,
+    PieceInfo, Position, Variant,
 };

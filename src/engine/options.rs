@@ -23,6 +23,9 @@ pub enum OptionValues {
 #[derive(Copy, Clone)]
 pub struct OptionSpec {
     pub key: &'static str,
+    /// A server sets this option for all its challenges, by vote, and a challenge that
+    /// names none takes the server's value (Little River's river aspect).
+    pub server_default: bool,
     pub values: OptionValues,
     pub default: &'static str,
     /// One line for players: what the option changes.
@@ -184,6 +187,8 @@ mod tests {
 
     const SPECS: &[OptionSpec] = &[OptionSpec {
         key: "camp",
+
+        server_default: false,
         values: OptionValues::Choice(&["off", "on"]),
         default: "off",
         help: "",

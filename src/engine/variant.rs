@@ -4,11 +4,12 @@
 use super::board::{Cell, Dir, Shape};
 use super::errors::{IllegalMove, OptionError, PositionError};
 use super::moves::{Effects, Move, MoveList};
-use super::options::{OptionSpec, Options};
+use super::options::{OptionSpec, OptionValues, Options};
 use super::outcome::{Outcome, Reason};
 use super::player_text::{check_plain, excerpt, MAX_MOVE_TEXT};
 use super::types::{Color, Piece, Role};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// A move text trimmed, if it is short and plain: what `Position::read_move` asks before
 /// any rule runs.
@@ -259,6 +260,30 @@ pub fn variants() -> &'static [&'static Variant] {
     super::variants::ALL
 }
 
+/// The option a server sets for its challenges by vote (the one marked `server_default`
+/// in the registry: Little River's river aspect), and the values a vote offers.
+pub fn server_option() -> (&'static OptionSpec, &'static [&'static str]) {
+    static FOUND: OnceLock<(&'static OptionSpec, &'static [&'static str])> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        let spec = variants()
+            .iter()
+            .flat_map(|v| v.options.iter())
+            .find(|o| o.server_default)
+            .expect("the registry marks one option `server_default` (a test checks it)");
+        match spec.values {
+            OptionValues::Choice(list) => (spec, list),
+            OptionValues::Checked { .. } => {
+                panic!("a server's option is voted on, so it takes a list of values")
+            }
+        }
+    })
+}
+
+/// Whether `v` takes the server's option (see `server_option`).
+pub fn takes_server_option(v: &Variant) -> bool {
+    v.options.iter().any(|o| o.server_default)
+}
+
 /// The variant with this id (case-insensitive), or a message listing the valid ids.
 pub fn variant(id: &str) -> Result<&'static Variant, String> {
     let wanted = id.trim().to_ascii_lowercase();
@@ -274,4 +299,29 @@ pub fn variant(id: &str) -> Result<&'static Variant, String> {
                 ids.join(", ")
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_option_in_the_registry_is_the_servers_and_it_is_a_list() {
+        let marked: Vec<(&str, &str)> = variants()
+            .iter()
+            .flat_map(|v| v.options.iter().map(move |o| (v.id, o)))
+            .filter(|(_, o)| o.server_default)
+            .map(|(v, o)| (v, o.key))
+            .collect();
+        assert_eq!(marked, [("little-river", "river")]);
+        let (spec, values) = server_option();
+        assert_eq!(values, ["shallow", "gentle", "wild", "misty"]);
+        assert!(values.contains(&spec.default));
+        let takers: Vec<&str> = variants()
+            .iter()
+            .filter(|v| takes_server_option(v))
+            .map(|v| v.id)
+            .collect();
+        assert_eq!(takers, ["little-river"]);
+    }
 }

@@ -90,7 +90,6 @@ pub struct ServerSettings {
     pub clock_days: u32,
 }
 
-pub const DEFAULT_RIVER_ASPECT: &str = "gentle";
 pub const DEFAULT_CLOCK_DAYS: u32 = 3;
 
 /// Board orientation a member asked for.
@@ -130,7 +129,8 @@ fn settings_in(conn: &Connection, server: &str) -> Result<ServerSettings> {
         })
         .optional()?;
     Ok(row.unwrap_or(ServerSettings {
-        river_aspect: DEFAULT_RIVER_ASPECT.to_string(),
+        // A server that never voted plays the option's own default.
+        river_aspect: crate::engine::server_option().0.default.to_string(),
         clock_days: DEFAULT_CLOCK_DAYS,
     }))
 }

@@ -32,18 +32,24 @@ const ON_OFF: OptionValues = OptionValues::Choice(&["off", "on"]);
 static OPTIONS: [OptionSpec; 3] = [
     OptionSpec {
         key: "protect",
+
+        server_default: false,
         values: ON_OFF,
         default: "off",
         help: "a side in check whose only ways out are General moves loses",
     },
     OptionSpec {
         key: "camp",
+
+        server_default: false,
         values: ON_OFF,
         default: "off",
         help: "a General reaching its owner's rank 8 wins, or draws if the opponent can do the same at once",
     },
     OptionSpec {
         key: "drop",
+
+        server_default: false,
         values: ON_OFF,
         default: "off",
         help: "captured pieces go to the captor's hand and may be dropped on its ranks 1-5",

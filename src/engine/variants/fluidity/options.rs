@@ -8,6 +8,8 @@ const LIMITS: OptionValues = OptionValues::Choice(&["1", "2", "3", "4", "5", "6"
 pub(super) static OPTIONS: [OptionSpec; 4] = [
     OptionSpec {
         key: "king_dissection",
+
+        server_default: false,
         values: OptionValues::Choice(&["illegal", "wins"]),
         default: "illegal",
         help: "illegal: leaving your King open to dissection is illegal, like check; \
@@ -15,18 +17,24 @@ pub(super) static OPTIONS: [OptionSpec; 4] = [
     },
     OptionSpec {
         key: "bishop_limit",
+
+        server_default: false,
         values: LIMITS,
         default: "3",
         help: "most pieces a Bishop removes in one move",
     },
     OptionSpec {
         key: "rook_limit",
+
+        server_default: false,
         values: LIMITS,
         default: "3",
         help: "most pieces a Rook removes in one move",
     },
     OptionSpec {
         key: "queen_limit",
+
+        server_default: false,
         values: LIMITS,
         default: "6",
         help: "most pieces a Queen removes in one move",

@@ -40,24 +40,32 @@ const DEFAULT_SCHEDULE: &str = "0:shallow,20:wild";
 pub(super) static OPTIONS: [OptionSpec; 11] = [
     OptionSpec {
         key: "river",
+
+        server_default: true,
         values: OptionValues::Choice(&["shallow", "gentle", "wild", "misty"]),
         default: "gentle",
         help: "the river's aspect: shallow (ordinary cells), gentle (cross in one move), wild (stop, then leave or drown), misty (a schedule or a die decides)",
     },
     OptionSpec {
         key: "rook_through_capture",
+
+        server_default: false,
         values: OptionValues::Choice(&["on", "off"]),
         default: "on",
         help: "a Gentle rook passing straight through the river may capture on the far side",
     },
     OptionSpec {
         key: "wild_rook_exit",
+
+        server_default: false,
         values: OptionValues::Choice(&["slide", "step"]),
         default: "slide",
         help: "a Wild rook leaves the river along its file any distance, or one step",
     },
     OptionSpec {
         key: "no_capture_limit",
+
+        server_default: false,
         values: OptionValues::Checked {
             hint: "0 (off) or a whole number from 1 to 1000",
             check: check_limit,
@@ -67,6 +75,8 @@ pub(super) static OPTIONS: [OptionSpec; 11] = [
     },
     OptionSpec {
         key: "misty.schedule",
+
+        server_default: false,
         values: OptionValues::Checked {
             hint: "PLY:ASPECT[,PLY:ASPECT...], first ply 0, plies increasing, aspects shallow gentle wild, e.g. 0:shallow,20:wild",
             check: check_schedule,
@@ -76,6 +86,8 @@ pub(super) static OPTIONS: [OptionSpec; 11] = [
     },
     OptionSpec {
         key: "misty.every",
+
+        server_default: false,
         values: OptionValues::Checked {
             hint: "0 or a whole number from 1 to 10000",
             check: check_every,
@@ -85,30 +97,40 @@ pub(super) static OPTIONS: [OptionSpec; 11] = [
     },
     OptionSpec {
         key: "misty.knight_exit",
+
+        server_default: false,
         values: OptionValues::Choice(&["step", "leap"]),
         default: "step",
         help: "river=misty: a knight leaves the river by one step, or by a knight leap",
     },
     OptionSpec {
         key: "misty.knight_capture",
+
+        server_default: false,
         values: ON_OFF,
         default: "off",
         help: "river=misty: a knight leaving the river may capture",
     },
     OptionSpec {
         key: "misty.gentle_capture",
+
+        server_default: false,
         values: ON_OFF,
         default: "off",
         help: "river=misty: other pieces stepping out of a Gentle river may capture",
     },
     OptionSpec {
         key: "misty.float",
+
+        server_default: false,
         values: OptionValues::Choice(&["choose", "die"]),
         default: "choose",
         help: "river=misty: the mover picks the float cell, or the die does",
     },
     OptionSpec {
         key: "misty.seed",
+
+        server_default: false,
         values: OptionValues::Checked {
             hint: "random, or a whole number from 0 to 18446744073709551615",
             check: check_seed,

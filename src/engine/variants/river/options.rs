@@ -10,12 +10,16 @@ use crate::engine::player_text::excerpt;
 pub(super) static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         key: "board",
+
+        server_default: false,
         values: OptionValues::Choice(&["8x10", "8x12", "8x14"]),
         default: "8x10",
         help: "4, 5 or 6 land ranks a side; the river is always the two middle ranks",
     },
     OptionSpec {
         key: "boats",
+
+        server_default: false,
         values: OptionValues::Checked {
             hint: "default, none, or 1 to 4 distinct water squares, e.g. c5,f6",
             check: check_boats,
@@ -26,6 +30,8 @@ pub(super) static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         key: "bridges",
+
+        server_default: false,
         values: OptionValues::Checked {
             hint: "a number from 0 to 8, or unlimited",
             check: check_bridges,
@@ -35,6 +41,8 @@ pub(super) static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         key: "bridge_files",
+
+        server_default: false,
         values: OptionValues::Checked {
             hint: "any, or distinct files a to h separated by commas, e.g. c,f",
             check: check_files,
