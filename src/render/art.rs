@@ -5,10 +5,10 @@
 //! Sprites are drawn once per piece and size, then reused.
 
 use super::canvas::{Canvas, Face, Rgb8, Sprite};
+use super::memo::{get_or_make, Memo, UNBOUNDED};
 use super::view::PieceView;
 use crate::engine::{Color, Role};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 pub const WHITE_FILL: Rgb8 = [246, 241, 229];
 pub const WHITE_INK: Rgb8 = [30, 30, 30];
@@ -193,8 +193,8 @@ pub enum Mark {
 
 /// The sprite of `mark` for a cell of `size` pixels.
 pub fn mark(mark: Mark, size: u32) -> Arc<Sprite> {
-    static CACHE: SpriteCache<(Mark, u32)> = OnceLock::new();
-    cached(&CACHE, (mark, size), || match mark {
+    static MEMO: Memo<(Mark, u32), Sprite> = OnceLock::new();
+    get_or_make(&MEMO, (mark, size), UNBOUNDED, || match mark {
         Mark::Boat { empty } => boat(size, empty),
         Mark::Exit { up } => exit_arrow(size, up),
     })
@@ -264,10 +264,11 @@ fn exit_arrow(size: u32, up: bool) -> Sprite {
 
 /// The sprite of `piece` at `size` pixels square.
 pub fn sprite(piece: PieceView, size: u32) -> Arc<Sprite> {
-    static CACHE: SpriteCache<Key> = OnceLock::new();
-    cached(
-        &CACHE,
+    static MEMO: Memo<Key, Sprite> = OnceLock::new();
+    get_or_make(
+        &MEMO,
         (piece.role, piece.color, piece.promoted, size),
+        UNBOUNDED,
         || draw(piece, size),
     )
 }
@@ -275,39 +276,12 @@ pub fn sprite(piece: PieceView, size: u32) -> Arc<Sprite> {
 /// `piece` on a square of flat `ground`, `size` pixels, as palette indices (pieces in
 /// hand, legends): drawn once, then copied.
 pub fn piece_on(piece: PieceView, size: u32, ground: Rgb8) -> Arc<Canvas> {
-    type Cache = Mutex<HashMap<(PieceView, u32, Rgb8), Arc<Canvas>>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let key = (piece, size, ground);
-    if let Some(t) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
-        return t;
-    }
-    let mut img = image::RgbImage::from_pixel(size, size, image::Rgb(ground));
-    sprite(piece, size).draw_on(&mut img, 0, 0);
-    let tile = Arc::new(Canvas::from_rgb(&img));
-    if let Ok(mut c) = cache.lock() {
-        c.insert(key, tile.clone());
-    }
-    tile
-}
-
-type SpriteCache<K> = OnceLock<Mutex<HashMap<K, Arc<Sprite>>>>;
-
-/// The sprite under `key`, drawn by `draw` the first time it is asked for.
-fn cached<K: std::hash::Hash + Eq>(
-    cache: &'static SpriteCache<K>,
-    key: K,
-    draw: impl FnOnce() -> Sprite,
-) -> Arc<Sprite> {
-    let cache = cache.get_or_init(Default::default);
-    if let Some(s) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
-        return s;
-    }
-    let s = Arc::new(draw());
-    if let Ok(mut c) = cache.lock() {
-        c.insert(key, s.clone());
-    }
-    s
+    static MEMO: Memo<(PieceView, u32, Rgb8), Canvas> = OnceLock::new();
+    get_or_make(&MEMO, (piece, size, ground), UNBOUNDED, || {
+        let mut img = image::RgbImage::from_pixel(size, size, image::Rgb(ground));
+        sprite(piece, size).draw_on(&mut img, 0, 0);
+        Canvas::from_rgb(&img)
+    })
 }
 
 fn draw(piece: PieceView, size: u32) -> Sprite {

@@ -3,12 +3,12 @@
 
 use super::art;
 use super::canvas::{self, Canvas, Face, Rgb8};
+use super::memo::{get_or_make, Memo};
 use super::palette::mix;
 use super::view::{BoardView, Exit, HandItem, Marks, PieceView, Terrain};
 use crate::engine::Color;
 use image::RgbImage;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 pub const BACKGROUND: Rgb8 = [43, 45, 49];
 pub const CAPTION: Rgb8 = [236, 236, 236];
@@ -226,21 +226,8 @@ fn draw_cell(img: &mut Canvas, view: &BoardView, l: &Layout, file: u8, rank: u8)
 /// few dozen kinds of cell, so the cache stays small; it is emptied if odd views ever
 /// fill it.
 fn cell_tile(key: CellKey) -> Arc<Canvas> {
-    type Cache = Mutex<HashMap<CellKey, Arc<Canvas>>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    const MOST: usize = 4096;
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(t) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
-        return t;
-    }
-    let tile = Arc::new(Canvas::from_rgb(&draw_cell_rgb(key)));
-    if let Ok(mut c) = cache.lock() {
-        if c.len() >= MOST {
-            c.clear();
-        }
-        c.insert(key, tile.clone());
-    }
-    tile
+    static MEMO: Memo<CellKey, Canvas> = OnceLock::new();
+    get_or_make(&MEMO, key, 4096, || Canvas::from_rgb(&draw_cell_rgb(key)))
 }
 
 fn draw_cell_rgb(key: CellKey) -> RgbImage {
@@ -383,37 +370,25 @@ fn draw_rank_lines(img: &mut Canvas, view: &BoardView, l: &Layout) {
 /// The band of water `w` by `h` with edges of `edge`, drawn once per size: its waves are
 /// a hundred antialiased discs, most of a river board's drawing time otherwise.
 fn river_band(w: u32, h: u32, edge: u32) -> Arc<Canvas> {
-    type Cache = Mutex<HashMap<(u32, u32, u32), Arc<Canvas>>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let key = (w, h, edge);
-    if let Some(band) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
-        return band;
-    }
-    let mut img = Canvas::new(w, h, WATER_LIGHT);
-    let (w, band, edge) = (w as i32, h as i32, edge as i32);
-    canvas::fill_rect(&mut img, 0, 0, w, edge, RIVER_LINE);
-    canvas::fill_rect(&mut img, 0, band - edge, w, edge, RIVER_LINE);
-    let r = band as f32 / 7.0;
-    let mid = band as f32 / 2.0;
-    let mut cx = r;
-    let mut i = 0;
-    while cx < w as f32 - r {
-        let cy = mid + r * 0.8 * (i as f32 * 0.9).sin();
-        canvas::disc(&mut img, cx, cy, r * 0.55, WAVE, 1.0);
-        cx += r * 0.6;
-        i += 1;
-    }
-    let band = Arc::new(img);
-    if let Ok(mut c) = cache.lock() {
-        // Sizes are few (a board's width and band per picture size); a full cache of odd
-        // sizes is emptied rather than grown.
-        if c.len() >= 64 {
-            c.clear();
+    // Sizes are few (a board's width and band per picture size).
+    static MEMO: Memo<(u32, u32, u32), Canvas> = OnceLock::new();
+    get_or_make(&MEMO, (w, h, edge), 64, || {
+        let mut img = Canvas::new(w, h, WATER_LIGHT);
+        let (w, band, edge) = (w as i32, h as i32, edge as i32);
+        canvas::fill_rect(&mut img, 0, 0, w, edge, RIVER_LINE);
+        canvas::fill_rect(&mut img, 0, band - edge, w, edge, RIVER_LINE);
+        let r = band as f32 / 7.0;
+        let mid = band as f32 / 2.0;
+        let mut cx = r;
+        let mut i = 0;
+        while cx < w as f32 - r {
+            let cy = mid + r * 0.8 * (i as f32 * 0.9).sin();
+            canvas::disc(&mut img, cx, cy, r * 0.55, WAVE, 1.0);
+            cx += r * 0.6;
+            i += 1;
         }
-        c.insert(key, band.clone());
-    }
-    band
+        img
+    })
 }
 
 fn draw_coordinates(img: &mut Canvas, view: &BoardView, l: &Layout) {

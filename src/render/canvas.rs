@@ -3,11 +3,12 @@
 //! indices; cached tiles (a cell with its piece and marks) are drawn once on an RGB image
 //! and then mapped to the palette.
 
+use super::memo::{get_or_make, Memo};
 use super::palette::{palette, Ink};
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::RgbImage;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 /// A colour with straight (not premultiplied) channels.
 pub type Rgb8 = [u8; 3];
@@ -312,19 +313,19 @@ struct GlyphBitmap {
 /// Glyph bitmaps by (face, character, size in 1/64 px): captions and coordinates repeat
 /// the same few glyphs on every picture, and rasterising outlines is the costly part.
 fn glyph_bitmap(face: Face, ch: char, px: f32) -> Arc<GlyphBitmap> {
-    type Cache = Mutex<HashMap<(Face, char, u32), Arc<GlyphBitmap>>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
+    static MEMO: Memo<(Face, char, u32), GlyphBitmap> = OnceLock::new();
     let key = (face, ch, (px * 64.0) as u32);
+    // Bounded: names and titles may bring any character.
+    get_or_make(&MEMO, key, 4096, || rasterise(face, ch, px))
+}
+
+fn rasterise(face: Face, ch: char, px: f32) -> GlyphBitmap {
     let font = face.font();
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(g) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
-        return g;
-    }
     let scale = PxScale::from(px);
     let glyph = font
         .glyph_id(ch)
         .with_scale_and_position(scale, ab_glyph::point(0.0, 0.0));
-    let bitmap = match font.outline_glyph(glyph) {
+    match font.outline_glyph(glyph) {
         None => GlyphBitmap {
             left: 0,
             top: 0,
@@ -347,12 +348,7 @@ fn glyph_bitmap(face: Face, ch: char, px: f32) -> Arc<GlyphBitmap> {
                 coverage,
             }
         }
-    };
-    let bitmap = Arc::new(bitmap);
-    if let Ok(mut c) = cache.lock() {
-        c.insert(key, bitmap.clone());
     }
-    bitmap
 }
 
 /// Draws `text` with its left end at `x` and its baseline at `baseline`; returns the x

@@ -9,6 +9,7 @@ mod canvas;
 mod chart;
 mod encode;
 mod legend;
+mod memo;
 mod palette;
 mod replay;
 mod tally;
