@@ -81,20 +81,26 @@ impl FakeUser {
     }
 
     pub(super) fn partial_member_json_in(&self, manager_role: u64) -> Value {
-        json!({
-            "roles": self.roles(manager_role),
-            "nick": null,
-            "avatar": null,
-            "premium_since": null,
-            "joined_at": "2024-01-01T00:00:00.000000+00:00",
-            "deaf": false,
-            "mute": false,
-            "flags": 0,
-            "pending": false,
-            "communication_disabled_until": null,
-            "permissions": self.permissions(),
-        })
+        let mut m = member_fields(self.roles(manager_role));
+        m["permissions"] = self.permissions().into();
+        m
     }
+}
+
+/// A guild member object's own fields (no `user`, no `permissions`), with `roles`.
+pub(super) fn member_fields(roles: Value) -> Value {
+    json!({
+        "roles": roles,
+        "nick": null,
+        "avatar": null,
+        "premium_since": null,
+        "joined_at": "2024-01-01T00:00:00.000000+00:00",
+        "deaf": false,
+        "mute": false,
+        "flags": 0,
+        "pending": false,
+        "communication_disabled_until": null,
+    })
 }
 
 /// Options of slash commands and autocompletes, in Discord's shape, for the `options`

@@ -509,19 +509,9 @@ impl State {
 
     /// The bot's member in a known server, with its role there.
     pub(super) fn bot_member_json(&self, guild: u64) -> Value {
-        json!({
-            "user": FakeDiscord::bot_user_json(),
-            "roles": [self.guilds[&guild].bot_role.to_string()],
-            "nick": null,
-            "avatar": null,
-            "premium_since": null,
-            "joined_at": "2024-01-01T00:00:00.000000+00:00",
-            "deaf": false,
-            "mute": false,
-            "flags": 0,
-            "pending": false,
-            "communication_disabled_until": null,
-        })
+        let mut m = member_fields(json!([self.guilds[&guild].bot_role.to_string()]));
+        m["user"] = FakeDiscord::bot_user_json();
+        m
     }
 
     pub(super) fn thread_json(&mut self, parent: u64, id: u64, body: &Value) -> Value {
