@@ -147,3 +147,26 @@ fn echoed_player_text_is_a_short_excerpt_with_control_characters_shown_by_code()
     let e = p.parse_move("e2\ne4").unwrap_err().to_string();
     assert!(e.contains("e2U+000Ae4") && !e.contains('\n'), "{e}");
 }
+
+#[test]
+fn an_empty_move_and_one_with_spaces_get_one_answer_in_every_variant() {
+    for (id, p) in starts() {
+        for typed in ["", "  ", "+", "#!?"] {
+            let e = p.parse_move(typed).unwrap_err();
+            let text = e.to_string();
+            assert!(matches!(e, IllegalMove::Unreadable(_)), "{id}: {text}");
+            assert!(
+                text.starts_with("the move is empty: write one move like "),
+                "{id}: {text}"
+            );
+        }
+        let e = p.parse_move("e2 e4").unwrap_err();
+        let text = e.to_string();
+        assert!(matches!(e, IllegalMove::Unreadable(_)), "{id}: {text}");
+        assert!(
+            text.starts_with("'e2 e4' is not a move: write one move like ")
+                && text.ends_with(", without spaces"),
+            "{id}: {text}"
+        );
+    }
+}

@@ -6,7 +6,7 @@ use super::moves::Effects;
 use super::options::Options;
 use super::outcome::{Outcome, Reason};
 use super::types::Color;
-use super::variant::{plain_move_text, History, HistoryEntry, Position, Variant};
+use super::variant::{History, HistoryEntry, Position, Variant};
 use std::fmt;
 
 /// Something a player (or the clock) did in a game.
@@ -232,8 +232,8 @@ impl Game {
         // `read_move` without its gate: `apply` has refused a finished game already, and a
         // game's outcome takes in every rule that reads the position alone, so the gate
         // would only generate the moves once more to find the game still going.
-        let (m, canonical) = plain_move_text(text)
-            .and_then(|text| position.read_rules(text))
+        let (m, canonical) = position
+            .read_move_in_play(text)
             .map_err(GameError::Illegal)?;
         let mut next = position.boxed_clone();
         let effects = next.play(&m);

@@ -1,6 +1,7 @@
 //! The rules engine: no I/O, no async, no chat, storage or image types.
 //!
-//! Vocabulary (`types`, `board`, `moves`), the variant plug (`variant`), shared mechanics
+//! Vocabulary (`types`, `board`, `moves`), the variant plug (`variant` for the boxed
+//! `Position` and the registry, `plug` for the `Rules` a variant supplies), shared mechanics
 //! (`placement`, `patterns`, `notation`, `perft`), the game record (`game`), and one
 //! module per variant under `variants`.
 
@@ -16,6 +17,7 @@ pub mod perft;
 pub mod placement;
 pub mod player_text;
 pub mod playout;
+pub mod plug;
 pub mod types;
 pub mod variant;
 pub mod variants;

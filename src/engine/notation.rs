@@ -341,6 +341,9 @@ pub struct Pattern {
     pub promotion: Option<String>,
 }
 
+/// Example moves in the notation `read_move` reads, for refusals.
+pub const SAN_EXAMPLES: &str = "e4, Nf3, exd5 or e2-e4";
+
 /// Strips white space and trailing `+ # ! ?` marks.
 pub fn clean_move_text(text: &str) -> &str {
     text.trim()
@@ -515,7 +518,8 @@ pub enum Reading {
     NoMatch(Vec<Pattern>),
 }
 
-/// Reads a move text against the legal moves `legal`, leniently (rules README).
+/// Reads a move text against the legal moves `legal`, leniently (rules README). The text
+/// has passed `plug::move_text_shape`: plain, not empty, without spaces.
 pub fn read_move(
     shape: &Shape,
     style: &SanStyle,
@@ -523,17 +527,6 @@ pub fn read_move(
     legal: &[SanMove],
 ) -> Result<Reading, IllegalMove> {
     let t = clean_move_text(text);
-    if t.is_empty() {
-        return Err(IllegalMove::Unreadable(
-            "the move is empty: write it like e4, Nf3, exd5 or e2-e4".to_string(),
-        ));
-    }
-    if t.chars().any(char::is_whitespace) {
-        return Err(IllegalMove::Unreadable(format!(
-            "'{t}' is not a move: write one move like e4, Nf3, exd5 or e2-e4, without spaces",
-            t = excerpt(t)
-        )));
-    }
     if is_castling(t) {
         return Err(IllegalMove::Rule(style.no_castling.to_string()));
     }

@@ -6,18 +6,10 @@ use super::errors::{IllegalMove, OptionError, PositionError};
 use super::moves::{Effects, Move, MoveList};
 use super::options::{OptionSpec, OptionValues, Options};
 use super::outcome::{Outcome, Reason};
-use super::player_text::{check_plain, excerpt, MAX_MOVE_TEXT};
+use super::player_text::excerpt;
 use super::types::{Color, Piece, Role};
 use std::fmt;
 use std::sync::OnceLock;
-
-/// A move text trimmed, if it is short and plain: what `Position::read_move` asks before
-/// any rule runs.
-pub(crate) fn plain_move_text(text: &str) -> Result<&str, IllegalMove> {
-    let text = text.trim();
-    check_plain(text, "move", MAX_MOVE_TEXT, "e4").map_err(IllegalMove::Unreadable)?;
-    Ok(text)
-}
 
 /// The positions a game has passed through, for the rules that read earlier positions
 /// (repetition). The last entry is the current position.
@@ -76,8 +68,10 @@ pub enum Feature {
     Exit(Dir),
 }
 
-/// A position of one variant. Implementations are plain data (cheap to clone) and never
-/// panic on any input given through these methods.
+/// A position of one variant, as everything above the variant sees it (boxed, one type for
+/// all variants). Every variant's position gets this from its `Rules` (`engine::plug`),
+/// which supplies each method once for all; implementations never panic on any input given
+/// through these methods.
 pub trait Position: Send + Sync + fmt::Debug {
     fn variant(&self) -> &'static Variant;
     fn boxed_clone(&self) -> Box<dyn Position>;
@@ -94,50 +88,28 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// Every move the piece rules allow here, without asking whether the game is already
     /// over by the position: `legal_moves` asks.
     fn generate_moves(&self, out: &mut MoveList);
-    /// Checks one move against the rules, independently of the generator, and says why
-    /// it is refused, in a position whose game is not over: `check_move` asks first.
-    fn check_rules(&self, m: &Move) -> Result<(), IllegalMove>;
-    /// Reads a move text that is short and plain (`check_plain` passed) in a position whose
-    /// game is not over: `read_move` asks both first. Returns the move and its canonical
-    /// text.
-    fn read_rules(&self, text: &str) -> Result<(Move, String), IllegalMove>;
 
     // The entry points below are the only ways to list, check and read moves, and each
-    // asks `outcome(None)` first, so a position that is over by the rules that read it
-    // alone has no moves from any of them (rules README, "Perft"). Variants implement the
-    // three methods above and do not override these.
+    // asks whether the game is over by the rules that read this position alone first, so
+    // such a position has no moves from any of them (rules README, "Perft").
 
-    /// Refuses every move when the game is over by the rules that read this position alone.
-    fn refuse_if_over(&self) -> Result<(), IllegalMove> {
-        match self.outcome(None) {
-            None => Ok(()),
-            Some(o) => Err(IllegalMove::GameOver(format!(
-                "the game is over ({o}): no more moves can be played"
-            ))),
-        }
-    }
     /// Every legal move: none when the game is over by a rule that reads this position
     /// alone (checkmate, a counter at its limit, a bare general, insufficient material, ...).
-    fn legal_moves(&self, out: &mut MoveList) {
-        if self.outcome(None).is_none() {
-            self.generate_moves(out);
-        }
-    }
+    fn legal_moves(&self, out: &mut MoveList);
+    /// Refuses every move when the game is over by the rules that read this position alone.
+    fn refuse_if_over(&self) -> Result<(), IllegalMove>;
     /// Checks one move against the rules and says why it is refused.
-    fn check_move(&self, m: &Move) -> Result<(), IllegalMove> {
-        self.refuse_if_over()?;
-        self.check_rules(m)
-    }
-    /// Reads any accepted form of a move text, or says why it names no legal move.
+    fn check_move(&self, m: &Move) -> Result<(), IllegalMove>;
+    /// Reads any accepted form of a move text: the move and its canonical text, or why it
+    /// names no legal move. Text that is too long, holds a character that is not plain, is
+    /// empty or holds spaces is refused before any rule runs.
+    fn read_move(&self, text: &str) -> Result<(Move, String), IllegalMove>;
+    /// `read_move` without asking whether the game is over, for a caller that knows it is
+    /// not (a game checks its outcome after every move).
+    fn read_move_in_play(&self, text: &str) -> Result<(Move, String), IllegalMove>;
+    /// `read_move` without the canonical text.
     fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
         self.read_move(text).map(|(m, _)| m)
-    }
-    /// `parse_move` with the move's canonical text. Text that is too long or holds a
-    /// character that is not plain is refused before any rule runs.
-    fn read_move(&self, text: &str) -> Result<(Move, String), IllegalMove> {
-        let text = plain_move_text(text)?;
-        self.refuse_if_over()?;
-        self.read_rules(text)
     }
 
     /// Every move-shaped value worth asking `check_move` about (all from-to pairs of the
@@ -153,35 +125,25 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// Whether a rule that reads earlier positions forbids the move that led here (the
     /// last entry of `history` is this position): Little River's perpetual check. The
     /// game refuses such a move.
-    fn forbidden_by_history(&self, _history: &History) -> Option<IllegalMove> {
-        None
-    }
+    fn forbidden_by_history(&self, history: &History) -> Option<IllegalMove>;
 
     /// The end of the game, checked after a move, in the variant's order. With `None` the
     /// rules that read earlier positions are skipped (perft).
     fn outcome(&self, history: Option<&History>) -> Option<Outcome>;
     /// The result of a draw for `cause` (Amalgamated settles every draw on points).
-    fn settle_draw(&self, cause: Reason) -> Outcome {
-        Outcome::draw(cause)
-    }
+    fn settle_draw(&self, cause: Reason) -> Outcome;
 
     /// Pieces in hand, White's then Black's, with counts; `None` for variants without
     /// hands.
-    fn hands(&self) -> Option<[Vec<InHand>; 2]> {
-        None
-    }
+    fn hands(&self) -> Option<[Vec<InHand>; 2]>;
     /// The full-move number: 1 at the start, up by one after each Black move.
     fn move_number(&self) -> u32;
     /// Counters close to deciding the game, in a player's words ("countdown: Black has 12
     /// moves left"); empty when none is worth showing.
-    fn counters(&self) -> Vec<String> {
-        Vec::new()
-    }
+    fn counters(&self) -> Vec<String>;
     /// Terrain that changes in play (boats, bridges, river tags), for pictures; empty for
     /// variants whose board never changes.
-    fn features(&self) -> Vec<(Cell, Feature)> {
-        Vec::new()
-    }
+    fn features(&self) -> Vec<(Cell, Feature)>;
 
     /// Leaves of the legal move tree `depth` plies deep (rules README, "Perft").
     fn perft(&self, depth: u32) -> u64;

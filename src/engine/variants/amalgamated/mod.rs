@@ -28,10 +28,10 @@ use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::notation::{self, Reading};
 use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason};
-use crate::engine::perft::{self, PerftPosition};
 use crate::engine::placement::Placement;
+use crate::engine::plug::{boxed_parse, boxed_start, Rules};
 use crate::engine::types::{ByColor, Color, Piece, Role};
-use crate::engine::variant::{any_options, History, PieceInfo, Position, Variant};
+use crate::engine::variant::{any_options, History, PieceInfo, Variant};
 
 use move_text::SAN_STYLE;
 use options::OPTIONS;
@@ -111,8 +111,8 @@ pub static VARIANT: Variant = Variant {
     options: OPTIONS,
     pieces: &PIECES,
     check_options: any_options,
-    start: start_position,
-    parse: parse_position,
+    start: boxed_start::<Amalgamated>,
+    parse: boxed_parse::<Amalgamated>,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -129,14 +129,6 @@ pub struct Amalgamated {
     /// Where each side's General or King stands, kept in step with `board`.
     royal: ByColor<Cell>,
     config: Config,
-}
-
-fn start_position(options: &Options) -> Box<dyn Position> {
-    Box::new(Amalgamated::start(options))
-}
-
-fn parse_position(text: &str, options: &Options) -> Result<Box<dyn Position>, PositionError> {
-    Amalgamated::from_text(text, options).map(|p| Box::new(p) as Box<dyn Position>)
 }
 
 impl Amalgamated {
@@ -157,27 +149,17 @@ impl Amalgamated {
     }
 }
 
-impl PerftPosition for Amalgamated {
-    fn generate(&self, out: &mut MoveList) {
-        Amalgamated::generate_moves(self, out);
-    }
-    fn over_by_position(&self, _moves: &[Move]) -> bool {
-        Amalgamated::over_by_position(self)
-    }
-    fn play(&mut self, m: &Move) {
-        if let Move::Normal { from, to, .. } = *m {
-            self.make(from, to);
-        }
-    }
-}
+impl Rules for Amalgamated {
+    const VARIANT: &'static Variant = &VARIANT;
+    const MOVE_EXAMPLES: &'static str = notation::SAN_EXAMPLES;
 
-impl Position for Amalgamated {
-    fn variant(&self) -> &'static Variant {
-        &VARIANT
+    fn start_position(options: &Options) -> Self {
+        Amalgamated::start(options)
     }
-    fn boxed_clone(&self) -> Box<dyn Position> {
-        Box::new(*self)
+    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
+        Amalgamated::from_text(text, options)
     }
+
     fn shape(&self) -> &'static Shape {
         shape()
     }
@@ -201,8 +183,11 @@ impl Position for Amalgamated {
         format!("{} {}", board, self.side.letter())
     }
 
-    fn generate_moves(&self, out: &mut MoveList) {
+    fn generate(&self, out: &mut MoveList) {
         Amalgamated::generate_moves(self, out);
+    }
+    fn over_by_position(&self, _moves: &[Move]) -> bool {
+        Amalgamated::over_by_position(self)
     }
 
     fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
@@ -236,6 +221,11 @@ impl Position for Amalgamated {
         }
     }
 
+    fn make(&mut self, m: &Move) {
+        if let Move::Normal { from, to, .. } = *m {
+            self.make(from, to);
+        }
+    }
     fn play(&mut self, m: &Move) -> Effects {
         match *m {
             Move::Normal { from, to, .. } => self.make(from, to),
@@ -337,20 +327,5 @@ impl Position for Amalgamated {
         } else {
             Vec::new()
         }
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        perft::perft(self, depth)
-    }
-
-    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        let texts = self.san_moves(&self.legal_list());
-        perft::divide(self, depth, |m| {
-            texts
-                .iter()
-                .find(|s| s.mv == *m)
-                .map(|s| notation::san_text(shape(), s, &texts))
-                .unwrap_or_default()
-        })
     }
 }

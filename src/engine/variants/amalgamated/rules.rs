@@ -285,7 +285,7 @@ impl Amalgamated {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::perft::PerftPosition;
+    use crate::engine::plug::Rules;
     use crate::engine::variant::Position;
 
     use super::super::VARIANT;
@@ -363,7 +363,7 @@ mod tests {
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
                 let m = moves[(seed % moves.len() as u64) as usize];
-                PerftPosition::play(&mut p, &m);
+                Rules::make(&mut p, &m);
             }
         }
     }

@@ -17,10 +17,10 @@ use crate::engine::moves::{Effects, Move, MoveList, Removal};
 use crate::engine::notation::{self, Reading};
 use crate::engine::options::{OptionSpec, OptionValues, Options};
 use crate::engine::outcome::{Outcome, Reason};
-use crate::engine::perft::{self, PerftPosition};
 use crate::engine::placement::Placement;
+use crate::engine::plug::{boxed_parse, boxed_start, Rules};
 use crate::engine::types::{ByColor, Color, Hand, Piece, Role};
-use crate::engine::variant::{any_options, History, InHand, PieceInfo, Position, Variant};
+use crate::engine::variant::{any_options, History, InHand, PieceInfo, Variant};
 use move_text::STYLE;
 use tables::{kind, tables, GENERAL, KINDS};
 
@@ -107,25 +107,14 @@ pub static VARIANT: Variant = Variant {
     options: &OPTIONS,
     pieces: &PIECES,
     check_options: any_options,
-    start: start_position,
-    parse: parse_position,
+    start: boxed_start::<ContinentalPosition>,
+    parse: boxed_parse::<ContinentalPosition>,
 };
 
 const START: &str = "rhegkehr/8/pppppppp/8/8/PPPPPPPP/8/RHEKGEHR[PPCCppcc] w - 1";
 
 /// The largest number COUNT holds (section 5.3); the countdown stops there.
 pub(super) const MAX_COUNT: u32 = 9999;
-
-fn start_position(options: &Options) -> Box<dyn Position> {
-    let pos = ContinentalPosition::from_text(START, Config::from_options(options))
-        .expect("the start position is valid");
-    Box::new(pos)
-}
-
-fn parse_position(text: &str, options: &Options) -> Result<Box<dyn Position>, PositionError> {
-    let pos = ContinentalPosition::from_text(text, Config::from_options(options))?;
-    Ok(Box::new(pos))
-}
 
 /// The three options, read once when a game starts.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -221,25 +210,18 @@ impl ContinentalPosition {
 // ---------------------------------------------------------------------------------------
 // The plug.
 
-impl PerftPosition for ContinentalPosition {
-    fn generate(&self, out: &mut MoveList) {
-        ContinentalPosition::generate(self, out);
-    }
-    fn over_by_position(&self, moves: &[Move]) -> bool {
-        ContinentalPosition::over_by_position(self) || self.protect_lost(moves)
-    }
-    fn play(&mut self, m: &Move) {
-        self.apply(m);
-    }
-}
+impl Rules for ContinentalPosition {
+    const VARIANT: &'static Variant = &VARIANT;
+    const MOVE_EXAMPLES: &'static str = notation::SAN_EXAMPLES;
 
-impl Position for ContinentalPosition {
-    fn variant(&self) -> &'static Variant {
-        &VARIANT
+    fn start_position(options: &Options) -> Self {
+        ContinentalPosition::from_text(START, Config::from_options(options))
+            .expect("the start position is valid")
     }
-    fn boxed_clone(&self) -> Box<dyn Position> {
-        Box::new(*self)
+    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
+        ContinentalPosition::from_text(text, Config::from_options(options))
     }
+
     fn shape(&self) -> &'static Shape {
         &tables().shape
     }
@@ -263,8 +245,11 @@ impl Position for ContinentalPosition {
         self.key_text()
     }
 
-    fn generate_moves(&self, out: &mut MoveList) {
+    fn generate(&self, out: &mut MoveList) {
         ContinentalPosition::generate(self, out);
+    }
+    fn over_by_position(&self, moves: &[Move]) -> bool {
+        ContinentalPosition::over_by_position(self) || self.protect_lost(moves)
     }
 
     fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
@@ -305,6 +290,9 @@ impl Position for ContinentalPosition {
         }
     }
 
+    fn make(&mut self, m: &Move) {
+        self.apply(m);
+    }
     fn play(&mut self, m: &Move) -> Effects {
         let done = self.apply(m);
         let mut effects = Effects::default();
@@ -412,14 +400,5 @@ impl Position for ContinentalPosition {
             None => Vec::new(),
             Some((side, n)) => vec![format!("countdown: {side} has {n} moves left")],
         }
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        perft::perft(self, depth)
-    }
-
-    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        let all = self.san_moves();
-        perft::divide(self, depth, |m| self.text_among(m, &all))
     }
 }

@@ -27,9 +27,9 @@ use crate::engine::errors::{IllegalMove, PositionError};
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason};
-use crate::engine::perft::{self, PerftPosition};
+use crate::engine::plug::{boxed_parse, boxed_start, Rules};
 use crate::engine::types::{Color, Piece, Role};
-use crate::engine::variant::{any_options, History, PieceInfo, Position, Variant};
+use crate::engine::variant::{any_options, History, PieceInfo, Variant};
 
 use options::OPTIONS;
 use tables::{bit, shape, ROLES};
@@ -78,19 +78,11 @@ pub static VARIANT: Variant = Variant {
     options: &OPTIONS,
     pieces: &PIECES,
     check_options: any_options,
-    start: start_position,
-    parse: parse_position,
+    start: boxed_start::<FluidityPosition>,
+    parse: boxed_parse::<FluidityPosition>,
 };
 
 const START: &str = "rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq 0 1";
-
-fn start_position(options: &Options) -> Box<dyn Position> {
-    Box::new(FluidityPosition::start(options))
-}
-
-fn parse_position(text: &str, options: &Options) -> Result<Box<dyn Position>, PositionError> {
-    FluidityPosition::from_text(text, options).map(|p| Box::new(p) as Box<dyn Position>)
-}
 
 // ---------------------------------------------------------------------------------------
 // The position.
@@ -155,36 +147,22 @@ impl FluidityPosition {
             self.roles[k] |= bit(c);
         }
     }
-
-    fn legal_list(&self) -> MoveList {
-        let mut out = MoveList::with_capacity(64);
-        Position::legal_moves(self, &mut out);
-        out
-    }
 }
 
 // ---------------------------------------------------------------------------------------
 // The plug.
 
-impl PerftPosition for FluidityPosition {
-    fn generate(&self, out: &mut MoveList) {
-        FluidityPosition::generate(self, out);
-    }
-    fn over_by_position(&self, _moves: &[Move]) -> bool {
-        FluidityPosition::over_by_position(self)
-    }
-    fn play(&mut self, m: &Move) {
-        self.make(m);
-    }
-}
+impl Rules for FluidityPosition {
+    const VARIANT: &'static Variant = &VARIANT;
+    const MOVE_EXAMPLES: &'static str = move_text::MOVE_EXAMPLES;
 
-impl Position for FluidityPosition {
-    fn variant(&self) -> &'static Variant {
-        &VARIANT
+    fn start_position(options: &Options) -> Self {
+        FluidityPosition::start(options)
     }
-    fn boxed_clone(&self) -> Box<dyn Position> {
-        Box::new(*self)
+    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
+        FluidityPosition::from_text(text, options)
     }
+
     fn shape(&self) -> &'static Shape {
         shape()
     }
@@ -203,8 +181,11 @@ impl Position for FluidityPosition {
         self.key_text()
     }
 
-    fn generate_moves(&self, out: &mut MoveList) {
+    fn generate(&self, out: &mut MoveList) {
         FluidityPosition::generate(self, out);
+    }
+    fn over_by_position(&self, _moves: &[Move]) -> bool {
+        FluidityPosition::over_by_position(self)
     }
 
     fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
@@ -229,6 +210,9 @@ impl Position for FluidityPosition {
         }
     }
 
+    fn make(&mut self, m: &Move) {
+        self.make(m);
+    }
     fn play(&mut self, m: &Move) -> Effects {
         self.apply(m)
     }
@@ -293,13 +277,5 @@ impl Position for FluidityPosition {
         } else {
             Vec::new()
         }
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        perft::perft(self, depth)
-    }
-
-    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        perft::divide(self, depth, |m| self.canonical(m))
     }
 }

@@ -10,6 +10,7 @@ use crate::engine::errors::IllegalMove;
 use crate::engine::moves::Move;
 use crate::engine::notation;
 use crate::engine::player_text::excerpt;
+use crate::engine::plug::legal_list;
 use crate::engine::types::Role;
 
 /// A legal move as the parser compares it.
@@ -46,7 +47,8 @@ enum Token {
     X,
 }
 
-const EXAMPLES: &str = "write it like Nf3, Ng1-f3, Ra1-a7xa3xa5 or O-O";
+/// Example moves for refusals of a text that is no move.
+pub(super) const MOVE_EXAMPLES: &str = "Nf3, Ng1-f3, Ra1-a7xa3xa5 or O-O";
 
 fn squares_text(mut set: u64, order: &[u8]) -> String {
     let mut names: Vec<String> = Vec::new();
@@ -84,7 +86,7 @@ impl FluidityPosition {
     }
 
     fn described(&self) -> Vec<Described> {
-        let legal = self.legal_list();
+        let legal = legal_list(self);
         legal
             .iter()
             .map(|&mv| {
@@ -118,20 +120,9 @@ impl FluidityPosition {
             .collect()
     }
 
-    /// Reads any accepted form of a move text against the legal moves.
-    pub(super) fn read_text(&self, text: &str) -> Result<Move, IllegalMove> {
-        let t = notation::clean_move_text(text);
-        if t.is_empty() {
-            return Err(IllegalMove::Unreadable(format!(
-                "the move is empty: {EXAMPLES}"
-            )));
-        }
-        if t.chars().any(char::is_whitespace) {
-            return Err(IllegalMove::Unreadable(format!(
-                "'{t}' is not a move: {EXAMPLES}, without spaces",
-                t = excerpt(t)
-            )));
-        }
+    /// Reads any accepted form of a move text (one `plug::move_text_shape` passed) against
+    /// the legal moves.
+    pub(super) fn read_text(&self, t: &str) -> Result<Move, IllegalMove> {
         let all = self.described();
         if let Some(result) = self.read_castle(t, &all) {
             return result;
@@ -152,7 +143,7 @@ impl FluidityPosition {
         }
         if groups.iter().all(Vec::is_empty) {
             return Err(IllegalMove::Unreadable(format!(
-                "'{t}' is not a move: {EXAMPLES}",
+                "'{t}' is not a move: write it like {MOVE_EXAMPLES}",
                 t = excerpt(t)
             )));
         }

@@ -23,9 +23,9 @@ use crate::engine::errors::{IllegalMove, PositionError};
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason};
-use crate::engine::perft::{self, PerftPosition};
+use crate::engine::plug::{boxed_parse, boxed_start, Rules};
 use crate::engine::types::{Color, Piece, Role};
-use crate::engine::variant::{Feature, History, HistoryEntry, PieceInfo, Position, Variant};
+use crate::engine::variant::{Feature, History, HistoryEntry, PieceInfo, Variant};
 use options::{Config, OPTIONS};
 use std::sync::Arc;
 use tables::{shape, Bits, CELLS};
@@ -65,8 +65,8 @@ pub static VARIANT: Variant = Variant {
     options: &OPTIONS,
     pieces: &PIECES,
     check_options: options::check_options,
-    start: start_position,
-    parse: parse_position,
+    start: boxed_start::<LittleRiver>,
+    parse: boxed_parse::<LittleRiver>,
 };
 
 pub(super) const START: &str = "nr1krn/*w2w*/*4*/1pppp1/6/1PPPP1/*4*/*W2W*/NR1KRN w - 0 0";
@@ -74,19 +74,6 @@ pub(super) const START: &str = "nr1krn/*w2w*/*4*/1pppp1/6/1PPPP1/*4*/*W2W*/NR1KR
 /// The largest CLOCK and PLY the position text holds; the counters stop there.
 pub(super) const MAX_CLOCK: u32 = 100_000;
 pub(super) const MAX_PLY: u32 = 100_000_000;
-
-fn start_position(options: &Options) -> Box<dyn Position> {
-    let pos = LittleRiver::from_text(START, Config::from_options(options))
-        .expect("the start position is valid");
-    Box::new(pos)
-}
-
-fn parse_position(text: &str, options: &Options) -> Result<Box<dyn Position>, PositionError> {
-    Ok(Box::new(LittleRiver::from_text(
-        text,
-        Config::from_options(options),
-    )?))
-}
 
 /// A Little River position: plain data and a shared `Config`, cloned for every move
 /// tried.
@@ -168,25 +155,18 @@ fn repetition(earlier: &[HistoryEntry], last: &HistoryEntry) -> Option<bool> {
     }
 }
 
-impl PerftPosition for LittleRiver {
-    fn generate(&self, out: &mut MoveList) {
-        LittleRiver::generate(self, out);
-    }
-    fn over_by_position(&self, _moves: &[Move]) -> bool {
-        LittleRiver::over_by_position(self)
-    }
-    fn play(&mut self, m: &Move) {
-        self.apply(m);
-    }
-}
+impl Rules for LittleRiver {
+    const VARIANT: &'static Variant = &VARIANT;
+    const MOVE_EXAMPLES: &'static str = move_text::MOVE_EXAMPLES;
 
-impl Position for LittleRiver {
-    fn variant(&self) -> &'static Variant {
-        &VARIANT
+    fn start_position(options: &Options) -> Self {
+        LittleRiver::from_text(START, Config::from_options(options))
+            .expect("the start position is valid")
     }
-    fn boxed_clone(&self) -> Box<dyn Position> {
-        Box::new(self.clone())
+    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
+        LittleRiver::from_text(text, Config::from_options(options))
     }
+
     fn shape(&self) -> &'static Shape {
         shape()
     }
@@ -210,8 +190,11 @@ impl Position for LittleRiver {
         key
     }
 
-    fn generate_moves(&self, out: &mut MoveList) {
+    fn generate(&self, out: &mut MoveList) {
         LittleRiver::generate(self, out);
+    }
+    fn over_by_position(&self, _moves: &[Move]) -> bool {
+        LittleRiver::over_by_position(self)
     }
 
     fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
@@ -222,6 +205,9 @@ impl Position for LittleRiver {
         self.candidates(out);
     }
 
+    fn make(&mut self, m: &Move) {
+        self.apply(m);
+    }
     fn play(&mut self, m: &Move) -> Effects {
         let done = self.apply(m);
         let mut effects = Effects::default();
@@ -321,14 +307,6 @@ impl Position for LittleRiver {
             .map(|c| (c, Feature::Exit(Dir::N)))
             .chain(tables::cells(self.tag_s).map(|c| (c, Feature::Exit(Dir::S))))
             .collect()
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        perft::perft(self, depth)
-    }
-
-    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        perft::divide(self, depth, |m| self.canonical_text(m))
     }
 }
 

@@ -7,9 +7,11 @@ use super::LittleRiver;
 use crate::engine::board::Cell;
 use crate::engine::errors::IllegalMove;
 use crate::engine::moves::Move;
-use crate::engine::notation;
 use crate::engine::player_text::excerpt;
 use crate::engine::types::Role;
+
+/// Example moves for refusals of a text that is no move.
+pub(super) const MOVE_EXAMPLES: &str = "Na1-b3, c4-c5>f5-f6 or Nc6";
 
 /// A legal move with one of its paths.
 struct Spelling {
@@ -193,19 +195,10 @@ impl LittleRiver {
         Ok((role, tokens))
     }
 
-    /// Reads any accepted form of a move text (section 11).
-    pub(super) fn read_text(&self, text: &str) -> Result<Move, IllegalMove> {
+    /// Reads any accepted form of a move text (section 11) that `plug::move_text_shape`
+    /// passed.
+    pub(super) fn read_text(&self, clean: &str) -> Result<Move, IllegalMove> {
         let t = tables();
-        let clean = notation::clean_move_text(text);
-        if clean.is_empty() {
-            return Err(IllegalMove::Unreadable(
-                "the move is empty: write it like Na1-b3, c4-c5>f5-f6 or Nc6".to_string(),
-            ));
-        }
-        if clean.chars().any(char::is_whitespace) {
-            return Err(IllegalMove::Unreadable(format!(
-                "'{clean}' is not a move: write one move like Na1-b3 or c4-c5>f5-f6, without spaces", clean = excerpt(clean))));
-        }
         let upper = clean.to_ascii_uppercase().replace('0', "O");
         if matches!(upper.as_str(), "O-O" | "O-O-O" | "OO" | "OOO") {
             return Err(IllegalMove::Rule(

@@ -32,10 +32,10 @@ use crate::engine::errors::{IllegalMove, PositionError};
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason};
-use crate::engine::perft::{self, PerftPosition};
 use crate::engine::placement::Placement;
+use crate::engine::plug::{boxed_parse, boxed_start, Rules};
 use crate::engine::types::{Color, Piece, Role};
-use crate::engine::variant::{Feature, History, PieceInfo, Position, Variant};
+use crate::engine::variant::{Feature, History, PieceInfo, Variant};
 
 /// The largest FULLMOVE the position text holds; the move number stops there.
 pub(super) const MAX_FULLMOVE: u32 = 99_999;
@@ -81,8 +81,8 @@ pub static VARIANT: Variant = Variant {
     options: options::OPTIONS,
     pieces: &PIECES,
     check_options: options::check_options,
-    start: start_position,
-    parse: parse_position,
+    start: boxed_start::<River>,
+    parse: boxed_parse::<River>,
 };
 
 /// A River Chess position: plain data, copied for every move tried.
@@ -117,14 +117,6 @@ pub struct Terrain {
     pub bridges: Vec<(u8, Color, [Cell; 2])>,
 }
 
-fn start_position(options: &Options) -> Box<dyn Position> {
-    Box::new(River::start(options))
-}
-
-fn parse_position(text: &str, options: &Options) -> Result<Box<dyn Position>, PositionError> {
-    River::from_text(text, options).map(|p| Box::new(p) as Box<dyn Position>)
-}
-
 impl River {
     pub fn start(options: &Options) -> River {
         River::start_with(Config::from_options(options))
@@ -153,35 +145,19 @@ impl River {
                 .collect(),
         }
     }
-
-    fn legal_list(&self) -> MoveList {
-        let mut list = MoveList::with_capacity(64);
-        if !self.over_by_position() {
-            self.generate(&mut list);
-        }
-        list
-    }
 }
 
-impl PerftPosition for River {
-    fn generate(&self, out: &mut MoveList) {
-        River::generate(self, out);
-    }
-    fn over_by_position(&self, _moves: &[Move]) -> bool {
-        River::over_by_position(self)
-    }
-    fn play(&mut self, m: &Move) {
-        self.apply(m);
-    }
-}
+impl Rules for River {
+    const VARIANT: &'static Variant = &VARIANT;
+    const MOVE_EXAMPLES: &'static str = move_text::MOVE_EXAMPLES;
 
-impl Position for River {
-    fn variant(&self) -> &'static Variant {
-        &VARIANT
+    fn start_position(options: &Options) -> Self {
+        River::start(options)
     }
-    fn boxed_clone(&self) -> Box<dyn Position> {
-        Box::new(*self)
+    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
+        River::from_text(text, options)
     }
+
     fn shape(&self) -> &'static Shape {
         &self.geo().shape
     }
@@ -204,8 +180,11 @@ impl Position for River {
         self.key_text()
     }
 
-    fn generate_moves(&self, out: &mut MoveList) {
+    fn generate(&self, out: &mut MoveList) {
         River::generate(self, out);
+    }
+    fn over_by_position(&self, _moves: &[Move]) -> bool {
+        River::over_by_position(self)
     }
 
     fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
@@ -216,6 +195,9 @@ impl Position for River {
         self.candidates(out);
     }
 
+    fn make(&mut self, m: &Move) {
+        self.apply(m);
+    }
     fn play(&mut self, m: &Move) -> Effects {
         self.apply(m)
     }
@@ -293,13 +275,5 @@ impl Position for River {
             .iter()
             .flat_map(|&(_, _, cells)| cells.map(|c| (c, Feature::Bridge)));
         boats.chain(bridges).collect()
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        perft::perft(self, depth)
-    }
-
-    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        perft::divide(self, depth, |m| self.text_of(m))
     }
 }

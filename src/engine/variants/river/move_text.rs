@@ -8,9 +8,13 @@ use super::River;
 use crate::engine::board::Cell;
 use crate::engine::errors::IllegalMove;
 use crate::engine::moves::Move;
-use crate::engine::notation::{clean_move_text, most_telling};
+use crate::engine::notation::most_telling;
 use crate::engine::player_text::excerpt;
+use crate::engine::plug::legal_list;
 use crate::engine::types::Role;
+
+/// Example moves for refusals of a text that is no move.
+pub(super) const MOVE_EXAMPLES: &str = "e2-e4, Nf3, ~a5>b6 or @d:Rd4-d8";
 
 /// What separates two squares of a move text.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -120,26 +124,9 @@ impl River {
         s
     }
 
-    /// Reads any accepted form of a move text.
-    pub(super) fn read_move_text(&self, text: &str) -> Result<Move, IllegalMove> {
-        let legal = self.legal_list();
-        if legal.is_empty() {
-            if let Some(o) = crate::engine::variant::Position::outcome(self, None) {
-                return Err(IllegalMove::GameOver(format!("the game is over ({o})")));
-            }
-        }
-        let t = clean_move_text(text);
-        if t.is_empty() {
-            return Err(IllegalMove::Unreadable(
-                "the move is empty: write one like e2-e4, Ng1-f3, ~a5>b6 or @d:Rd4-d8".to_string(),
-            ));
-        }
-        if t.chars().any(char::is_whitespace) {
-            return Err(IllegalMove::Unreadable(format!(
-                "'{t}' is not a move: write one move like e2-e4, Nf3, ~a5>b6 or @d, without spaces",
-                t = excerpt(t)
-            )));
-        }
+    /// Reads any accepted form of a move text that `plug::move_text_shape` passed.
+    pub(super) fn read_move_text(&self, t: &str) -> Result<Move, IllegalMove> {
+        let legal = legal_list(self);
         let upper = t.to_ascii_uppercase().replace('0', "O");
         if matches!(upper.as_str(), "O-O" | "O-O-O" | "OO" | "OOO") {
             let long = upper.matches('O').count() == 3;
