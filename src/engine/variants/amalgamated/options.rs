@@ -11,7 +11,6 @@ const DEFAULT_POINTS: &str = "P:1,+P:3,N:3,+N:7,B:3,+B:6,R:5,+R:7,A:4,+A:3,G:0,K
 pub(super) static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         key: "black_general",
-
         server_default: false,
         values: OptionValues::Choice(&["e8", "d8"]),
         default: "e8",
@@ -19,7 +18,6 @@ pub(super) static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         key: "points",
-
         server_default: false,
         values: OptionValues::Checked {
             hint: "a comma list of LETTER:VALUE with LETTER one of P +P N +N B +B R +R A +A G K \
@@ -31,7 +29,6 @@ pub(super) static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         key: "black_bonus",
-
         server_default: false,
         values: OptionValues::Checked {
             hint: "a number >= 0 in steps of 0.5, e.g. 2.5",

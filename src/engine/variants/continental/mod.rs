@@ -32,7 +32,6 @@ const ON_OFF: OptionValues = OptionValues::Choice(&["off", "on"]);
 static OPTIONS: [OptionSpec; 3] = [
     OptionSpec {
         key: "protect",
-
         server_default: false,
         values: ON_OFF,
         default: "off",
@@ -40,7 +39,6 @@ static OPTIONS: [OptionSpec; 3] = [
     },
     OptionSpec {
         key: "camp",
-
         server_default: false,
         values: ON_OFF,
         default: "off",
@@ -48,7 +46,6 @@ static OPTIONS: [OptionSpec; 3] = [
     },
     OptionSpec {
         key: "drop",
-
         server_default: false,
         values: ON_OFF,
         default: "off",

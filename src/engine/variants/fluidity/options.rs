@@ -8,7 +8,6 @@ const LIMITS: OptionValues = OptionValues::Choice(&["1", "2", "3", "4", "5", "6"
 pub(super) static OPTIONS: [OptionSpec; 4] = [
     OptionSpec {
         key: "king_dissection",
-
         server_default: false,
         values: OptionValues::Choice(&["illegal", "wins"]),
         default: "illegal",
@@ -17,7 +16,6 @@ pub(super) static OPTIONS: [OptionSpec; 4] = [
     },
     OptionSpec {
         key: "bishop_limit",
-
         server_default: false,
         values: LIMITS,
         default: "3",
@@ -25,7 +23,6 @@ pub(super) static OPTIONS: [OptionSpec; 4] = [
     },
     OptionSpec {
         key: "rook_limit",
-
         server_default: false,
         values: LIMITS,
         default: "3",
@@ -33,7 +30,6 @@ pub(super) static OPTIONS: [OptionSpec; 4] = [
     },
     OptionSpec {
         key: "queen_limit",
-
         server_default: false,
         values: LIMITS,
         default: "6",

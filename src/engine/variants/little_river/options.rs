@@ -40,7 +40,6 @@ const DEFAULT_SCHEDULE: &str = "0:shallow,20:wild";
 pub(super) static OPTIONS: [OptionSpec; 11] = [
     OptionSpec {
         key: "river",
-
         server_default: true,
         values: OptionValues::Choice(&["shallow", "gentle", "wild", "misty"]),
         default: "gentle",
@@ -48,7 +47,6 @@ pub(super) static OPTIONS: [OptionSpec; 11] = [
     },
     OptionSpec {
         key: "rook_through_capture",
-
         server_default: false,
         values: OptionValues::Choice(&["on", "off"]),
         default: "on",
@@ -56,7 +54,6 @@ pub(super) static OPTIONS: [OptionSpec; 11] = [
     },
     OptionSpec {
         key: "wild_rook_exit",
-
         server_default: false,
         values: OptionValues::Choice(&["slide", "step"]),
         default: "slide",
@@ -64,7 +61,6 @@ pub(super) static OPTIONS: [OptionSpec; 11] = [
     },
     OptionSpec {
         key: "no_capture_limit",
-
         server_default: false,
         values: OptionValues::Checked {
             hint: "0 (off) or a whole number from 1 to 1000",
@@ -75,7 +71,6 @@ pub(super) static OPTIONS: [OptionSpec; 11] = [
     },
     OptionSpec {
         key: "misty.schedule",
-
         server_default: false,
         values: OptionValues::Checked {
             hint: "PLY:ASPECT[,PLY:ASPECT...], first ply 0, plies increasing, aspects shallow gentle wild, e.g. 0:shallow,20:wild",
@@ -86,7 +81,6 @@ pub(super) static OPTIONS: [OptionSpec; 11] = [
     },
     OptionSpec {
         key: "misty.every",
-
         server_default: false,
         values: OptionValues::Checked {
             hint: "0 or a whole number from 1 to 10000",
@@ -97,7 +91,6 @@ pub(super) static OPTIONS: [OptionSpec; 11] = [
     },
     OptionSpec {
         key: "misty.knight_exit",
-
         server_default: false,
         values: OptionValues::Choice(&["step", "leap"]),
         default: "step",
@@ -105,7 +98,6 @@ pub(super) static OPTIONS: [OptionSpec; 11] = [
     },
     OptionSpec {
         key: "misty.knight_capture",
-
         server_default: false,
         values: ON_OFF,
         default: "off",
@@ -113,7 +105,6 @@ pub(super) static OPTIONS: [OptionSpec; 11] = [
     },
     OptionSpec {
         key: "misty.gentle_capture",
-
         server_default: false,
         values: ON_OFF,
         default: "off",
@@ -121,7 +112,6 @@ pub(super) static OPTIONS: [OptionSpec; 11] = [
     },
     OptionSpec {
         key: "misty.float",
-
         server_default: false,
         values: OptionValues::Choice(&["choose", "die"]),
         default: "choose",
@@ -129,7 +119,6 @@ pub(super) static OPTIONS: [OptionSpec; 11] = [
     },
     OptionSpec {
         key: "misty.seed",
-
         server_default: false,
         values: OptionValues::Checked {
             hint: "random, or a whole number from 0 to 18446744073709551615",

@@ -10,7 +10,6 @@ use crate::engine::player_text::excerpt;
 pub(super) static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         key: "board",
-
         server_default: false,
         values: OptionValues::Choice(&["8x10", "8x12", "8x14"]),
         default: "8x10",
@@ -18,7 +17,6 @@ pub(super) static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         key: "boats",
-
         server_default: false,
         values: OptionValues::Checked {
             hint: "default, none, or 1 to 4 distinct water squares, e.g. c5,f6",
@@ -30,7 +28,6 @@ pub(super) static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         key: "bridges",
-
         server_default: false,
         values: OptionValues::Checked {
             hint: "a number from 0 to 8, or unlimited",
@@ -41,7 +38,6 @@ pub(super) static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         key: "bridge_files",
-
         server_default: false,
         values: OptionValues::Checked {
             hint: "any, or distinct files a to h separated by commas, e.g. c,f",
