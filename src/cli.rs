@@ -13,6 +13,8 @@
 //! - `ferry replay VARIANT [--fen TEXT] [--set KEY=VALUE]... [FILE]`: `position:` and
 //!   `result:` lines
 //! - `ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]...` (a game at the terminal)
+//! - `ferry think VARIANT [--fen TEXT] [--set KEY=VALUE]... [--depth N] [--movetime MS]`:
+//!   `info depth ... pv ...` lines, then `bestmove TEXT` last
 //! - `ferry render VARIANT [--fen TEXT] [--set KEY=VALUE]... [--moves TEXT...] [--flip]
 //!   [--legend] [--from CELL] -o FILE`
 //! - `ferry completions SHELL`: a completion script for bash, zsh, fish, elvish or
@@ -110,6 +112,22 @@ enum Command {
     /// A game at the terminal, both sides typed by the same person
     #[command(after_help = "Example:\n  ferry play river")]
     Play(Setup),
+    /// Searches a position for Ferry's best move; `bestmove TEXT` is the last line
+    #[command(
+        after_help = "One line per finished depth: depth, score (cp or mate), nodes, \
+                            nodes per second, time and the principal variation.\n\n\
+                            Example:\n  ferry think continental --movetime 500"
+    )]
+    Think {
+        #[command(flatten)]
+        setup: Setup,
+        /// Search this many plies deep at most, 1 to 64
+        #[arg(long, value_name = "N", value_parser = parse_search_depth)]
+        depth: Option<u32>,
+        /// Think this many milliseconds at most, 1 to 600000 [default: 2000]
+        #[arg(long, value_name = "MS", value_parser = parse_movetime)]
+        movetime: Option<u64>,
+    },
     /// Writes a picture of a position (or of the variant's pieces) to a PNG file
     #[command(
         after_help = "Example:\n  ferry render continental --moves e4 e5 --flip -o board.png"
@@ -219,6 +237,34 @@ fn parse_depth(text: &str) -> Result<u32, String> {
         })
 }
 
+fn parse_search_depth(text: &str) -> Result<u32, String> {
+    let max = crate::engine::search::MAX_PLY as u32;
+    text.parse()
+        .ok()
+        .filter(|d| (1..=max).contains(d))
+        .ok_or_else(|| {
+            format!(
+                "--depth '{}' must be a whole number from 1 to {max}",
+                excerpt(text)
+            )
+        })
+}
+
+/// The longest a `ferry think` may be told to take: ten minutes.
+const MAX_MOVETIME_MS: u64 = 600_000;
+
+fn parse_movetime(text: &str) -> Result<u64, String> {
+    text.parse()
+        .ok()
+        .filter(|t| (1..=MAX_MOVETIME_MS).contains(t))
+        .ok_or_else(|| {
+            format!(
+                "--movetime '{}' must be a whole number of milliseconds from 1 to {MAX_MOVETIME_MS}",
+                excerpt(text)
+            )
+        })
+}
+
 /// Runs one command; returns the exit status.
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let stdin = std::io::stdin();
@@ -272,6 +318,11 @@ fn run_inner(
         }) => perft(&setup, depth, divide, progress, out, err),
         Some(Command::Replay { setup, file }) => replay(&setup, file, input, out),
         Some(Command::Play(setup)) => play(&setup, input, out),
+        Some(Command::Think {
+            setup,
+            depth,
+            movetime,
+        }) => think(&setup, depth, movetime, out),
         Some(Command::Render(r)) => render(&r, out),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "ferry", out);
@@ -449,6 +500,73 @@ fn sorted_move_texts(position: &dyn Position) -> Vec<String> {
     let mut texts: Vec<String> = moves.iter().map(|m| position.move_text(m)).collect();
     texts.sort();
     texts
+}
+
+/// The search's table for one `ferry think`: 64 MiB.
+const THINK_TABLE_MB: usize = 64;
+
+/// `ferry think`: a search with one line per finished depth, then `bestmove`.
+fn think(
+    setup: &Setup,
+    depth: Option<u32>,
+    movetime: Option<u64>,
+    out: &mut dyn Write,
+) -> Result<i32, Failure> {
+    use crate::engine::search::{score, table::Table, Limits};
+    let s = setup.start()?;
+    let limits = Limits {
+        depth,
+        // A depth alone searches to that depth, however long it takes.
+        time: match (depth, movetime) {
+            (Some(_), None) => None,
+            (_, ms) => Some(std::time::Duration::from_millis(ms.unwrap_or(2000))),
+        },
+        nodes: None,
+    };
+    let mut table = Table::new(THINK_TABLE_MB);
+    let mut written = Ok(());
+    let found = s.position.think(&[], limits, &mut table, &mut |r| {
+        let line = format!(
+            "info depth {} score {} nodes {} nps {} time {} pv {}",
+            r.depth,
+            score::uci_text(r.score),
+            r.nodes,
+            r.nps(),
+            r.elapsed.as_millis(),
+            line_text(s.position.as_ref(), &r.pv)
+        );
+        if written.is_ok() {
+            written = writeln!(out, "{line}");
+        }
+    });
+    written.map_err(io)?;
+    match found {
+        Some(r) => {
+            writeln!(out, "bestmove {}", s.position.move_text(&r.pv[0])).map_err(io)?;
+            Ok(0)
+        }
+        None => {
+            let why = s.position.outcome(None).map_or_else(
+                || "no legal move".to_string(),
+                |o| format!("the game is over ({o})"),
+            );
+            Err(Failure {
+                message: format!("no move to think about: {why}"),
+                code: 1,
+            })
+        }
+    }
+}
+
+/// The canonical texts of a line of moves played from `position`, space-separated.
+fn line_text(position: &dyn Position, line: &[crate::engine::Move]) -> String {
+    let mut p = position.boxed_clone();
+    let mut texts = Vec::with_capacity(line.len());
+    for m in line {
+        texts.push(p.move_text(m));
+        p.play(m);
+    }
+    texts.join(" ")
 }
 
 fn moves(setup: &Setup, out: &mut dyn Write) -> Result<i32, Failure> {

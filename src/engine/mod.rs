@@ -18,6 +18,7 @@ pub mod placement;
 pub mod player_text;
 pub mod playout;
 pub mod plug;
+pub mod search;
 pub mod types;
 pub mod variant;
 pub mod variants;

@@ -11,6 +11,7 @@ use super::options::Options;
 use super::outcome::{Outcome, Reason};
 use super::perft;
 use super::player_text::{check_plain, excerpt, MAX_MOVE_TEXT};
+use super::search::{self, table::Table, Limits, Report};
 use super::types::{Color, Piece};
 use super::variant::{Feature, History, InHand, Position, Variant};
 use std::fmt;
@@ -72,6 +73,20 @@ pub trait Rules: Clone + Send + Sync + fmt::Debug + 'static {
     fn outcome(&self, history: Option<&History>) -> Option<Outcome>;
     /// The full-move number: 1 at the start, up by one after each Black move.
     fn move_number(&self) -> u32;
+
+    /// A hash of the position as repetition sees it (`repetition_key`), for the search's
+    /// table and its repetition test. Variants override it with a faster one.
+    fn hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.repetition_key().hash(&mut h);
+        h.finish()
+    }
+    /// How good the position is for the side to move, in centipawns (`search::eval`):
+    /// material by default; variants add their own terms.
+    fn evaluate(&self) -> i32 {
+        super::search::eval::material(self)
+    }
 
     /// Whether a rule that reads earlier positions forbids the move that led here (the
     /// last entry of `history` is this position): Little River's perpetual check.
@@ -229,6 +244,18 @@ impl<R: Rules> Position for R {
     }
     fn features(&self) -> Vec<(Cell, Feature)> {
         Rules::features(self)
+    }
+    fn search_hash(&self) -> u64 {
+        Rules::hash(self)
+    }
+    fn think(
+        &self,
+        earlier: &[u64],
+        limits: Limits,
+        table: &mut Table,
+        each: &mut dyn FnMut(&Report),
+    ) -> Option<Report> {
+        search::think(self, earlier, limits, table, each)
     }
     fn perft(&self, depth: u32) -> u64 {
         perft::perft(self, depth)

@@ -7,6 +7,7 @@ use super::moves::{Effects, Move, MoveList};
 use super::options::{OptionSpec, OptionValues, Options};
 use super::outcome::{Outcome, Reason};
 use super::player_text::excerpt;
+use super::search::{table::Table, Limits, Report};
 use super::types::{Color, Piece, Role};
 use std::fmt;
 use std::sync::OnceLock;
@@ -144,6 +145,19 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// Terrain that changes in play (boats, bridges, river tags), for pictures; empty for
     /// variants whose board never changes.
     fn features(&self) -> Vec<(Cell, Feature)>;
+
+    /// The search's hash of this position (`plug::Rules::hash`), for the repetitions a
+    /// search must see in the game's record.
+    fn search_hash(&self) -> u64;
+    /// Searches for the best move (`engine::search::think`); `earlier` holds the
+    /// `search_hash` of the game's positions before this one.
+    fn think(
+        &self,
+        earlier: &[u64],
+        limits: Limits,
+        table: &mut Table,
+        each: &mut dyn FnMut(&Report),
+    ) -> Option<Report>;
 
     /// Leaves of the legal move tree `depth` plies deep (rules README, "Perft").
     fn perft(&self, depth: u32) -> u64;

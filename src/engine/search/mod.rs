@@ -1,0 +1,401 @@
+//! The computer opponent's search, over any variant's `Rules` (no boxing, no dynamic
+//! dispatch in the tree): iterative deepening alpha-beta with a transposition table,
+//! quiescence over every move that removes or transforms a piece (captures, Fluidity's
+//! dissections, drownings, promotions), a check extension, mate scores, and move
+//! ordering by the table's move, captures by value, killers and history.
+//!
+//! A finished game is scored by the variant's own `outcome`, so every ending rule that
+//! reads the position (stalemate wins, a bare General, counters at their limit, camp,
+//! protect) counts as the rules say. A position met again on the search path or in the
+//! game's record is scored as the variant settles a repetition draw: Amalgamated's
+//! points decide it, so the search never walks into a draw the points lose.
+
+pub mod eval;
+pub mod score;
+pub mod table;
+
+use crate::engine::moves::{Effects, Move, MoveList};
+use crate::engine::outcome::Reason;
+use crate::engine::plug::Rules;
+use std::time::{Duration, Instant};
+use table::{Bound, Table};
+
+/// The deepest the search goes, in plies from the root (extensions included).
+pub const MAX_PLY: usize = 64;
+/// The deepest quiescence goes below the horizon, in plies.
+const MAX_QUIESCENCE: usize = 12;
+/// How often the clock is read, in nodes (a power of two).
+const CLOCK_EVERY: u64 = 1024;
+
+/// When to stop: whichever limit comes first. No limit at all means depth `MAX_PLY`.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+}
+
+/// What one finished iteration found.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub depth: u32,
+    /// For the side to move at the root (`score::uci_text` prints it).
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The principal variation, its first move the best.
+    pub pv: Vec<Move>,
+}
+
+impl Report {
+    /// Nodes per second over the search so far.
+    pub fn nps(&self) -> u64 {
+        let micros = self.elapsed.as_micros().max(1);
+        (u128::from(self.nodes) * 1_000_000 / micros) as u64
+    }
+}
+
+/// Searches `root` within `limits` and returns the last finished iteration, or `None`
+/// when the root has no legal move. `earlier` holds the hashes (`Rules::hash`) of the
+/// game's positions before the root, for repetitions. `each` sees every finished
+/// iteration.
+pub fn think<R: Rules>(
+    root: &R,
+    earlier: &[u64],
+    limits: Limits,
+    table: &mut Table,
+    mut each: impl FnMut(&Report),
+) -> Option<Report> {
+    let start = Instant::now();
+    let mut s = Searcher {
+        table,
+        nodes: 0,
+        deadline: limits.time.map(|t| start + t),
+        node_limit: limits.nodes,
+        stopped: false,
+        path: earlier.to_vec(),
+        lists: (0..=MAX_PLY + MAX_QUIESCENCE)
+            .map(|_| MoveList::with_capacity(64))
+            .collect(),
+        killers: [[None; 2]; MAX_PLY + 1],
+        history: vec![0; 129 * 128],
+        pv: vec![Vec::new(); MAX_PLY + 1],
+    };
+    s.table.new_search();
+    let mut root_moves = MoveList::new();
+    crate::engine::plug::legal_moves(root, &mut root_moves);
+    if root_moves.is_empty() {
+        return None;
+    }
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as u32)
+        .clamp(1, MAX_PLY as u32);
+    let mut last: Option<Report> = None;
+    for depth in 1..=max_depth {
+        let score = s.negamax(root, depth as i32, 0, -score::INFINITY, score::INFINITY);
+        if s.stopped && last.is_some() {
+            break;
+        }
+        let mut pv = s.pv[0].clone();
+        if pv.is_empty() {
+            // Stopped inside the first iteration: any legal move beats none.
+            pv.push(root_moves[0]);
+        }
+        let report = Report {
+            depth,
+            score,
+            nodes: s.nodes,
+            elapsed: start.elapsed(),
+            pv,
+        };
+        each(&report);
+        last = Some(report);
+        if s.stopped || score::is_mate(score) && depth as i32 > score::MATE - score.abs() {
+            break;
+        }
+        // An iteration takes several times the last: do not start one that cannot end.
+        if let Some(deadline) = s.deadline {
+            let spent = start.elapsed();
+            if start + spent * 2 >= deadline {
+                break;
+            }
+        }
+    }
+    last
+}
+
+struct Searcher<'t> {
+    table: &'t mut Table,
+    nodes: u64,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    stopped: bool,
+    /// Hashes of the game's positions before the root, then of the search path.
+    path: Vec<u64>,
+    /// One move list per ply, reused.
+    lists: Vec<MoveList>,
+    /// Two quiet moves per ply that caused a cutoff.
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// Quiet moves' cutoff credit by (from or "drop", to).
+    history: Vec<i32>,
+    /// The principal variation from each ply.
+    pv: Vec<Vec<Move>>,
+}
+
+/// The history slot of a move: (from, to), with drops and bridges on row 128.
+fn history_index(m: &Move) -> usize {
+    let from = m.from().map_or(128, |c| c.index().min(127));
+    let to = m.to().map_or(0, |c| c.index().min(127));
+    from * 128 + to
+}
+
+impl Searcher<'_> {
+    /// Whether to stop now (time or nodes used up); reads the clock now and then.
+    fn out_of_budget(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.node_limit.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        } else if self.nodes % CLOCK_EVERY == 0 {
+            if let Some(deadline) = self.deadline {
+                self.stopped = Instant::now() >= deadline;
+            }
+        }
+        self.stopped
+    }
+
+    /// Whether the position with `hash` (not yet on the path) occurred before on the path
+    /// or in the game with the same side to move: every second entry back from its parent.
+    fn repeated(&self, hash: u64) -> bool {
+        self.path
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&h| h == hash)
+    }
+
+    /// The score of a finished game, or `None` when the position is not over.
+    fn over<R: Rules>(pos: &R, moves: &[Move], ply: usize) -> Option<i32> {
+        if !moves.is_empty() && !pos.over_by_position(moves) {
+            return None;
+        }
+        let outcome = pos.outcome(None)?;
+        Some(score::of_outcome(&outcome, pos.side_to_move(), ply))
+    }
+
+    fn negamax<R: Rules>(
+        &mut self,
+        pos: &R,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if ply > 0 && self.out_of_budget() {
+            return 0;
+        }
+        let hash = pos.hash();
+        if ply > 0 && self.repeated(hash) {
+            let draw = pos.settle_draw(Reason::Repetition);
+            return score::of_outcome(&draw, pos.side_to_move(), ply);
+        }
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        moves.clear();
+        pos.generate(&mut moves);
+        if let Some(s) = Self::over(pos, &moves, ply) {
+            self.lists[ply] = moves;
+            return s;
+        }
+        let in_check = pos.in_check();
+        if in_check && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            self.lists[ply] = moves;
+            return self.quiesce(pos, ply, alpha, beta, 0);
+        }
+        let entry = self.table.probe(hash);
+        if let Some(e) = entry {
+            if ply > 0 && i32::from(e.depth) >= depth {
+                let s = score::from_table(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    self.lists[ply] = moves;
+                    return s;
+                }
+            }
+        }
+        self.order(pos, &mut moves, entry.and_then(|e| e.best), ply);
+
+        self.path.push(hash);
+        let alpha_at_start = alpha;
+        let mut best_score = -score::INFINITY;
+        let mut best_move = None;
+        for (i, m) in moves.iter().enumerate() {
+            let mut child = pos.clone();
+            child.make(m);
+            // Principal variation search: the first move with the full window, the rest
+            // with a null window first, searched again only when they might be better.
+            let s = if i == 0 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let probe = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            if s > best_score {
+                best_score = s;
+                best_move = Some(*m);
+                if s > alpha {
+                    alpha = s;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(*m);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+            }
+            if alpha >= beta {
+                if !is_capture(pos, m) {
+                    let k = &mut self.killers[ply];
+                    if k[0] != Some(*m) {
+                        k[1] = k[0];
+                        k[0] = Some(*m);
+                    }
+                    self.history[history_index(m)] += depth * depth;
+                }
+                break;
+            }
+        }
+        self.path.pop();
+        self.lists[ply] = moves;
+        if self.stopped {
+            return best_score.max(alpha_at_start);
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > alpha_at_start {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(
+            hash,
+            best_move,
+            score::to_table(best_score, ply),
+            depth as i16,
+            bound,
+        );
+        best_score
+    }
+
+    /// Searches only moves that remove or transform a piece, until the position is
+    /// quiet; in check, every move. The side to move may stand pat on its evaluation.
+    fn quiesce<R: Rules>(
+        &mut self,
+        pos: &R,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        depth: usize,
+    ) -> i32 {
+        if ply > 0 && self.out_of_budget() {
+            return 0;
+        }
+        let in_check = pos.in_check();
+        if !in_check || depth >= MAX_QUIESCENCE || ply >= MAX_PLY + MAX_QUIESCENCE - 1 {
+            let stand = pos.evaluate();
+            if stand >= beta || depth >= MAX_QUIESCENCE || ply >= MAX_PLY + MAX_QUIESCENCE - 1 {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        }
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        moves.clear();
+        pos.generate(&mut moves);
+        if let Some(s) = Self::over(pos, &moves, ply) {
+            self.lists[ply] = moves;
+            return s;
+        }
+        self.order(pos, &mut moves, None, ply.min(MAX_PLY));
+        let mut best = if in_check { -score::INFINITY } else { alpha };
+        for m in &moves {
+            let mut child = pos.clone();
+            let effects = child.play(m);
+            if !in_check && !noisy(&effects) {
+                continue;
+            }
+            self.nodes += 1;
+            let s = -self.quiesce(&child, ply + 1, -beta, -alpha, depth + 1);
+            if self.stopped {
+                break;
+            }
+            if s > best {
+                best = s;
+                alpha = alpha.max(s);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.lists[ply] = moves;
+        best
+    }
+
+    /// Sorts `moves` best first: the table's move, captures of the most valuable piece by
+    /// the least valuable, the killers, then by history.
+    fn order<R: Rules>(&self, pos: &R, moves: &mut [Move], best: Option<Move>, ply: usize) {
+        let side = pos.side_to_move();
+        let killers = self.killers[ply.min(MAX_PLY)];
+        let key = |m: &Move| -> i32 {
+            if Some(*m) == best {
+                return 4_000_000;
+            }
+            let victim = m
+                .to()
+                .and_then(|c| pos.piece_at(c))
+                .filter(|p| p.color != side);
+            if let Some(v) = victim {
+                let attacker = m
+                    .from()
+                    .and_then(|c| pos.piece_at(c))
+                    .map_or(0, |p| eval::value(p.role));
+                return 3_000_000 + 10 * eval::value(v.role) - attacker / 10;
+            }
+            if killers[0] == Some(*m) {
+                return 2_000_001;
+            }
+            if killers[1] == Some(*m) {
+                return 2_000_000;
+            }
+            self.history[history_index(m)].min(1_999_999)
+        };
+        moves.sort_by_cached_key(|m| std::cmp::Reverse(key(m)));
+    }
+}
+
+/// A cheap guess whether `m` takes a piece: its destination holds an enemy piece.
+fn is_capture<R: Rules>(pos: &R, m: &Move) -> bool {
+    m.to()
+        .and_then(|c| pos.piece_at(c))
+        .is_some_and(|p| p.color != pos.side_to_move())
+}
+
+/// Whether a played move removed or transformed a piece: what quiescence follows.
+fn noisy(effects: &Effects) -> bool {
+    !effects.removed.is_empty() || !effects.transformed.is_empty()
+}

@@ -1,0 +1,155 @@
+//! The computer opponent's search, in every variant: it finds a win in one and in two
+//! (checked by brute force, independently of the search), and every move it plays, and
+//! every move of the line it expects, is legal.
+
+use ferry::engine::playout::random_game;
+use ferry::engine::search::{score, table::Table, Limits};
+use ferry::engine::{variants, GameResult, Move, MoveList, Position, Variant};
+
+/// Whether playing `m` wins the game for the side to move at once (checkmate, a
+/// stalemate that wins, a bare General, ...).
+fn wins_at_once(p: &dyn Position, m: &Move) -> bool {
+    let mover = p.side_to_move();
+    let mut child = p.boxed_clone();
+    child.play(m);
+    child
+        .outcome(None)
+        .is_some_and(|o| o.result == GameResult::Win(mover))
+}
+
+fn legal(p: &dyn Position) -> MoveList {
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    list
+}
+
+/// Whether the side to move wins in one move.
+fn win_in_one(p: &dyn Position) -> bool {
+    legal(p).iter().any(|m| wins_at_once(p, m))
+}
+
+/// Whether `m` forces a win on the mover's next move, whatever the reply.
+fn forces_win_in_two(p: &dyn Position, m: &Move) -> bool {
+    let mut child = p.boxed_clone();
+    child.play(m);
+    if child.outcome(None).is_some() {
+        return false;
+    }
+    let replies = legal(child.as_ref());
+    !replies.is_empty()
+        && replies.iter().all(|r| {
+            let mut after = child.boxed_clone();
+            after.play(r);
+            after.outcome(None).is_none() && win_in_one(after.as_ref())
+        })
+}
+
+/// Positions of random games of `v` (every ply of the first `games` games), until the
+/// game ends.
+fn positions(v: &'static Variant, games: u64) -> impl Iterator<Item = Box<dyn Position>> {
+    (1..=games).flat_map(move |seed| {
+        let game = random_game(v, 160, seed);
+        let mut all = vec![game.start().boxed_clone()];
+        all.extend(game.plies().iter().map(|p| p.position.boxed_clone()));
+        all.into_iter().filter(|p| p.outcome(None).is_none())
+    })
+}
+
+fn search(p: &dyn Position, limits: Limits) -> ferry::engine::search::Report {
+    let mut table = Table::new(4);
+    p.think(&[], limits, &mut table, &mut |_| {})
+        .expect("a position that is not over has a move")
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn a_win_in_one_is_found_in_every_variant() {
+    for v in variants() {
+        let found: Vec<_> = positions(v, 40)
+            .filter(|p| win_in_one(p.as_ref()))
+            .take(4)
+            .collect();
+        assert!(!found.is_empty(), "{}: no position with a win in one", v.id);
+        for p in found {
+            let r = search(p.as_ref(), depth(2));
+            assert_eq!(
+                score::uci_text(r.score),
+                "mate 1",
+                "{}: {} (pv {:?})",
+                v.id,
+                p.text(),
+                r.pv
+            );
+            assert!(
+                wins_at_once(p.as_ref(), &r.pv[0]),
+                "{}: {} does not win at once in {}",
+                v.id,
+                p.move_text(&r.pv[0]),
+                p.text()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_win_in_two_is_found_and_forces_the_win_in_every_variant() {
+    for v in variants() {
+        let mut checked = 0;
+        for p in positions(v, 40) {
+            if checked == 2 {
+                break;
+            }
+            if win_in_one(p.as_ref()) {
+                continue;
+            }
+            // A win at the third ply is seen at depth 3: the node there finds the game over.
+            let r = search(p.as_ref(), depth(3));
+            if score::uci_text(r.score) != "mate 2" {
+                continue;
+            }
+            assert!(
+                forces_win_in_two(p.as_ref(), &r.pv[0]),
+                "{}: {} does not force a win in two in {}",
+                v.id,
+                p.move_text(&r.pv[0]),
+                p.text()
+            );
+            checked += 1;
+        }
+        assert!(checked > 0, "{}: no win in two found", v.id);
+    }
+}
+
+#[test]
+fn every_move_the_search_plays_and_expects_is_legal() {
+    for v in variants() {
+        for p in positions(v, 6).step_by(7) {
+            let r = search(
+                p.as_ref(),
+                Limits {
+                    nodes: Some(3_000),
+                    ..Limits::default()
+                },
+            );
+            let mut q = p.boxed_clone();
+            for m in &r.pv {
+                assert_eq!(
+                    q.check_move(m),
+                    Ok(()),
+                    "{}: {:?} in {} (line from {})",
+                    v.id,
+                    m,
+                    q.text(),
+                    p.text()
+                );
+                q.play(m);
+            }
+        }
+    }
+}
