@@ -13,6 +13,9 @@
 //! - `ferry replay VARIANT [--fen TEXT] [--set KEY=VALUE]... [FILE]`: `position:` and
 //!   `result:` lines
 //! - `ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]...` (a game at the terminal)
+//! - `ferry match VARIANT --white SPEC --black SPEC --games N [--set KEY=VALUE]...` (SPEC
+//!   `random` or `level:N`): a line per game, then `A vs B: W wins, D draws, L losses;
+//!   score S%`
 //! - `ferry think VARIANT [--fen TEXT] [--set KEY=VALUE]... [--depth N] [--movetime MS]`:
 //!   `info depth ... pv ...` lines, then `bestmove TEXT` last
 //! - `ferry render VARIANT [--fen TEXT] [--set KEY=VALUE]... [--moves TEXT...] [--flip]
@@ -25,6 +28,7 @@
 //! exit status 1. Help and the version go to stdout with exit status 0.
 
 use crate::engine::player_text::excerpt;
+use crate::engine::search::arena::Player;
 use crate::engine::{variant, variants, Game, MoveList, Options, Position, Variant};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::error::{ContextKind, ErrorKind};
@@ -112,6 +116,26 @@ enum Command {
     /// A game at the terminal, both sides typed by the same person
     #[command(after_help = "Example:\n  ferry play river")]
     Play(Setup),
+    /// Plays games between two players (level:N or random) and prints the score
+    #[command(
+        after_help = "Colours alternate from game to game, and each pair of games \
+                            starts from its own random opening. The totals count for the \
+                            --white player.\n\n\
+                            Example:\n  ferry match fluidity --white level:3 --black level:1 --games 10"
+    )]
+    Match {
+        #[command(flatten)]
+        setup: Setup,
+        /// The first player (White in odd games): random or level:N, N from 1 to 8
+        #[arg(long, value_name = "SPEC", value_parser = parse_player)]
+        white: Player,
+        /// The second player (Black in odd games)
+        #[arg(long, value_name = "SPEC", value_parser = parse_player)]
+        black: Player,
+        /// How many games, 1 to 10000
+        #[arg(long, value_name = "N", value_parser = parse_games)]
+        games: u32,
+    },
     /// Searches a position for Ferry's best move; `bestmove TEXT` is the last line
     #[command(
         after_help = "One line per finished depth: depth, score (cp or mate), nodes, \
@@ -250,6 +274,25 @@ fn parse_search_depth(text: &str) -> Result<u32, String> {
         })
 }
 
+fn parse_player(text: &str) -> Result<Player, String> {
+    Player::parse(text)
+}
+
+/// The most games one `ferry match` plays.
+const MAX_MATCH_GAMES: u32 = 10_000;
+
+fn parse_games(text: &str) -> Result<u32, String> {
+    text.parse()
+        .ok()
+        .filter(|n| (1..=MAX_MATCH_GAMES).contains(n))
+        .ok_or_else(|| {
+            format!(
+                "--games '{}' must be a whole number from 1 to {MAX_MATCH_GAMES}",
+                excerpt(text)
+            )
+        })
+}
+
 /// The longest a `ferry think` may be told to take: ten minutes.
 const MAX_MOVETIME_MS: u64 = 600_000;
 
@@ -318,6 +361,12 @@ fn run_inner(
         }) => perft(&setup, depth, divide, progress, out, err),
         Some(Command::Replay { setup, file }) => replay(&setup, file, input, out),
         Some(Command::Play(setup)) => play(&setup, input, out),
+        Some(Command::Match {
+            setup,
+            white,
+            black,
+            games,
+        }) => play_match(&setup, white, black, games, out),
         Some(Command::Think {
             setup,
             depth,
@@ -500,6 +549,63 @@ fn sorted_move_texts(position: &dyn Position) -> Vec<String> {
     let mut texts: Vec<String> = moves.iter().map(|m| position.move_text(m)).collect();
     texts.sort();
     texts
+}
+
+/// `ferry match`: one line per game as it ends, then the totals for the first player.
+fn play_match(
+    setup: &Setup,
+    a: Player,
+    b: Player,
+    games: u32,
+    out: &mut dyn Write,
+) -> Result<i32, Failure> {
+    use crate::engine::search::arena;
+    let s = setup.start()?;
+    if setup.fen.is_some() {
+        return Err(Failure::bad(
+            "ferry match plays from the variant's start: leave out --fen",
+        ));
+    }
+    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    for i in 0..games {
+        let a_is_white = i % 2 == 0;
+        let (white, black) = if a_is_white { (a, b) } else { (b, a) };
+        // A pair of games shares its opening.
+        let opening = u64::from(i / 2) * 7919 + 17;
+        let game = arena::play(
+            s.variant,
+            &s.options,
+            white,
+            black,
+            opening,
+            u64::from(i) + 1,
+        );
+        let points = arena::points_for_a(game.outcome(), a_is_white);
+        match points {
+            p if p > 0.75 => wins += 1,
+            p if p < 0.25 => losses += 1,
+            _ => draws += 1,
+        }
+        let result = game.outcome().map_or_else(
+            || "unfinished, counted as a draw".to_string(),
+            |o| o.to_string(),
+        );
+        writeln!(
+            out,
+            "game {}/{games}: {white} (White) - {black} (Black): {result}, {} plies; {a} so far +{wins} ={draws} -{losses}",
+            i + 1,
+            game.plies().len()
+        )
+        .map_err(io)?;
+        out.flush().map_err(io)?;
+    }
+    let score = (f64::from(wins) + f64::from(draws) / 2.0) / f64::from(games) * 100.0;
+    writeln!(
+        out,
+        "{a} vs {b}: {wins} wins, {draws} draws, {losses} losses; score {score:.1}%"
+    )
+    .map_err(io)?;
+    Ok(0)
 }
 
 /// The search's table for one `ferry think`: 64 MiB.

@@ -11,6 +11,7 @@ use super::options::Options;
 use super::outcome::{Outcome, Reason};
 use super::perft;
 use super::player_text::{check_plain, excerpt, MAX_MOVE_TEXT};
+use super::playout::Xorshift;
 use super::search::{self, table::Table, Limits, Report};
 use super::types::{Color, Piece};
 use super::variant::{Feature, History, InHand, Position, Variant};
@@ -256,6 +257,15 @@ impl<R: Rules> Position for R {
         each: &mut dyn FnMut(&Report),
     ) -> Option<Report> {
         search::think(self, earlier, limits, table, each)
+    }
+    fn choose_move(
+        &self,
+        earlier: &[u64],
+        level: u8,
+        table: &mut Table,
+        random: &mut Xorshift,
+    ) -> Option<Move> {
+        search::level::choose(self, earlier, level, table, random)
     }
     fn perft(&self, depth: u32) -> u64 {
         perft::perft(self, depth)

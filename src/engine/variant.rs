@@ -7,6 +7,7 @@ use super::moves::{Effects, Move, MoveList};
 use super::options::{OptionSpec, OptionValues, Options};
 use super::outcome::{Outcome, Reason};
 use super::player_text::excerpt;
+use super::playout::Xorshift;
 use super::search::{table::Table, Limits, Report};
 use super::types::{Color, Piece, Role};
 use std::fmt;
@@ -158,6 +159,15 @@ pub trait Position: Send + Sync + fmt::Debug {
         table: &mut Table,
         each: &mut dyn FnMut(&Report),
     ) -> Option<Report>;
+
+    /// The move Ferry plays here at `level` (`engine::search::level::choose`).
+    fn choose_move(
+        &self,
+        earlier: &[u64],
+        level: u8,
+        table: &mut Table,
+        random: &mut Xorshift,
+    ) -> Option<Move>;
 
     /// Leaves of the legal move tree `depth` plies deep (rules README, "Perft").
     fn perft(&self, depth: u32) -> u64;

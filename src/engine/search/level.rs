@@ -1,0 +1,125 @@
+//! Levels 1 to 8: how deep and how long Ferry thinks, and how it errs on purpose below
+//! level 8 so that a beginner can win.
+//!
+//! A lower level searches less and then, instead of always the best move, picks among the
+//! moves within a margin of the best, the better ones more often. A human player errs
+//! the same way: mostly a slightly worse move, sometimes a real mistake, rarely the worst.
+//! The margin shrinks as the level rises, and level 8 plays its best move.
+
+use super::{score, table::Table, think, Limits, Report};
+use crate::engine::moves::{Move, MoveList};
+use crate::engine::playout::Xorshift;
+use crate::engine::plug::{legal_moves, Rules};
+use std::time::Duration;
+
+pub const MIN: u8 = 1;
+pub const MAX: u8 = 8;
+/// The level a challenge to Ferry gets when none is named.
+pub const DEFAULT: u8 = 3;
+/// Level 8's budget for one move, on one core.
+pub const FULL_BUDGET: Duration = Duration::from_secs(2);
+
+/// What a level may spend, and how far from the best move it may stray.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Style {
+    pub depth: Option<u32>,
+    pub time: Duration,
+    /// Moves within this many centipawns of the best may be chosen.
+    pub margin: i32,
+}
+
+/// The style of level `level` (1 to 8); `None` outside that range.
+pub fn style(level: u8) -> Option<Style> {
+    let (depth, millis, margin) = match level {
+        1 => (Some(1), 100, 400),
+        2 => (Some(2), 150, 250),
+        3 => (Some(3), 200, 150),
+        4 => (Some(4), 300, 90),
+        5 => (Some(5), 500, 50),
+        6 => (None, 800, 25),
+        7 => (None, 1_200, 10),
+        8 => (None, FULL_BUDGET.as_millis() as u64, 0),
+        _ => return None,
+    };
+    Some(Style {
+        depth,
+        time: Duration::from_millis(millis),
+        margin,
+    })
+}
+
+/// Why a level was refused, in a player's words.
+pub fn out_of_range(level: i64) -> String {
+    format!(
+        "level {level} does not exist: choose a level from {MIN} (easiest) to {MAX} (strongest)"
+    )
+}
+
+/// The move Ferry plays at `level` (1 to 8), or `None` when there is no legal move.
+/// `random` decides among moves within the level's margin; level 8 never uses it.
+pub fn choose<R: Rules>(
+    root: &R,
+    earlier: &[u64],
+    level: u8,
+    table: &mut Table,
+    random: &mut Xorshift,
+) -> Option<Move> {
+    let style = style(level.clamp(MIN, MAX))?;
+    let limits = Limits {
+        depth: style.depth,
+        time: Some(style.time),
+        nodes: None,
+    };
+    let best: Report = think(root, earlier, limits, table, |_| {})?;
+    if style.margin == 0 || score::is_mate(best.score) && best.score > 0 {
+        // Level 8 plays its best, and every level takes a forced win it has seen.
+        return Some(best.pv[0]);
+    }
+    // Each move scored one ply less deep than the search: cheap next to it, and enough
+    // to tell a slip from a blunder.
+    let mut moves = MoveList::new();
+    legal_moves(root, &mut moves);
+    let each = Limits {
+        depth: Some(best.depth.saturating_sub(1).max(1)),
+        time: Some(style.time / (moves.len() as u32).max(1)),
+        nodes: None,
+    };
+    let mut scored: Vec<(Move, i32)> = moves
+        .iter()
+        .map(|m| {
+            let mut child = root.clone();
+            child.make(m);
+            let mut path = earlier.to_vec();
+            path.push(root.hash());
+            let s = match think(&child, &path, each, table, |_| {}) {
+                Some(r) => -r.score,
+                // No reply: the game is over after this move.
+                None => child
+                    .outcome(None)
+                    .map_or(0, |o| -score::of_outcome(&o, child.side_to_move(), 1)),
+            };
+            (*m, s)
+        })
+        .collect();
+    scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+    let top = scored[0].1;
+    let candidates: Vec<(Move, i32)> = scored
+        .into_iter()
+        .filter(|&(_, s)| s >= top - style.margin)
+        .collect();
+    // Weight by closeness to the best: the best move margin+1 times as likely as one at
+    // the edge of the margin.
+    let weights: Vec<u64> = candidates
+        .iter()
+        .map(|&(_, s)| (style.margin - (top - s).max(0) + 1) as u64)
+        .collect();
+    let total: u64 = weights.iter().sum();
+    let mut pick = random.below(total as usize) as u64;
+    for (i, w) in weights.iter().enumerate() {
+        if pick < *w {
+            return Some(candidates[i].0);
+        }
+        pick -= w;
+    }
+    candidates.first().map(|c| c.0)
+}
