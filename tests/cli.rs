@@ -596,3 +596,109 @@ fn perft_shows_no_progress_when_stderr_is_piped() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("time ") && !err.contains('\r'), "{err}");
 }
+
+#[test]
+fn think_prints_a_line_per_depth_and_bestmove_last() {
+    let o = ferry(&["think", "continental", "--depth", "3"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    for (i, line) in lines[..3].iter().enumerate() {
+        assert!(
+            line.starts_with(&format!("info depth {} score cp ", i + 1)),
+            "{line}"
+        );
+        assert!(line.contains(" nodes ") && line.contains(" nps ") && line.contains(" pv "));
+    }
+    let best = lines[3].strip_prefix("bestmove ").expect("bestmove last");
+    // The move is one of the position's legal moves, in canonical text.
+    let legal = stdout(&ferry(&["moves", "continental"], ""));
+    assert!(legal.lines().any(|m| m == best), "{best} is not legal");
+}
+
+#[test]
+fn think_finds_a_mate_and_refuses_a_finished_game_and_bad_limits() {
+    // The Rook mates on the tenth rank; the King on b8 guards a9 and b9.
+    let fen = "k7/7R/1K6/8/8/8/8/8/8/8 w - - a5,h6 - 0 1";
+    let o = ferry(&["think", "river", "--depth", "2", "--fen", fen], "");
+    let text = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(text.contains("info depth 1 score mate 1 "), "{text}");
+    assert!(text.ends_with("bestmove Rh9-h10\n"), "{text}");
+    let o = ferry(
+        &[
+            "think",
+            "river",
+            "--fen",
+            "k7/1Q6/1K6/8/8/8/8/8/8/8 b - - a5,h6 - 0 1",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("no move to think about: the game is over (1-0 checkmate)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = ferry(&["think", "fluidity", "--depth", "0"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("from 1 to 64"), "{}", stderr(&o));
+    let o = ferry(&["think", "fluidity", "--movetime", "-5"], "");
+    assert_eq!(o.status.code(), Some(2));
+    let o = ferry(&["think", "fluidity", "--movetime", "9999999"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("from 1 to 600000"), "{}", stderr(&o));
+}
+
+#[test]
+fn match_plays_alternating_colours_and_totals_for_the_first_player() {
+    let o = ferry(
+        &[
+            "match", "fluidity", "--white", "level:1", "--black", "random", "--games", "2",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].starts_with("game 1/2: level:1 (White) - random (Black): "),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("game 2/2: random (White) - level:1 (Black): "),
+        "{text}"
+    );
+    assert!(lines[2].starts_with("level:1 vs random: "), "{text}");
+    assert!(
+        lines[2].contains(" wins, ") && lines[2].contains("; score "),
+        "{text}"
+    );
+}
+
+#[test]
+fn match_refuses_a_level_out_of_range_with_the_range() {
+    for (spec, says) in [
+        (
+            "level:9",
+            "choose a level from 1 (easiest) to 8 (strongest)",
+        ),
+        (
+            "level:0",
+            "choose a level from 1 (easiest) to 8 (strongest)",
+        ),
+        ("level:x", "write level:N with N from 1 to 8"),
+        ("stockfish", "write random or level:N"),
+    ] {
+        let o = ferry(
+            &[
+                "match", "river", "--white", spec, "--black", "random", "--games", "1",
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(2), "{spec}");
+        assert!(stderr(&o).contains(says), "{spec}: {}", stderr(&o));
+    }
+}
