@@ -16,6 +16,7 @@
 //! - `ferry match VARIANT --white SPEC --black SPEC --games N [--set KEY=VALUE]...` (SPEC
 //!   `random` or `level:N`): a line per game, then `A vs B: W wins, D draws, L losses;
 //!   score S%`
+//! - `ferry uci`: a UCI engine on standard input and output (`crate::uci`)
 //! - `ferry think VARIANT [--fen TEXT] [--set KEY=VALUE]... [--depth N] [--movetime MS]`:
 //!   `info depth ... pv ...` lines, then `bestmove TEXT` last
 //! - `ferry render VARIANT [--fen TEXT] [--set KEY=VALUE]... [--moves TEXT...] [--flip]
@@ -136,6 +137,13 @@ enum Command {
         #[arg(long, value_name = "N", value_parser = parse_games)]
         games: u32,
     },
+    /// Speaks UCI on standard input and output (Fairy-Stockfish's dialect), for chess GUIs
+    #[command(
+        after_help = "See the README, \"Ferry as a UCI engine\", for the move forms.\n\n\
+                            Example:\n  printf 'uci\\nsetoption name UCI_Variant value river\\n\
+                            position startpos\\ngo depth 4\\n' | ferry uci"
+    )]
+    Uci,
     /// Searches a position for Ferry's best move; `bestmove TEXT` is the last line
     #[command(
         after_help = "One line per finished depth: depth, score (cp or mate), nodes, \
@@ -367,6 +375,10 @@ fn run_inner(
             black,
             games,
         }) => play_match(&setup, white, black, games, out),
+        Some(Command::Uci) => {
+            crate::uci::run(input, Box::new(std::io::stdout()));
+            Ok(0)
+        }
         Some(Command::Think {
             setup,
             depth,
@@ -627,7 +639,7 @@ fn think(
             (Some(_), None) => None,
             (_, ms) => Some(std::time::Duration::from_millis(ms.unwrap_or(2000))),
         },
-        nodes: None,
+        ..Limits::default()
     };
     let mut table = Table::new(THINK_TABLE_MB);
     let mut written = Ok(());

@@ -10,3 +10,4 @@ pub mod picture;
 pub mod rating;
 pub mod render;
 pub mod store;
+pub mod uci;

@@ -689,7 +689,10 @@ fn match_refuses_a_level_out_of_range_with_the_range() {
             "level:0",
             "choose a level from 1 (easiest) to 8 (strongest)",
         ),
-        ("level:x", "write level:N with N from 1 to 8"),
+        (
+            "level:x",
+            "'x' is not a level: choose a level from 1 (easiest) to 8",
+        ),
         ("stockfish", "write random or level:N"),
     ] {
         let o = ferry(

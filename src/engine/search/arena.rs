@@ -37,12 +37,7 @@ impl Player {
                 Ok(Player::Level(n as u8))
             }
             Ok(n) => Err(level::out_of_range(n)),
-            Err(_) => Err(format!(
-                "'{}' is not a level: write level:N with N from {} to {}",
-                crate::engine::player_text::excerpt(text),
-                level::MIN,
-                level::MAX
-            )),
+            Err(_) => Err(level::not_a_level(n)),
         }
     }
 }

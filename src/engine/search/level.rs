@@ -55,6 +55,14 @@ pub fn out_of_range(level: i64) -> String {
     )
 }
 
+/// Why a text that is no number was refused as a level.
+pub fn not_a_level(text: &str) -> String {
+    format!(
+        "'{}' is not a level: choose a level from {MIN} (easiest) to {MAX} (strongest)",
+        crate::engine::player_text::excerpt(text)
+    )
+}
+
 /// The move Ferry plays at `level` (1 to 8), or `None` when there is no legal move.
 /// `random` decides among moves within the level's margin; level 8 never uses it.
 pub fn choose<R: Rules>(
@@ -68,7 +76,7 @@ pub fn choose<R: Rules>(
     let limits = Limits {
         depth: style.depth,
         time: Some(style.time),
-        nodes: None,
+        ..Limits::default()
     };
     let best: Report = think(root, earlier, limits, table, |_| {})?;
     if style.margin == 0 || score::is_mate(best.score) && best.score > 0 {
@@ -82,7 +90,7 @@ pub fn choose<R: Rules>(
     let each = Limits {
         depth: Some(best.depth.saturating_sub(1).max(1)),
         time: Some(style.time / (moves.len() as u32).max(1)),
-        nodes: None,
+        ..Limits::default()
     };
     let mut scored: Vec<(Move, i32)> = moves
         .iter()
@@ -91,7 +99,7 @@ pub fn choose<R: Rules>(
             child.make(m);
             let mut path = earlier.to_vec();
             path.push(root.hash());
-            let s = match think(&child, &path, each, table, |_| {}) {
+            let s = match think(&child, &path, each.clone(), table, |_| {}) {
                 Some(r) => -r.score,
                 // No reply: the game is over after this move.
                 None => child

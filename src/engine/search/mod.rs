@@ -19,6 +19,8 @@ pub mod table;
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::outcome::Reason;
 use crate::engine::plug::Rules;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use table::{Bound, Table};
 
@@ -30,11 +32,13 @@ const MAX_QUIESCENCE: usize = 12;
 const CLOCK_EVERY: u64 = 1024;
 
 /// When to stop: whichever limit comes first. No limit at all means depth `MAX_PLY`.
-#[derive(Copy, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Limits {
     pub depth: Option<u32>,
     pub time: Option<Duration>,
     pub nodes: Option<u64>,
+    /// Set from another thread to stop the search (UCI's `stop`).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// What one finished iteration found.
@@ -74,6 +78,7 @@ pub fn think<R: Rules>(
         nodes: 0,
         deadline: limits.time.map(|t| start + t),
         node_limit: limits.nodes,
+        stop: limits.stop.clone(),
         stopped: false,
         path: earlier.to_vec(),
         lists: (0..=MAX_PLY + MAX_QUIESCENCE)
@@ -132,6 +137,7 @@ struct Searcher<'t> {
     nodes: u64,
     deadline: Option<Instant>,
     node_limit: Option<u64>,
+    stop: Option<Arc<AtomicBool>>,
     stopped: bool,
     /// Hashes of the game's positions before the root, then of the search path.
     path: Vec<u64>,
@@ -161,9 +167,12 @@ impl Searcher<'_> {
         if self.node_limit.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
         } else if self.nodes % CLOCK_EVERY == 0 {
-            if let Some(deadline) = self.deadline {
-                self.stopped = Instant::now() >= deadline;
-            }
+            let told = self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed));
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.stopped = told || late;
         }
         self.stopped
     }
