@@ -153,3 +153,24 @@ fn every_move_the_search_plays_and_expects_is_legal() {
         }
     }
 }
+
+#[test]
+fn the_search_key_tells_positions_apart_exactly_as_repetition_does() {
+    use std::collections::HashMap;
+    for v in variants() {
+        let mut by_key: HashMap<String, u64> = HashMap::new();
+        let mut by_hash: HashMap<u64, String> = HashMap::new();
+        for p in positions(v, 12) {
+            let (key, hash) = (p.repetition_key(), p.search_hash());
+            if let Some(&h) = by_key.get(&key) {
+                assert_eq!(h, hash, "{}: one key, two hashes: {key}", v.id);
+            }
+            if let Some(k) = by_hash.get(&hash) {
+                assert_eq!(k, &key, "{}: one hash for two keys", v.id);
+            }
+            by_key.insert(key.clone(), hash);
+            by_hash.insert(hash, key);
+        }
+        assert!(by_key.len() > 100, "{}: {} positions", v.id, by_key.len());
+    }
+}

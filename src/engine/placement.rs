@@ -5,7 +5,7 @@ use super::types::{ByColor, Color, Piece};
 
 /// Pieces on cells. Copying it is a plain memory copy (no heap), so a position that
 /// holds one clones cheaply in perft and legality checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Placement {
     cells: [Option<Piece>; 128],
     occupied: ByColor<CellSet>,
@@ -16,6 +16,22 @@ impl Default for Placement {
         Placement {
             cells: [None; 128],
             occupied: ByColor::default(),
+        }
+    }
+}
+
+/// Hashes the pieces only, one word each, not the 128 cells: the search hashes a
+/// position at every node. Equal placements have equal pieces, so this agrees with `Eq`.
+impl std::hash::Hash for Placement {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for color in [Color::White, Color::Black] {
+            for c in self.occupied[color] {
+                if let Some(p) = self.cells[c.index()] {
+                    state.write_u32(
+                        u32::from(c.0) << 16 | (color.index() as u32) << 8 | p.role as u32,
+                    );
+                }
+            }
         }
     }
 }

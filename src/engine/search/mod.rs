@@ -12,6 +12,7 @@
 
 pub mod arena;
 pub mod eval;
+pub mod key;
 pub mod level;
 pub mod score;
 pub mod table;
@@ -128,6 +129,11 @@ pub fn think<R: Rules>(
                 break;
             }
         }
+    }
+    // The whole search's nodes and time, the stopped iteration's included.
+    if let Some(r) = last.as_mut() {
+        r.nodes = s.nodes;
+        r.elapsed = start.elapsed();
     }
     last
 }

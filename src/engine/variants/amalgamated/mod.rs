@@ -30,6 +30,7 @@ use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::placement::Placement;
 use crate::engine::plug::{boxed_parse, boxed_start, Rules};
+use crate::engine::search::key::key_of;
 use crate::engine::types::{ByColor, Color, Piece, Role};
 use crate::engine::variant::{any_options, History, PieceInfo, Variant};
 
@@ -188,6 +189,11 @@ impl Rules for Amalgamated {
     }
     fn over_by_position(&self, _moves: &[Move]) -> bool {
         Amalgamated::over_by_position(self)
+    }
+
+    /// The fields `repetition_key` writes, hashed without writing them.
+    fn hash(&self) -> u64 {
+        key_of(&(self.board, self.side))
     }
 
     fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {

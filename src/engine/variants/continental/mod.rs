@@ -19,6 +19,7 @@ use crate::engine::options::{OptionSpec, OptionValues, Options};
 use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::placement::Placement;
 use crate::engine::plug::{boxed_parse, boxed_start, Rules};
+use crate::engine::search::key::key_of;
 use crate::engine::types::{ByColor, Color, Hand, Piece, Role};
 use crate::engine::variant::{any_options, History, InHand, PieceInfo, Variant};
 use move_text::STYLE;
@@ -247,6 +248,11 @@ impl Rules for ContinentalPosition {
     }
     fn over_by_position(&self, moves: &[Move]) -> bool {
         ContinentalPosition::over_by_position(self) || self.protect_lost(moves)
+    }
+
+    /// The fields `repetition_key` writes, hashed without writing them.
+    fn hash(&self) -> u64 {
+        key_of(&(self.placement, self.hands, self.side))
     }
 
     fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {

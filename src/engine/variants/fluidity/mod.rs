@@ -28,6 +28,7 @@ use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::plug::{boxed_parse, boxed_start, Rules};
+use crate::engine::search::key::key_of;
 use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{any_options, History, PieceInfo, Variant};
 
@@ -186,6 +187,11 @@ impl Rules for FluidityPosition {
     }
     fn over_by_position(&self, _moves: &[Move]) -> bool {
         FluidityPosition::over_by_position(self)
+    }
+
+    /// The fields `repetition_key` writes, hashed without writing them.
+    fn hash(&self) -> u64 {
+        key_of(&(self.colors, self.roles, self.side, self.castling))
     }
 
     fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {

@@ -24,6 +24,7 @@ use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::plug::{boxed_parse, boxed_start, Rules};
+use crate::engine::search::key::key_of;
 use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{Feature, History, HistoryEntry, PieceInfo, Variant};
 use options::{Config, OPTIONS};
@@ -195,6 +196,16 @@ impl Rules for LittleRiver {
     }
     fn over_by_position(&self, _moves: &[Move]) -> bool {
         LittleRiver::over_by_position(self)
+    }
+
+    /// The fields `repetition_key` writes, hashed without writing them.
+    fn hash(&self) -> u64 {
+        // Misty: the die's state and the aspect it shows now, as the key text has them.
+        let misty = self
+            .config
+            .misty()
+            .then(|| (self.seed, self.aspect().name()));
+        key_of(&(&self.board, self.side, self.tag_n, self.tag_s, misty))
     }
 
     fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {

@@ -34,6 +34,7 @@ use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::placement::Placement;
 use crate::engine::plug::{boxed_parse, boxed_start, Rules};
+use crate::engine::search::key::key_of;
 use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{Feature, History, PieceInfo, Variant};
 
@@ -185,6 +186,19 @@ impl Rules for River {
     }
     fn over_by_position(&self, _moves: &[Move]) -> bool {
         River::over_by_position(self)
+    }
+
+    /// The fields `repetition_key` writes, hashed without writing them.
+    fn hash(&self) -> u64 {
+        let ep = self.ep.filter(|_| self.ep_capturable());
+        key_of(&(
+            self.board,
+            self.side,
+            self.castling,
+            ep,
+            self.boats,
+            self.bridges,
+        ))
     }
 
     fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
