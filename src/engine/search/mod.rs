@@ -88,6 +88,7 @@ pub fn think<R: Rules>(
         killers: [[None; 2]; MAX_PLY + 1],
         history: vec![0; 129 * 128],
         pv: vec![Vec::new(); MAX_PLY + 1],
+        keyed: Vec::with_capacity(256),
     };
     s.table.new_search();
     let mut root_moves = MoveList::new();
@@ -155,6 +156,8 @@ struct Searcher<'t> {
     history: Vec<i32>,
     /// The principal variation from each ply.
     pv: Vec<Vec<Move>>,
+    /// `order`'s buffer of keyed moves.
+    keyed: Vec<(std::cmp::Reverse<i32>, Move)>,
 }
 
 /// The history slot of a move: (from, to), with drops and bridges on row 128.
@@ -221,20 +224,20 @@ impl Searcher<'_> {
             let draw = pos.settle_draw(Reason::Repetition);
             return score::of_outcome(&draw, pos.side_to_move(), ply);
         }
+        let in_check = pos.in_check();
+        if in_check && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            // Quiescence lists the moves and sees a finished game itself.
+            return self.quiesce(pos, ply, alpha, beta, 0, in_check);
+        }
         let mut moves = std::mem::take(&mut self.lists[ply]);
         moves.clear();
         pos.generate(&mut moves);
         if let Some(s) = Self::over(pos, &moves, ply) {
             self.lists[ply] = moves;
             return s;
-        }
-        let in_check = pos.in_check();
-        if in_check && ply < MAX_PLY / 2 {
-            depth += 1;
-        }
-        if depth <= 0 || ply >= MAX_PLY {
-            self.lists[ply] = moves;
-            return self.quiesce(pos, ply, alpha, beta, 0);
         }
         let entry = self.table.probe(hash);
         if let Some(e) = entry {
@@ -329,24 +332,40 @@ impl Searcher<'_> {
         mut alpha: i32,
         beta: i32,
         depth: usize,
+        in_check: bool,
     ) -> i32 {
         if ply > 0 && self.out_of_budget() {
             return 0;
         }
-        let in_check = pos.in_check();
-        if !in_check || depth >= MAX_QUIESCENCE || ply >= MAX_PLY + MAX_QUIESCENCE - 1 {
+        // At the horizon a finished game (a stalemate that wins, a counter at its limit)
+        // must score as the rules say, so the moves come first; deeper, the stand-pat
+        // comes first and spares listing them.
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        moves.clear();
+        let mut listed = false;
+        if depth == 0 {
+            pos.generate(&mut moves);
+            listed = true;
+            if let Some(s) = Self::over(pos, &moves, ply) {
+                self.lists[ply] = moves;
+                return s;
+            }
+        }
+        let last = depth >= MAX_QUIESCENCE || ply >= MAX_PLY + MAX_QUIESCENCE - 1;
+        if !in_check || last {
             let stand = pos.evaluate();
-            if stand >= beta || depth >= MAX_QUIESCENCE || ply >= MAX_PLY + MAX_QUIESCENCE - 1 {
+            if stand >= beta || last {
+                self.lists[ply] = moves;
                 return stand;
             }
             alpha = alpha.max(stand);
         }
-        let mut moves = std::mem::take(&mut self.lists[ply]);
-        moves.clear();
-        pos.generate(&mut moves);
-        if let Some(s) = Self::over(pos, &moves, ply) {
-            self.lists[ply] = moves;
-            return s;
+        if !listed {
+            pos.generate(&mut moves);
+            if let Some(s) = Self::over(pos, &moves, ply) {
+                self.lists[ply] = moves;
+                return s;
+            }
         }
         self.order(pos, &mut moves, None, ply.min(MAX_PLY));
         let mut best = if in_check { -score::INFINITY } else { alpha };
@@ -357,7 +376,7 @@ impl Searcher<'_> {
                 continue;
             }
             self.nodes += 1;
-            let s = -self.quiesce(&child, ply + 1, -beta, -alpha, depth + 1);
+            let s = -self.quiesce(&child, ply + 1, -beta, -alpha, depth + 1, child.in_check());
             if self.stopped {
                 break;
             }
@@ -375,9 +394,10 @@ impl Searcher<'_> {
 
     /// Sorts `moves` best first: the table's move, captures of the most valuable piece by
     /// the least valuable, the killers, then by history.
-    fn order<R: Rules>(&self, pos: &R, moves: &mut [Move], best: Option<Move>, ply: usize) {
+    fn order<R: Rules>(&mut self, pos: &R, moves: &mut [Move], best: Option<Move>, ply: usize) {
         let side = pos.side_to_move();
         let killers = self.killers[ply.min(MAX_PLY)];
+        let history = &self.history;
         let key = |m: &Move| -> i32 {
             if Some(*m) == best {
                 return 4_000_000;
@@ -399,9 +419,16 @@ impl Searcher<'_> {
             if killers[1] == Some(*m) {
                 return 2_000_000;
             }
-            self.history[history_index(m)].min(1_999_999)
+            history[history_index(m)].min(1_999_999)
         };
-        moves.sort_by_cached_key(|m| std::cmp::Reverse(key(m)));
+        // Keys into a reused buffer: the search sorts at every node and must not allocate.
+        let keyed = &mut self.keyed;
+        keyed.clear();
+        keyed.extend(moves.iter().map(|m| (std::cmp::Reverse(key(m)), *m)));
+        keyed.sort_unstable_by_key(|&(k, _)| k);
+        for (slot, (_, m)) in moves.iter_mut().zip(keyed.iter()) {
+            *slot = *m;
+        }
     }
 }
 
