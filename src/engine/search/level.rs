@@ -73,9 +73,16 @@ pub fn choose<R: Rules>(
     random: &mut Xorshift,
 ) -> Option<Move> {
     let style = style(level.clamp(MIN, MAX))?;
+    // Level 8 spends its whole budget on one search; a lower level half on the search
+    // and half on scoring each move, so that neither runs over the budget.
+    let search_time = if style.margin == 0 {
+        style.time
+    } else {
+        style.time / 2
+    };
     let limits = Limits {
         depth: style.depth,
-        time: Some(style.time),
+        time: Some(search_time),
         ..Limits::default()
     };
     let best: Report = think(root, earlier, limits, table, |_| {})?;
@@ -89,7 +96,7 @@ pub fn choose<R: Rules>(
     legal_moves(root, &mut moves);
     let each = Limits {
         depth: Some(best.depth.saturating_sub(1).max(1)),
-        time: Some(style.time / (moves.len() as u32).max(1)),
+        time: Some(style.time / 2 / (moves.len() as u32).max(1)),
         ..Limits::default()
     };
     let mut scored: Vec<(Move, i32)> = moves

@@ -1,7 +1,7 @@
 //! The computer opponent's search, over any variant's `Rules` (no boxing, no dynamic
 //! dispatch in the tree): iterative deepening alpha-beta with a transposition table,
-//! quiescence over every move that removes or transforms a piece (captures, Fluidity's
-//! dissections, drownings, promotions), a check extension, mate scores, and move
+//! quiescence over every move that removes a piece or makes one stronger (captures,
+//! Fluidity's dissections, drownings, promotions), a check extension, mate scores, and move
 //! ordering by the table's move, captures by value, killers and history.
 //!
 //! A finished game is scored by the variant's own `outcome`, so every ending rule that
@@ -20,6 +20,7 @@ pub mod table;
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::outcome::Reason;
 use crate::engine::plug::Rules;
+use crate::engine::types::Color;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,6 +30,13 @@ use table::{Bound, Table};
 pub const MAX_PLY: usize = 64;
 /// The deepest quiescence goes below the horizon, in plies.
 const MAX_QUIESCENCE: usize = 12;
+/// Delta pruning's margin: what the position may add to a capture's material.
+const DELTA_MARGIN: i32 = 200;
+/// The least a removed piece counts for in quiescence: a royal piece is worth nothing in
+/// material, yet taking it is never quiet.
+const PAWN_FLOOR: i32 = 100;
+/// The quiescence plies in which a side in check tries every move.
+const MAX_EVASION_DEPTH: usize = 2;
 /// How often the clock is read, in nodes (a power of two).
 const CLOCK_EVERY: u64 = 1024;
 
@@ -337,6 +345,9 @@ impl Searcher<'_> {
         if ply > 0 && self.out_of_budget() {
             return 0;
         }
+        // Evasions are searched near the horizon only: deeper, every check would open all
+        // moves again, and a variant rich in checks (Amalgamated) would search a full tree.
+        let in_check = in_check && depth < MAX_EVASION_DEPTH;
         // At the horizon a finished game (a stalemate that wins, a counter at its limit)
         // must score as the rules say, so the moves come first; deeper, the stand-pat
         // comes first and spares listing them.
@@ -352,8 +363,9 @@ impl Searcher<'_> {
             }
         }
         let last = depth >= MAX_QUIESCENCE || ply >= MAX_PLY + MAX_QUIESCENCE - 1;
+        let mut stand = -score::INFINITY;
         if !in_check || last {
-            let stand = pos.evaluate();
+            stand = pos.evaluate();
             if stand >= beta || last {
                 self.lists[ply] = moves;
                 return stand;
@@ -372,11 +384,18 @@ impl Searcher<'_> {
         for m in &moves {
             let mut child = pos.clone();
             let effects = child.play(m);
-            if !in_check && !noisy(&effects) {
-                continue;
+            if !in_check {
+                // Delta pruning: a capture that cannot lift the score to alpha even with a
+                // margin for position is not worth a search.
+                match gain(&effects, pos.side_to_move()) {
+                    None => continue,
+                    Some(g) if stand + g + DELTA_MARGIN <= alpha => continue,
+                    Some(_) => {}
+                }
             }
             self.nodes += 1;
-            let s = -self.quiesce(&child, ply + 1, -beta, -alpha, depth + 1, child.in_check());
+            let checked = depth + 1 < MAX_EVASION_DEPTH && child.in_check();
+            let s = -self.quiesce(&child, ply + 1, -beta, -alpha, depth + 1, checked);
             if self.stopped {
                 break;
             }
@@ -439,7 +458,22 @@ fn is_capture<R: Rules>(pos: &R, m: &Move) -> bool {
         .is_some_and(|p| p.color != pos.side_to_move())
 }
 
-/// Whether a played move removed or transformed a piece: what quiescence follows.
-fn noisy(effects: &Effects) -> bool {
-    !effects.removed.is_empty() || !effects.transformed.is_empty()
+/// What a played move won in material, when it removed an enemy piece or made one of
+/// the mover's stronger (a promotion): the moves quiescence follows; `None` for a quiet move. A piece made weaker
+/// (Amalgamated's demotion coming back across the river) is a quiet move: following those
+/// too would make nearly every move noisy.
+fn gain(effects: &Effects, mover: Color) -> Option<i32> {
+    let taken: i32 = effects
+        .removed
+        .iter()
+        .filter(|(_, p, _)| p.color != mover)
+        .map(|(_, p, _)| eval::value(p.role).max(PAWN_FLOOR))
+        .sum();
+    let promoted: i32 = effects
+        .transformed
+        .iter()
+        .map(|(_, before, after)| eval::value(after.role) - eval::value(before.role))
+        .filter(|&g| g > 0)
+        .sum();
+    (taken + promoted > 0).then_some(taken + promoted)
 }
