@@ -257,29 +257,34 @@ fn variant_parser() -> impl TypedValueParser<Value = &'static Variant> {
     PossibleValuesParser::new(variants().iter().map(|v| v.id)).try_map(|id| variant(&id))
 }
 
-fn parse_depth(text: &str) -> Result<u32, String> {
+/// A whole number from `low` to `high` for the argument `name`, or a refusal that says so.
+fn whole_in<T>(text: &str, name: &str, low: T, high: T, unit: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
+{
     text.parse()
         .ok()
-        .filter(|d| *d <= MAX_PERFT_DEPTH)
+        .filter(|n| (low..=high).contains(n))
         .ok_or_else(|| {
             format!(
-                "DEPTH '{}' must be a whole number from 0 to {MAX_PERFT_DEPTH}",
+                "{name} '{}' must be a whole number{unit} from {low} to {high}",
                 excerpt(text)
             )
         })
 }
 
+fn parse_depth(text: &str) -> Result<u32, String> {
+    whole_in(text, "DEPTH", 0, MAX_PERFT_DEPTH, "")
+}
+
 fn parse_search_depth(text: &str) -> Result<u32, String> {
-    let max = crate::engine::search::MAX_PLY as u32;
-    text.parse()
-        .ok()
-        .filter(|d| (1..=max).contains(d))
-        .ok_or_else(|| {
-            format!(
-                "--depth '{}' must be a whole number from 1 to {max}",
-                excerpt(text)
-            )
-        })
+    whole_in(
+        text,
+        "--depth",
+        1,
+        crate::engine::search::MAX_PLY as u32,
+        "",
+    )
 }
 
 fn parse_player(text: &str) -> Result<Player, String> {
@@ -290,30 +295,14 @@ fn parse_player(text: &str) -> Result<Player, String> {
 const MAX_MATCH_GAMES: u32 = 10_000;
 
 fn parse_games(text: &str) -> Result<u32, String> {
-    text.parse()
-        .ok()
-        .filter(|n| (1..=MAX_MATCH_GAMES).contains(n))
-        .ok_or_else(|| {
-            format!(
-                "--games '{}' must be a whole number from 1 to {MAX_MATCH_GAMES}",
-                excerpt(text)
-            )
-        })
+    whole_in(text, "--games", 1, MAX_MATCH_GAMES, "")
 }
 
 /// The longest a `ferry think` may be told to take: ten minutes.
 const MAX_MOVETIME_MS: u64 = 600_000;
 
 fn parse_movetime(text: &str) -> Result<u64, String> {
-    text.parse()
-        .ok()
-        .filter(|t| (1..=MAX_MOVETIME_MS).contains(t))
-        .ok_or_else(|| {
-            format!(
-                "--movetime '{}' must be a whole number of milliseconds from 1 to {MAX_MOVETIME_MS}",
-                excerpt(text)
-            )
-        })
+    whole_in(text, "--movetime", 1, MAX_MOVETIME_MS, " of milliseconds")
 }
 
 /// Runs one command; returns the exit status.
@@ -630,7 +619,7 @@ fn think(
     movetime: Option<u64>,
     out: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    use crate::engine::search::{score, table::Table, Limits};
+    use crate::engine::search::{table::Table, Limits};
     let s = setup.start()?;
     let limits = Limits {
         depth,
@@ -644,15 +633,7 @@ fn think(
     let mut table = Table::new(THINK_TABLE_MB);
     let mut written = Ok(());
     let found = s.position.think(&[], limits, &mut table, &mut |r| {
-        let line = format!(
-            "info depth {} score {} nodes {} nps {} time {} pv {}",
-            r.depth,
-            score::uci_text(r.score),
-            r.nodes,
-            r.nps(),
-            r.elapsed.as_millis(),
-            line_text(s.position.as_ref(), &r.pv)
-        );
+        let line = r.info(&line_text(s.position.as_ref(), &r.pv));
         if written.is_ok() {
             written = writeln!(out, "{line}");
         }

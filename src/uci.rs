@@ -14,7 +14,7 @@
 //!   and `infinite`; `stop` ends the search and prints `bestmove` at once.
 
 use crate::engine::playout::Xorshift;
-use crate::engine::search::{level, score, table::Table, Limits, Report};
+use crate::engine::search::{level, table::Table, Limits, Report};
 use crate::engine::{variant, variants, Game, Move, MoveList, Options, Position, Variant};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -320,15 +320,7 @@ fn info_line(p: &dyn Position, r: &Report) -> String {
         pv.push(write(q.as_ref(), m));
         q.play(m);
     }
-    format!(
-        "info depth {} score {} nodes {} nps {} time {} pv {}",
-        r.depth,
-        score::uci_text(r.score),
-        r.nodes,
-        r.nps(),
-        r.elapsed.as_millis(),
-        pv.join(" ")
-    )
+    r.info(&pv.join(" "))
 }
 
 /// A move in coordinate notation, or in Ferry's own text where that notation cannot say

@@ -63,6 +63,19 @@ pub struct Report {
 }
 
 impl Report {
+    /// The UCI `info` line of this report, with the principal variation already written
+    /// (`ferry think` writes Ferry's move text, `ferry uci` coordinates).
+    pub fn info(&self, pv: &str) -> String {
+        format!(
+            "info depth {} score {} nodes {} nps {} time {} pv {pv}",
+            self.depth,
+            score::uci_text(self.score),
+            self.nodes,
+            self.nps(),
+            self.elapsed.as_millis()
+        )
+    }
+
     /// Nodes per second over the search so far.
     pub fn nps(&self) -> u64 {
         let micros = self.elapsed.as_micros().max(1);
