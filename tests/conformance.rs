@@ -125,7 +125,10 @@ fn option_sets(v: &Variant) -> Vec<Options> {
 /// Whether a refusal of a generated move comes from a rule that reads earlier positions
 /// (Little River's perpetual check), which the position alone cannot know.
 fn refused_by_history(e: &ferry::engine::GameError) -> bool {
-    e.to_string().contains("perpetual check")
+    matches!(
+        e,
+        ferry::engine::GameError::Illegal(IllegalMove::PerpetualCheck)
+    )
 }
 
 /// Plies per random playout: River Chess needs longer games to build bridges and sail.

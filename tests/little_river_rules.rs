@@ -363,9 +363,11 @@ fn e20_perpetual_check() {
     }
     let e = g.play("We9-e8").unwrap_err();
     assert!(
-        matches!(&e, GameError::Illegal(IllegalMove::Rule(s)) if s.contains("perpetual check")),
+        matches!(&e, GameError::Illegal(IllegalMove::PerpetualCheck)),
         "{e}"
     );
+    // The player reads the rule's own sentence.
+    assert!(e.to_string().starts_with("perpetual check: "), "{e}");
     // Something else is still playable.
     g.play("Kc1-c2").unwrap();
 }

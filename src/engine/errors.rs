@@ -57,6 +57,9 @@ pub enum IllegalMove {
     Ambiguous(Vec<String>),
     /// A variant's own rule forbids it (palace closed, kings would face, ...).
     Rule(String),
+    /// Little River: the check would repeat a position a third time while its side has
+    /// checked on every move since the position first occurred.
+    PerpetualCheck,
 }
 
 impl fmt::Display for IllegalMove {
@@ -80,6 +83,10 @@ impl fmt::Display for IllegalMove {
             | IllegalMove::BadDrop(s)
             | IllegalMove::NoSuchMove(s)
             | IllegalMove::Rule(s) => f.write_str(s),
+            IllegalMove::PerpetualCheck => f.write_str(
+                "perpetual check: this check would repeat the position a third time while you \
+                 have checked on every move since it first occurred; vary your play",
+            ),
         }
     }
 }

@@ -246,11 +246,7 @@ impl Rules for LittleRiver {
 
     fn forbidden_by_history(&self, history: &History) -> Option<IllegalMove> {
         let (last, earlier) = history.entries().split_last()?;
-        (repetition(earlier, last) == Some(true)).then(|| {
-            IllegalMove::Rule(
-                "perpetual check: this check would repeat the position a third time while you have checked on every move since it first occurred; vary your play".to_string(),
-            )
-        })
+        (repetition(earlier, last) == Some(true)).then_some(IllegalMove::PerpetualCheck)
     }
 
     fn outcome(&self, history: Option<&History>) -> Option<Outcome> {
