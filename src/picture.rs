@@ -23,10 +23,11 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
     let shape = p.shape();
     let mut view = BoardView::empty(shape.files(), shape.ranks());
     view.flipped = request.flipped;
-    let water = shape.region("river").or(shape.region("water"));
+    let regions = shape.regions();
+    let water = regions.water;
     let palaces = [
-        (shape.region("white palace"), Color::White),
-        (shape.region("black palace"), Color::Black),
+        (regions.palace.white, Color::White),
+        (regions.palace.black, Color::Black),
     ];
     for (i, cell) in view.cells.iter_mut().enumerate() {
         let c = Cell(i as u8);
@@ -62,7 +63,7 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
         }
     }
     // A board cut into halves with no water between them has a river line.
-    let white_half = shape.region("white half");
+    let white_half = regions.half.white;
     if water.is_empty() {
         if let Some(top) = white_half.last() {
             view.rank_lines.push(RankLine {

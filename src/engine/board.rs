@@ -1,7 +1,9 @@
-//! Board shapes as data: cells, holes, named regions, and the movement tables computed
+//! Board shapes as data: cells, holes, typed regions, and the movement tables computed
 //! once per shape (neighbours, rays, leaps).
 
+use super::types::{ByColor, Color};
 use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// A cell of a board: `rank * files + file`. Holes keep their index and are marked in the
 /// shape, so a cell's file and rank are a division away.
@@ -15,70 +17,205 @@ impl Cell {
     }
 }
 
-/// A set of cells: every board here has at most 128 cells.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct CellSet(pub u128);
+/// The machine word behind a set of cells, one bit a cell.
+pub trait Word:
+    Copy
+    + Eq
+    + std::hash::Hash
+    + Default
+    + fmt::Debug
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+{
+    const ZERO: Self;
+    /// Cells the word holds.
+    const BITS: u32;
+    fn bit(i: u8) -> Self;
+    fn ones(self) -> u32;
+    fn trailing(self) -> u32;
+    fn leading(self) -> u32;
+    /// The word less its lowest set bit.
+    fn less_lowest(self) -> Self;
+}
 
-impl CellSet {
-    pub const EMPTY: CellSet = CellSet(0);
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            const ZERO: $t = 0;
+            const BITS: u32 = <$t>::BITS;
+            #[inline(always)]
+            fn bit(i: u8) -> $t {
+                1 << i
+            }
+            #[inline(always)]
+            fn ones(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn trailing(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline(always)]
+            fn leading(self) -> u32 {
+                self.leading_zeros()
+            }
+            #[inline(always)]
+            fn less_lowest(self) -> $t {
+                self & self.wrapping_sub(1)
+            }
+        }
+    };
+}
+word!(u64);
+word!(u128);
+
+/// A set of cells of one board, a bit a cell. One type serves every board: `CellSet`
+/// (128 bits) holds any of them, River Chess's 112 cells included; `CellSet64` is the
+/// same set in half the width for boards of at most 64 cells (Little River's 54,
+/// Fluidity's 64), whose hot loops run faster on one machine word.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Cells<W>(pub W);
+
+/// A set of cells of any board.
+pub type CellSet = Cells<u128>;
+/// A set of cells of a board of at most 64 cells.
+pub type CellSet64 = Cells<u64>;
+
+impl<W: Word> Cells<W> {
+    pub const EMPTY: Cells<W> = Cells(W::ZERO);
 
     #[inline]
-    pub fn single(c: Cell) -> CellSet {
-        CellSet(1u128 << c.0)
+    pub fn single(c: Cell) -> Cells<W> {
+        debug_assert!(u32::from(c.0) < W::BITS);
+        Cells(W::bit(c.0))
     }
     #[inline]
     pub fn contains(self, c: Cell) -> bool {
-        self.0 >> c.0 & 1 != 0
+        self.0 & W::bit(c.0) != W::ZERO
     }
     #[inline]
     pub fn insert(&mut self, c: Cell) {
-        self.0 |= 1u128 << c.0;
+        self.0 = self.0 | W::bit(c.0);
     }
     #[inline]
     pub fn remove(&mut self, c: Cell) {
-        self.0 &= !(1u128 << c.0);
+        self.0 = self.0 & !W::bit(c.0);
     }
     #[inline]
     pub fn is_empty(self) -> bool {
-        self.0 == 0
+        self.0 == W::ZERO
     }
     #[inline]
     pub fn any(self) -> bool {
-        self.0 != 0
+        self.0 != W::ZERO
     }
     #[inline]
     pub fn count(self) -> u32 {
-        self.0.count_ones()
+        self.0.ones()
     }
     #[inline]
     pub fn first(self) -> Option<Cell> {
-        (self.0 != 0).then(|| Cell(self.0.trailing_zeros() as u8))
+        self.any().then(|| Cell(self.0.trailing() as u8))
     }
     #[inline]
     pub fn last(self) -> Option<Cell> {
-        (self.0 != 0).then(|| Cell(127 - self.0.leading_zeros() as u8))
+        self.any()
+            .then(|| Cell((W::BITS - 1 - self.0.leading()) as u8))
     }
     #[inline]
-    pub fn and(self, o: CellSet) -> CellSet {
-        CellSet(self.0 & o.0)
+    pub fn and(self, o: Cells<W>) -> Cells<W> {
+        Cells(self.0 & o.0)
     }
     #[inline]
-    pub fn or(self, o: CellSet) -> CellSet {
-        CellSet(self.0 | o.0)
+    pub fn or(self, o: Cells<W>) -> Cells<W> {
+        Cells(self.0 | o.0)
     }
     #[inline]
-    pub fn without(self, o: CellSet) -> CellSet {
-        CellSet(self.0 & !o.0)
+    pub fn without(self, o: Cells<W>) -> Cells<W> {
+        Cells(self.0 & !o.0)
     }
 }
 
-impl Iterator for CellSet {
+impl<W: Word> Cells<W> {
+    /// The set of the one cell of index `i`, for rules that keep cells as bare indices.
+    #[inline]
+    pub fn at(i: u8) -> Cells<W> {
+        Cells::single(Cell(i))
+    }
+    /// The cells' indices, lowest first.
+    #[inline]
+    pub fn indices(self) -> impl Iterator<Item = u8> {
+        self.map(|c| c.0)
+    }
+}
+
+impl CellSet {
+    /// The same cells in a 64-bit set, for a board of at most 64 cells.
+    #[inline]
+    pub fn narrow(self) -> CellSet64 {
+        debug_assert!(self.0 >> 64 == 0, "a cell past the 64th");
+        Cells(self.0 as u64)
+    }
+}
+
+impl<W: Word> Iterator for Cells<W> {
     type Item = Cell;
     #[inline]
     fn next(&mut self) -> Option<Cell> {
         let c = self.first()?;
-        self.0 &= self.0 - 1;
+        self.0 = self.0.less_lowest();
         Some(c)
+    }
+}
+
+impl<W: Word> BitOr for Cells<W> {
+    type Output = Cells<W>;
+    #[inline]
+    fn bitor(self, o: Cells<W>) -> Cells<W> {
+        Cells(self.0 | o.0)
+    }
+}
+impl<W: Word> BitAnd for Cells<W> {
+    type Output = Cells<W>;
+    #[inline]
+    fn bitand(self, o: Cells<W>) -> Cells<W> {
+        Cells(self.0 & o.0)
+    }
+}
+impl<W: Word> BitXor for Cells<W> {
+    type Output = Cells<W>;
+    #[inline]
+    fn bitxor(self, o: Cells<W>) -> Cells<W> {
+        Cells(self.0 ^ o.0)
+    }
+}
+impl<W: Word> BitXorAssign for Cells<W> {
+    #[inline]
+    fn bitxor_assign(&mut self, o: Cells<W>) {
+        self.0 = self.0 ^ o.0;
+    }
+}
+impl<W: Word> BitOrAssign for Cells<W> {
+    #[inline]
+    fn bitor_assign(&mut self, o: Cells<W>) {
+        self.0 = self.0 | o.0;
+    }
+}
+impl<W: Word> BitAndAssign for Cells<W> {
+    #[inline]
+    fn bitand_assign(&mut self, o: Cells<W>) {
+        self.0 = self.0 & o.0;
+    }
+}
+/// Every cell of the word not in the set (cells off the board included: and it with a
+/// board's cells where that matters).
+impl<W: Word> Not for Cells<W> {
+    type Output = Cells<W>;
+    #[inline]
+    fn not(self) -> Cells<W> {
+        Cells(!self.0)
     }
 }
 
@@ -122,11 +259,19 @@ impl Dir {
     }
 }
 
-/// A named part of a board: a palace, a river, a promotion or drop zone.
-#[derive(Clone, Debug)]
-pub struct Region {
-    pub name: &'static str,
-    pub cells: CellSet,
+/// The parts of a board that its rules read, as typed fields, by colour where a side
+/// owns one. A board without such a part leaves the field empty, so a rule reads
+/// `shape.regions().water` and the compiler, not a string lookup, checks the name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Regions {
+    /// Little River: the palace each side's king may not leave.
+    pub palace: ByColor<CellSet>,
+    /// The ranks of water: Little River's river, River Chess's water.
+    pub water: CellSet,
+    /// River Chess: the land rank beside the water on each side (White's is the south).
+    pub bank: ByColor<CellSet>,
+    /// Amalgamated: each side's own half, which its pieces promote by leaving.
+    pub half: ByColor<CellSet>,
 }
 
 /// The geometry of a variant's board, with its movement tables.
@@ -136,7 +281,7 @@ pub struct Shape {
     ranks: u8,
     holes: CellSet,
     cells: CellSet,
-    regions: Vec<Region>,
+    regions: Regions,
     /// `step[cell][slot]`: the neighbour in `Dir::ALL[slot]`, or `NONE`.
     step: Vec<[u8; 8]>,
     /// `ray[cell][slot]`: every cell from `cell` in that direction up to the edge or a hole.
@@ -163,7 +308,7 @@ impl Shape {
             ranks,
             holes: CellSet::EMPTY,
             cells: CellSet::EMPTY,
-            regions: Vec::new(),
+            regions: Regions::default(),
             step: Vec::new(),
             ray: Vec::new(),
         };
@@ -206,30 +351,46 @@ impl Shape {
         shape
     }
 
-    /// Adds a named region (builder style).
-    pub fn with_region(mut self, name: &'static str, cells: &[&str]) -> Shape {
+    /// Sets a side's palace to the named cells (builder style).
+    pub fn with_palace(mut self, side: Color, cells: &[&str]) -> Shape {
         let mut set = CellSet::EMPTY;
         for c in cells {
             set.insert(
                 self.parse_coords(c)
-                    .expect("region names cells of the board"),
+                    .expect("a palace names cells of the board"),
             );
         }
-        self.regions.push(Region { name, cells: set });
+        self.regions.palace[side] = set;
         self
     }
 
-    /// Adds a region of whole ranks (1-based, inclusive).
-    pub fn with_rank_region(mut self, name: &'static str, from: u8, to: u8) -> Shape {
+    /// Sets the water to whole ranks `from..=to` (1-based).
+    pub fn with_water(mut self, from: u8, to: u8) -> Shape {
+        self.regions.water = self.rank_span(from, to);
+        self
+    }
+
+    /// Sets a side's bank to one whole rank (1-based).
+    pub fn with_bank(mut self, side: Color, rank: u8) -> Shape {
+        self.regions.bank[side] = self.rank_span(rank, rank);
+        self
+    }
+
+    /// Sets a side's half to whole ranks `from..=to` (1-based).
+    pub fn with_half(mut self, side: Color, from: u8, to: u8) -> Shape {
+        self.regions.half[side] = self.rank_span(from, to);
+        self
+    }
+
+    /// The cells of whole ranks `from..=to` (1-based, inclusive).
+    fn rank_span(&self, from: u8, to: u8) -> CellSet {
         let mut set = CellSet::EMPTY;
         for c in self.cells() {
-            let r = self.rank(c) + 1;
-            if r >= from && r <= to {
+            if (from..=to).contains(&(self.rank(c) + 1)) {
                 set.insert(c);
             }
         }
-        self.regions.push(Region { name, cells: set });
-        self
+        set
     }
 
     pub fn files(&self) -> u8 {
@@ -245,15 +406,9 @@ impl Shape {
     pub fn holes(&self) -> CellSet {
         self.holes
     }
-    pub fn regions(&self) -> &[Region] {
+    /// The palaces, water, banks and halves the rules read.
+    pub fn regions(&self) -> &Regions {
         &self.regions
-    }
-    /// The cells of a named region; empty when the shape has none of that name.
-    pub fn region(&self, name: &str) -> CellSet {
-        self.regions
-            .iter()
-            .find(|r| r.name == name)
-            .map_or(CellSet::EMPTY, |r| r.cells)
     }
 
     /// 0-based file of a cell.
@@ -424,19 +579,22 @@ mod tests {
     #[test]
     fn regions_of_the_river_boards() {
         let little = Shape::new(6, 9, &["a2", "a3", "f2", "f3", "a7", "a8", "f7", "f8"])
-            .with_region("white palace", &["c1", "d1", "c2", "d2"])
-            .with_region("black palace", &["c8", "d8", "c9", "d9"])
-            .with_rank_region("river", 5, 5);
-        assert_eq!(little.region("white palace").count(), 4);
-        assert_eq!(little.region("river").count(), 6);
-        assert!(little
-            .region("river")
-            .contains(little.parse_cell("f5").unwrap()));
-        assert!(little.region("no such region").is_empty());
+            .with_palace(Color::White, &["c1", "d1", "c2", "d2"])
+            .with_palace(Color::Black, &["c8", "d8", "c9", "d9"])
+            .with_water(5, 5);
+        let regions = little.regions();
+        assert_eq!(regions.palace.white.count(), 4);
+        assert_eq!(regions.water.count(), 6);
+        assert!(regions.water.contains(little.parse_cell("f5").unwrap()));
+        assert!(regions.bank.white.is_empty() && regions.half.black.is_empty());
         // River Chess with 6 land ranks a side: 112 cells, more than 100.
-        let river = Shape::new(8, 14, &[]).with_rank_region("water", 7, 8);
+        let river = Shape::new(8, 14, &[])
+            .with_water(7, 8)
+            .with_bank(Color::White, 6)
+            .with_bank(Color::Black, 9);
         assert_eq!(river.cells().count(), 112);
-        assert_eq!(river.region("water").count(), 16);
+        assert_eq!(river.regions().water.count(), 16);
+        assert_eq!(river.regions().bank.black.count(), 8);
         let h14 = river.parse_cell("h14").unwrap();
         assert_eq!(river.name(h14), "h14");
         assert_eq!(

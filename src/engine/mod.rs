@@ -23,7 +23,7 @@ pub mod types;
 pub mod variant;
 pub mod variants;
 
-pub use board::{Cell, CellSet, Dir, Shape};
+pub use board::{Cell, CellSet, CellSet64, Cells, Dir, Shape};
 pub use errors::{IllegalMove, OptionError, PositionError};
 pub use game::{Action, Game, GameError};
 pub use moves::{Effects, Move, MoveList, Removal};

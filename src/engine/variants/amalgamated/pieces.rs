@@ -38,8 +38,8 @@ pub(super) fn tables() -> &'static Tables {
 
 fn build_tables() -> Tables {
     let shape = Shape::new(8, 8, &[])
-        .with_rank_region("white half", 1, 4)
-        .with_rank_region("black half", 5, 8);
+        .with_half(Color::White, 1, 4)
+        .with_half(Color::Black, 5, 8);
     let table = |vectors: &[(i8, i8)]| shape.leap_table::<64>(vectors);
     let king_steps: Vec<(i8, i8)> = crate::engine::board::Dir::ALL
         .iter()
@@ -67,7 +67,7 @@ fn build_tables() -> Tables {
         ]),
         pawn_push: [table(&[(0, 1)]), table(&[(0, -1)])],
         pawn_attack: [table(&[(1, 1), (-1, 1)]), table(&[(1, -1), (-1, -1)])],
-        own_half: [shape.region("white half"), shape.region("black half")],
+        own_half: [shape.regions().half.white, shape.regions().half.black],
         royal_files,
         lines: std::array::from_fn(|i| {
             (0..8).fold(CellSet::EMPTY, |acc, slot| {

@@ -3,9 +3,9 @@
 //! the King's safety.
 
 use super::rules::right_of;
-use super::tables::{bit, name, pattern_words, shape, KING};
+use super::tables::{name, pattern_words, shape, KING};
 use super::FluidityPosition;
-use crate::engine::board::Cell;
+use crate::engine::board::{Cell, CellSet64};
 use crate::engine::errors::IllegalMove;
 use crate::engine::moves::Move;
 use crate::engine::types::{Color, Role};
@@ -101,7 +101,7 @@ impl FluidityPosition {
                 self.describe(to)
             )));
         }
-        let mut removed = 0u64;
+        let mut removed = CellSet64::EMPTY;
         match role {
             Role::King => {}
             Role::Knight => {
@@ -113,8 +113,8 @@ impl FluidityPosition {
                 };
                 for k in 1..=2 {
                     if let Some(c) = sh.offset(Cell(from), sf * k, sr * k) {
-                        if self.own(us.opposite()) & bit(c.0) != 0 {
-                            removed |= bit(c.0);
+                        if self.own(us.opposite()).contains(c) {
+                            removed.insert(Cell(c.0));
                         }
                     }
                 }
@@ -133,7 +133,7 @@ impl FluidityPosition {
                         }
                         Some(_) => {
                             enemies += 1;
-                            removed |= bit(c.0);
+                            removed.insert(Cell(c.0));
                         }
                         None => {}
                     }

@@ -22,7 +22,7 @@ mod text;
 
 pub use options::Config;
 
-use crate::engine::board::{Cell, Shape};
+use crate::engine::board::{Cell, CellSet64, Shape};
 use crate::engine::errors::{IllegalMove, PositionError};
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
@@ -33,7 +33,7 @@ use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{any_options, History, PieceInfo, Variant};
 
 use options::OPTIONS;
-use tables::{bit, shape, ROLES};
+use tables::{shape, ROLES};
 
 // ---------------------------------------------------------------------------------------
 // The descriptor.
@@ -92,9 +92,9 @@ const START: &str = "rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq 0 1";
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FluidityPosition {
     /// Squares of each side's pieces, by `Color::index`.
-    colors: [u64; 2],
+    colors: [CellSet64; 2],
     /// Squares of each kind of piece, both sides, by the kinds of `tables`.
-    roles: [u64; 5],
+    roles: [CellSet64; 5],
     side: Color,
     /// Castling rights: bits of `rules::RIGHTS` (K, Q, k, q).
     castling: u8,
@@ -117,8 +117,8 @@ impl FluidityPosition {
 
     fn empty(config: Config) -> FluidityPosition {
         FluidityPosition {
-            colors: [0; 2],
-            roles: [0; 5],
+            colors: [CellSet64::EMPTY; 2],
+            roles: [CellSet64::EMPTY; 5],
             side: Color::White,
             castling: 0,
             quiet: 0,
@@ -130,22 +130,22 @@ impl FluidityPosition {
     /// The piece on a square 0-63.
     #[inline]
     fn piece(&self, c: u8) -> Option<Piece> {
-        let b = bit(c);
-        let color = if self.colors[0] & b != 0 {
+        let b = CellSet64::at(c);
+        let color = if (self.colors[0] & b).any() {
             Color::White
-        } else if self.colors[1] & b != 0 {
+        } else if (self.colors[1] & b).any() {
             Color::Black
         } else {
             return None;
         };
-        let k = self.roles.iter().position(|r| r & b != 0)?;
+        let k = self.roles.iter().position(|&r| (r & b).any())?;
         Some(Piece::new(color, ROLES[k]))
     }
 
     fn put(&mut self, c: u8, p: Piece) {
         if let Some(k) = tables::kind(p.role) {
-            self.colors[p.color.index()] |= bit(c);
-            self.roles[k] |= bit(c);
+            self.colors[p.color.index()].insert(Cell(c));
+            self.roles[k].insert(Cell(c));
         }
     }
 }
@@ -199,7 +199,7 @@ impl Rules for FluidityPosition {
     }
 
     fn candidate_moves(&self, out: &mut MoveList) {
-        for from in tables::squares(self.colors[self.side.index()]) {
+        for from in (self.colors[self.side.index()]).indices() {
             for to in 0..64 {
                 out.push(Move::normal(Cell(from), Cell(to)));
             }

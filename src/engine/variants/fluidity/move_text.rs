@@ -3,9 +3,9 @@
 //! out or in any order).
 
 use super::rules::{right_of, Right};
-use super::tables::{bit, letter, name, role_of_letter, shape};
+use super::tables::{letter, name, role_of_letter, shape};
 use super::FluidityPosition;
-use crate::engine::board::Cell;
+use crate::engine::board::{Cell, CellSet64};
 use crate::engine::errors::IllegalMove;
 use crate::engine::moves::Move;
 use crate::engine::notation;
@@ -21,7 +21,7 @@ struct Described {
     to: u8,
     castle: Option<&'static Right>,
     /// The squares it removes pieces from.
-    removed: u64,
+    removed: CellSet64,
 }
 
 /// One reading of a step text.
@@ -35,7 +35,7 @@ struct Reading {
     /// An `x` before the destination: the move must remove something.
     capture: bool,
     /// The `x` list after the destination, if given, and how many squares it named.
-    list: Option<(u64, usize)>,
+    list: Option<(CellSet64, usize)>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -50,15 +50,15 @@ enum Token {
 /// Example moves for refusals of a text that is no move.
 pub(super) const MOVE_EXAMPLES: &str = "Nf3, Ng1-f3, Ra1-a7xa3xa5 or O-O";
 
-fn squares_text(mut set: u64, order: &[u8]) -> String {
+fn squares_text(mut set: CellSet64, order: &[u8]) -> String {
     let mut names: Vec<String> = Vec::new();
     for &c in order {
-        if set & bit(c) != 0 {
+        if set.contains(Cell(c)) {
             names.push(name(c));
-            set &= !bit(c);
+            set.remove(Cell(c));
         }
     }
-    names.extend(super::tables::squares(set).map(name));
+    names.extend((set).indices().map(name));
     names.join(", ")
 }
 
@@ -93,7 +93,7 @@ impl FluidityPosition {
                 let removed = self
                     .removed_in_order(&mv)
                     .iter()
-                    .fold(0u64, |acc, &c| acc | bit(c));
+                    .fold(CellSet64::EMPTY, |acc, &c| acc | CellSet64::at(c));
                 match mv {
                     // Castling compares as the King's move (`Ke1-g1`).
                     Move::Castle { king, rook } => Described {
@@ -195,7 +195,7 @@ impl FluidityPosition {
         Some(match found {
             None => Err(self.castle_refusal(long)),
             Some(d) => match list {
-                Some((set, n)) if set != d.removed || n != set.count_ones() as usize => {
+                Some((set, n)) if set != d.removed || n != set.count() as usize => {
                     Err(self.wrong_list(d))
                 }
                 _ => Ok(d.mv),
@@ -205,7 +205,7 @@ impl FluidityPosition {
 
     fn wrong_list(&self, d: &Described) -> IllegalMove {
         let canonical = self.canonical(&d.mv);
-        if d.removed == 0 {
+        if d.removed.is_empty() {
             IllegalMove::NoSuchMove(format!("that move removes nothing: write {canonical}"))
         } else {
             let order = self.removed_in_order(&d.mv);
@@ -251,7 +251,7 @@ impl FluidityPosition {
                 }
                 wanted = wanted.or(r.role);
                 let sh = shape();
-                for from in super::tables::squares(self.own(self.side)) {
+                for from in (self.own(self.side)).indices() {
                     let Some(p) = self.piece(from) else { continue };
                     if r.role.is_some_and(|role| role != p.role)
                         || r.from_file.is_some_and(|f| f != sh.file(Cell(from)))
@@ -316,12 +316,12 @@ fn fits(r: &Reading, d: &Described) -> bool {
 }
 
 fn list_fits(r: &Reading, d: &Described) -> bool {
-    if r.capture && d.removed == 0 {
+    if r.capture && d.removed.is_empty() {
         return false;
     }
     match r.list {
         None => true,
-        Some((set, n)) => set == d.removed && n == set.count_ones() as usize,
+        Some((set, n)) => set == d.removed && n == set.count() as usize,
     }
 }
 
@@ -354,17 +354,17 @@ fn tokens(text: &str) -> Option<Vec<Token>> {
 /// Reads tokens that are only an `x` list: `None` if they are something else, and
 /// `Some(None)` for no list at all.
 #[allow(clippy::type_complexity)]
-fn list_of(tokens: &[Token]) -> Option<Option<(u64, usize)>> {
+fn list_of(tokens: &[Token]) -> Option<Option<(CellSet64, usize)>> {
     if tokens.is_empty() {
         return Some(None);
     }
     if tokens.len() % 2 != 0 {
         return None;
     }
-    let mut set = 0u64;
+    let mut set = CellSet64::EMPTY;
     for pair in tokens.chunks(2) {
         match pair {
-            [Token::X, Token::Square(c)] => set |= bit(*c),
+            [Token::X, Token::Square(c)] => set.insert(Cell(*c)),
             _ => return None,
         }
     }
@@ -382,7 +382,7 @@ fn readings(text: &str, role: Option<Role>) -> Vec<Reading> {
     // The last `k` pairs of `x square` may be the capture list: each longer list is the
     // previous one and one pair more, so the whole text is read once (linear time).
     let mut k = 0;
-    let mut set = 0u64;
+    let mut set = CellSet64::EMPTY;
     while 2 * k <= ts.len() {
         let head = &ts[..ts.len() - 2 * k];
         let list = (k > 0).then_some((set, k));
@@ -437,7 +437,7 @@ fn readings(text: &str, role: Option<Role>) -> Vec<Reading> {
         out.extend(read);
         k += 1;
         match head {
-            [.., Token::X, Token::Square(c)] => set |= bit(*c),
+            [.., Token::X, Token::Square(c)] => set.insert(Cell(*c)),
             _ => break,
         }
     }
@@ -455,7 +455,7 @@ mod tests {
         assert_eq!(r[0].from, Some(0));
         assert!(r[0].capture && r[0].list.is_none());
         assert_eq!(r[1].to, 0);
-        assert_eq!(r[1].list, Some((bit(48), 1)));
+        assert_eq!(r[1].list, Some((CellSet64::at(48), 1)));
         assert!(readings("Ra1-", Some(Role::Rook)).is_empty());
         assert!(readings("zz", None).is_empty());
     }
@@ -467,6 +467,6 @@ mod tests {
         let text = format!("Ra1-a7{}", "xa3".repeat(333_331));
         let r = readings(&text, Some(Role::Rook));
         assert_eq!(r.len(), 1);
-        assert_eq!(r[0].list, Some((bit(16), 333_331)));
+        assert_eq!(r[0].list, Some((CellSet64::at(16), 333_331)));
     }
 }

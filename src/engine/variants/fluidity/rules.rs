@@ -1,11 +1,9 @@
 //! The rules of play: check and dissection of the King, move generation with castling,
 //! playing a move, and the end-of-game tests that read the position alone.
 
-use super::tables::{
-    bit, moves_along, squares, tables, BISHOP, KING, KNIGHT, OPPOSITE, QUEEN, ROLES, ROOK,
-};
+use super::tables::{moves_along, tables, BISHOP, KING, KNIGHT, OPPOSITE, QUEEN, ROLES, ROOK};
 use super::FluidityPosition;
-use crate::engine::board::Cell;
+use crate::engine::board::{Cell, CellSet64};
 use crate::engine::errors::IllegalMove;
 use crate::engine::moves::{Effects, Move, MoveList, Removal};
 use crate::engine::notation;
@@ -92,26 +90,26 @@ impl FluidityPosition {
     // -- Pieces -----------------------------------------------------------------------------
 
     #[inline]
-    pub(super) fn own(&self, color: Color) -> u64 {
+    pub(super) fn own(&self, color: Color) -> CellSet64 {
         self.colors[color.index()]
     }
 
     #[inline]
-    pub(super) fn occupied(&self) -> u64 {
+    pub(super) fn occupied(&self) -> CellSet64 {
         self.colors[0] | self.colors[1]
     }
 
     /// The kind (index into `roles`) of the piece on a square.
     #[inline]
     pub(super) fn kind_at(&self, c: u8) -> Option<usize> {
-        let b = bit(c);
-        self.roles.iter().position(|r| r & b != 0)
+        let b = CellSet64::at(c);
+        self.roles.iter().position(|&r| (r & b).any())
     }
 
     #[inline]
     pub(super) fn king(&self, color: Color) -> Option<u8> {
         let k = self.roles[KING] & self.own(color);
-        (k != 0).then(|| k.trailing_zeros() as u8)
+        k.first().map(|c| c.0)
     }
 
     // -- Check and dissection ----------------------------------------------------------------
@@ -128,15 +126,15 @@ impl FluidityPosition {
         let enemy = self.own(color.opposite());
         let occ = own | enemy;
         let knights = self.roles[KNIGHT] & enemy;
-        if knights != 0 {
-            if t.knight[ki] & knights != 0 {
+        if knights.any() {
+            if (t.knight[ki] & knights).any() {
                 return true;
             }
             if dissection {
                 let pairs = &t.dissectors[ki][..t.dissector_count[ki] as usize];
                 if pairs
                     .iter()
-                    .any(|&(n, land)| knights & bit(n) != 0 && occ & bit(land) == 0)
+                    .any(|&(n, land)| knights.contains(Cell(n)) && !occ.contains(Cell(land)))
                 {
                     return true;
                 }
@@ -144,12 +142,12 @@ impl FluidityPosition {
         }
         let straight = (self.roles[QUEEN] | self.roles[ROOK]) & enemy;
         let diagonal = (self.roles[QUEEN] | self.roles[BISHOP]) & enemy;
-        if t.orthogonal[ki] & straight == 0 && t.diagonal[ki] & diagonal == 0 {
+        if (t.orthogonal[ki] & straight).is_empty() && (t.diagonal[ki] & diagonal).is_empty() {
             return false;
         }
         for (slot, &back) in OPPOSITE.iter().enumerate() {
             let rangers = if slot < 4 { straight } else { diagonal };
-            if t.ray_mask[ki][slot] & rangers == 0 {
+            if (t.ray_mask[ki][slot] & rangers).is_empty() {
                 continue;
             }
             // Walk from the King towards the ranger: own pieces on the way are more
@@ -157,15 +155,15 @@ impl FluidityPosition {
             let mut passed = 0u8;
             let mut first_enemy = None;
             for c in t.rays[ki][slot].iter() {
-                if own & bit(c) != 0 {
+                if own.contains(Cell(c)) {
                     passed += 1;
-                } else if enemy & bit(c) != 0 {
+                } else if enemy.contains(Cell(c)) {
                     first_enemy = Some(c);
                     break;
                 }
             }
             let Some(x) = first_enemy else { continue };
-            if rangers & bit(x) == 0 {
+            if !rangers.contains(Cell(x)) {
                 continue;
             }
             if passed == 0 {
@@ -178,10 +176,10 @@ impl FluidityPosition {
             // Beyond the King: more own pieces, then an empty landing square.
             let mut removed = passed + 1;
             for c in t.rays[ki][back].iter() {
-                if removed > limit || enemy & bit(c) != 0 {
+                if removed > limit || enemy.contains(Cell(c)) {
                     break;
                 }
-                if own & bit(c) != 0 {
+                if own.contains(Cell(c)) {
                     removed += 1;
                 } else {
                     if removed <= limit {
@@ -204,12 +202,12 @@ impl FluidityPosition {
 
     /// The enemy pieces a move from `from` to `to` by a piece of `kind` removes.
     #[inline]
-    pub(super) fn removed_by(&self, kind: usize, from: u8, to: u8) -> u64 {
+    pub(super) fn removed_by(&self, kind: usize, from: u8, to: u8) -> CellSet64 {
         let t = tables();
         let enemy = self.own(self.side.opposite());
         match kind {
             KNIGHT => t.knight_legs[from as usize][to as usize] & enemy,
-            KING => 0,
+            KING => CellSet64::EMPTY,
             _ => t.between[from as usize][to as usize] & enemy,
         }
     }
@@ -217,15 +215,21 @@ impl FluidityPosition {
     /// The board after the side to move's piece of `kind` goes from `from` to `to` and
     /// the pieces of `removed` leave; counters and rights unchanged.
     #[inline]
-    pub(super) fn moved(&self, kind: usize, from: u8, to: u8, removed: u64) -> FluidityPosition {
+    pub(super) fn moved(
+        &self,
+        kind: usize,
+        from: u8,
+        to: u8,
+        removed: CellSet64,
+    ) -> FluidityPosition {
         // Removed first: in castling the King may land where an enemy piece stood.
-        let mut next = if removed != 0 {
+        let mut next = if removed.any() {
             self.without(removed)
         } else {
             *self
         };
         let us = self.side.index();
-        let step = bit(from) | bit(to);
+        let step = CellSet64::at(from) | CellSet64::at(to);
         next.colors[us] ^= step;
         next.roles[kind] ^= step;
         next
@@ -233,7 +237,7 @@ impl FluidityPosition {
 
     /// The board with the pieces of `removed` taken off.
     #[inline]
-    pub(super) fn without(&self, removed: u64) -> FluidityPosition {
+    pub(super) fn without(&self, removed: CellSet64) -> FluidityPosition {
         let mut next = *self;
         for c in next.colors.iter_mut().chain(next.roles.iter_mut()) {
             *c &= !removed;
@@ -256,11 +260,11 @@ impl FluidityPosition {
         let danger_before = self.in_danger(us);
         let sensitive = t.sensitive[k as usize];
         // A move that changes no square the King's safety depends on leaves it as it was.
-        let mut push = |kind: usize, from: u8, to: u8, removed: u64| {
-            let changed = bit(from) | bit(to) | removed;
-            let legal = if wins && removed & enemy_king != 0 {
+        let mut push = |kind: usize, from: u8, to: u8, removed: CellSet64| {
+            let changed = CellSet64::at(from) | CellSet64::at(to) | removed;
+            let legal = if wins && (removed & enemy_king).any() {
                 true
-            } else if kind != KING && changed & sensitive == 0 {
+            } else if kind != KING && (changed & sensitive).is_empty() {
                 !danger_before
             } else {
                 !self.moved(kind, from, to, removed).in_danger(us)
@@ -270,17 +274,17 @@ impl FluidityPosition {
             }
         };
         for (kind, &set) in self.roles.iter().enumerate() {
-            for from in squares(set & own) {
+            for from in (set & own).indices() {
                 let f = from as usize;
                 match kind {
                     KING => {
-                        for to in squares(t.king[f] & !occ) {
-                            push(KING, from, to, 0);
+                        for to in (t.king[f] & !occ).indices() {
+                            push(KING, from, to, CellSet64::EMPTY);
                         }
                     }
                     KNIGHT => {
                         for leap in &t.leaps[f][..t.leap_count[f] as usize] {
-                            if occ & bit(leap.to) == 0 {
+                            if !occ.contains(Cell(leap.to)) {
                                 let legs = t.knight_legs[f][leap.to as usize];
                                 push(KNIGHT, from, leap.to, legs & enemy);
                             }
@@ -292,14 +296,14 @@ impl FluidityPosition {
                             if !moves_along(kind, slot) {
                                 continue;
                             }
-                            let mut passed = 0u64;
+                            let mut passed = CellSet64::EMPTY;
                             let mut count = 0u8;
                             for c in t.rays[f][slot].iter() {
-                                let b = bit(c);
-                                if own & b != 0 {
+                                let b = CellSet64::at(c);
+                                if (own & b).any() {
                                     break;
                                 }
-                                if enemy & b != 0 {
+                                if (enemy & b).any() {
                                     count += 1;
                                     if count > limit {
                                         break;
@@ -345,9 +349,9 @@ impl FluidityPosition {
             )));
         }
         let mut last_enemy: Option<u8> = None;
-        let mut removed = 0u64;
+        let mut removed = CellSet64::EMPTY;
         for &c in right.between {
-            if own & bit(c) != 0 {
+            if own.contains(Cell(c)) {
                 return Some(IllegalMove::Blocked(format!(
                     "you cannot castle {}: your own {} on {} stands between King and Rook",
                     right.text,
@@ -355,7 +359,7 @@ impl FluidityPosition {
                     name(c)
                 )));
             }
-            if enemy & bit(c) != 0 {
+            if enemy.contains(Cell(c)) {
                 let kind = self.kind_at(c).unwrap_or(KING);
                 if kind != BISHOP && kind != KNIGHT {
                     return Some(IllegalMove::Rule(format!(
@@ -376,7 +380,7 @@ impl FluidityPosition {
                     )));
                 }
                 last_enemy = Some(c);
-                removed |= bit(c);
+                removed.insert(Cell(c));
             }
         }
         let danger = if self.config.wins {
@@ -393,7 +397,7 @@ impl FluidityPosition {
         // The enemy pieces between removed, the Rook still on its corner.
         let cleared = self.without(removed);
         for &c in &right.crossed {
-            let step = cleared.moved(KING, right.king, c, 0);
+            let step = cleared.moved(KING, right.king, c, CellSet64::EMPTY);
             if step.in_danger(us) {
                 return Some(IllegalMove::LeavesInCheck(format!(
                     "you cannot castle {}: your King would be {danger} on {}, which it crosses",
@@ -402,12 +406,9 @@ impl FluidityPosition {
                 )));
             }
         }
-        let done = cleared.moved(KING, right.king, right.king_to, 0).moved(
-            ROOK,
-            right.rook,
-            right.rook_to,
-            0,
-        );
+        let done = cleared
+            .moved(KING, right.king, right.king_to, CellSet64::EMPTY)
+            .moved(ROOK, right.rook, right.rook_to, CellSet64::EMPTY);
         if done.in_danger(us) {
             return Some(IllegalMove::LeavesInCheck(format!(
                 "you cannot castle {}: your King would end {danger}",
@@ -436,7 +437,7 @@ impl FluidityPosition {
                                 l.legs
                                     .iter()
                                     .copied()
-                                    .filter(|&c| enemy & bit(c) != 0)
+                                    .filter(|&c| enemy.contains(Cell(c)))
                                     .collect()
                             })
                             .unwrap_or_default()
@@ -444,7 +445,7 @@ impl FluidityPosition {
                     Some(KING) | None => Vec::new(),
                     Some(_) => {
                         let between = t.between[from.0 as usize][to.0 as usize];
-                        let mut cells: Vec<u8> = squares(between & enemy).collect();
+                        let mut cells: Vec<u8> = (between & enemy).indices().collect();
                         // Nearest the mover first.
                         cells.sort_by_key(|&c| c.abs_diff(from.0));
                         cells
@@ -456,7 +457,7 @@ impl FluidityPosition {
                     r.between
                         .iter()
                         .copied()
-                        .filter(|&c| enemy & bit(c) != 0)
+                        .filter(|&c| enemy.contains(Cell(c)))
                         .collect()
                 })
                 .unwrap_or_default(),
@@ -506,38 +507,42 @@ impl FluidityPosition {
                 let Some(kind) = self.kind_at(from.0) else {
                     return false;
                 };
-                if self.own(us) & bit(from.0) == 0 {
+                if !self.own(us).contains(Cell(from.0)) {
                     return false;
                 }
                 removed = self.removed_by(kind, from.0, to.0);
                 *self = self.moved(kind, from.0, to.0, removed);
-                touched = bit(from.0) | removed;
+                touched = CellSet64::at(from.0) | removed;
             }
             Move::Castle { king, rook } => {
                 let Some(right) = right_of(king, rook).filter(|r| r.color == us) else {
                     return false;
                 };
                 let enemy = self.own(us.opposite());
-                removed = right.between.iter().fold(0, |acc, &c| acc | bit(c)) & enemy;
+                removed = right
+                    .between
+                    .iter()
+                    .fold(CellSet64::EMPTY, |acc, &c| acc | CellSet64::at(c))
+                    & enemy;
                 *self = self.moved(KING, right.king, right.king_to, removed).moved(
                     ROOK,
                     right.rook,
                     right.rook_to,
-                    0,
+                    CellSet64::EMPTY,
                 );
-                touched = bit(right.king) | bit(right.rook) | removed;
+                touched = CellSet64::at(right.king) | CellSet64::at(right.rook) | removed;
             }
             _ => return false,
         }
         // A right goes when its King or Rook leaves its square or is removed there.
         if self.castling != 0 {
             for right in RIGHTS.iter() {
-                if touched & (bit(right.king) | bit(right.rook)) != 0 {
+                if (touched & (CellSet64::at(right.king) | CellSet64::at(right.rook))).any() {
                     self.castling &= !right.bit;
                 }
             }
         }
-        self.quiet = if removed != 0 {
+        self.quiet = if removed.any() {
             0
         } else {
             self.quiet.saturating_add(1)
@@ -566,8 +571,8 @@ impl FluidityPosition {
         let all = self.occupied();
         let kings = self.roles[KING];
         let others = all & !kings;
-        kings.count_ones() == 2
-            && (others == 0 || (others.count_ones() == 1 && others & self.roles[BISHOP] != 0))
+        kings.count() == 2
+            && (others.is_empty() || (others.count() == 1 && (others & self.roles[BISHOP]).any()))
     }
 }
 
@@ -586,18 +591,18 @@ mod tests {
         let own = p.own(color);
         let enemy = p.own(them);
         let occ = own | enemy;
-        for from in squares(enemy) {
+        for from in (enemy).indices() {
             let kind = p.kind_at(from).unwrap();
             let f = from as usize;
             match kind {
                 KING => {}
                 KNIGHT => {
-                    if t.knight[f] & bit(k) != 0 {
+                    if t.knight[f].contains(Cell(k)) {
                         return true;
                     }
                     if dissection {
-                        for to in squares(t.knight[f] & !occ) {
-                            if t.knight_legs[f][to as usize] & bit(k) != 0 {
+                        for to in (t.knight[f] & !occ).indices() {
+                            if t.knight_legs[f][to as usize].contains(Cell(k)) {
                                 return true;
                             }
                         }
@@ -612,13 +617,13 @@ mod tests {
                         let mut king_passed = false;
                         let mut clear = true;
                         for c in t.rays[f][slot].iter() {
-                            if enemy & bit(c) != 0 {
+                            if enemy.contains(Cell(c)) {
                                 break;
                             }
                             if c == k && clear {
                                 return true;
                             }
-                            if own & bit(c) != 0 {
+                            if own.contains(Cell(c)) {
                                 clear = false;
                                 count += 1;
                                 king_passed |= c == k;

@@ -1,7 +1,7 @@
 //! The pieces of Fluidity, their letters and words, and the movement tables on 64-bit
 //! boards, computed once.
 
-use crate::engine::board::{Cell, Dir, Shape};
+use crate::engine::board::{Cell, CellSet64, Dir, Shape};
 use crate::engine::patterns::KNIGHT_LEAPS;
 use crate::engine::types::Role;
 use std::sync::OnceLock;
@@ -71,24 +71,6 @@ pub(super) fn moves_along(role: usize, slot: usize) -> bool {
     }
 }
 
-#[inline]
-pub(super) fn bit(c: u8) -> u64 {
-    1u64 << c
-}
-
-/// The squares of a 64-bit set, lowest first.
-#[inline]
-pub(super) fn squares(mut set: u64) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if set == 0 {
-            return None;
-        }
-        let c = set.trailing_zeros() as u8;
-        set &= set - 1;
-        Some(c)
-    })
-}
-
 /// The squares from a cell outwards in one direction, nearest first.
 #[derive(Copy, Clone, Default)]
 pub(super) struct Ray {
@@ -116,24 +98,24 @@ pub(super) struct Tables {
     /// `rays[cell][slot]`, slots as in `Dir::ALL`.
     pub(super) rays: [[Ray; 8]; 64],
     /// `ray_mask[cell][slot]`: the squares of `rays[cell][slot]` as a set.
-    pub(super) ray_mask: [[u64; 8]; 64],
-    pub(super) king: [u64; 64],
-    pub(super) knight: [u64; 64],
+    pub(super) ray_mask: [[CellSet64; 8]; 64],
+    pub(super) king: [CellSet64; 64],
+    pub(super) knight: [CellSet64; 64],
     pub(super) leaps: [[Leap; 8]; 64],
     pub(super) leap_count: [u8; 64],
     /// `knight_legs[from][to]`: the leg squares of a knight move, 0 when it is none.
-    pub(super) knight_legs: [[u64; 64]; 64],
+    pub(super) knight_legs: [[CellSet64; 64]; 64],
     /// `between[a][b]`: the squares strictly between two squares on a line, else 0.
-    pub(super) between: [[u64; 64]; 64],
+    pub(super) between: [[CellSet64; 64]; 64],
     /// Where an enemy Knight dissects a King on this square: (knight, landing) pairs.
     pub(super) dissectors: [[(u8, u8); 16]; 64],
     pub(super) dissector_count: [u8; 64],
     /// Every square whose contents can change whether a King on this square is in check
     /// or dissectable: its eight lines, and the Knight and landing squares around it.
-    pub(super) sensitive: [u64; 64],
+    pub(super) sensitive: [CellSet64; 64],
     /// Every square on a rank or file through the square, and on a diagonal.
-    pub(super) orthogonal: [u64; 64],
-    pub(super) diagonal: [u64; 64],
+    pub(super) orthogonal: [CellSet64; 64],
+    pub(super) diagonal: [CellSet64; 64],
 }
 
 /// The slot of the opposite direction.
@@ -157,18 +139,18 @@ fn build() -> Box<Tables> {
     let shape = Shape::new(8, 8, &[]);
     let mut t = Box::new(Tables {
         rays: [[Ray::default(); 8]; 64],
-        ray_mask: [[0; 8]; 64],
-        king: [0; 64],
-        knight: [0; 64],
+        ray_mask: [[CellSet64::EMPTY; 8]; 64],
+        king: [CellSet64::EMPTY; 64],
+        knight: [CellSet64::EMPTY; 64],
         leaps: [[Leap::default(); 8]; 64],
         leap_count: [0; 64],
-        knight_legs: [[0; 64]; 64],
-        between: [[0; 64]; 64],
+        knight_legs: [[CellSet64::EMPTY; 64]; 64],
+        between: [[CellSet64::EMPTY; 64]; 64],
         dissectors: [[(0, 0); 16]; 64],
         dissector_count: [0; 64],
-        sensitive: [0; 64],
-        orthogonal: [0; 64],
-        diagonal: [0; 64],
+        sensitive: [CellSet64::EMPTY; 64],
+        orthogonal: [CellSet64::EMPTY; 64],
+        diagonal: [CellSet64::EMPTY; 64],
         shape,
     });
     let at = |c: u8, df: i8, dr: i8| t.shape.offset(Cell(c), df, dr).map(|x| x.0);
@@ -181,12 +163,12 @@ fn build() -> Box<Tables> {
                 ray.len += 1;
                 cur = n;
             }
-            let mut line = 0u64;
-            let mut passed = 0u64;
+            let mut line = CellSet64::EMPTY;
+            let mut passed = CellSet64::EMPTY;
             for n in ray.iter() {
-                line |= bit(n);
+                line.insert(Cell(n));
                 t.between[c as usize][n as usize] = passed;
-                passed |= bit(n);
+                passed.insert(Cell(n));
             }
             if slot < 4 {
                 t.orthogonal[c as usize] |= line;
@@ -196,7 +178,7 @@ fn build() -> Box<Tables> {
             t.rays[c as usize][slot] = ray;
             t.ray_mask[c as usize][slot] = line;
             if let Some(n) = at(c, d.df, d.dr) {
-                t.king[c as usize] |= bit(n);
+                t.king[c as usize].insert(Cell(n));
             }
         }
         for &(df, dr) in KNIGHT_LEAPS.iter() {
@@ -210,11 +192,11 @@ fn build() -> Box<Tables> {
             let (Some(l1), Some(l2)) = (at(c, sf, sr), at(c, 2 * sf, 2 * sr)) else {
                 continue;
             };
-            t.knight[c as usize] |= bit(to);
+            t.knight[c as usize].insert(Cell(to));
             let i = t.leap_count[c as usize];
             t.leaps[c as usize][i as usize] = Leap { to, legs: [l1, l2] };
             t.leap_count[c as usize] += 1;
-            t.knight_legs[c as usize][to as usize] = bit(l1) | bit(l2);
+            t.knight_legs[c as usize][to as usize] = CellSet64::at(l1) | CellSet64::at(l2);
             for leg in [l1, l2] {
                 let k = t.dissector_count[leg as usize];
                 t.dissectors[leg as usize][k as usize] = (c, to);
@@ -225,7 +207,7 @@ fn build() -> Box<Tables> {
     for c in 0..64usize {
         let mut s = t.orthogonal[c] | t.diagonal[c] | t.knight[c];
         for &(n, land) in &t.dissectors[c][..t.dissector_count[c] as usize] {
-            s |= bit(n) | bit(land);
+            s |= CellSet64::at(n) | CellSet64::at(land);
         }
         t.sensitive[c] = s;
     }
@@ -245,11 +227,11 @@ mod tests {
         let t = tables();
         assert_eq!(
             t.knight_legs[sq("b1") as usize][sq("c3") as usize],
-            bit(sq("b2")) | bit(sq("b3"))
+            CellSet64::at(sq("b2")) | CellSet64::at(sq("b3"))
         );
         assert_eq!(
             t.knight_legs[sq("b1") as usize][sq("d2") as usize],
-            bit(sq("c1")) | bit(sq("d1"))
+            CellSet64::at(sq("c1")) | CellSet64::at(sq("d1"))
         );
         // A King on c2 is dissected by a Knight on c1 landing on b3 or d3.
         let d = &t.dissectors[sq("c2") as usize][..t.dissector_count[sq("c2") as usize] as usize];
@@ -261,8 +243,11 @@ mod tests {
         let t = tables();
         assert_eq!(
             t.between[sq("a1") as usize][sq("d4") as usize],
-            bit(sq("b2")) | bit(sq("c3"))
+            CellSet64::at(sq("b2")) | CellSet64::at(sq("c3"))
         );
-        assert_eq!(t.between[sq("a1") as usize][sq("b3") as usize], 0);
+        assert_eq!(
+            t.between[sq("a1") as usize][sq("b3") as usize],
+            CellSet64::EMPTY
+        );
     }
 }

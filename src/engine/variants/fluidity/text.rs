@@ -2,8 +2,9 @@
 //! refusals of section 6 and written back.
 
 use super::rules::{QUIET_LIMIT, RIGHTS};
-use super::tables::{bit, letter, name, role_of_letter, shape, KING, ROOK};
+use super::tables::{letter, name, role_of_letter, shape, KING, ROOK};
 use super::{Config, FluidityPosition};
+use crate::engine::board::Cell;
 use crate::engine::errors::PositionError;
 use crate::engine::notation::{self, Fields};
 use crate::engine::player_text::excerpt;
@@ -87,17 +88,17 @@ impl FluidityPosition {
     fn validate(&self) -> Result<(), PositionError> {
         for color in Color::ALL {
             let kings = self.roles[KING] & self.own(color);
-            if kings.count_ones() != 1 {
+            if kings.count() != 1 {
                 return Err(PositionError::new(format!(
                     "{color} has {} Kings on the board; each side needs exactly one ('{}')",
-                    kings.count_ones(),
+                    kings.count(),
                     color.cased("K")
                 )));
             }
         }
         for right in RIGHTS.iter().filter(|r| self.castling & r.bit != 0) {
             let color = right.color;
-            let home = |c: u8, kind: usize| self.own(color) & self.roles[kind] & bit(c) != 0;
+            let home = |c: u8, kind: usize| (self.own(color) & self.roles[kind]).contains(Cell(c));
             if !home(right.king, KING) || !home(right.rook, ROOK) {
                 return Err(PositionError::new(format!(
                     "castling right '{}' needs {color}'s King on {} and Rook on {}; drop the \

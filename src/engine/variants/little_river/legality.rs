@@ -4,9 +4,9 @@
 
 use super::options::Aspect;
 use super::rules::Paths;
-use super::tables::{bit, cells, file, tables, Bits, CELLS, NORTH, SOUTH};
+use super::tables::{file, tables, CELLS, NORTH, SOUTH};
 use super::LittleRiver;
-use crate::engine::board::Cell;
+use crate::engine::board::{Cell, CellSet64};
 use crate::engine::errors::IllegalMove;
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::types::{Color, Role};
@@ -32,11 +32,11 @@ impl LittleRiver {
     }
 
     /// The pattern of `role` from `from` on an empty board (section 4).
-    fn pattern(&self, role: Role, color: Color, from: Cell) -> Bits {
+    fn pattern(&self, role: Role, color: Color, from: Cell) -> CellSet64 {
         let t = tables();
         let i = from.index();
         match role {
-            Role::King => t.palace[color.index()] & !bit(from),
+            Role::King => t.palace[color.index()] & !CellSet64::single(from),
             Role::Knight => t.knight[i],
             Role::Wazir => t.wazir[i],
             Role::Pawn => t.pawn[color.index()][i],
@@ -59,8 +59,8 @@ impl LittleRiver {
                 "{me} must move to another cell"
             )));
         }
-        if self.pattern(piece.role, piece.color, from) & bit(to) == 0 {
-            if piece.role == Role::King && t.palace[piece.color.index()] & bit(to) == 0 {
+        if (self.pattern(piece.role, piece.color, from) & CellSet64::single(to)).is_empty() {
+            if piece.role == Role::King && !t.palace[piece.color.index()].contains(to) {
                 return Err(rule(format!(
                     "{me} cannot go to {tn}: a King never leaves its palace"
                 )));
@@ -70,25 +70,28 @@ impl LittleRiver {
                 t.name(from)
             )));
         }
-        if piece.role != Role::King && t.palaces & bit(to) != 0 {
+        if piece.role != Role::King && t.palaces.contains(to) {
             return Err(rule(format!(
                 "{me} cannot go to {tn}: the palace is closed to every piece but its King"
             )));
         }
         if piece.role == Role::Rook {
-            let between = t.shape.between(from, to).map_or(0, |s| s.0 as Bits);
-            if between & t.palaces != 0 {
+            let between = t
+                .shape
+                .between(from, to)
+                .map_or(CellSet64::EMPTY, |s| s.narrow());
+            if (between & t.palaces).any() {
                 return Err(rule(format!(
                     "{me} cannot pass through the palace on its way to {tn}"
                 )));
             }
-            if let Some(b) = cells(between & (self.occ[0] | self.occ[1])).next() {
+            if let Some(b) = (between & (self.occ[0] | self.occ[1])).first() {
                 return Err(IllegalMove::Blocked(format!(
                     "{me} cannot go to {tn}: {} is in the way",
                     self.describe(b)
                 )));
             }
-            if between & t.river != 0 && !t.in_river(from) {
+            if (between & t.river).any() && !t.in_river(from) {
                 match aspect {
                     Aspect::Wild => {
                         return Err(rule(format!(
@@ -97,7 +100,7 @@ impl LittleRiver {
                     }
                     Aspect::Gentle
                         if !self.config.rook_through_capture
-                            && self.occ[1 - self.side.index()] & bit(to) != 0 =>
+                            && self.occ[1 - self.side.index()].contains(to) =>
                     {
                         return Err(rule(format!(
                             "{me} passing straight through the river may not capture on {tn} (rook_through_capture=off)"
@@ -191,7 +194,7 @@ impl LittleRiver {
         let aspect = self.aspect();
         let stranded = self.stranded(aspect);
         let floats_allowed = !self.config.float_die;
-        if stranded & bit(from) != 0 {
+        if stranded.contains(from) {
             let half = self.exit_half(from, piece.color);
             let must = || {
                 rule(format!(
@@ -203,7 +206,8 @@ impl LittleRiver {
             let exit = match via_len {
                 0 => (from, to),
                 1 if aspect == Aspect::Gentle && floats_allowed && !drown => {
-                    if self.floats(from) & bit(via[0]) == 0 || via[0] == from {
+                    if (self.floats(from) & CellSet64::single(via[0])).is_empty() || via[0] == from
+                    {
                         return Err(rule(format!(
                             "{me} cannot float to {}: the river cells on the way must be empty",
                             t.name(via[0])
@@ -213,7 +217,10 @@ impl LittleRiver {
                 }
                 _ => return Err(must()),
             };
-            if self.exits(piece.role, exit.0, half, aspect == Aspect::Wild) & bit(exit.1) == 0 {
+            if !self
+                .exits(piece.role, exit.0, half, aspect == Aspect::Wild)
+                .contains(exit.1)
+            {
                 if t.in_river(exit.1) || t.half_of(exit.1) != Some(half) {
                     return Err(must());
                 }
@@ -255,7 +262,7 @@ impl LittleRiver {
             let reach = if floats_allowed {
                 after.floats(r)
             } else {
-                bit(after.die_float(r))
+                CellSet64::single(after.die_float(r))
             };
             let half = 1 - t.half_of(from).unwrap_or(0);
             match aspect {
@@ -271,7 +278,7 @@ impl LittleRiver {
                             "in a Wild river {me} stops after entering (and floating): it leaves on its next move"
                         )));
                     }
-                    if reach & bit(to) == 0 || to == r {
+                    if !reach.contains(to) || to == r {
                         return Err(self.float_refusal(&me, r, to));
                     }
                 }
@@ -282,25 +289,23 @@ impl LittleRiver {
                             t.name(to)
                         )));
                     }
-                    if reach & bit(f) == 0 {
+                    if !reach.contains(f) {
                         return Err(self.float_refusal(&me, r, f));
                     }
                     let exits = after.exits(piece.role, f, half, false);
                     if drown {
                         let drowns = if floats_allowed {
-                            f == r
-                                && to == r
-                                && cells(reach)
-                                    .all(|g| after.exits(piece.role, g, half, false) == 0)
+                            f == r && to == r && { reach }
+                                .all(|g| after.exits(piece.role, g, half, false).is_empty())
                         } else {
-                            to == f && exits == 0
+                            to == f && exits.is_empty()
                         };
                         if !drowns {
                             return Err(rule(format!(
                                 "{me} does not drown: it has a way out of the river"
                             )));
                         }
-                    } else if exits & bit(to) == 0 {
+                    } else if !exits.contains(to) {
                         let occupied = match self.board[to.index()] {
                             Some(p) => format!(" ({}'s {} stands there)", p.color, p.role),
                             None => String::new(),
@@ -369,8 +374,8 @@ impl LittleRiver {
     /// The position while a piece stands on the entry cell `r` (floats start there).
     pub(super) fn entered(&self, r: Cell) -> LittleRiver {
         let mut after = self.clone();
-        after.occ[self.side.index()] |= bit(r);
-        after.occ[1 - self.side.index()] &= !bit(r);
+        after.occ[self.side.index()].insert(r);
+        after.occ[1 - self.side.index()].remove(r);
         after
     }
 
@@ -419,17 +424,17 @@ impl LittleRiver {
     pub(super) fn candidates(&self, out: &mut MoveList) {
         let t = tables();
         let all = t.shape.cells();
-        let river: Vec<Cell> = cells(t.river).collect();
-        let exits_geo = |f: Cell| -> Bits {
+        let river: Vec<Cell> = (t.river).collect();
+        let exits_geo = |f: Cell| -> CellSet64 {
             let mut b = t.knight[f.index()];
             for d in [NORTH, SOUTH] {
                 if let Some(x) = t.next(f, d) {
-                    b |= bit(x);
+                    b.insert(x);
                 }
             }
             b
         };
-        for from in cells(self.occ[self.side.index()]) {
+        for from in self.occ[self.side.index()] {
             for to in all {
                 out.push(Move::normal(from, to));
             }
@@ -445,18 +450,18 @@ impl LittleRiver {
             };
             if t.in_river(from) {
                 for &f in &river {
-                    for x in cells(exits_geo(f)) {
+                    for x in exits_geo(f) {
                         out.push(path(f, f, x, false));
                     }
                 }
                 continue;
             }
-            for r in cells(self.pattern(piece.role, piece.color, from) & t.river) {
+            for r in self.pattern(piece.role, piece.color, from) & t.river {
                 for &f in &river {
                     if f != r {
                         out.push(path(r, r, f, false));
                     }
-                    for x in cells(exits_geo(f)) {
+                    for x in exits_geo(f) {
                         out.push(path(r, f, x, false));
                     }
                     out.push(path(r, f, f, true));

@@ -18,7 +18,7 @@ mod text;
 
 pub use options::{die, Aspect};
 
-use crate::engine::board::{Cell, Dir, Shape};
+use crate::engine::board::{Cell, CellSet64, Dir, Shape};
 use crate::engine::errors::{IllegalMove, PositionError};
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
@@ -29,7 +29,7 @@ use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{Feature, History, HistoryEntry, PieceInfo, Variant};
 use options::{Config, OPTIONS};
 use std::sync::Arc;
-use tables::{shape, Bits, CELLS};
+use tables::{shape, CELLS};
 
 static PIECES: [PieceInfo; 5] = [
     PieceInfo {
@@ -81,12 +81,12 @@ pub(super) const MAX_PLY: u32 = 100_000_000;
 #[derive(Clone, Debug)]
 pub struct LittleRiver {
     board: [Option<Piece>; CELLS],
-    occ: [Bits; 2],
+    occ: [CellSet64; 2],
     /// Cells of each kind (`tables::kind`), both colours.
-    roles: [Bits; 5],
+    roles: [CellSet64; 5],
     /// River pieces tagged to exit north / south.
-    tag_n: Bits,
-    tag_s: Bits,
+    tag_n: CellSet64,
+    tag_s: CellSet64,
     side: Color,
     clock: u32,
     ply: u32,
@@ -98,10 +98,10 @@ impl LittleRiver {
     fn empty(config: Arc<Config>) -> LittleRiver {
         LittleRiver {
             board: [None; CELLS],
-            occ: [0; 2],
-            roles: [0; 5],
-            tag_n: 0,
-            tag_s: 0,
+            occ: [CellSet64::EMPTY; 2],
+            roles: [CellSet64::EMPTY; 5],
+            tag_n: CellSet64::EMPTY,
+            tag_s: CellSet64::EMPTY,
             side: Color::White,
             clock: 0,
             ply: 0,
@@ -310,9 +310,9 @@ impl Rules for LittleRiver {
     }
 
     fn features(&self) -> Vec<(Cell, Feature)> {
-        tables::cells(self.tag_n)
+        (self.tag_n)
             .map(|c| (c, Feature::Exit(Dir::N)))
-            .chain(tables::cells(self.tag_s).map(|c| (c, Feature::Exit(Dir::S))))
+            .chain((self.tag_s).map(|c| (c, Feature::Exit(Dir::S))))
             .collect()
     }
 }

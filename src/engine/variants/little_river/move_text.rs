@@ -4,7 +4,7 @@
 use super::rules::{route, Paths};
 use super::tables::{file, letter, role_of_letter, tables};
 use super::LittleRiver;
-use crate::engine::board::Cell;
+use crate::engine::board::{Cell, CellSet64};
 use crate::engine::errors::IllegalMove;
 use crate::engine::moves::Move;
 use crate::engine::player_text::excerpt;
@@ -67,7 +67,7 @@ impl LittleRiver {
         }
         let enemy = self.occ[1 - self.side.index()];
         let sep = |c: Cell| {
-            if enemy & super::tables::bit(c) != 0 {
+            if enemy.contains(c) {
                 'x'
             } else {
                 '-'
@@ -101,13 +101,13 @@ impl LittleRiver {
         let stranded = self.stranded(aspect);
         let mut out = Vec::new();
         let mut paths = Paths::new();
-        for from in super::tables::cells(self.occ[self.side.index()]) {
+        for from in self.occ[self.side.index()] {
             let Some(piece) = self.board[from.index()] else {
                 continue;
             };
             paths.clear();
             self.piece_paths(aspect, stranded, from, &mut paths);
-            let mut canon: Vec<(u8, u64, Move)> = Vec::new();
+            let mut canon: Vec<(u8, CellSet64, Move)> = Vec::new();
             paths.merged(|r| {
                 if self.legal_now(&r.mv) {
                     canon.push((r.fin, r.caps, r.mv));

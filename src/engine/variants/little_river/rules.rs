@@ -2,12 +2,10 @@
 //! with the same outcome are merged, section 6.5), playing a move, and legality.
 
 use super::options::{die, Aspect};
-use super::tables::{
-    bit, cells, dir_to, enemy_half, file, kind, tables, Bits, EAST, NORTH, RIVER_RANK, SOUTH, WEST,
-};
+use super::tables::{dir_to, enemy_half, file, kind, tables, EAST, NORTH, RIVER_RANK, SOUTH, WEST};
 use super::LittleRiver;
 use super::{MAX_CLOCK, MAX_PLY};
-use crate::engine::board::Cell;
+use crate::engine::board::{Cell, CellSet64, Cells};
 use crate::engine::moves::{Move, MoveList, Removal};
 use crate::engine::notation;
 use crate::engine::types::{Color, Piece, Role};
@@ -28,7 +26,7 @@ pub(super) struct Raw {
     /// The final cell, or `DROWN`.
     pub(super) fin: u8,
     /// Cells captured on the way.
-    pub(super) caps: Bits,
+    pub(super) caps: CellSet64,
     /// Lower is preferred as the canonical path (section 6.5).
     pub(super) rank: u32,
 }
@@ -43,7 +41,7 @@ const NO_RAW: Raw = Raw {
         to: Cell(0),
     },
     fin: 0,
-    caps: 0,
+    caps: CellSet64::EMPTY,
     rank: 0,
 };
 
@@ -138,16 +136,16 @@ pub(super) fn route(m: &Move) -> ([Cell; 4], usize, bool) {
 
 /// River cells reachable by floating from `r` over empty cells of `occ` (`r` included).
 #[inline]
-fn floats_in(r: Cell, occ: Bits) -> Bits {
+fn floats_in(r: Cell, occ: CellSet64) -> CellSet64 {
     let t = tables();
-    let mut out = bit(r);
+    let mut out = CellSet64::single(r);
     for dir in [EAST, WEST] {
         let mut c = r;
         while let Some(n) = t.next(c, dir) {
-            if occ & bit(n) != 0 {
+            if occ.contains(n) {
                 break;
             }
-            out |= bit(n);
+            out.insert(n);
             c = n;
         }
     }
@@ -183,23 +181,23 @@ impl LittleRiver {
     /// `attacked` with `by`'s pieces reduced to `them` and the board to `occ` (a move
     /// tried without being played).
     #[inline]
-    fn attacked_with(&self, c: Cell, by: Color, them: Bits, occ: Bits) -> bool {
+    fn attacked_with(&self, c: Cell, by: Color, them: CellSet64, occ: CellSet64) -> bool {
         let t = tables();
         let i = c.index();
-        if t.knight[i] & them & self.roles[N] != 0
-            || t.wazir[i] & them & self.roles[W] != 0
-            || t.pawn_from[by.index()][i] & them & self.roles[P] != 0
+        if (t.knight[i] & them & self.roles[N]).any()
+            || (t.wazir[i] & them & self.roles[W]).any()
+            || (t.pawn_from[by.index()][i] & them & self.roles[P]).any()
         {
             return true;
         }
         let rooks = them & self.roles[R];
-        if rooks == 0 {
+        if rooks.is_empty() {
             return false;
         }
         for dir in [NORTH, SOUTH, EAST, WEST] {
-            if t.ray[i][dir] & rooks != 0 {
+            if (t.ray[i][dir] & rooks).any() {
                 if let Some(b) = t.first_on_ray(c, dir, occ) {
-                    if rooks & bit(b) != 0 {
+                    if rooks.contains(b) {
                         return true;
                     }
                 }
@@ -209,7 +207,7 @@ impl LittleRiver {
     }
 
     pub(super) fn king(&self, color: Color) -> Option<Cell> {
-        cells(self.roles[K] & self.occ[color.index()]).next()
+        (self.roles[K] & self.occ[color.index()]).first()
     }
 
     pub(super) fn king_attacked(&self, color: Color) -> bool {
@@ -224,7 +222,7 @@ impl LittleRiver {
             return false;
         };
         let up = t.ray[w.index()][NORTH];
-        up & bit(b) != 0 && up & t.ray[b.index()][SOUTH] & (self.occ[0] | self.occ[1]) == 0
+        up.contains(b) && (up & t.ray[b.index()][SOUTH] & (self.occ[0] | self.occ[1])).is_empty()
     }
 
     // -- The aspect ------------------------------------------------------------------------
@@ -255,9 +253,9 @@ impl LittleRiver {
     }
 
     /// The mover's stranded pieces under `aspect`.
-    pub(super) fn stranded(&self, aspect: Aspect) -> Bits {
+    pub(super) fn stranded(&self, aspect: Aspect) -> CellSet64 {
         if aspect == Aspect::Shallow {
-            0
+            CellSet64::EMPTY
         } else {
             self.occ[self.side.index()] & tables().river
         }
@@ -265,9 +263,9 @@ impl LittleRiver {
 
     /// The half a river piece on `c` exits towards (its tag, or the enemy half).
     pub(super) fn exit_half(&self, c: Cell, color: Color) -> usize {
-        if self.tag_n & bit(c) != 0 {
+        if self.tag_n.contains(c) {
             1
-        } else if self.tag_s & bit(c) != 0 {
+        } else if self.tag_s.contains(c) {
             0
         } else {
             enemy_half(color)
@@ -277,12 +275,12 @@ impl LittleRiver {
     // -- Paths -----------------------------------------------------------------------------
 
     #[inline]
-    fn occupied(&self) -> Bits {
+    fn occupied(&self) -> CellSet64 {
         self.occ[0] | self.occ[1]
     }
 
     /// River cells reachable by floating from `r` (itself included).
-    pub(super) fn floats(&self, r: Cell) -> Bits {
+    pub(super) fn floats(&self, r: Cell) -> CellSet64 {
         floats_in(r, self.occupied())
     }
 
@@ -291,12 +289,12 @@ impl LittleRiver {
         self.die_float_in(r, self.occupied())
     }
 
-    fn die_float_in(&self, r: Cell, occ: Bits) -> Cell {
+    fn die_float_in(&self, r: Cell, occ: CellSet64) -> Cell {
         let reach = floats_in(r, occ);
         for s in 0..6 {
             let v = die(self.seed, self.ply as u64, s);
             let c = Cell(RIVER_RANK * 6 + v - 1);
-            if reach & bit(c) != 0 {
+            if reach.contains(c) {
                 return c;
             }
         }
@@ -305,7 +303,7 @@ impl LittleRiver {
 
     /// Where a piece of `role` may step out of the river from `r` towards `half` in a
     /// Gentle move (2c), or leave it in a Wild move (exit).
-    pub(super) fn exits(&self, role: Role, r: Cell, half: usize, wild: bool) -> Bits {
+    pub(super) fn exits(&self, role: Role, r: Cell, half: usize, wild: bool) -> CellSet64 {
         let us = self.side.index();
         self.exits_in(role, r, half, wild, self.occ[us], self.occ[1 - us])
     }
@@ -315,9 +313,9 @@ impl LittleRiver {
         r: Cell,
         half: usize,
         wild: bool,
-        own: Bits,
-        enemy: Bits,
-    ) -> Bits {
+        own: CellSet64,
+        enemy: CellSet64,
+    ) -> CellSet64 {
         let t = tables();
         let cfg = &*self.config;
         let capture = match role {
@@ -325,21 +323,23 @@ impl LittleRiver {
             _ if wild => true,
             _ => cfg.gentle_capture,
         };
-        let allowed = |x: Bits| x & !own & (if capture { !0 } else { !enemy });
+        let allowed = |x: CellSet64| x & !own & (if capture { !CellSet64::EMPTY } else { !enemy });
         if role == Role::Knight && cfg.knight_leap {
             return allowed(t.knight[r.index()] & t.half[half] & !t.palaces);
         }
         let dir = dir_to(half);
-        let Some(x) = t.next(r, dir) else { return 0 };
+        let Some(x) = t.next(r, dir) else {
+            return CellSet64::EMPTY;
+        };
         if role == Role::Rook && wild && !cfg.wild_rook_step {
-            let mut out = 0;
+            let mut out = CellSet64::EMPTY;
             let mut c = x;
             loop {
-                if t.palaces & bit(c) != 0 || own & bit(c) != 0 {
+                if t.palaces.contains(c) || own.contains(c) {
                     break;
                 }
-                out |= bit(c);
-                if enemy & bit(c) != 0 {
+                out.insert(c);
+                if enemy.contains(c) {
                     break;
                 }
                 match t.next(c, dir) {
@@ -349,11 +349,17 @@ impl LittleRiver {
             }
             return out;
         }
-        allowed(bit(x) & !t.palaces)
+        allowed(CellSet64::single(x) & !t.palaces)
     }
 
     /// Every path of the piece on `from` under `aspect` (the mover's piece).
-    pub(super) fn piece_paths(&self, aspect: Aspect, stranded: Bits, from: Cell, out: &mut Paths) {
+    pub(super) fn piece_paths(
+        &self,
+        aspect: Aspect,
+        stranded: CellSet64,
+        from: Cell,
+        out: &mut Paths,
+    ) {
         let t = tables();
         let Some(piece) = self.board[from.index()] else {
             return;
@@ -366,26 +372,26 @@ impl LittleRiver {
             out.push(Raw {
                 mv: Move::normal(from, to),
                 fin: to.0,
-                caps: enemy & bit(to),
+                caps: enemy & CellSet64::single(to),
                 rank: 0,
             })
         };
         // A stranded piece may only leave (Gentle 6.2.5, Wild 6.3.3).
-        if stranded & bit(from) != 0 {
+        if stranded.contains(from) {
             let half = self.exit_half(from, piece.color);
             if aspect == Aspect::Wild {
-                for x in cells(self.exits(piece.role, from, half, true)) {
+                for x in self.exits(piece.role, from, half, true) {
                     normal(out, x);
                 }
             } else {
                 let floats = if self.config.float_die {
-                    bit(from)
+                    CellSet64::single(from)
                 } else {
                     self.floats(from)
                 };
-                for f in cells(floats) {
-                    for x in cells(self.exits(piece.role, f, half, false)) {
-                        let caps = enemy & bit(x);
+                for f in floats {
+                    for x in self.exits(piece.role, f, half, false) {
+                        let caps = enemy & CellSet64::single(x);
                         if f == from {
                             normal(out, x);
                         } else {
@@ -405,7 +411,7 @@ impl LittleRiver {
             Role::King => {
                 let mine = t.palace[piece.color.index()];
                 // One step in any direction inside the palace: the palace is 2 x 2.
-                for to in cells(mine & !bit(from) & !self.occupied()) {
+                for to in mine & !CellSet64::single(from) & !self.occupied() {
                     normal(out, to);
                 }
                 return;
@@ -418,7 +424,7 @@ impl LittleRiver {
                 return;
             }
         };
-        for to in cells(targets) {
+        for to in targets {
             if aspect == Aspect::Shallow || !t.in_river(to) || t.in_river(from) {
                 normal(out, to);
             } else {
@@ -437,25 +443,25 @@ impl LittleRiver {
             let mut c = from;
             let mut crossed = false;
             while let Some(n) = t.next(c, dir) {
-                if stop & bit(n) != 0 {
+                if stop.contains(n) {
                     break;
                 }
                 if aspect != Aspect::Shallow && t.in_river(n) && !t.in_river(from) {
                     self.entry_paths(aspect, Role::Rook, from, n, out);
                     // Gentle: straight through over an empty river cell (6.2.3).
-                    if aspect == Aspect::Wild || enemy & bit(n) != 0 {
+                    if aspect == Aspect::Wild || enemy.contains(n) {
                         break;
                     }
                     crossed = true;
                     c = n;
                     continue;
                 }
-                let hit = enemy & bit(n) != 0;
+                let hit = enemy.contains(n);
                 if !(hit && crossed && !self.config.rook_through_capture) {
                     out.push(Raw {
                         mv: Move::normal(from, n),
                         fin: n.0,
-                        caps: enemy & bit(n),
+                        caps: enemy & CellSet64::single(n),
                         rank: 0,
                     });
                 }
@@ -471,19 +477,19 @@ impl LittleRiver {
     fn entry_paths(&self, aspect: Aspect, role: Role, from: Cell, r: Cell, out: &mut Paths) {
         let t = tables();
         let enemy = self.occ[1 - self.side.index()];
-        let cap_r = enemy & bit(r);
+        let cap_r = enemy & CellSet64::single(r);
         let half = 1 - t.half_of(from).unwrap_or(0);
         // Floating and stepping out see the entry cell as the mover's.
-        let own = self.occ[self.side.index()] | bit(r);
-        let enemy_after = enemy & !bit(r);
+        let own = self.occ[self.side.index()] | CellSet64::single(r);
+        let enemy_after = enemy & !CellSet64::single(r);
         let occ = own | enemy_after;
         let floats = if self.config.float_die {
-            bit(self.die_float_in(r, occ))
+            CellSet64::single(self.die_float_in(r, occ))
         } else {
             floats_in(r, occ)
         };
         if aspect == Aspect::Wild {
-            for f in cells(floats) {
+            for f in floats {
                 let mv = if f == r {
                     Move::normal(from, r)
                 } else {
@@ -504,13 +510,13 @@ impl LittleRiver {
             out.push(Raw {
                 mv: path(from, r, f, x, false),
                 fin: x.0,
-                caps: cap_r | (enemy & bit(x)),
+                caps: cap_r | (enemy & CellSet64::single(x)),
                 rank: rank_of(r, f),
             });
         };
         if role == Role::Knight && self.config.knight_leap {
-            for f in cells(floats) {
-                for x in cells(self.exits_in(role, f, half, false, own, enemy_after)) {
+            for f in floats {
+                for x in self.exits_in(role, f, half, false, own, enemy_after) {
                     push(out, f, x);
                 }
             }
@@ -522,9 +528,13 @@ impl LittleRiver {
             } else {
                 self.config.gentle_capture
             };
-            let across = if half == 1 { floats << 6 } else { floats >> 6 };
+            let across = if half == 1 {
+                Cells(floats.0 << 6)
+            } else {
+                Cells(floats.0 >> 6)
+            };
             let open = if capture { !own } else { !own & !enemy_after };
-            for x in cells(across & t.half[half] & !t.palaces & open) {
+            for x in across & t.half[half] & !t.palaces & open {
                 let f = if half == 1 {
                     Cell(x.0 - 6)
                 } else {
@@ -536,7 +546,7 @@ impl LittleRiver {
         if !any {
             // With the die the piece drowns where it was carried (6.4); else at entry.
             let f = if self.config.float_die {
-                cells(floats).next().unwrap_or(r)
+                (floats).first().unwrap_or(r)
             } else {
                 r
             };
@@ -556,7 +566,7 @@ impl LittleRiver {
         let aspect = self.aspect();
         let stranded = self.stranded(aspect);
         let mut paths = Paths::new();
-        for from in cells(self.occ[self.side.index()]) {
+        for from in self.occ[self.side.index()] {
             paths.clear();
             self.piece_paths(aspect, stranded, from, &mut paths);
             paths.merged(|raw| {
@@ -571,19 +581,19 @@ impl LittleRiver {
     /// `caps` leaves the mover's king safe and the kings apart: the legality test of the
     /// generator, on occupancy sets only.
     #[inline]
-    fn safe_after(&self, from: Cell, fin: u8, caps: Bits, stranded: Bits) -> bool {
+    fn safe_after(&self, from: Cell, fin: u8, caps: CellSet64, stranded: CellSet64) -> bool {
         let t = tables();
         let us = self.side.index();
-        let mut own = self.occ[us] & !bit(from) & !stranded;
+        let mut own = self.occ[us] & !CellSet64::single(from) & !stranded;
         if fin != DROWN {
-            own |= 1u64 << fin;
+            own.insert(Cell(fin));
         }
         let enemy = self.occ[1 - us] & !caps;
         let occ = own | enemy;
-        let king = if self.roles[K] & bit(from) != 0 {
+        let king = if self.roles[K].contains(from) {
             Cell(fin)
         } else {
-            match cells(self.roles[K] & own).next() {
+            match (self.roles[K] & own).first() {
                 Some(k) => k,
                 None => return false,
             }
@@ -591,7 +601,7 @@ impl LittleRiver {
         if self.attacked_with(king, self.side.opposite(), enemy, occ) {
             return false;
         }
-        let Some(theirs) = cells(self.roles[K] & enemy).next() else {
+        let Some(theirs) = (self.roles[K] & enemy).first() else {
             return true;
         };
         let (w, b) = if self.side == Color::White {
@@ -600,12 +610,12 @@ impl LittleRiver {
             (theirs, king)
         };
         let up = t.ray[w.index()][NORTH];
-        !(up & bit(b) != 0 && up & t.ray[b.index()][SOUTH] & occ == 0)
+        !(up.contains(b) && (up & t.ray[b.index()][SOUTH] & occ).is_empty())
     }
 
     /// Whether the move leaves the mover's king safe and the kings apart.
     #[inline]
-    pub(super) fn legal_after(&self, m: &Move, aspect: Aspect, stranded: Bits) -> bool {
+    pub(super) fn legal_after(&self, m: &Move, aspect: Aspect, stranded: CellSet64) -> bool {
         let mut next = self.clone();
         next.apply_with(m, aspect, stranded, None);
         !next.king_attacked(self.side) && !next.kings_face()
@@ -616,16 +626,16 @@ impl LittleRiver {
     pub(super) fn put(&mut self, c: Cell, p: Piece) {
         self.take(c);
         self.board[c.index()] = Some(p);
-        self.occ[p.color.index()] |= bit(c);
-        self.roles[kind(p.role)] |= bit(c);
+        self.occ[p.color.index()].insert(c);
+        self.roles[kind(p.role)].insert(c);
     }
 
     pub(super) fn take(&mut self, c: Cell) -> Option<Piece> {
         let p = self.board[c.index()].take()?;
-        self.occ[p.color.index()] &= !bit(c);
-        self.roles[kind(p.role)] &= !bit(c);
-        self.tag_n &= !bit(c);
-        self.tag_s &= !bit(c);
+        self.occ[p.color.index()].remove(c);
+        self.roles[kind(p.role)].remove(c);
+        self.tag_n.remove(c);
+        self.tag_s.remove(c);
         Some(p)
     }
 
@@ -642,7 +652,7 @@ impl LittleRiver {
         &mut self,
         m: &Move,
         aspect: Aspect,
-        stranded: Bits,
+        stranded: CellSet64,
         mut done: Option<&mut Applied>,
     ) {
         let t = tables();
@@ -679,14 +689,14 @@ impl LittleRiver {
                     if aspect == Aspect::Wild && t.in_river(to) && !t.in_river(from) {
                         let half = 1 - t.half_of(from).unwrap_or(0);
                         if half == 1 {
-                            self.tag_n |= bit(to);
+                            self.tag_n.insert(to);
                         } else {
-                            self.tag_s |= bit(to);
+                            self.tag_s.insert(to);
                         }
                     }
                 }
             }
-            for c in cells(stranded & !bit(from)) {
+            for c in stranded & !CellSet64::single(from) {
                 if let Some(p) = self.take(c) {
                     record(&mut done, c, p, Removal::Drowned);
                 }

@@ -1,7 +1,7 @@
-//! The board as data (holes, palaces, river) and the movement tables, as 64-bit sets:
-//! the board has 54 cells (46 without the holes).
+//! The board as data (holes, palaces, river) and the movement tables, as 64-cell sets
+//! (`CellSet64`): the board has 54 cells (46 without the holes).
 
-use crate::engine::board::{Cell, Shape};
+use crate::engine::board::{Cell, CellSet64, Shape};
 use crate::engine::patterns::KNIGHT_LEAPS;
 use crate::engine::types::{Color, Role};
 use std::sync::OnceLock;
@@ -17,44 +17,23 @@ pub(super) const EAST: usize = 2;
 pub(super) const WEST: usize = 3;
 const NONE: u8 = u8::MAX;
 
-pub(super) type Bits = u64;
-
-#[inline]
-pub(super) fn bit(c: Cell) -> Bits {
-    1u64 << c.0
-}
-
-/// Iterates the cells of a set.
-#[inline]
-pub(super) fn cells(mut b: Bits) -> impl Iterator<Item = Cell> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            None
-        } else {
-            let c = b.trailing_zeros() as u8;
-            b &= b - 1;
-            Some(Cell(c))
-        }
-    })
-}
-
 pub(super) struct Tables {
     pub(super) shape: Shape,
-    pub(super) river: Bits,
+    pub(super) river: CellSet64,
     /// The south half (ranks 1-4) and the north half (ranks 6-9).
-    pub(super) half: [Bits; 2],
-    pub(super) palace: [Bits; 2],
-    pub(super) palaces: Bits,
-    pub(super) knight: [Bits; CELLS],
-    pub(super) wazir: [Bits; CELLS],
+    pub(super) half: [CellSet64; 2],
+    pub(super) palace: [CellSet64; 2],
+    pub(super) palaces: CellSet64,
+    pub(super) knight: [CellSet64; CELLS],
+    pub(super) wazir: [CellSet64; CELLS],
     /// A pawn's moves (forward, left, right) by colour.
-    pub(super) pawn: [[Bits; CELLS]; 2],
+    pub(super) pawn: [[CellSet64; CELLS]; 2],
     /// Cells from which a pawn of the colour attacks the cell.
-    pub(super) pawn_from: [[Bits; CELLS]; 2],
+    pub(super) pawn_from: [[CellSet64; CELLS]; 2],
     /// `next[cell][dir]` for N, S, E, W; `NONE` at the edge or a hole.
     next: [[u8; 4]; CELLS],
     /// Every cell from the cell in a direction up to the edge or a hole.
-    pub(super) ray: [[Bits; 4]; CELLS],
+    pub(super) ray: [[CellSet64; 4]; CELLS],
 }
 
 pub(super) fn tables() -> &'static Tables {
@@ -69,37 +48,35 @@ pub(super) fn shape() -> &'static Shape {
 /// Holes, palaces and river: the reconstruction of rules section 2, kept as data.
 pub(super) fn build_shape() -> Shape {
     Shape::new(6, 9, &["a2", "a3", "f2", "f3", "a7", "a8", "f7", "f8"])
-        .with_region("white palace", &["c1", "d1", "c2", "d2"])
-        .with_region("black palace", &["c8", "d8", "c9", "d9"])
-        .with_rank_region("river", 5, 5)
+        .with_palace(Color::White, &["c1", "d1", "c2", "d2"])
+        .with_palace(Color::Black, &["c8", "d8", "c9", "d9"])
+        .with_water(5, 5)
 }
 
 impl Tables {
     fn build() -> Tables {
         let shape = build_shape();
-        let set = |s: crate::engine::board::CellSet| s.0 as u64;
-        let table = |v: &[(i8, i8)]| -> [Bits; CELLS] {
+        let set = |s: crate::engine::board::CellSet| s.narrow();
+        let table = |v: &[(i8, i8)]| -> [CellSet64; CELLS] {
             std::array::from_fn(|i| {
                 if shape.cells().contains(Cell(i as u8)) {
                     set(shape.leaps(Cell(i as u8), v))
                 } else {
-                    0
+                    CellSet64::EMPTY
                 }
             })
         };
-        let mut half = [0; 2];
+        let mut half = [CellSet64::EMPTY; 2];
         for c in shape.cells() {
             let r = shape.rank(c);
             if r < RIVER_RANK {
-                half[0] |= bit(c);
+                half[0].insert(c);
             } else if r > RIVER_RANK {
-                half[1] |= bit(c);
+                half[1].insert(c);
             }
         }
-        let palace = [
-            set(shape.region("white palace")),
-            set(shape.region("black palace")),
-        ];
+        let regions = *shape.regions();
+        let palace = [set(regions.palace.white), set(regions.palace.black)];
         let pawn = [
             table(&[(0, 1), (1, 0), (-1, 0)]),
             table(&[(0, -1), (1, 0), (-1, 0)]),
@@ -123,12 +100,12 @@ impl Tables {
                 if shape.cells().contains(Cell(i as u8)) {
                     set(shape.ray(Cell(i as u8), d))
                 } else {
-                    0
+                    CellSet64::EMPTY
                 }
             })
         });
         Tables {
-            river: set(shape.region("river")),
+            river: set(regions.water),
             half,
             palaces: palace[0] | palace[1],
             palace,
@@ -150,28 +127,26 @@ impl Tables {
 
     /// The first cell of `occupied` on the ray from `c` in `dir`.
     #[inline]
-    pub(super) fn first_on_ray(&self, c: Cell, dir: usize, occupied: Bits) -> Option<Cell> {
+    pub(super) fn first_on_ray(&self, c: Cell, dir: usize, occupied: CellSet64) -> Option<Cell> {
         let hits = self.ray[c.index()][dir] & occupied;
-        if hits == 0 {
-            None
-        } else if dir == NORTH || dir == EAST {
-            Some(Cell(hits.trailing_zeros() as u8))
+        if dir == NORTH || dir == EAST {
+            hits.first()
         } else {
-            Some(Cell(63 - hits.leading_zeros() as u8))
+            hits.last()
         }
     }
 
     #[inline]
     pub(super) fn in_river(&self, c: Cell) -> bool {
-        self.river & bit(c) != 0
+        self.river.contains(c)
     }
 
     /// The half a cell is in (0 south, 1 north), `None` for the river.
     #[inline]
     pub(super) fn half_of(&self, c: Cell) -> Option<usize> {
-        if self.half[0] & bit(c) != 0 {
+        if self.half[0].contains(c) {
             Some(0)
-        } else if self.half[1] & bit(c) != 0 {
+        } else if self.half[1].contains(c) {
             Some(1)
         } else {
             None

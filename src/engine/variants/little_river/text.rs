@@ -1,9 +1,10 @@
 //! Position text (rules section 10): `BOARD SIDE TAGS CLOCK PLY [SEED]`.
 
 use super::options::{random_seed, Config};
-use super::tables::{bit, cells, letter, role_of_letter, shape, tables, Bits};
+use super::tables::{letter, role_of_letter, shape, tables};
 use super::LittleRiver;
 use super::{MAX_CLOCK, MAX_PLY};
+use crate::engine::board::CellSet64;
 use crate::engine::errors::PositionError;
 use crate::engine::notation::{self, Fields};
 use crate::engine::player_text::excerpt;
@@ -22,9 +23,9 @@ impl LittleRiver {
     }
 
     fn tags_text(&self) -> String {
-        let tags: Vec<String> = cells(self.tag_n | self.tag_s)
+        let tags: Vec<String> = (self.tag_n | self.tag_s)
             .map(|c| {
-                let d = if self.tag_n & bit(c) != 0 { 'n' } else { 's' };
+                let d = if self.tag_n.contains(c) { 'n' } else { 's' };
                 format!("{}{d}", shape().name(c))
             })
             .collect();
@@ -128,7 +129,7 @@ impl LittleRiver {
         for color in Color::ALL {
             let mine = self.occ[color.index()];
             let kings = mine & self.roles[0];
-            let n = kings.count_ones();
+            let n = kings.count();
             if n != 1 {
                 return Err(PositionError::new(format!(
                     "{color} has {n} Kings on the board; each side needs exactly one ('{}')",
@@ -136,8 +137,8 @@ impl LittleRiver {
                 )));
             }
             let palace = t.palace[color.index()];
-            if kings & !palace != 0 {
-                let c = cells(kings).next().map(|c| t.name(c)).unwrap_or_default();
+            if (kings & !palace).any() {
+                let c = (kings).first().map(|c| t.name(c)).unwrap_or_default();
                 return Err(PositionError::new(format!(
                     "{color}'s King on {c} is outside its palace ({}); a King never leaves it",
                     names(palace)
@@ -145,7 +146,7 @@ impl LittleRiver {
             }
         }
         let others = (self.occ[0] | self.occ[1]) & !self.roles[0] & t.palaces;
-        if let Some(c) = cells(others).next() {
+        if let Some(c) = (others).first() {
             let role = self.board[c.index()].map_or(Role::Pawn, |p| p.role);
             return Err(PositionError::new(format!(
                 "a {role} stands on {}, a palace cell: only a King may stand in a palace",
@@ -205,18 +206,15 @@ impl LittleRiver {
                 )));
             }
             if north {
-                self.tag_n |= bit(c);
+                self.tag_n.insert(c);
             } else {
-                self.tag_s |= bit(c);
+                self.tag_s.insert(c);
             }
         }
         Ok(())
     }
 }
 
-fn names(set: Bits) -> String {
-    cells(set)
-        .map(|c| shape().name(c))
-        .collect::<Vec<_>>()
-        .join(" ")
+fn names(set: CellSet64) -> String {
+    (set).map(|c| shape().name(c)).collect::<Vec<_>>().join(" ")
 }

@@ -1,6 +1,6 @@
 //! The three board sizes and their movement tables, computed once per size.
 
-use crate::engine::board::{Cell, CellSet, Dir, Shape};
+use crate::engine::board::{Cell, CellSet, Cells, Dir, Shape};
 use crate::engine::patterns::KNIGHT_LEAPS;
 use crate::engine::types::{ByColor, Color, Role};
 use std::sync::OnceLock;
@@ -36,11 +36,12 @@ impl Geo {
         let ranks = 2 * land + 2;
         let water_lo = land;
         let shape = Shape::new(8, ranks, &[])
-            .with_rank_region("water", water_lo + 1, water_lo + 2)
-            .with_rank_region("south bank", water_lo, water_lo)
-            .with_rank_region("north bank", water_lo + 3, water_lo + 3);
-        let water = shape.region("water");
-        let banks = shape.region("south bank").or(shape.region("north bank"));
+            .with_water(water_lo + 1, water_lo + 2)
+            .with_bank(Color::White, water_lo)
+            .with_bank(Color::Black, water_lo + 3);
+        let regions = *shape.regions();
+        let water = regions.water;
+        let banks = regions.bank.white.or(regions.bank.black);
         let white_half = shape
             .cells()
             .filter(|&c| shape.rank(c) <= water_lo)
@@ -117,13 +118,13 @@ impl Geo {
     /// The cells of a rank (0-based).
     #[inline]
     pub fn rank_cells(&self, rank: u8) -> CellSet {
-        CellSet(0xffu128 << (8 * rank as u32))
+        Cells(0xffu128 << (8 * rank as u32))
     }
 
     /// The cells of a file (0-based).
     #[inline]
     pub fn file_cells(&self, file: u8) -> CellSet {
-        CellSet(0x0101_0101_0101_0101_0101_0101_0101_0101u128 << file).and(self.shape.cells())
+        Cells(0x0101_0101_0101_0101_0101_0101_0101_0101u128 << file).and(self.shape.cells())
     }
 
     /// The two water cells of a file (White's rank first).
