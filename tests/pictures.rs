@@ -7,7 +7,7 @@ mod common;
 use ferry::engine::playout::random_game;
 use ferry::engine::Cell;
 use ferry::picture::{game_view, legend, Request};
-use ferry::render::{board_png, legend_png};
+use ferry::render::{board_png, legend_png, PICTURE_BUDGET};
 use std::path::PathBuf;
 
 /// Most a channel may differ before a pixel counts as different (font rasterisers differ
@@ -533,4 +533,28 @@ fn a_long_replay_shows_fewer_positions_and_says_so() {
         1499usize.div_ceil(r.every) + 1 - (1499 % r.every == 0) as usize
     );
     assert!(r.gif.len() <= ferry::render::MOST_REPLAY_BYTES);
+}
+
+/// The pictures the render bench times (each variant's start and the same 60-ply game)
+/// stay within the 25 KB a board's picture is allowed, a late Continental board of
+/// tokens included.
+#[test]
+fn the_benched_pictures_stay_within_budget() {
+    assert_eq!(PICTURE_BUDGET, 25_000);
+    for v in ferry::engine::variants() {
+        let options = v.default_options();
+        let start = ferry::engine::Game::new(v, options.clone(), (v.start)(&options));
+        let late = random_game(v, 60, 0x9E37_79B9_7F4A_7C15);
+        for (name, game) in [("start", &start), ("late", &late)] {
+            let png = board_png(&game_view(game, &Request::default()));
+            assert!(
+                png.len() <= PICTURE_BUDGET,
+                "{}/{name}: {} bytes",
+                v.id,
+                png.len()
+            );
+            let decoded = image::load_from_memory(&png).unwrap();
+            assert!(decoded.width() > 0);
+        }
+    }
 }

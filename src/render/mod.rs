@@ -17,6 +17,7 @@ pub mod view;
 
 pub use canvas::Canvas;
 pub use chart::{ChartSeries, ChartTick};
+pub use encode::BUDGET as PICTURE_BUDGET;
 pub use legend::LegendEntry;
 pub use replay::{replay, Replay, MOST_BYTES as MOST_REPLAY_BYTES};
 pub use tally::TallyEntry;
