@@ -94,6 +94,7 @@ fn chat_syntax_is_read_as_the_chat_writes_it() {
         days,
         color,
         rated,
+        ..
     })) = parse(
         "/challenge @bob little-river river:gentle days:2 color:black misty.seed=7 rated:false",
     )
