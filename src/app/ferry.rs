@@ -27,6 +27,14 @@ pub const DRAW_ACCEPT_AT_MOST: i32 = 0;
 /// The search table of one turn, in MiB: a turn is short, and several run at once.
 const TABLE_MB: usize = 8;
 
+/// How many of Ferry's turns an adapter thinks at once: one core fewer than the machine
+/// has (at least one), so that members' commands keep a core however many games Ferry
+/// plays (`benches/ferry_thinking.rs` measures what that keeps).
+pub fn thinking_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.saturating_sub(1).max(1)
+}
+
 /// The level a challenge names (`None`: the default), or the refusal naming the range.
 pub(super) fn level_of(text: Option<&str>) -> Out<u8> {
     let Some(text) = text.map(str::trim) else {

@@ -1,6 +1,6 @@
 //! Ferry's own turns in its games (`app::ferry`), off the path that answers commands: the
 //! store work goes through the bridge like any command, the thinking runs on tokio's
-//! blocking pool, at most `Thinkers::size()` turns at once. Ferry's message is queued with
+//! blocking pool, at most `app::thinking_threads()` turns at once. Ferry's message is queued with
 //! its move (the outbox), and the scheduler is woken to post it at once, so it is posted
 //! once even across restarts and rate limits.
 
@@ -25,17 +25,10 @@ pub struct Thinkers {
 impl Thinkers {
     pub fn new() -> Thinkers {
         Thinkers {
-            thinking: Arc::new(Semaphore::new(Thinkers::size())),
+            thinking: Arc::new(Semaphore::new(crate::app::thinking_threads())),
             busy: Mutex::new(HashMap::new()),
             wake: Arc::new(Notify::new()),
         }
-    }
-
-    /// Turns thought at once: one core fewer than the machine has (at least one), so that
-    /// members' commands keep a core however many games Ferry plays.
-    pub fn size() -> usize {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        cores.saturating_sub(1).max(1)
     }
 
     /// Marks `game` busy; false when a turn is under way there already (it looks again).
