@@ -187,6 +187,9 @@ fn ferry_with_white_moves_first() {
         "{}",
         n.reply.text
     );
+    // Nobody moves in Ferry's name (the console's /as ferry).
+    let why = t.refused("ferry", "/resign");
+    assert!(why.contains("plays its games by itself"), "{why}");
     // Only Ferry's move stands: bob has nothing of his to take back.
     let why = t.refused("bob", "/takeback request");
     assert!(why.contains("no move of yours"), "{why}");

@@ -365,6 +365,12 @@ impl App {
         if cmd.who.id.trim().is_empty() {
             return Ok(Reply::private("Ferry cannot tell who sent this command."));
         }
+        if self.ferry.as_deref() == Some(cmd.who.id.as_str()) {
+            // Ferry moves through its own turns (`ferry_turn`), never by command.
+            return Ok(Reply::private(
+                "Ferry plays its games by itself: commands in its name are not taken.",
+            ));
+        }
         if let Some(why) = bounds::refusal(cmd) {
             return Ok(Reply::private(why));
         }
