@@ -178,7 +178,11 @@ impl App {
         let member_white = match color {
             "white" => true,
             "black" => false,
-            _ => coin(now, cmd.who.id.len() as i64 ^ now.rotate_left(17)),
+            // No challenge id to draw from: the member and the moment decide.
+            _ => coin(
+                cmd.who.id.bytes().fold(0, |h, b| h * 31 + i64::from(b)),
+                now,
+            ),
         };
         let (white, black, ferry_color) = if member_white {
             (cmd.who.id.clone(), ferry.clone(), Color::Black)
@@ -474,10 +478,44 @@ fn play_or_another(g: &mut Game, text: &str) -> Option<String> {
 
 /// An evaluation in words, for the channel.
 fn eval_words(eval: i32) -> String {
+    if crate::engine::search::score::is_mate(eval) {
+        return if eval > 0 {
+            "won (it sees a forced mate)".to_string()
+        } else {
+            "lost (it sees a forced mate against it)".to_string()
+        };
+    }
     let pawns = f64::from(eval) / 100.0;
     match eval {
         e if e.abs() <= 30 => format!("about even ({pawns:+.1})"),
         e if e > 0 => format!("better ({pawns:+.1})"),
         _ => format!("worse ({pawns:+.1})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_read_as_typed() {
+        assert_eq!(level_of(None).ok(), Some(level::DEFAULT));
+        assert_eq!(level_of(Some(" 8 ")).ok(), Some(8));
+        for bad in ["0", "9", "-1", "three", ""] {
+            match level_of(Some(bad)) {
+                Err(Fail::Refuse(why)) => {
+                    assert!(why.contains("from 1 (easiest) to 8 (strongest)"), "{why}")
+                }
+                _ => panic!("{bad} accepted"),
+            }
+        }
+    }
+
+    #[test]
+    fn evaluations_in_words() {
+        assert!(eval_words(10).starts_with("about even"));
+        assert!(eval_words(250).starts_with("better (+2.5)"));
+        assert!(eval_words(-250).starts_with("worse (-2.5)"));
+        assert!(eval_words(crate::engine::search::score::MATE - 3).starts_with("won"));
     }
 }
