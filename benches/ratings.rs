@@ -122,6 +122,7 @@ fn four_moves_in(
                 deadline: at + 3 * 86_400,
                 remind_at: at + 2 * 86_400,
                 now: at,
+                computer: None,
             },
         )
         .expect("accept");
@@ -169,6 +170,7 @@ fn ready_game(app: &mut App, channel: &str, w: &str, b: &str, rated: bool) {
         days: Some(3),
         color: Some("white".into()),
         rated: Some(rated),
+        level: None,
     };
     let r = app.handle(&cmd(w, channel, challenge)).expect("challenge");
     assert!(!r.private, "{}", r.text);

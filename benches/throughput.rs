@@ -70,6 +70,7 @@ fn main() {
             days: Some(3),
             color: Some("white".into()),
             rated: None,
+            level: None,
         };
         let r = app
             .handle(&cmd(&white, &channel, challenge))

@@ -94,6 +94,7 @@ fn chat_syntax_is_read_as_the_chat_writes_it() {
         days,
         color,
         rated,
+        ..
     })) = parse(
         "/challenge @bob little-river river:gentle days:2 color:black misty.seed=7 rated:false",
     )
@@ -312,4 +313,36 @@ fn ratings_at_the_console_leaderboard_and_profile_with_its_chart() {
         .find(|p| p.ends_with("ratings-alice.png"))
         .expect("the chart's path");
     assert!(std::fs::read(chart).unwrap().starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn playing_ferry_at_the_console() {
+    let dir = TempDir::new("console-ferry");
+    // Ferry has White: it moves as soon as the game starts.
+    let out = console(
+        &dir,
+        "/challenge @ferry continental level:9\n/challenge @ferry continental level:1 color:black\n",
+    );
+    assert!(
+        out.contains("Level 9 does not exist: choose a level from 1 (easiest) to 8 (strongest)"),
+        "{out}"
+    );
+    assert!(out.contains("Game 1 starts"), "{out}");
+    assert!(out.contains("@ferry (White) played"), "{out}");
+    assert!(out.contains("@alice, your move as Black"), "{out}");
+    // The game lasts across runs; alice's move gets Ferry's reply after it.
+    let v = ferry::engine::variant("continental").unwrap();
+    let store = ferry::store::Store::open(dir.db()).unwrap();
+    let record = store.record(1).unwrap();
+    let options = v.options(&[] as &[String]).unwrap();
+    let game =
+        ferry::engine::Game::replay(v, options.clone(), (v.start)(&options), &record).unwrap();
+    let mut moves = ferry::engine::MoveList::new();
+    game.position().legal_moves(&mut moves);
+    let mv = game.position().move_text(&moves[0]);
+    let out = console(&dir, &format!("/move {mv}\n"));
+    assert!(out.contains("@ferry is thinking"), "{out}");
+    let thinking = out.find("@ferry is thinking").unwrap();
+    let played = out.rfind("@ferry (White) played").expect(&out);
+    assert!(thinking < played, "Ferry's reply follows the move: {out}");
 }

@@ -172,6 +172,7 @@ fn no_more_games_are_kept_than_the_bound() {
                     days: None,
                     color: Some("white".into()),
                     rated: None,
+                    level: None,
                 },
             ),
             ("ben", What::Accept { challenge: None }),

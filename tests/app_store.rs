@@ -40,6 +40,7 @@ fn new_game(store: &mut Store) -> i64 {
                 deadline: 3 * 86400,
                 remind_at: 2 * 86400,
                 now: 10,
+                computer: None,
             },
         )
         .unwrap()

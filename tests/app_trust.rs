@@ -17,6 +17,7 @@ fn challenge(options: &[&str], days: Option<u32>) -> What {
         days,
         color: Some("white".into()),
         rated: None,
+        level: None,
     }
 }
 

@@ -885,3 +885,155 @@ async fn answered_questions_are_edited_to_say_what_happened() {
         fake.unknown_requests()
     );
 }
+
+/// Ferry's own messages in the channel (not interaction answers), as posted so far.
+fn ferry_posts(fake: &FakeDiscord, text: &str) -> Vec<fake_discord::Recorded> {
+    fake.requests()
+        .into_iter()
+        .filter(|r| {
+            r.method == "POST"
+                && r.path.ends_with(&format!("/channels/{CHANNEL}/messages"))
+                && r.ok()
+                && r.json["content"].as_str().unwrap_or("").contains(text)
+        })
+        .collect()
+}
+
+/// Playing Ferry itself: a level out of range is refused with the range; a challenge
+/// naming the bot starts the game at once; the member's move is answered at once; the bot
+/// is killed while Ferry thinks about its reply, and after the restart Ferry finds the
+/// game and posts its move, with the picture, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn playing_ferry_with_a_restart_while_it_is_to_move() {
+    let dir = Dir::new("ferry-plays");
+    let fake = FakeDiscord::start().await;
+    let ann = FakeUser::player(1_300_000_000_000_000_021, "Ann");
+    fake.add_user(&ann);
+    let ferry = FakeUser::player(FakeDiscord::BOT_ID, FakeDiscord::BOT_NAME);
+
+    let mut bot = Bot::start(&fake, &dir.0, 1, "info");
+    fake.wait_ready(1, WAIT).await.unwrap();
+    let commands = registered_commands(&fake).await;
+    let challenge_cmd = commands.iter().find(|c| c["name"] == "challenge").unwrap();
+    assert!(
+        challenge_cmd["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|o| o["name"] == "level" && o["type"] == 4),
+        "{challenge_cmd}"
+    );
+    let variant = choice_value(&commands, "challenge", "variant", "Continental Chess");
+    let white = choice_value(&commands, "challenge", "color", "White");
+
+    let t = fake
+        .slash(
+            &ann,
+            CHANNEL,
+            "challenge",
+            json!([
+                choice("variant", 4, variant.clone()),
+                opt::user("opponent", &ferry),
+                opt::int("level", 9),
+            ]),
+        )
+        .await;
+    let refused = fake.answer(&t, WAIT).await.unwrap();
+    assert!(refused.ephemeral, "{}", refused.content());
+    assert!(
+        refused
+            .content()
+            .contains("from 1 (easiest) to 8 (strongest)"),
+        "{}",
+        refused.content()
+    );
+
+    // Level 8 thinks longest (two seconds): time enough to kill the bot meanwhile.
+    let t = fake
+        .slash(
+            &ann,
+            CHANNEL,
+            "challenge",
+            json!([
+                choice("variant", 4, variant),
+                opt::user("opponent", &ferry),
+                choice("color", 4, white),
+                opt::int("level", 8),
+            ]),
+        )
+        .await;
+    let started = fake.answer(&t, WAIT).await.unwrap();
+    assert!(!started.ephemeral, "{}", started.content());
+    assert!(
+        started.content().contains("starts") && started.content().contains("level 8 of 8"),
+        "{}",
+        started.content()
+    );
+    assert!(
+        started.content().contains(&mention(&ann)),
+        "{}",
+        started.content()
+    );
+
+    let first = {
+        let v = ferry::engine::variant("continental").unwrap();
+        let p = (v.start)(&v.options(&[] as &[String]).unwrap());
+        let mut moves = ferry::engine::MoveList::new();
+        p.legal_moves(&mut moves);
+        p.move_text(&moves[0])
+    };
+    let t = fake
+        .slash(&ann, CHANNEL, "move", json!([opt::string("text", &first)]))
+        .await;
+    let moved = fake.answer(&t, WAIT).await.unwrap();
+    assert!(!moved.ephemeral, "{}", moved.content());
+    assert!(
+        moved
+            .content()
+            .contains(&format!("{} is thinking", mention(&ferry))),
+        "{}",
+        moved.content()
+    );
+
+    // Killed while Ferry is to move.
+    bot.kill();
+    let ply = || -> i64 {
+        let db = rusqlite::Connection::open(dir.0.join("ferry.db")).unwrap();
+        db.query_row("SELECT ply FROM games", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(ply(), 1, "Ferry had not moved yet");
+    let played = format!("{} (Black) played", mention(&ferry));
+    assert!(ferry_posts(&fake, &played).is_empty());
+
+    let mut bot = Bot::start(&fake, &dir.0, 2, "info");
+    fake.wait_ready(2, WAIT).await.unwrap();
+    let post = fake
+        .wait_request(
+            |r| {
+                r.method == "POST"
+                    && r.path.ends_with(&format!("/channels/{CHANNEL}/messages"))
+                    && r.ok()
+                    && r.json["content"].as_str().unwrap_or("").contains(&played)
+            },
+            WAIT,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("Ferry's move after the restart: {e}\n{}", bot.log()));
+    let text = post.json["content"].as_str().unwrap_or_default();
+    assert!(
+        text.contains(&format!("{}, your move", mention(&ann))),
+        "{text}"
+    );
+    assert!(
+        post.files.iter().any(|f| f.filename.ends_with(".png")),
+        "with its picture"
+    );
+    assert_eq!(ply(), 2);
+    // Posted once, however often the scheduler looks.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(ferry_posts(&fake, &played).len(), 1);
+
+    let status = bot.stop();
+    assert!(status.success(), "exit status {status:?}\n{}", bot.log());
+}

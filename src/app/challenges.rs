@@ -15,7 +15,7 @@ pub(crate) const CHALLENGE_HOURS: i64 = 7 * 24;
 /// ` with river:misty, misty.seed:7`: the options the players agree on, as the pictures
 /// name them (those that differ from the defaults), and always the river aspect of a
 /// variant that has one; empty when there is nothing to name.
-fn agreed_text(variant: &Variant, options: &Options) -> String {
+pub(super) fn agreed_text(variant: &Variant, options: &Options) -> String {
     let mut shown: Vec<(&str, String)> = picture::agreed_options(variant, options);
     // Both players agree on the river by the challenge and its acceptance: always say it.
     let key = engine::server_option().0.key;
@@ -33,7 +33,7 @@ fn agreed_text(variant: &Variant, options: &Options) -> String {
 }
 
 /// How a challenge and its game say whether they count for ratings.
-fn rated_text(rated: bool) -> &'static str {
+pub(super) fn rated_text(rated: bool) -> &'static str {
     if rated {
         "rated"
     } else {
@@ -42,7 +42,7 @@ fn rated_text(rated: bool) -> &'static str {
 }
 
 /// A fair coin from the challenge, so that a replay of the records gives the same sides.
-fn coin(id: i64, at: i64) -> bool {
+pub(super) fn coin(id: i64, at: i64) -> bool {
     let mut z = (id as u64) ^ (at as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -61,6 +61,7 @@ impl App {
         days: Option<u32>,
         color: Option<&str>,
         rated: Option<bool>,
+        level: Option<&str>,
     ) -> Out {
         let variant = engine::variant(variant_id).map_err(|e| {
             Fail::Refuse(format!(
@@ -81,6 +82,25 @@ impl App {
         };
         if opponent == Some(cmd.who.id.as_str()) {
             return refuse("You cannot challenge yourself; name another member, or leave the opponent out so that anyone may accept.");
+        }
+        let against_ferry = opponent.is_some() && opponent == self.ferry.as_deref();
+        let level = if against_ferry {
+            super::ferry::level_of(level)?
+        } else if let Some(l) = level {
+            return refuse(format!(
+                "level:{} is Ferry's strength: it goes with a challenge to Ferry itself \
+                 (/challenge {} @Ferry level:3). A member plays as well as they play.",
+                quote(l),
+                variant.id
+            ));
+        } else {
+            0
+        };
+        if against_ferry && rated == Some(true) {
+            return refuse(
+                "Games against Ferry are casual (not rated) until its levels are measured \
+                 against players' ratings: leave rated out.",
+            );
         }
         let settings = self.store.server_settings(&cmd.server)?;
         let mut pairs = Vec::new();
@@ -148,6 +168,9 @@ impl App {
             );
             reply.open_thread = Some(name);
             return Ok(reply);
+        }
+        if against_ferry {
+            return self.start_against_ferry(cmd, variant, &checked, all, days, &color, level);
         }
         let now = self.now();
         let new = NewChallenge {
@@ -361,6 +384,7 @@ impl App {
             deadline,
             remind_at,
             now,
+            computer: None,
         };
         let game_id = match self.store.accept_challenge(c.id, &new) {
             Ok(id) => id,

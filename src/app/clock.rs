@@ -115,6 +115,13 @@ pub enum Due {
 pub(super) fn due(app: &App, now: i64) -> Result<Vec<Due>, AppError> {
     let mut out = Vec::new();
     for g in app.store.games_due(now)? {
+        if g.computer.is_some() {
+            // Ferry's own turn is never due (see `tick`).
+            match app.load(&g) {
+                Ok(game) if g.computer_plays(game.position().side_to_move()) => continue,
+                _ => {}
+            }
+        }
         out.push(if g.deadline <= now {
             Due::Timeout(g.id)
         } else {
@@ -146,6 +153,12 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
             Err(Fail::Error(e)) => return Err(e),
         };
         let side = game.position().side_to_move();
+        if row.computer_plays(side) {
+            // Ferry never runs out of time: it moves when it can (at start, after a
+            // restart); no reminder, no loss on time.
+            app.keep(&row, game);
+            continue;
+        }
         let who = row.player(side).to_string();
         if row.deadline <= now {
             let mut g = game;

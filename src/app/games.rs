@@ -1,7 +1,7 @@
 //! Finding, loading, storing and showing a game: what every command about a game builds
 //! on.
 
-use super::shared::{deadlines, ended_text, internal, outcome_parts, Audience};
+use super::shared::{deadlines, ended_text, internal, outcome_parts, queued, Audience};
 use super::text::{mention, span_text, time_text};
 use super::{refuse, App, Command, Fail, Out, Picture, Reply};
 use crate::engine::{self, Action, Color, Game, GameResult, Outcome};
@@ -176,63 +176,34 @@ impl App {
         action: &Action,
         game: &Game,
     ) -> Out<GameRow> {
+        let member = cmd.map(|c| c.who.id.as_str());
+        Ok(self
+            .commit_telling(member, row, action, game, |_, _| Ok(None))?
+            .0)
+    }
+
+    /// `commit`, by `member` (`None`: the clock), with the notice `tell` writes from the
+    /// row as it will be stored, queued in the same transaction: the channel is told of
+    /// the change once, and never of a change that was not made.
+    pub(super) fn commit_telling(
+        &mut self,
+        member: Option<&str>,
+        row: &GameRow,
+        action: &Action,
+        game: &Game,
+        tell: impl FnOnce(&App, &GameRow) -> Out<Option<Reply>>,
+    ) -> Out<(GameRow, Option<Reply>)> {
         let now = self.now();
-        let turn_changes = matches!(action, Action::Move(_) | Action::AcceptTakeback(_));
-        let (deadline, remind_at, reminded) = if turn_changes {
-            let (d, r) = deadlines(now, row.clock_days);
-            (d, r, false)
-        } else {
-            (row.deadline, row.remind_at, row.reminded)
-        };
-        let append = Append {
-            game_id: row.id,
-            expect_seq: row.seq,
-            expect_ply: row.ply,
-            action,
-            member: cmd.map(|c| c.who.id.as_str()),
-            at: now,
-            position_after: matches!(action, Action::Move(_)).then(|| game.position().text()),
-            ply: game.plies().len() as u32,
-            finished: game.outcome().as_ref().map(outcome_parts),
-            deadline,
-            remind_at,
-            reminded,
-            notice: None,
-            expect_ratings: None,
-        };
+        let stored = stored_after(row, action, game, now);
+        let reply = tell(self, &stored)?;
+        let notice = reply
+            .as_ref()
+            .map(|r| queued(&row.server, &row.channel, r, now));
+        let mut append = append_of(row, &stored, action, game, member, now);
+        append.notice = notice.as_ref();
         match self.store.append(&append) {
-            // What was written, without reading it back.
-            Ok(()) => Ok(GameRow {
-                status: if append.finished.is_some() {
-                    GameStatus::Finished
-                } else {
-                    GameStatus::Active
-                },
-                result: append.finished.as_ref().map(|(r, _)| r.clone()),
-                reason: append.finished.as_ref().map(|(_, why)| why.clone()),
-                deadline,
-                remind_at,
-                reminded,
-                ply: append.ply,
-                seq: row.seq + 1,
-                updated_at: now,
-                ..row.clone()
-            }),
-            Err(StoreError::Stale { ply, active, .. }) => {
-                if active {
-                    refuse(format!(
-                        "Nothing was recorded: game {} changed while you were acting (it is now \
-                         at ply {ply}). Look at /board and try again.",
-                        row.id
-                    ))
-                } else {
-                    refuse(format!(
-                        "Nothing was recorded: game {} has just ended.",
-                        row.id
-                    ))
-                }
-            }
-            Err(e) => Err(e.into()),
+            Ok(()) => Ok((stored, reply)),
+            Err(e) => Err(stale_refusal(row, e)),
         }
     }
 
@@ -247,6 +218,14 @@ impl App {
             Some(o) => (
                 result_text(row, &o),
                 vec![row.white.clone(), row.black.clone()],
+            ),
+            None if row.computer_plays(game.position().side_to_move()) => (
+                format!(
+                    "{} is thinking about its move as {}.",
+                    mention(row.player(game.position().side_to_move())),
+                    game.position().side_to_move()
+                ),
+                Vec::new(),
             ),
             None => {
                 let side = game.position().side_to_move();
@@ -286,5 +265,77 @@ fn result_text(row: &GameRow, o: &Outcome) -> String {
     match o.result {
         GameResult::Win(c) => format!("Game over: {o}. {} wins as {c}.", mention(row.player(c))),
         GameResult::Draw => format!("Game over: {o}, a draw."),
+    }
+}
+
+/// The row of a game as it is stored after `action` (applied to `game`) at `now`.
+pub(super) fn stored_after(row: &GameRow, action: &Action, game: &Game, now: i64) -> GameRow {
+    let turn_changes = matches!(action, Action::Move(_) | Action::AcceptTakeback(_));
+    let (deadline, remind_at, reminded) = if turn_changes {
+        let (d, r) = deadlines(now, row.clock_days);
+        (d, r, false)
+    } else {
+        (row.deadline, row.remind_at, row.reminded)
+    };
+    let finished = game.outcome().as_ref().map(outcome_parts);
+    GameRow {
+        status: if finished.is_some() {
+            GameStatus::Finished
+        } else {
+            GameStatus::Active
+        },
+        result: finished.as_ref().map(|(r, _)| r.clone()),
+        reason: finished.as_ref().map(|(_, why)| why.clone()),
+        deadline,
+        remind_at,
+        reminded,
+        ply: game.plies().len() as u32,
+        seq: row.seq + 1,
+        updated_at: now,
+        ..row.clone()
+    }
+}
+
+/// The write that takes a game from `row` to `stored` (see `stored_after`).
+pub(super) fn append_of<'a>(
+    row: &GameRow,
+    stored: &GameRow,
+    action: &'a Action,
+    game: &Game,
+    member: Option<&'a str>,
+    now: i64,
+) -> Append<'a> {
+    Append {
+        game_id: row.id,
+        expect_seq: row.seq,
+        expect_ply: row.ply,
+        action,
+        member,
+        at: now,
+        position_after: matches!(action, Action::Move(_)).then(|| game.position().text()),
+        ply: stored.ply,
+        finished: stored.result.clone().zip(stored.reason.clone()),
+        deadline: stored.deadline,
+        remind_at: stored.remind_at,
+        reminded: stored.reminded,
+        notice: None,
+        expect_ratings: None,
+    }
+}
+
+/// A write refused because the game moved on, as the player is told; other failures
+/// stay Ferry's.
+pub(super) fn stale_refusal(row: &GameRow, e: StoreError) -> Fail {
+    match e {
+        StoreError::Stale { ply, active, .. } => Fail::Refuse(if active {
+            format!(
+                "Nothing was recorded: game {} changed while you were acting (it is now at \
+                 ply {ply}). Look at /board and try again.",
+                row.id
+            )
+        } else {
+            format!("Nothing was recorded: game {} has just ended.", row.id)
+        }),
+        e => Fail::Error(e.into()),
     }
 }

@@ -5,6 +5,7 @@
 mod bounds;
 mod challenges;
 mod clock;
+mod ferry;
 mod games;
 mod info;
 mod input;
@@ -21,6 +22,7 @@ mod votes;
 
 pub use bounds::cut as cut_text;
 pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
+pub use ferry::{thinking_threads, Decision, Turn, CONSOLE_ID as FERRY_CONSOLE_ID};
 pub use input::{option_pair, option_words};
 pub use recent::{RecentGames, RECENT_ACTIONS};
 pub use suggest::{best_matches, Suggestions};
@@ -85,6 +87,8 @@ pub enum What {
         color: Option<String>,
         /// `Some(false)`: a casual game, which changes no rating; rated by default.
         rated: Option<bool>,
+        /// Ferry's level (1 to 8, default 3), as typed: only when the opponent is Ferry.
+        level: Option<String>,
     },
     Accept {
         challenge: Option<i64>,
@@ -218,6 +222,9 @@ pub struct Reply {
     /// Questions asked earlier that this reply settles, with what their messages should
     /// read now (`App::settle_question` finds each message).
     pub settles: Vec<Settled>,
+    /// Ferry has something to do in this game (its move, a draw offer to answer): the
+    /// adapter runs `App::ferry_turn` off the command path, after posting this reply.
+    pub ferry_turn: Option<i64>,
 }
 
 /// An answered (or lapsed) question: its message should now read `text`, without buttons.
@@ -306,6 +313,9 @@ pub struct App {
     clock: Arc<dyn Clock>,
     /// Games rebuilt lately, shared by the `App`s on the same database.
     recent: Arc<RecentGames>,
+    /// Ferry's own member id in this chat (a challenge to it starts a game against its
+    /// engine); `None` until the adapter knows it.
+    ferry: Option<String>,
 }
 
 impl App {
@@ -320,7 +330,20 @@ impl App {
             store,
             clock,
             recent,
+            ferry: None,
         }
+    }
+
+    /// Tells the command layer Ferry's own member id in this chat.
+    pub fn set_ferry_id(&mut self, id: &str) {
+        if self.ferry.as_deref() != Some(id) {
+            self.ferry = Some(id.to_string());
+        }
+    }
+
+    /// Ferry's own member id in this chat, once known.
+    pub fn ferry_id(&self) -> Option<&str> {
+        self.ferry.as_deref()
     }
 
     /// The games kept rebuilt (tests and benchmarks read how often a game was rebuilt).
@@ -341,6 +364,12 @@ impl App {
     pub fn handle(&mut self, cmd: &Command) -> Result<Reply, AppError> {
         if cmd.who.id.trim().is_empty() {
             return Ok(Reply::private("Ferry cannot tell who sent this command."));
+        }
+        if self.ferry.as_deref() == Some(cmd.who.id.as_str()) {
+            // Ferry moves through its own turns (`ferry_turn`), never by command.
+            return Ok(Reply::private(
+                "Ferry plays its games by itself: commands in its name are not taken.",
+            ));
         }
         if let Some(why) = bounds::refusal(cmd) {
             return Ok(Reply::private(why));
@@ -377,6 +406,7 @@ impl App {
                 days,
                 color,
                 rated,
+                level,
             } => self.challenge(
                 cmd,
                 opponent.as_deref(),
@@ -385,6 +415,7 @@ impl App {
                 *days,
                 color.as_deref(),
                 *rated,
+                level.as_deref(),
             ),
             What::Accept { challenge } => self.accept(cmd, *challenge),
             What::Decline { challenge } => self.decline(cmd, *challenge),

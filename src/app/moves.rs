@@ -70,6 +70,9 @@ impl App {
         }
         let mut reply = self.position_reply(&stored, &game, said)?;
         reply.settles = questions::settled(&row, &before, &game, &action);
+        if game.outcome().is_none() && stored.computer_plays(game.position().side_to_move()) {
+            reply.ferry_turn = Some(stored.id);
+        }
         self.keep(&stored, game);
         Ok(reply)
     }

@@ -163,6 +163,10 @@ impl App {
     fn offer(&mut self, offer: Offer, cmd: &Command, step: Step, game: Option<i64>) -> Out {
         let row = self.find_active(cmd, game)?;
         let color = self.player_color(cmd, &row)?;
+        let against_ferry = row.computer_plays(color.opposite());
+        if against_ferry && offer == Offer::Takeback && step == Step::Offer {
+            return self.ferry_takeback(cmd, &row, color);
+        }
         let other = row.player(color.opposite()).to_string();
         let mut g = self.load(&row)?;
         let action = offer.action(step, color);
@@ -188,6 +192,16 @@ impl App {
         let stored = self.commit(Some(cmd), &row, &action, &g)?;
         let said = offer.said(step, row.id, &mention(&cmd.who.id), &other, &last);
         let mut reply = match step {
+            // Ferry answers after thinking, in its own message.
+            Step::Offer if against_ferry => Reply {
+                ferry_turn: Some(row.id),
+                ..Reply::public(format!(
+                    "Game {}: {} offers a draw; {} answers when it has thought about it.",
+                    row.id,
+                    mention(&cmd.who.id),
+                    mention(&other)
+                ))
+            },
             Step::Offer => ask(said, &other, offer.name(), row.id),
             Step::Accept => self.position_reply(&stored, &g, said)?,
             Step::Decline => Reply::public(said).mentioning(&[&other]),

@@ -97,7 +97,8 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
     });
     let store = Store::open(&db).map_err(|e| e.to_string())?;
     let clock = Arc::new(ConsoleClock::default());
-    let app = App::new(store, clock.clone());
+    let mut app = App::new(store, clock.clone());
+    app.set_ferry_id(crate::app::FERRY_CONSOLE_ID);
     let mut s = Session {
         app,
         clock,
@@ -145,8 +146,17 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
         s.server
     )
     .map_err(io)?;
-    // Whatever fell due while Ferry was not running is handled first.
+    // Whatever fell due while Ferry was not running is handled first, and Ferry plays in
+    // the games where it is to move.
     s.tick(out).map_err(io)?;
+    match s.app.ferry_games() {
+        Ok(games) => {
+            for game in games {
+                s.ferry(game, out).map_err(io)?;
+            }
+        }
+        Err(e) => writeln!(out, "  ! Ferry failed: {e}").map_err(io)?,
+    }
     loop {
         if let Some(t) = terminal.as_mut() {
             let place = t.suggest_mut();
@@ -246,6 +256,9 @@ impl Session {
             Ok(reply) => {
                 let thread = reply.open_thread.clone();
                 self.print(&reply, out)?;
+                if let Some(game) = reply.ferry_turn {
+                    self.ferry(game, out)?;
+                }
                 if let Some(name) = thread {
                     // What a chat would do: open the thread and send the command there.
                     self.threads += 1;
@@ -260,12 +273,26 @@ impl Session {
                         ..cmd
                     };
                     match self.app.handle(&again) {
-                        Ok(r) => self.print(&r, out)?,
+                        Ok(r) => {
+                            self.print(&r, out)?;
+                            if let Some(game) = r.ferry_turn {
+                                self.ferry(game, out)?;
+                            }
+                        }
                         Err(e) => writeln!(out, "  ! Ferry failed: {e}")?,
                     }
                 }
                 Ok(())
             }
+        }
+    }
+
+    /// Ferry's turn in `game`, thought out here (the console has one player at a time);
+    /// its message comes as a notice, as in a chat.
+    fn ferry(&mut self, game: i64, out: &mut dyn Write) -> std::io::Result<()> {
+        match self.app.ferry_play(game) {
+            Ok(_) => self.tick(out),
+            Err(e) => writeln!(out, "  ! Ferry failed: {e}"),
         }
     }
 

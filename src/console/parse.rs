@@ -32,6 +32,7 @@ Commands (as in the chat):
   /river-vote close   /abort [N]     (/vote is short for /river-vote)
   /leaderboard [VARIANT] [page:N]   /profile [@member]
   (/challenge ... rated:false starts a casual game, which changes no rating)
+  /challenge VARIANT @ferry [level:1-8]   play Ferry itself (level 3 unless named)
   /press BUTTON-ID   (press a button shown under a reply)
 A game, challenge or vote is named by its number (12, #12 or game:12); without one, the
 channel's game or the one that fits.
@@ -286,6 +287,7 @@ fn challenge(args: &[&str]) -> Result<What, String> {
     let mut days = None;
     let mut color = None;
     let mut rated = None;
+    let mut level = None;
     for a in args.iter().copied() {
         let is_opponent = a.starts_with('@') || a.eq_ignore_ascii_case("anyone");
         if is_opponent {
@@ -312,6 +314,7 @@ fn challenge(args: &[&str]) -> Result<What, String> {
                 })?)
             }
             "color" | "colour" | "side" => color = Some(v.to_string()),
+            "level" => level = Some(v.to_string()),
             "rated" => {
                 rated = Some(match v.to_ascii_lowercase().as_str() {
                     "true" | "yes" => true,
@@ -338,6 +341,7 @@ fn challenge(args: &[&str]) -> Result<What, String> {
         days,
         color,
         rated,
+        level,
     })
 }
 

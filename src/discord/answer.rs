@@ -288,6 +288,7 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
         .map_err(|e| AppError::Internal(format!("a command stopped: {e}")))
         .and_then(|r| r);
     let questions = outcome.as_ref().ok().map(|(r, _)| Questions::of(r));
+    let ferry_turn = outcome.as_ref().ok().and_then(|(r, _)| r.ferry_turn);
     match outcome {
         Err(e) => {
             let sorry = log_failure(&inc.describe(), &e);
@@ -304,6 +305,10 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
     }
     if let Some(q) = questions {
         settle::after_answer(http, data, inc, q).await;
+    }
+    // After the answer is out, so that Ferry's reply follows it.
+    if let Some(game) = ferry_turn {
+        super::thinking::schedule(data, game);
     }
     tracing::debug!(
         "answered {} in {} ms",
@@ -514,7 +519,12 @@ async fn into_thread(
         }
     };
     match post(http, thread.id, &reply, None).await {
-        Ok(message) => settle::after_post(http, data, &message, &reply).await,
+        Ok(message) => {
+            settle::after_post(http, data, &message, &reply).await;
+            if let Some(game) = reply.ferry_turn {
+                super::thinking::schedule(data, game);
+            }
+        }
         Err(e) => {
             let sorry = log_failure(&format!("posting in thread {}", thread.id), &e);
             return deliver(http, inc, sent, sorry).await;

@@ -6,7 +6,7 @@ use crate::app::{App, AppError, Clock, RecentGames};
 use crate::store::Store;
 use std::cell::RefCell;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use tokio::sync::Semaphore;
 
 /// Where the command layer's state lives, shared by all tasks.
@@ -21,6 +21,9 @@ pub struct Bridge {
     /// Games rebuilt lately, shared by every thread's `App`: the `/move` autocomplete and
     /// the move after it may run on different threads.
     recent: Arc<RecentGames>,
+    /// The bot's own user id, once Discord has told it: challenges naming it are games
+    /// against Ferry's engine.
+    ferry: Arc<OnceLock<String>>,
 }
 
 thread_local! {
@@ -36,7 +39,13 @@ impl Bridge {
             clock,
             running: Arc::new(Semaphore::new(cores.max(2))),
             recent: Arc::new(RecentGames::default()),
+            ferry: Arc::new(OnceLock::new()),
         }
+    }
+
+    /// Ferry's own user id (from Discord's ready event).
+    pub fn set_ferry_id(&self, id: &str) {
+        let _ = self.ferry.set(id.to_string());
     }
 
     /// Opens the database once on the calling thread: a database that cannot be opened
@@ -63,6 +72,7 @@ impl Bridge {
         let db = Arc::clone(&self.db);
         let clock = Arc::clone(&self.clock);
         let recent = Arc::clone(&self.recent);
+        let ferry = Arc::clone(&self.ferry);
         let task = tokio::task::spawn_blocking(move || {
             APP.with(|cell| {
                 let mut slot = cell.borrow_mut();
@@ -74,6 +84,9 @@ impl Bridge {
                     *slot = Some((db.to_path_buf(), App::sharing(store, clock, recent)));
                 }
                 let (_, app) = slot.as_mut().expect("opened above");
+                if let Some(id) = ferry.get() {
+                    app.set_ferry_id(id);
+                }
                 f(app)
             })
         });

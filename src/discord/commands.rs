@@ -237,11 +237,14 @@ async fn challenge(
     #[description = "Your side (default: random)"] color: Option<ColorChoice>,
     #[description = "False for a casual game, which changes no rating (default: rated)"]
     rated: Option<bool>,
+    #[description = "Playing Ferry itself: its strength, 1 (easiest) to 8 (strongest); default 3"]
+    level: Option<i64>,
 ) -> Result<(), Error> {
-    if let Some(o) = opponent.as_ref().filter(|o| o.bot) {
+    let ferry = ctx.framework().bot_id;
+    if let Some(o) = opponent.as_ref().filter(|o| o.bot && o.id != ferry) {
         let text = format!(
-            "{} is a bot and cannot play. Challenge a member, or leave opponent out so \
-             anyone can accept.",
+            "{} is a bot and cannot play. Challenge a member, Ferry itself, or leave \
+             opponent out so anyone can accept.",
             o.name
         );
         return refuse_now(ctx, text).await;
@@ -276,6 +279,7 @@ async fn challenge(
             days,
             color,
             rated,
+            level: level.map(|l| l.to_string()),
         },
     )
     .await

@@ -7,6 +7,7 @@
 //! - `buttons`: presses of the buttons under Ferry's messages;
 //! - `scheduler`: the clocks' reminders and time-outs, posted in the games' channels;
 //! - `settle`: a question's message edited once it is answered, lapsed or expired;
+//! - `thinking`: Ferry's own turns in its games, on a bounded pool off the command path;
 //! - `bridge`: the way from async code into the synchronous command layer;
 //! - `gateway`: reaching Discord at start, watching the shards, and the stop signal;
 //! - `retry`: Discord's rate limits, waited out on every REST call.
@@ -19,6 +20,7 @@ mod gateway;
 mod retry;
 mod scheduler;
 mod settle;
+mod thinking;
 
 use crate::app::SystemClock;
 use bridge::Bridge;
@@ -198,6 +200,8 @@ pub struct Data {
     closing: Arc<AtomicBool>,
     /// This process's name on the clocks' lease.
     clock_holder: Arc<str>,
+    /// Ferry's turns in its games.
+    thinkers: Arc<thinking::Thinkers>,
 }
 
 /// The most interactions answered at once; shutdown takes all of these permits.
@@ -265,6 +269,7 @@ async fn run(config: Config) -> Result<(), String> {
         in_flight: Arc::clone(&in_flight),
         closing: Arc::clone(&closing),
         clock_holder: Arc::clone(&clock_holder),
+        thinkers: Arc::new(thinking::Thinkers::new()),
     };
     let guild = config.guild.map(serenity::GuildId::new);
     let tick = config.tick;
@@ -301,7 +306,10 @@ async fn run(config: Config) -> Result<(), String> {
                 } else {
                     tracing::info!(user = %ready.user.name, "connected; the process running shard 0 registers the slash commands");
                 }
+                // A challenge naming Ferry itself starts a game against its engine.
+                data.bridge.set_ferry_id(&ready.user.id.to_string());
                 scheduler::start(ctx.http.clone(), data.clone(), tick);
+                thinking::resume(&data);
                 Ok(data)
             })
         })

@@ -78,8 +78,13 @@ pub fn start(http: Arc<serenity::Http>, data: Data, every: Duration) {
         let mut interval = tokio::time::interval(every);
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut holding = false;
+        let wake = Arc::clone(&data.thinkers.wake);
         loop {
-            interval.tick().await;
+            // Ferry's own moves wake it, to be posted at once.
+            tokio::select! {
+                _ = interval.tick() => {}
+                () = wake.notified() => {}
+            }
             // Held while ticking, so shutdown waits for a tick under way.
             let Ok(permit) = data.in_flight.clone().try_acquire_owned() else {
                 break;

@@ -55,6 +55,16 @@ pub struct GameRow {
     pub seq: u32,
     pub created_at: i64,
     pub updated_at: i64,
+    /// The side Ferry's engine plays, and at which level; `None` between members.
+    pub computer: Option<Computer>,
+}
+
+/// Ferry's engine as a player of one side of a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Computer {
+    pub color: Color,
+    /// 1 (easiest) to 8 (strongest).
+    pub level: u8,
 }
 
 impl GameRow {
@@ -75,6 +85,10 @@ impl GameRow {
             Color::Black => &self.black,
         }
     }
+    /// Whether Ferry's engine plays `color` in this game.
+    pub fn computer_plays(&self, color: Color) -> bool {
+        self.computer.is_some_and(|c| c.color == color)
+    }
 }
 
 /// The columns `game_row` reads, as a literal so that each query is one `&'static str`
@@ -83,7 +97,7 @@ macro_rules! game_columns {
     () => {
         "id, server, channel, variant, options, white, black, status, result, reason, \
          start_position, clock_days, deadline, remind_at, reminded, ply, seq, created_at, \
-         updated_at"
+         updated_at, computer_color, computer_level"
     };
 }
 
@@ -110,6 +124,20 @@ fn game_row(r: &Row) -> rusqlite::Result<GameRow> {
         seq: r.get(16)?,
         created_at: r.get(17)?,
         updated_at: r.get(18)?,
+        computer: computer_of(r.get(19)?, r.get(20)?),
+    })
+}
+
+/// The stored computer columns, as a `Computer` (both or neither are set).
+fn computer_of(color: Option<String>, level: Option<u8>) -> Option<Computer> {
+    let color = match color.as_deref()? {
+        "white" => Color::White,
+        "black" => Color::Black,
+        _ => return None,
+    };
+    Some(Computer {
+        color,
+        level: level?,
     })
 }
 
@@ -171,6 +199,8 @@ pub struct NewGame {
     pub deadline: i64,
     pub remind_at: i64,
     pub now: i64,
+    /// The side Ferry's engine plays, if it plays.
+    pub computer: Option<Computer>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -505,103 +535,20 @@ impl Store {
     /// One transaction: the game row is moved on only from where the writer saw it (the
     /// check is the update's own condition), then the move or action is added.
     pub fn append(&mut self, a: &Append) -> Result<()> {
+        self.append_all(std::slice::from_ref(a))
+    }
+
+    /// Appends several moves or actions in one transaction, each where the one before it
+    /// left the game (a takeback of two moves): all are stored, or none.
+    pub fn append_all(&mut self, all: &[Append]) -> Result<()> {
         // This process's writers take turns (see `writers_of`).
         let writers = Arc::clone(&self.writers);
         let _turn = writers.lock().unwrap_or_else(PoisonError::into_inner);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let next = a.expect_seq + 1;
-        let (status, result, reason) = match &a.finished {
-            Some((result, reason)) => ("finished", Some(result.as_str()), Some(reason.as_str())),
-            None => ("active", None, None),
-        };
-        let moved_on = tx
-            .prepare_cached(
-                "UPDATE games SET seq = ?2, ply = ?3, status = ?4, result = ?5, reason = ?6,
-                     deadline = ?7, remind_at = ?8, reminded = ?9, updated_at = ?10
-                 WHERE id = ?1 AND seq = ?11 AND ply = ?12 AND status = 'active'",
-            )?
-            .execute(params![
-                a.game_id,
-                next,
-                a.ply,
-                status,
-                result,
-                reason,
-                a.deadline,
-                a.remind_at,
-                a.reminded,
-                a.at,
-                a.expect_seq,
-                a.expect_ply
-            ])?;
-        if moved_on == 0 {
-            let (seq, ply, status): (u32, u32, String) = tx
-                .prepare_cached("SELECT seq, ply, status FROM games WHERE id = ?1")?
-                .query_row([a.game_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-            return Err(StoreError::Stale {
-                seq,
-                ply,
-                active: status == "active",
-            });
-        }
-        match a.action {
-            Action::Move(text) => {
-                let after = a.position_after.as_deref().unwrap_or("");
-                tx.prepare_cached(
-                    "INSERT INTO moves (game_id, seq, ply, text, position_after, member, played_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                )?
-                .execute(params![
-                    a.game_id,
-                    next,
-                    a.expect_ply + 1,
-                    text,
-                    after,
-                    a.member.unwrap_or(""),
-                    a.at
-                ])?;
-            }
-            other => {
-                let (kind, color) = action_kind(other).unwrap_or(("resign", Color::White));
-                if matches!(other, Action::AcceptTakeback(_)) {
-                    tx.prepare_cached(
-                        "UPDATE moves SET taken_back = 1
-                         WHERE game_id = ?1 AND ply = ?2 AND taken_back = 0",
-                    )?
-                    .execute(params![a.game_id, a.expect_ply])?;
-                }
-                tx.prepare_cached(
-                    "INSERT INTO actions (game_id, seq, kind, color, member, at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                )?
-                .execute(params![
-                    a.game_id,
-                    next,
-                    kind,
-                    color_text(color),
-                    a.member,
-                    a.at
-                ])?;
-            }
-        }
-        if let Some((result, _)) = &a.finished {
-            let changes = ratings::rate_ended_game(&tx, a.game_id, result, a.ply, a.at)?;
-            if a.expect_ratings
-                .is_some_and(|expected| *expected != changes)
-            {
-                // The notice names ratings that moved since it was written (another game
-                // of these players ended): write nothing, the caller writes it anew.
-                return Err(StoreError::Stale {
-                    seq: a.expect_seq,
-                    ply: a.expect_ply,
-                    active: true,
-                });
-            }
-        }
-        if let Some(n) = a.notice {
-            outbox::enqueue(&tx, n)?;
+        for a in all {
+            append_in(&tx, a)?;
         }
         tx.commit()?;
         Ok(())
@@ -745,40 +692,174 @@ impl Store {
                 "challenge {challenge_id} has expired"
             )));
         }
-        let busy: bool = tx
-            .prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM games
-                 WHERE server = ?1 AND channel = ?2 AND status = 'active')",
-            )?
-            .query_row([&g.server, &g.channel], |r| r.get(0))?;
-        if busy {
-            return Err(StoreError::Conflict(
-                "this channel already has a game going".to_string(),
-            ));
-        }
-        tx.prepare_cached(
-            "INSERT INTO games (server, channel, variant, options, white, black, start_position,
-                 clock_days, deadline, remind_at, created_at, updated_at, rated)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?12)",
-        )?
-        .execute(params![
-            g.server,
-            g.channel,
-            g.variant,
-            g.options.join("\n"),
-            g.white,
-            g.black,
-            g.start_position,
-            g.clock_days,
-            g.deadline,
-            g.remind_at,
-            g.now,
-            rated
-        ])?;
-        let game_id = tx.last_insert_rowid();
+        check_channel_free(&tx, g)?;
+        let game_id = insert_game(&tx, g, rated)?;
         tx.prepare_cached("UPDATE challenges SET status = 'accepted', game_id = ?2 WHERE id = ?1")?
             .execute(params![challenge_id, game_id])?;
         tx.commit()?;
         Ok(game_id)
     }
+
+    /// Starts a game against Ferry's engine at once (no challenge waits for an answer),
+    /// casual, if the channel is still free.
+    pub fn start_computer_game(&mut self, g: &NewGame) -> Result<i64> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        check_channel_free(&tx, g)?;
+        let game_id = insert_game(&tx, g, false)?;
+        tx.commit()?;
+        Ok(game_id)
+    }
+
+    /// The active games in which Ferry's engine plays a side, oldest first.
+    pub fn active_computer_games(&self) -> Result<Vec<GameRow>> {
+        let mut st = self.conn.prepare_cached(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE computer_color IS NOT NULL AND status = 'active' ORDER BY id"
+        ))?;
+        let rows = st.query_map([], game_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+/// Refuses a new game in a channel that has one going.
+fn check_channel_free(tx: &rusqlite::Transaction, g: &NewGame) -> Result<()> {
+    let busy: bool = tx
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM games
+             WHERE server = ?1 AND channel = ?2 AND status = 'active')",
+        )?
+        .query_row([&g.server, &g.channel], |r| r.get(0))?;
+    if busy {
+        return Err(StoreError::Conflict(
+            "this channel already has a game going".to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// Inserts a new game's row; returns its id.
+fn insert_game(tx: &rusqlite::Transaction, g: &NewGame, rated: bool) -> Result<i64> {
+    tx.prepare_cached(
+        "INSERT INTO games (server, channel, variant, options, white, black, start_position,
+             clock_days, deadline, remind_at, created_at, updated_at, rated, computer_color,
+             computer_level)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?12, ?13, ?14)",
+    )?
+    .execute(params![
+        g.server,
+        g.channel,
+        g.variant,
+        g.options.join("\n"),
+        g.white,
+        g.black,
+        g.start_position,
+        g.clock_days,
+        g.deadline,
+        g.remind_at,
+        g.now,
+        rated,
+        g.computer.map(|c| color_text(c.color)),
+        g.computer.map(|c| c.level)
+    ])?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// One append inside the caller's transaction (see `Store::append`).
+fn append_in(tx: &rusqlite::Transaction, a: &Append) -> Result<()> {
+    let next = a.expect_seq + 1;
+    let (status, result, reason) = match &a.finished {
+        Some((result, reason)) => ("finished", Some(result.as_str()), Some(reason.as_str())),
+        None => ("active", None, None),
+    };
+    let moved_on = tx
+        .prepare_cached(
+            "UPDATE games SET seq = ?2, ply = ?3, status = ?4, result = ?5, reason = ?6,
+                 deadline = ?7, remind_at = ?8, reminded = ?9, updated_at = ?10
+             WHERE id = ?1 AND seq = ?11 AND ply = ?12 AND status = 'active'",
+        )?
+        .execute(params![
+            a.game_id,
+            next,
+            a.ply,
+            status,
+            result,
+            reason,
+            a.deadline,
+            a.remind_at,
+            a.reminded,
+            a.at,
+            a.expect_seq,
+            a.expect_ply
+        ])?;
+    if moved_on == 0 {
+        let (seq, ply, status): (u32, u32, String) = tx
+            .prepare_cached("SELECT seq, ply, status FROM games WHERE id = ?1")?
+            .query_row([a.game_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        return Err(StoreError::Stale {
+            seq,
+            ply,
+            active: status == "active",
+        });
+    }
+    match a.action {
+        Action::Move(text) => {
+            let after = a.position_after.as_deref().unwrap_or("");
+            tx.prepare_cached(
+                "INSERT INTO moves (game_id, seq, ply, text, position_after, member, played_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?
+            .execute(params![
+                a.game_id,
+                next,
+                a.expect_ply + 1,
+                text,
+                after,
+                a.member.unwrap_or(""),
+                a.at
+            ])?;
+        }
+        other => {
+            let (kind, color) = action_kind(other).unwrap_or(("resign", Color::White));
+            if matches!(other, Action::AcceptTakeback(_)) {
+                tx.prepare_cached(
+                    "UPDATE moves SET taken_back = 1
+                     WHERE game_id = ?1 AND ply = ?2 AND taken_back = 0",
+                )?
+                .execute(params![a.game_id, a.expect_ply])?;
+            }
+            tx.prepare_cached(
+                "INSERT INTO actions (game_id, seq, kind, color, member, at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                a.game_id,
+                next,
+                kind,
+                color_text(color),
+                a.member,
+                a.at
+            ])?;
+        }
+    }
+    if let Some((result, _)) = &a.finished {
+        let changes = ratings::rate_ended_game(tx, a.game_id, result, a.ply, a.at)?;
+        if a.expect_ratings
+            .is_some_and(|expected| *expected != changes)
+        {
+            // The notice names ratings that moved since it was written (another game
+            // of these players ended): write nothing, the caller writes it anew.
+            return Err(StoreError::Stale {
+                seq: a.expect_seq,
+                ply: a.expect_ply,
+                active: true,
+            });
+        }
+    }
+    if let Some(n) = a.notice {
+        outbox::enqueue(tx, n)?;
+    }
+    Ok(())
 }

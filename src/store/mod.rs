@@ -11,7 +11,8 @@ mod schema;
 mod votes;
 
 pub use games::{
-    Append, ChallengeRow, ChallengeStatus, Entry, GameRow, GameStatus, NewChallenge, NewGame,
+    Append, ChallengeRow, ChallengeStatus, Computer, Entry, GameRow, GameStatus, NewChallenge,
+    NewGame,
 };
 pub use leases::Lease;
 pub use outbox::{NewNotice, QueuedNotice};

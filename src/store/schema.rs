@@ -33,6 +33,10 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 5,
         sql: include_str!("../../migrations/0005_ratings.sql"),
     },
+    Migration {
+        version: 6,
+        sql: include_str!("../../migrations/0006_ferry_plays.sql"),
+    },
 ];
 
 /// How long a writer waits for another (thread or process) to finish before giving up.
