@@ -6,7 +6,8 @@ mod common;
 
 use common::{all_moves, moves_of, refusal, words};
 use ferry::engine::{
-    variant, Action, Game, GameResult, IllegalMove, Move, Options, Position, Reason, Variant,
+    variant, Action, Game, GameResult, IllegalMove, Move, Options, Position, Reason, RuleBroken,
+    Variant,
 };
 
 fn amalgamated() -> &'static Variant {
@@ -200,9 +201,13 @@ fn vector_13_king_may_not_return_to_its_own_half() {
     let p = pos("4g3/7p/8/3K4/8/8/1P6/8 w 0 60");
     assert_eq!(moves_of(p.as_ref(), "d5"), words("Kc5 Kc6 Kd6 Ke5 Ke6"));
     let e = refusal(p.as_ref(), "Kd4");
+    assert!(
+        matches!(e, IllegalMove::Rule(RuleBroken::NoReturnHome { .. })),
+        "{e:?}"
+    );
     assert_eq!(
-        e,
-        IllegalMove::Rule("the King on d5 may not return to its own half (d4)".to_string())
+        e.to_string(),
+        "the King on d5 may not return to its own half (d4)"
     );
     let d5 = p.shape().parse_cell("d5").unwrap();
     let d4 = p.shape().parse_cell("d4").unwrap();

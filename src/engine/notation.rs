@@ -2,7 +2,7 @@
 //! (canonical printing with disambiguation, and the lenient parser of the rules README).
 
 use super::board::{Cell, Shape};
-use super::errors::{IllegalMove, PositionError};
+use super::errors::{IllegalMove, PositionError, RuleBroken};
 use super::moves::Move;
 use super::player_text::{check_plain, excerpt, MAX_POSITION_TEXT};
 use super::types::{Color, Piece};
@@ -278,8 +278,8 @@ pub struct SanStyle {
     pub promotion_aliases: &'static [(&'static str, &'static str)],
     /// The drop letter meant by a drop written without one, when several kinds fit.
     pub default_drop: Option<&'static str>,
-    /// Shown when a player writes castling in a variant without it.
-    pub no_castling: &'static str,
+    /// The game's name, for the refusal of castling in a variant without it.
+    pub game: &'static str,
 }
 
 /// Prints a move: `Nbd2`, `exd5`, `b6=S`, `C@f1`. `all` is every legal move of the position
@@ -528,7 +528,9 @@ pub fn read_move(
 ) -> Result<Reading, IllegalMove> {
     let t = clean_move_text(text);
     if is_castling(t) {
-        return Err(IllegalMove::Rule(style.no_castling.to_string()));
+        return Err(IllegalMove::Rule(RuleBroken::NoCastling {
+            game: style.game,
+        }));
     }
     let mut patterns = Vec::new();
     for swap in [false, true] {
@@ -659,7 +661,7 @@ mod tests {
             fallbacks: &[("P", "")],
             promotion_aliases: &[],
             default_drop: None,
-            no_castling: "no castling",
+            game: "a test game",
         };
         let p = read_pattern(&s, &style, "Nbd2", false).unwrap();
         assert_eq!(

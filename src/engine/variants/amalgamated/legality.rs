@@ -1,7 +1,7 @@
 //! The independent legality check of one move, which says why a move is refused.
 
 use crate::engine::board::{Cell, CellSet};
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{IllegalMove, RuleBroken};
 use crate::engine::types::{Piece, Role};
 
 use super::pieces::{is_royal, pattern_words, shape, tables};
@@ -53,7 +53,7 @@ impl Amalgamated {
                 let blocker = sh
                     .between(from, to)
                     .and_then(|b| b.and(occupied).first())
-                    .map_or("a piece".to_string(), |c| self.describe(c));
+                    .map_or("a piece".to_string(), |c| self.describe(c).to_string());
                 return Err(IllegalMove::Blocked(format!(
                     "{me} cannot go to {}: {blocker} is in the way",
                     name(to)
@@ -67,16 +67,16 @@ impl Amalgamated {
             )));
         }
         if is_royal(piece.role) && !t.royal_files.contains(to) {
-            return Err(IllegalMove::Rule(format!(
-                "{me} may not go to {}: the General and King stay on files c to f",
-                name(to)
-            )));
+            return Err(IllegalMove::Rule(RuleBroken::RoyalFiles {
+                piece: me,
+                to: sh.square(to),
+            }));
         }
         if piece.role == Role::King && t.own_half[piece.color.index()].contains(to) {
-            return Err(IllegalMove::Rule(format!(
-                "{me} may not return to its own half ({})",
-                name(to)
-            )));
+            return Err(IllegalMove::Rule(RuleBroken::NoReturnHome {
+                piece: me,
+                to: sh.square(to),
+            }));
         }
         if !self.is_legal(from, to, is_royal(piece.role)) {
             let royal = self

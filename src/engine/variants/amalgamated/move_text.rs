@@ -20,7 +20,7 @@ pub(super) const SAN_STYLE: SanStyle = SanStyle {
     ],
     promotion_aliases: &[],
     default_drop: None,
-    no_castling: "there is no castling in Amalgamated",
+    game: "Amalgamated",
 };
 
 impl Amalgamated {

@@ -2,7 +2,7 @@
 //! Writing goes through `write_token` (in `pieces`) from `Position::text`.
 
 use crate::engine::board::Cell;
-use crate::engine::errors::PositionError;
+use crate::engine::errors::{PositionError, Subject};
 use crate::engine::notation::{self, Fields};
 use crate::engine::placement::Placement;
 use crate::engine::types::{ByColor, Color, Piece, Role};
@@ -47,7 +47,7 @@ impl Amalgamated {
         for color in Color::ALL {
             let royals = royal_cells(&self.board, color);
             if royals.count() != 1 {
-                let found: Vec<String> = royals.map(|c| self.describe(c)).collect();
+                let found: Vec<String> = royals.map(|c| self.describe(c).to_string()).collect();
                 return Err(PositionError::new(format!(
                     "{color} must have exactly one General or King, but has {}",
                     if found.is_empty() {
@@ -115,11 +115,12 @@ impl Amalgamated {
     }
 
     /// "the Knight on b1" (with the colour when it is not the mover's piece).
-    pub(super) fn describe(&self, cell: Cell) -> String {
+    pub(super) fn describe(&self, cell: Cell) -> Subject {
+        let at = shape().square(cell);
         match self.board.get(cell) {
-            None => format!("the empty cell {}", shape().name(cell)),
-            Some(p) if p.color == self.side => format!("the {} on {}", p.role, shape().name(cell)),
-            Some(p) => format!("the {} {} on {}", p.color, p.role, shape().name(cell)),
+            None => Subject::EmptyCell(at),
+            Some(p) if p.color == self.side => Subject::Piece(p.role, at),
+            Some(p) => Subject::Enemy(p, at),
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::tables::{board_rank, tables, CAPTURED_ORDER, GENERAL};
 use super::ContinentalPosition;
 use crate::engine::board::{Cell, CellSet};
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{IllegalMove, RuleBroken};
 use crate::engine::types::Role;
 use crate::engine::variant::Position;
 
@@ -30,10 +30,7 @@ impl ContinentalPosition {
             )));
         }
         if promotion.is_some() {
-            return Err(IllegalMove::Rule(
-                "there is no choice of promotion: a Soldier reaching its rank 6 becomes a Guard Soldier by itself"
-                    .to_string(),
-            ));
+            return Err(IllegalMove::Rule(RuleBroken::PromotionAutomatic));
         }
         let cannot =
             || IllegalMove::CannotMoveThere(format!("the {role} on {f} cannot move to {tn}"));

@@ -12,7 +12,7 @@ mod tables;
 mod text;
 
 use crate::engine::board::{Cell, CellSet, Shape};
-use crate::engine::errors::{IllegalMove, PositionError};
+use crate::engine::errors::{IllegalMove, PositionError, RuleBroken};
 use crate::engine::moves::{Effects, Move, MoveList, Removal};
 use crate::engine::notation::{self, Reading};
 use crate::engine::options::{OptionSpec, OptionValues, Options};
@@ -272,10 +272,12 @@ impl Rules for ContinentalPosition {
                 promotion,
             } => self.check_normal(from, to, promotion),
             Move::Drop { role, to } => self.check_drop(role, to),
-            Move::Castle { .. } => Err(IllegalMove::Rule(STYLE.no_castling.to_string())),
-            Move::Path { .. } | Move::Bridge { .. } => Err(IllegalMove::Rule(
-                "Continental Chess has only ordinary moves and drops".to_string(),
-            )),
+            Move::Castle { .. } => Err(IllegalMove::Rule(RuleBroken::NoCastling {
+                game: STYLE.game,
+            })),
+            Move::Path { .. } | Move::Bridge { .. } => {
+                Err(IllegalMove::Rule(RuleBroken::ContinentalMovesOnly))
+            }
         }
     }
 

@@ -17,7 +17,7 @@ pub(super) static STYLE: SanStyle = SanStyle {
     fallbacks: &[("G", "S"), ("P", "")],
     promotion_aliases: &[("G", "S")],
     default_drop: Some("P"),
-    no_castling: "there is no castling in Continental Chess",
+    game: "Continental Chess",
 };
 
 impl ContinentalPosition {

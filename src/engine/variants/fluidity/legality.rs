@@ -3,10 +3,10 @@
 //! the King's safety.
 
 use super::rules::right_of;
-use super::tables::{bit, name, pattern_words, shape, KING};
+use super::tables::{bit, name, pattern_words, shape, square, KING};
 use super::FluidityPosition;
 use crate::engine::board::Cell;
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{IllegalMove, RuleBroken, Subject};
 use crate::engine::moves::Move;
 use crate::engine::types::{Color, Role};
 
@@ -18,27 +18,25 @@ impl FluidityPosition {
             ),
             Move::Normal {
                 promotion: Some(_), ..
-            } => Err(IllegalMove::Rule(
-                "no piece promotes in Fluidity Chess".to_string(),
-            )),
+            } => Err(IllegalMove::Rule(RuleBroken::NothingPromotes)),
             Move::Normal { from, to, .. } => self.check_normal(from.0, to.0),
             Move::Castle { king, rook } => self.check_castle(king, rook),
             Move::Drop { .. } => Err(IllegalMove::BadDrop(
                 "there are no drops in Fluidity Chess".to_string(),
             )),
-            Move::Path { .. } | Move::Bridge { .. } => Err(IllegalMove::Rule(
-                "Fluidity Chess has only moves from one square to another, and castling"
-                    .to_string(),
-            )),
+            Move::Path { .. } | Move::Bridge { .. } => {
+                Err(IllegalMove::Rule(RuleBroken::FluidityMovesOnly))
+            }
         }
     }
 
     /// "the Rook on a1" for the mover's pieces, "the Black Rook on a6" for the others.
-    pub(super) fn describe(&self, c: u8) -> String {
+    pub(super) fn describe(&self, c: u8) -> Subject {
+        let at = square(c);
         match self.piece(c) {
-            None => format!("the empty square {}", name(c)),
-            Some(p) if p.color == self.side => format!("the {} on {}", p.role, name(c)),
-            Some(p) => format!("the {} {} on {}", p.color, p.role, name(c)),
+            None => Subject::EmptySquare(at),
+            Some(p) if p.color == self.side => Subject::Piece(p.role, at),
+            Some(p) => Subject::Enemy(p, at),
         }
     }
 
@@ -140,10 +138,13 @@ impl FluidityPosition {
                 }
                 let limit = self.config.limits[super::tables::kind(role).unwrap_or(KING)];
                 if enemies > limit {
-                    return Err(IllegalMove::Rule(format!(
-                        "{me} would pass {enemies} enemy pieces on the way to {t}, more than a \
-                         {role} may remove in one move ({limit})"
-                    )));
+                    return Err(IllegalMove::Rule(RuleBroken::TooManyRemoved {
+                        piece: me,
+                        enemies,
+                        to: square(to),
+                        role,
+                        limit,
+                    }));
                 }
             }
         }
@@ -173,10 +174,7 @@ impl FluidityPosition {
 
     fn check_castle(&self, king: Cell, rook: Cell) -> Result<(), IllegalMove> {
         let Some(right) = right_of(king, rook) else {
-            return Err(IllegalMove::Rule(
-                "castling moves the King from e1 to g1 (O-O) or c1 (O-O-O), e8 for Black"
-                    .to_string(),
-            ));
+            return Err(IllegalMove::Rule(RuleBroken::CastlingPlaces));
         };
         if right.color != self.side {
             return Err(IllegalMove::NotYourPiece(format!(
@@ -185,11 +183,10 @@ impl FluidityPosition {
             )));
         }
         if self.castling & right.bit == 0 {
-            return Err(IllegalMove::Rule(format!(
-                "you cannot castle {}: {} has lost that right (the King or that Rook has \
-                 moved, or the Rook was captured)",
-                right.text, self.side
-            )));
+            return Err(IllegalMove::Rule(RuleBroken::CastlingRightLost {
+                wing: right.wing,
+                side: self.side,
+            }));
         }
         match self.castle_problem(right) {
             Some(e) => Err(e),

@@ -7,27 +7,23 @@ use super::rules::Paths;
 use super::tables::{bit, cells, file, tables, Bits, CELLS, NORTH, SOUTH};
 use super::LittleRiver;
 use crate::engine::board::Cell;
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{File, IllegalMove, Owned, RiverExit, RuleBroken, Subject};
+
+/// The game's name in refusals of what it does not have.
+const GAME: &str = "Little River Chess";
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::types::{Color, Role};
 
-fn rule(s: String) -> IllegalMove {
-    IllegalMove::Rule(s)
-}
-
-fn direction_name(half: usize) -> &'static str {
-    if half == 1 {
-        "north"
-    } else {
-        "south"
-    }
+fn rule(r: RuleBroken) -> IllegalMove {
+    IllegalMove::Rule(r)
 }
 
 impl LittleRiver {
-    fn describe(&self, c: Cell) -> String {
+    fn describe(&self, c: Cell) -> Subject {
+        let at = tables().shape.square(c);
         match self.board[c.index()] {
-            Some(p) => format!("the {} on {}", p.role, tables().name(c)),
-            None => format!("the empty cell {}", tables().name(c)),
+            Some(p) => Subject::Piece(p.role, at),
+            None => Subject::EmptyCell(at),
         }
     }
 
@@ -54,6 +50,7 @@ impl LittleRiver {
         })?;
         let me = self.describe(from);
         let tn = t.name(to);
+        let sq = t.shape.square(to);
         if from == to {
             return Err(IllegalMove::CannotMoveThere(format!(
                 "{me} must move to another cell"
@@ -61,9 +58,7 @@ impl LittleRiver {
         }
         if self.pattern(piece.role, piece.color, from) & bit(to) == 0 {
             if piece.role == Role::King && t.palace[piece.color.index()] & bit(to) == 0 {
-                return Err(rule(format!(
-                    "{me} cannot go to {tn}: a King never leaves its palace"
-                )));
+                return Err(rule(RuleBroken::KingLeavesPalace { piece: me, to: sq }));
             }
             return Err(IllegalMove::CannotMoveThere(format!(
                 "{me} does not move like that ({}-{tn})",
@@ -71,16 +66,12 @@ impl LittleRiver {
             )));
         }
         if piece.role != Role::King && t.palaces & bit(to) != 0 {
-            return Err(rule(format!(
-                "{me} cannot go to {tn}: the palace is closed to every piece but its King"
-            )));
+            return Err(rule(RuleBroken::PalaceClosed { piece: me, to: sq }));
         }
         if piece.role == Role::Rook {
             let between = t.shape.between(from, to).map_or(0, |s| s.0 as Bits);
             if between & t.palaces != 0 {
-                return Err(rule(format!(
-                    "{me} cannot pass through the palace on its way to {tn}"
-                )));
+                return Err(rule(RuleBroken::RookThroughPalace { piece: me, to: sq }));
             }
             if let Some(b) = cells(between & (self.occ[0] | self.occ[1])).next() {
                 return Err(IllegalMove::Blocked(format!(
@@ -91,17 +82,16 @@ impl LittleRiver {
             if between & t.river != 0 && !t.in_river(from) {
                 match aspect {
                     Aspect::Wild => {
-                        return Err(rule(format!(
-                            "{me} cannot cross to {tn}: in a Wild river a rook stops on the river cell"
-                        )))
+                        return Err(rule(RuleBroken::WildRiverStopsRook { piece: me, to: sq }))
                     }
                     Aspect::Gentle
                         if !self.config.rook_through_capture
                             && self.occ[1 - self.side.index()] & bit(to) != 0 =>
                     {
-                        return Err(rule(format!(
-                            "{me} passing straight through the river may not capture on {tn} (rook_through_capture=off)"
-                        )))
+                        return Err(rule(RuleBroken::NoCaptureThroughRiver {
+                            piece: me,
+                            to: sq,
+                        }))
                     }
                     _ => {}
                 }
@@ -129,9 +119,7 @@ impl LittleRiver {
                 promotion,
             } => {
                 if promotion.is_some() {
-                    return Err(rule(
-                        "there is no promotion in Little River Chess".to_string(),
-                    ));
+                    return Err(rule(RuleBroken::NoPromotion { game: GAME }));
                 }
                 (from, [to, to], 0usize, to, false)
             }
@@ -159,16 +147,8 @@ impl LittleRiver {
                     "there are no drops in Little River Chess".to_string(),
                 ))
             }
-            Move::Castle { .. } => {
-                return Err(rule(
-                    "there is no castling in Little River Chess".to_string(),
-                ))
-            }
-            Move::Bridge { .. } => {
-                return Err(rule(
-                    "there are no bridges in Little River Chess".to_string(),
-                ))
-            }
+            Move::Castle { .. } => return Err(rule(RuleBroken::NoCastling { game: GAME })),
+            Move::Bridge { .. } => return Err(rule(RuleBroken::NoBridges { game: GAME })),
         };
         let on_board = |c: Cell| c.index() < CELLS && t.shape.cells().contains(c);
         if !on_board(from) || !on_board(to) || !via.iter().all(|&c| on_board(c)) {
@@ -194,20 +174,20 @@ impl LittleRiver {
         if stranded & bit(from) != 0 {
             let half = self.exit_half(from, piece.color);
             let must = || {
-                rule(format!(
-                    "{me} is in a {} river: it may only leave it towards the {} (the other river pieces drown), or stay and drown",
-                    aspect.name(),
-                    direction_name(half)
-                ))
+                rule(RuleBroken::RiverMustBeLeft {
+                    piece: me,
+                    aspect: aspect.name(),
+                    north: half == 1,
+                })
             };
             let exit = match via_len {
                 0 => (from, to),
                 1 if aspect == Aspect::Gentle && floats_allowed && !drown => {
                     if self.floats(from) & bit(via[0]) == 0 || via[0] == from {
-                        return Err(rule(format!(
-                            "{me} cannot float to {}: the river cells on the way must be empty",
-                            t.name(via[0])
-                        )));
+                        return Err(rule(RuleBroken::FloatBlocked {
+                            piece: me,
+                            to: t.shape.square(via[0]),
+                        }));
                     }
                     (via[0], to)
                 }
@@ -217,27 +197,27 @@ impl LittleRiver {
                 if t.in_river(exit.1) || t.half_of(exit.1) != Some(half) {
                     return Err(must());
                 }
-                return Err(rule(format!(
-                    "{me} cannot leave the river onto {}: the exit must be {}",
-                    t.name(exit.1),
-                    self.exit_words(piece.role, aspect == Aspect::Wild)
-                )));
+                return Err(rule(RuleBroken::LeaveRiverOnto {
+                    piece: me,
+                    to: t.shape.square(exit.1),
+                    exit: self.exit_words(piece.role, aspect == Aspect::Wild),
+                }));
             }
         } else if via_len == 0 {
             self.check_step(from, to, aspect)?;
             if t.in_river(to) && !t.in_river(from) {
                 match aspect {
                     Aspect::Gentle => {
-                        return Err(rule(format!(
-                            "{me} cannot stop on {}: in a Gentle river a piece that enters must float and step out in the same move, or drown",
-                            t.name(to)
-                        )))
+                        return Err(rule(RuleBroken::GentleMustFloat {
+                            piece: me,
+                            at: t.shape.square(to),
+                        }))
                     }
                     Aspect::Wild if self.config.float_die && self.die_after_entry(to) != to => {
-                        return Err(rule(format!(
-                            "the die carries {me} on to {}",
-                            t.name(self.die_after_entry(to))
-                        )))
+                        return Err(rule(RuleBroken::DieCarries {
+                            piece: me,
+                            to: t.shape.square(self.die_after_entry(to)),
+                        }))
                     }
                     _ => {}
                 }
@@ -259,31 +239,24 @@ impl LittleRiver {
             };
             let half = 1 - t.half_of(from).unwrap_or(0);
             match aspect {
-                Aspect::Shallow => {
-                    return Err(rule(
-                        "the river is Shallow for this move: pieces move by their patterns only"
-                            .to_string(),
-                    ))
-                }
+                Aspect::Shallow => return Err(rule(RuleBroken::ShallowRiver)),
                 Aspect::Wild => {
                     if via_len != 1 || drown || !t.in_river(to) {
-                        return Err(rule(format!(
-                            "in a Wild river {me} stops after entering (and floating): it leaves on its next move"
-                        )));
+                        return Err(rule(RuleBroken::WildStopsAfterEntering { piece: me }));
                     }
                     if reach & bit(to) == 0 || to == r {
-                        return Err(self.float_refusal(&me, r, to));
+                        return Err(self.float_refusal(me, r, to));
                     }
                 }
                 Aspect::Gentle => {
                     if t.in_river(to) && !drown {
-                        return Err(rule(format!(
-                            "{me} cannot stop on {}: in a Gentle river a piece that enters must float and step out in the same move, or drown",
-                            t.name(to)
-                        )));
+                        return Err(rule(RuleBroken::GentleMustFloat {
+                            piece: me,
+                            at: t.shape.square(to),
+                        }));
                     }
                     if reach & bit(f) == 0 {
-                        return Err(self.float_refusal(&me, r, f));
+                        return Err(self.float_refusal(me, r, f));
                     }
                     let exits = after.exits(piece.role, f, half, false);
                     if drown {
@@ -296,20 +269,15 @@ impl LittleRiver {
                             to == f && exits == 0
                         };
                         if !drowns {
-                            return Err(rule(format!(
-                                "{me} does not drown: it has a way out of the river"
-                            )));
+                            return Err(rule(RuleBroken::DoesNotDrown { piece: me }));
                         }
                     } else if exits & bit(to) == 0 {
-                        let occupied = match self.board[to.index()] {
-                            Some(p) => format!(" ({}'s {} stands there)", p.color, p.role),
-                            None => String::new(),
-                        };
-                        return Err(rule(format!(
-                            "{me} cannot step out of the river onto {}{occupied}: the exit must be {}",
-                            t.name(to),
-                            self.exit_words(piece.role, false)
-                        )));
+                        return Err(rule(RuleBroken::StepOutOnto {
+                            piece: me,
+                            to: t.shape.square(to),
+                            occupant: self.board[to.index()].map(Owned),
+                            exit: self.exit_words(piece.role, false),
+                        }));
                     }
                 }
             }
@@ -358,10 +326,7 @@ impl LittleRiver {
         }
         if next.kings_face() {
             let k = next.king(Color::White).map_or(0, file);
-            return Err(rule(format!(
-                "the Kings would face each other on the {} file with nothing between them",
-                (b'a' + k) as char
-            )));
+            return Err(rule(RuleBroken::KingsFace { file: File(k) }));
         }
         Ok(())
     }
@@ -378,7 +343,7 @@ impl LittleRiver {
         self.entered(r).die_float(r)
     }
 
-    fn float_refusal(&self, me: &str, r: Cell, f: Cell) -> IllegalMove {
+    fn float_refusal(&self, me: Subject, r: Cell, f: Cell) -> IllegalMove {
         let t = tables();
         if !t.in_river(f) {
             return IllegalMove::NoSuchMove(format!(
@@ -387,30 +352,27 @@ impl LittleRiver {
             ));
         }
         if self.config.float_die {
-            return rule(format!(
-                "the die decides the float: a piece entering on {} is carried to {}",
-                t.name(r),
-                t.name(self.die_after_entry(r))
-            ));
+            return rule(RuleBroken::DieDecidesFloat {
+                entry: t.shape.square(r),
+                carried_to: t.shape.square(self.die_after_entry(r)),
+            });
         }
-        rule(format!(
-            "{me} cannot float from {} to {}: the river cells on the way must be empty",
-            t.name(r),
-            t.name(f)
-        ))
+        rule(RuleBroken::FloatPathBlocked {
+            piece: me,
+            from: t.shape.square(r),
+            to: t.shape.square(f),
+        })
     }
 
-    fn exit_words(&self, role: Role, wild: bool) -> &'static str {
+    fn exit_words(&self, role: Role, wild: bool) -> RiverExit {
         let cfg = &*self.config;
         match role {
-            Role::Knight if cfg.knight_leap => "a knight leap into the far half",
-            Role::Knight if cfg.knight_capture => "the cell across, empty or an enemy",
-            Role::Knight => "the empty cell across",
-            Role::Rook if wild && !cfg.wild_rook_step => {
-                "along the file, over empty cells, up to the first enemy"
-            }
-            _ if wild || cfg.gentle_capture => "the cell across, empty or an enemy",
-            _ => "the empty cell across",
+            Role::Knight if cfg.knight_leap => RiverExit::KnightLeap,
+            Role::Knight if cfg.knight_capture => RiverExit::AcrossOrCapture,
+            Role::Knight => RiverExit::AcrossEmpty,
+            Role::Rook if wild && !cfg.wild_rook_step => RiverExit::AlongFile,
+            _ if wild || cfg.gentle_capture => RiverExit::AcrossOrCapture,
+            _ => RiverExit::AcrossEmpty,
         }
     }
 

@@ -5,7 +5,7 @@ use super::rules::{route, Paths};
 use super::tables::{file, letter, role_of_letter, tables};
 use super::LittleRiver;
 use crate::engine::board::Cell;
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{IllegalMove, RuleBroken};
 use crate::engine::moves::Move;
 use crate::engine::player_text::excerpt;
 use crate::engine::types::Role;
@@ -201,9 +201,9 @@ impl LittleRiver {
         let t = tables();
         let upper = clean.to_ascii_uppercase().replace('0', "O");
         if matches!(upper.as_str(), "O-O" | "O-O-O" | "OO" | "OOO") {
-            return Err(IllegalMove::Rule(
-                "there is no castling in Little River Chess".to_string(),
-            ));
+            return Err(IllegalMove::Rule(RuleBroken::NoCastling {
+                game: "Little River Chess",
+            }));
         }
         let (role, tokens) = self.tokens(clean)?;
         let mut cells = Vec::new();

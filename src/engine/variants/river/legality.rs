@@ -4,7 +4,7 @@
 use super::rules::{sail, via};
 use super::River;
 use crate::engine::board::Cell;
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{File, IllegalMove, RuleBroken};
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::types::Role;
 
@@ -23,9 +23,9 @@ impl River {
         let v = self.view();
         let off = || IllegalMove::NoSuchMove("that square is not on the board".to_string());
         match *m {
-            Move::Drop { .. } => Err(IllegalMove::Rule(
-                "there are no drops in River Chess".to_string(),
-            )),
+            Move::Drop { .. } => Err(IllegalMove::Rule(RuleBroken::NoDrops {
+                game: "River Chess",
+            })),
             Move::Castle { king, rook } => {
                 if !cells.contains(king) || !cells.contains(rook) {
                     return Err(off());
@@ -35,12 +35,7 @@ impl River {
                 if list.contains(m) {
                     Ok(())
                 } else {
-                    Err(IllegalMove::Rule(
-                        "castling is not possible now: king and rook must be unmoved, the \
-                         squares between them empty, and the king may not be in check or \
-                         pass or land on a square the opponent could capture on"
-                            .to_string(),
-                    ))
+                    Err(IllegalMove::Rule(RuleBroken::CastlingNotPossible))
                 }
             }
             Move::Normal { from, to, .. } | Move::Path { from, to, .. } => {
@@ -120,49 +115,40 @@ impl River {
                 let fl = (b'a' + file) as char;
                 let limit = self.config.bridges;
                 if self.built(us) >= limit {
-                    return Err(IllegalMove::Rule(format!(
-                        "{us} has built {} bridge(s), all this game allows",
-                        self.built(us)
-                    )));
+                    return Err(IllegalMove::Rule(RuleBroken::BridgesUsedUp {
+                        side: us,
+                        built: self.built(us),
+                    }));
                 }
                 if self.config.bridge_files & (1 << file) == 0 {
-                    let files: Vec<String> = (0..8u8)
-                        .filter(|f| self.config.bridge_files & (1 << f) != 0)
-                        .map(|f| ((b'a' + f) as char).to_string())
-                        .collect();
-                    return Err(IllegalMove::Rule(format!(
-                        "bridges may be built only on files {}",
-                        files.join(", ")
-                    )));
+                    return Err(IllegalMove::Rule(RuleBroken::BridgeFilesOnly {
+                        files: self.config.bridge_files,
+                    }));
                 }
                 let [a, b] = g.water_cells(file);
                 if !v.open.contains(a) || !v.open.contains(b) {
-                    return Err(IllegalMove::Rule(format!(
-                        "no bridge on file {fl}: {} and {} must both be open water",
-                        g.name(a),
-                        g.name(b)
-                    )));
+                    return Err(IllegalMove::Rule(RuleBroken::BridgeNeedsOpenWater {
+                        file: File(file),
+                        water: [g.shape.square(a), g.shape.square(b)],
+                    }));
                 }
                 let builders = self.builders(&v, file, us);
                 if builders.is_empty() {
-                    return Err(IllegalMove::Rule(format!(
-                        "to build on file {fl} you need two or more pieces on one bank rank \
-                         ({} or {}) on files {} to {}",
-                        g.bank.white + 1,
-                        g.bank.black + 1,
-                        (b'a' + file.saturating_sub(1)) as char,
-                        (b'a' + (file + 1).min(7)) as char
-                    )));
+                    return Err(IllegalMove::Rule(RuleBroken::BridgeNeedsBuilders {
+                        file,
+                        white_bank: g.bank.white + 1,
+                        black_bank: g.bank.black + 1,
+                    }));
                 }
                 if let Some((from, to)) = then {
                     if !cells.contains(from) || !cells.contains(to) {
                         return Err(off());
                     }
                     if !builders.contains(from) {
-                        return Err(IllegalMove::Rule(format!(
-                            "{} holds none of the builders of the bridge on {fl}",
-                            g.name(from)
-                        )));
+                        return Err(IllegalMove::Rule(RuleBroken::NotABuilder {
+                            file: File(file),
+                            from: g.shape.square(from),
+                        }));
                     }
                     if !self.crossing_ok(file, from, to) {
                         return Err(IllegalMove::CannotMoveThere(format!(
@@ -207,17 +193,15 @@ impl River {
                 }
                 let last = g.shape.rank(to) == g.last_rank(piece.color);
                 if role == Role::Pawn && last && promotion.is_none() {
-                    return IllegalMove::Rule(format!(
-                        "a pawn reaching {t} must promote: add =Q, =R, =B or =N"
-                    ));
+                    return IllegalMove::Rule(RuleBroken::PawnMustPromote {
+                        to: g.shape.square(to),
+                    });
                 }
                 if promotion.is_some() && (role != Role::Pawn || !last) {
-                    return IllegalMove::Rule(
-                        "only a pawn reaching the last rank promotes".to_string(),
-                    );
+                    return IllegalMove::Rule(RuleBroken::OnlyPawnPromotes);
                 }
                 if v.swimmers.contains(to) && role == Role::King {
-                    return IllegalMove::Rule("a King never captures a swimmer".to_string());
+                    return IllegalMove::Rule(RuleBroken::KingNeverCapturesSwimmer);
                 }
                 if v.boats.contains(from) {
                     return IllegalMove::CannotMoveThere(format!(
@@ -228,16 +212,14 @@ impl River {
                     ));
                 }
                 if v.empty_boats.contains(to) && g.side_of(to) != g.side_of(from) {
-                    return IllegalMove::Rule(format!(
-                        "the boat on {t} lies on the other side of the river: a piece boards \
-                         only a boat on its own side"
-                    ));
+                    return IllegalMove::Rule(RuleBroken::BoatOnOtherSide {
+                        to: g.shape.square(to),
+                    });
                 }
                 if v.open.contains(to) {
-                    return IllegalMove::Rule(format!(
-                        "{t} is open water: only a pawn on its bank swims, two squares \
-                         forward into the far water rank"
-                    ));
+                    return IllegalMove::Rule(RuleBroken::OpenWater {
+                        to: g.shape.square(to),
+                    });
                 }
                 if let Some(between) = g.shape.between(from, to) {
                     if let Some(b) = between.and(v.blockers).first() {

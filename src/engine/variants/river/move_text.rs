@@ -6,7 +6,7 @@ use super::rules::sail;
 use super::tables::{letter, role_of};
 use super::River;
 use crate::engine::board::Cell;
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{IllegalMove, RuleBroken};
 use crate::engine::moves::Move;
 use crate::engine::notation::most_telling;
 use crate::engine::player_text::excerpt;
@@ -273,11 +273,10 @@ impl River {
         let to = g.shape.parse_cell(b).ok_or_else(bad)?;
         let m = sail(from, to);
         if self.board.get(from).is_some() {
-            return Err(IllegalMove::Rule(format!(
-                "the boat on {} carries a passenger: write the sail with its letter, like {}",
-                g.name(from),
-                self.text_of(&m)
-            )));
+            return Err(IllegalMove::Rule(RuleBroken::PassengerNamesSail {
+                boat: g.shape.square(from),
+                sail: self.text_of(&m),
+            }));
         }
         if legal.contains(&m) {
             return Ok(m);

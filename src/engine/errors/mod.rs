@@ -1,5 +1,11 @@
 //! Refusals a player or a tool reads: bad options, bad position text, illegal moves.
 
+mod rules;
+mod words;
+
+pub use rules::{RiverExit, RuleBroken};
+pub use words::{File, Owned, Square, Subject, Wing};
+
 use std::fmt;
 
 /// A bad `key=value` option; the message lists the valid choices.
@@ -56,7 +62,7 @@ pub enum IllegalMove {
     /// The text fits several legal moves: their canonical texts.
     Ambiguous(Vec<String>),
     /// A variant's own rule forbids it (palace closed, kings would face, ...).
-    Rule(String),
+    Rule(RuleBroken),
     /// Little River: the check would repeat a position a third time while its side has
     /// checked on every move since the position first occurred.
     PerpetualCheck,
@@ -81,8 +87,8 @@ impl fmt::Display for IllegalMove {
             | IllegalMove::OwnPiece(s)
             | IllegalMove::LeavesInCheck(s)
             | IllegalMove::BadDrop(s)
-            | IllegalMove::NoSuchMove(s)
-            | IllegalMove::Rule(s) => f.write_str(s),
+            | IllegalMove::NoSuchMove(s) => f.write_str(s),
+            IllegalMove::Rule(r) => r.fmt(f),
             IllegalMove::PerpetualCheck => f.write_str(
                 "perpetual check: this check would repeat the position a third time while you \
                  have checked on every move since it first occurred; vary your play",
