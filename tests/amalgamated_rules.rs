@@ -5,6 +5,7 @@
 mod common;
 
 use common::{all_moves, moves_of, refusal, words};
+use ferry::engine::errors::{NoPiece, Square};
 use ferry::engine::{
     variant, Action, Game, GameResult, IllegalMove, Move, Options, Position, Reason, RuleBroken,
     Variant,
@@ -464,7 +465,9 @@ fn refusals_name_pieces_and_cells() {
     let p = pos(START);
     let c = |s: &str| p.shape().parse_cell(s).unwrap();
     let e = p.check_move(&Move::normal(c("e4"), c("e5"))).unwrap_err();
-    assert_eq!(e, IllegalMove::NoPiece("there is no piece on e4".into()));
+    let e4 = Square { file: 4, rank: 4 };
+    assert_eq!(e, IllegalMove::NoPiece(NoPiece::On(e4)));
+    assert_eq!(e.to_string(), "there is no piece on e4");
     let e = p.check_move(&Move::normal(c("g8"), c("f6"))).unwrap_err();
     assert!(matches!(e, IllegalMove::NotYourPiece(_)), "{e:?}");
     assert!(e.to_string().contains("Black Knight on g8"), "{e}");

@@ -2,7 +2,7 @@
 //! (canonical printing with disambiguation, and the lenient parser of the rules README).
 
 use super::board::{Cell, Shape};
-use super::errors::{IllegalMove, PositionError, RuleBroken};
+use super::errors::{IllegalMove, PositionError, RuleBroken, Unreadable};
 use super::moves::Move;
 use super::player_text::{check_plain, excerpt, MAX_POSITION_TEXT};
 use super::types::{Color, Piece};
@@ -573,10 +573,10 @@ pub fn read_move(
         patterns.push(p);
     }
     if patterns.is_empty() {
-        return Err(IllegalMove::Unreadable(format!(
-            "'{t}' is not a move: write it like e4, Nf3, exd5 or e2-e4",
-            t = excerpt(t)
-        )));
+        return Err(IllegalMove::Unreadable(Unreadable::NotAMove {
+            text: excerpt(t),
+            like: "e4, Nf3, exd5 or e2-e4",
+        }));
     }
     Ok(Reading::NoMatch(patterns))
 }

@@ -1,8 +1,14 @@
 //! Refusals a player or a tool reads: bad options, bad position text, illegal moves.
 
+mod moving;
+mod pieces;
+mod reading;
 mod rules;
 mod words;
 
+pub use moving::{Blocked, CannotMoveThere, Danger, LeavesInCheck, Obstacle};
+pub use pieces::{Among, BadDrop, DropZone, GameOver, NoPiece, NotYourPiece, OwnPiece, RankBand};
+pub use reading::{NoSuchMove, Unreadable};
 pub use rules::{RiverExit, RuleBroken};
 pub use words::{File, Owned, Square, Subject, Wing};
 
@@ -36,29 +42,31 @@ impl fmt::Display for PositionError {
 }
 impl std::error::Error for PositionError {}
 
-/// Why a move was refused. Every variant says it in words a player understands.
+/// Why a move was refused: a category, then the kind of refusal with the cells and
+/// pieces it concerns. `Display` is the sentence a player reads; code above the engine
+/// matches kinds, never that text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IllegalMove {
-    /// The text is not a move at all; the string says what was expected.
-    Unreadable(String),
+    /// The text is not a move at all.
+    Unreadable(Unreadable),
     /// The game has ended.
-    GameOver(String),
-    /// No piece stands on the named cell.
-    NoPiece(String),
+    GameOver(GameOver),
+    /// No piece stands on the named cell, or none that could make the move.
+    NoPiece(NoPiece),
     /// The piece belongs to the other side.
-    NotYourPiece(String),
-    /// The piece's pattern does not go there; the string names piece and cells.
-    CannotMoveThere(String),
+    NotYourPiece(NotYourPiece),
+    /// The piece's pattern does not go there.
+    CannotMoveThere(CannotMoveThere),
     /// Something stands in the way.
-    Blocked(String),
+    Blocked(Blocked),
     /// The destination holds a piece of the mover's own side.
-    OwnPiece(String),
+    OwnPiece(OwnPiece),
     /// The mover's royal piece would be (or stay) in check.
-    LeavesInCheck(String),
+    LeavesInCheck(LeavesInCheck),
     /// Nothing of that kind in hand, or that piece may not be dropped there.
-    BadDrop(String),
-    /// The text fits no legal move; the string says what it was read as.
-    NoSuchMove(String),
+    BadDrop(BadDrop),
+    /// The text fits no legal move.
+    NoSuchMove(NoSuchMove),
     /// The text fits several legal moves: their canonical texts.
     Ambiguous(Vec<String>),
     /// A variant's own rule forbids it (palace closed, kings would face, ...).
@@ -78,17 +86,17 @@ impl fmt::Display for IllegalMove {
                     join_or(list)
                 )
             }
-            IllegalMove::Unreadable(s)
-            | IllegalMove::GameOver(s)
-            | IllegalMove::NoPiece(s)
-            | IllegalMove::NotYourPiece(s)
-            | IllegalMove::CannotMoveThere(s)
-            | IllegalMove::Blocked(s)
-            | IllegalMove::OwnPiece(s)
-            | IllegalMove::LeavesInCheck(s)
-            | IllegalMove::BadDrop(s)
-            | IllegalMove::NoSuchMove(s) => f.write_str(s),
-            IllegalMove::Rule(r) => r.fmt(f),
+            IllegalMove::Unreadable(k) => k.fmt(f),
+            IllegalMove::GameOver(k) => k.fmt(f),
+            IllegalMove::NoPiece(k) => k.fmt(f),
+            IllegalMove::NotYourPiece(k) => k.fmt(f),
+            IllegalMove::CannotMoveThere(k) => k.fmt(f),
+            IllegalMove::Blocked(k) => k.fmt(f),
+            IllegalMove::OwnPiece(k) => k.fmt(f),
+            IllegalMove::LeavesInCheck(k) => k.fmt(f),
+            IllegalMove::BadDrop(k) => k.fmt(f),
+            IllegalMove::NoSuchMove(k) => k.fmt(f),
+            IllegalMove::Rule(k) => k.fmt(f),
             IllegalMove::PerpetualCheck => f.write_str(
                 "perpetual check: this check would repeat the position a third time while you \
                  have checked on every move since it first occurred; vary your play",
@@ -104,5 +112,139 @@ pub fn join_or(items: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::types::{Color, Piece, Role};
+
+    fn sq(name: &str) -> Square {
+        let b = name.as_bytes();
+        Square {
+            file: b[0] - b'a',
+            rank: name[1..].parse().unwrap(),
+        }
+    }
+
+    /// Kinds print the sentences Ferry has always printed, byte for byte.
+    #[test]
+    fn kinds_say_the_players_sentences() {
+        let rook = Subject::Piece(Role::Rook, sq("c4"));
+        let cases: Vec<(IllegalMove, &str)> = vec![
+            (
+                IllegalMove::Rule(RuleBroken::PalaceClosed {
+                    piece: rook,
+                    to: sq("c8"),
+                }),
+                "the Rook on c4 cannot go to c8: the palace is closed to every piece but its King",
+            ),
+            (
+                IllegalMove::Rule(RuleBroken::KingsFace { file: File(3) }),
+                "the Kings would face each other on the d file with nothing between them",
+            ),
+            (
+                IllegalMove::Rule(RuleBroken::RiverMustBeLeft {
+                    piece: rook,
+                    aspect: "wild",
+                    north: true,
+                }),
+                "the Rook on c4 is in a wild river: it may only leave it towards the north (the \
+                 other river pieces drown), or stay and drown",
+            ),
+            (
+                IllegalMove::Rule(RuleBroken::StepOutOnto {
+                    piece: rook,
+                    to: sq("c6"),
+                    occupant: Some(Owned(Piece::new(Color::Black, Role::Knight))),
+                    exit: RiverExit::AcrossEmpty,
+                }),
+                "the Rook on c4 cannot step out of the river onto c6 (Black's Knight stands \
+                 there): the exit must be the empty cell across",
+            ),
+            (
+                IllegalMove::Rule(RuleBroken::BridgeFilesOnly { files: 0b0010_0100 }),
+                "bridges may be built only on files c, f",
+            ),
+            (
+                IllegalMove::Rule(RuleBroken::BridgeNeedsBuilders {
+                    file: 0,
+                    white_bank: 6,
+                    black_bank: 9,
+                }),
+                "to build on file a you need two or more pieces on one bank rank (6 or 9) on \
+                 files a to b",
+            ),
+            (
+                IllegalMove::NoPiece(NoPiece::On(sq("e4"))),
+                "there is no piece on e4",
+            ),
+            (
+                IllegalMove::NotYourPiece(NotYourPiece::NotYours {
+                    piece: Subject::Enemy(Piece::new(Color::Black, Role::Knight), sq("g8")),
+                    side: Color::White,
+                }),
+                "the Black Knight on g8 is not yours: White is to move",
+            ),
+            (
+                IllegalMove::Blocked(Blocked::InTheWay {
+                    piece: rook,
+                    to: sq("c8"),
+                    by: None,
+                }),
+                "the Rook on c4 cannot go to c8: a piece is in the way",
+            ),
+            (
+                IllegalMove::LeavesInCheck(LeavesInCheck::CastleFromDanger {
+                    wing: Wing::Queenside,
+                    danger: Danger::Either,
+                }),
+                "you cannot castle queenside (O-O-O): your King is in danger (in check or open \
+                 to dissection) now",
+            ),
+            (
+                IllegalMove::BadDrop(BadDrop::OutsideZone {
+                    role: Role::Chariot,
+                    zone: DropZone {
+                        original: None,
+                        captured: Some(RankBand {
+                            own: (1, 5),
+                            board: (8, 4),
+                        }),
+                    },
+                    to: sq("e3"),
+                }),
+                "a Chariot may only be dropped on your ranks 1-5 (ranks 4-8), and e3 is not there",
+            ),
+            (
+                IllegalMove::NoSuchMove(NoSuchMove::Removes {
+                    removed: vec![sq("a3"), sq("a5"), sq("a6")],
+                    canonical: "Ra1xa3xa5xa6-a7".to_string(),
+                }),
+                "that move removes a3, a5, a6: write Ra1xa3xa5xa6-a7",
+            ),
+            (
+                IllegalMove::NoSuchMove(NoSuchMove::OffBoard {
+                    word: "square",
+                    bounds: Some((sq("a1"), sq("h8"))),
+                }),
+                "that square is not on the board (a1 to h8)",
+            ),
+            (
+                IllegalMove::Unreadable(Unreadable::NotAMove {
+                    text: "zz".to_string(),
+                    like: "e4, Nf3, exd5 or e2-e4",
+                }),
+                "'zz' is not a move: write it like e4, Nf3, exd5 or e2-e4",
+            ),
+            (
+                IllegalMove::Ambiguous(vec!["R1a2".to_string(), "R3a2".to_string()]),
+                "ambiguous: it could be R1a2 or R3a2; write one of them",
+            ),
+        ];
+        for (kind, sentence) in cases {
+            assert_eq!(kind.to_string(), sentence, "{kind:?}");
+        }
     }
 }

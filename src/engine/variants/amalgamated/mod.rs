@@ -23,7 +23,7 @@ mod text;
 pub use options::Config;
 
 use crate::engine::board::{Cell, Shape};
-use crate::engine::errors::{IllegalMove, PositionError, RuleBroken};
+use crate::engine::errors::{IllegalMove, NoPiece, PositionError, RuleBroken};
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::notation::{self, Reading};
 use crate::engine::options::Options;
@@ -206,9 +206,7 @@ impl Rules for Amalgamated {
             Move::Normal {
                 promotion: Some(_), ..
             } => Err(IllegalMove::Rule(RuleBroken::PromotionNeverChosen)),
-            Move::Normal { .. } => Err(IllegalMove::NoPiece(
-                "that cell is not on the board".to_string(),
-            )),
+            Move::Normal { .. } => Err(IllegalMove::NoPiece(NoPiece::OffBoard)),
             Move::Castle { .. } => Err(IllegalMove::Rule(RuleBroken::NoCastling {
                 game: SAN_STYLE.game,
             })),

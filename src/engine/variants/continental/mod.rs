@@ -12,7 +12,12 @@ mod tables;
 mod text;
 
 use crate::engine::board::{Cell, CellSet, Shape};
-use crate::engine::errors::{IllegalMove, PositionError, RuleBroken};
+use crate::engine::errors::{
+    CannotMoveThere, IllegalMove, NoSuchMove, PositionError, RuleBroken, Square,
+};
+
+/// The corners of the 8x8 board, for the refusal of a cell off it.
+const CORNERS: (Square, Square) = (Square { file: 0, rank: 1 }, Square { file: 7, rank: 8 });
 use crate::engine::moves::{Effects, Move, MoveList, Removal};
 use crate::engine::notation::{self, Reading};
 use crate::engine::options::{OptionSpec, OptionValues, Options};
@@ -258,14 +263,15 @@ impl Rules for ContinentalPosition {
     fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
         let on_board = |c: Option<Cell>| c.is_none_or(|c| c.0 < 64);
         if !on_board(m.from()) || !on_board(m.to()) {
-            return Err(IllegalMove::NoSuchMove(
-                "that cell is not on the board (a1 to h8)".to_string(),
-            ));
+            return Err(IllegalMove::NoSuchMove(NoSuchMove::OffBoard {
+                word: "cell",
+                bounds: Some(CORNERS),
+            }));
         }
         match *m {
-            Move::Normal { from, to, .. } if from == to => Err(IllegalMove::CannotMoveThere(
-                "a move must go to another cell".to_string(),
-            )),
+            Move::Normal { from, to, .. } if from == to => {
+                Err(IllegalMove::CannotMoveThere(CannotMoveThere::AnotherCell))
+            }
             Move::Normal {
                 from,
                 to,

@@ -6,7 +6,7 @@ use super::tables::{
 };
 use super::FluidityPosition;
 use crate::engine::board::Cell;
-use crate::engine::errors::{IllegalMove, RuleBroken, Wing};
+use crate::engine::errors::{Blocked, Danger, IllegalMove, LeavesInCheck, RuleBroken, Wing};
 use crate::engine::moves::{Effects, Move, MoveList, Removal};
 use crate::engine::notation;
 use crate::engine::types::{Color, Piece};
@@ -333,7 +333,6 @@ impl FluidityPosition {
         let us = self.side;
         let own = self.own(us);
         let enemy = self.own(us.opposite());
-        let name = super::tables::name;
         if self.piece(right.king) != Some(Piece::new(us, ROLES[KING]))
             || self.piece(right.rook) != Some(Piece::new(us, ROLES[ROOK]))
         {
@@ -347,12 +346,11 @@ impl FluidityPosition {
         let mut removed = 0u64;
         for &c in right.between {
             if own & bit(c) != 0 {
-                return Some(IllegalMove::Blocked(format!(
-                    "you cannot castle {}: your own {} on {} stands between King and Rook",
-                    right.wing,
-                    self.kind_at(c).map_or(ROLES[KNIGHT], |k| ROLES[k]),
-                    name(c)
-                )));
+                return Some(IllegalMove::Blocked(Blocked::CastlingOwnBetween {
+                    wing: right.wing,
+                    own: self.kind_at(c).map_or(ROLES[KNIGHT], |k| ROLES[k]),
+                    at: square(c),
+                }));
             }
             if enemy & bit(c) != 0 {
                 let kind = self.kind_at(c).unwrap_or(KING);
@@ -375,26 +373,30 @@ impl FluidityPosition {
             }
         }
         let danger = if self.config.wins {
-            "in check"
+            Danger::InCheck
         } else {
-            "in danger (in check or open to dissection)"
+            Danger::Either
         };
         if self.in_danger(us) {
-            return Some(IllegalMove::LeavesInCheck(format!(
-                "you cannot castle {}: your King is {danger} now",
-                right.wing
-            )));
+            return Some(IllegalMove::LeavesInCheck(
+                LeavesInCheck::CastleFromDanger {
+                    wing: right.wing,
+                    danger,
+                },
+            ));
         }
         // The enemy pieces between removed, the Rook still on its corner.
         let cleared = self.without(removed);
         for &c in &right.crossed {
             let step = cleared.moved(KING, right.king, c, 0);
             if step.in_danger(us) {
-                return Some(IllegalMove::LeavesInCheck(format!(
-                    "you cannot castle {}: your King would be {danger} on {}, which it crosses",
-                    right.wing,
-                    name(c)
-                )));
+                return Some(IllegalMove::LeavesInCheck(
+                    LeavesInCheck::CastleThroughDanger {
+                        wing: right.wing,
+                        danger,
+                        at: square(c),
+                    },
+                ));
             }
         }
         let done = cleared.moved(KING, right.king, right.king_to, 0).moved(
@@ -404,10 +406,12 @@ impl FluidityPosition {
             0,
         );
         if done.in_danger(us) {
-            return Some(IllegalMove::LeavesInCheck(format!(
-                "you cannot castle {}: your King would end {danger}",
-                right.wing
-            )));
+            return Some(IllegalMove::LeavesInCheck(
+                LeavesInCheck::CastleIntoDanger {
+                    wing: right.wing,
+                    danger,
+                },
+            ));
         }
         None
     }

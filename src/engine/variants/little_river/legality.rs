@@ -7,7 +7,10 @@ use super::rules::Paths;
 use super::tables::{bit, cells, file, tables, Bits, CELLS, NORTH, SOUTH};
 use super::LittleRiver;
 use crate::engine::board::Cell;
-use crate::engine::errors::{File, IllegalMove, Owned, RiverExit, RuleBroken, Subject};
+use crate::engine::errors::{
+    BadDrop, Blocked, CannotMoveThere, File, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
+    NotYourPiece, OwnPiece, Owned, RiverExit, RuleBroken, Subject,
+};
 
 /// The game's name in refusals of what it does not have.
 const GAME: &str = "Little River Chess";
@@ -45,25 +48,25 @@ impl LittleRiver {
     /// river cell is refused (Wild) or may not capture beyond it (Gentle, option off).
     fn check_step(&self, from: Cell, to: Cell, aspect: Aspect) -> Result<(), IllegalMove> {
         let t = tables();
-        let piece = self.board[from.index()].ok_or_else(|| {
-            IllegalMove::NoPiece(format!("there is no piece on {}", t.name(from)))
-        })?;
+        let piece = self.board[from.index()]
+            .ok_or_else(|| IllegalMove::NoPiece(NoPiece::On(t.shape.square(from))))?;
         let me = self.describe(from);
-        let tn = t.name(to);
         let sq = t.shape.square(to);
         if from == to {
-            return Err(IllegalMove::CannotMoveThere(format!(
-                "{me} must move to another cell"
-            )));
+            return Err(IllegalMove::CannotMoveThere(CannotMoveThere::SameCell {
+                piece: me,
+                word: "cell",
+            }));
         }
         if self.pattern(piece.role, piece.color, from) & bit(to) == 0 {
             if piece.role == Role::King && t.palace[piece.color.index()] & bit(to) == 0 {
                 return Err(rule(RuleBroken::KingLeavesPalace { piece: me, to: sq }));
             }
-            return Err(IllegalMove::CannotMoveThere(format!(
-                "{me} does not move like that ({}-{tn})",
-                t.name(from)
-            )));
+            return Err(IllegalMove::CannotMoveThere(CannotMoveThere::Pattern {
+                piece: me,
+                from: t.shape.square(from),
+                to: sq,
+            }));
         }
         if piece.role != Role::King && t.palaces & bit(to) != 0 {
             return Err(rule(RuleBroken::PalaceClosed { piece: me, to: sq }));
@@ -74,10 +77,11 @@ impl LittleRiver {
                 return Err(rule(RuleBroken::RookThroughPalace { piece: me, to: sq }));
             }
             if let Some(b) = cells(between & (self.occ[0] | self.occ[1])).next() {
-                return Err(IllegalMove::Blocked(format!(
-                    "{me} cannot go to {tn}: {} is in the way",
-                    self.describe(b)
-                )));
+                return Err(IllegalMove::Blocked(Blocked::InTheWay {
+                    piece: me,
+                    to: sq,
+                    by: Some(self.describe(b)),
+                }));
             }
             if between & t.river != 0 && !t.in_river(from) {
                 match aspect {
@@ -99,10 +103,11 @@ impl LittleRiver {
         }
         if let Some(p) = self.board[to.index()] {
             if p.color == piece.color {
-                return Err(IllegalMove::OwnPiece(format!(
-                    "{me} cannot go to {tn}: your own {} stands there",
-                    p.role
-                )));
+                return Err(IllegalMove::OwnPiece(OwnPiece::GoStandsThere {
+                    piece: me,
+                    to: sq,
+                    own: p.role,
+                }));
             }
         }
         Ok(())
@@ -136,36 +141,29 @@ impl LittleRiver {
                     _ => false,
                 };
                 if !ok {
-                    return Err(IllegalMove::NoSuchMove(
-                        "that path is not written the way Ferry records it".to_string(),
-                    ));
+                    return Err(IllegalMove::NoSuchMove(NoSuchMove::PathNotRecorded));
                 }
                 (from, via, via_len as usize, to, drown)
             }
-            Move::Drop { .. } => {
-                return Err(IllegalMove::BadDrop(
-                    "there are no drops in Little River Chess".to_string(),
-                ))
-            }
+            Move::Drop { .. } => return Err(IllegalMove::BadDrop(BadDrop::NoDrops { game: GAME })),
             Move::Castle { .. } => return Err(rule(RuleBroken::NoCastling { game: GAME })),
             Move::Bridge { .. } => return Err(rule(RuleBroken::NoBridges { game: GAME })),
         };
         let on_board = |c: Cell| c.index() < CELLS && t.shape.cells().contains(c);
         if !on_board(from) || !on_board(to) || !via.iter().all(|&c| on_board(c)) {
-            return Err(IllegalMove::NoSuchMove(
-                "that cell is not on the board".to_string(),
-            ));
+            return Err(IllegalMove::NoSuchMove(NoSuchMove::OffBoard {
+                word: "cell",
+                bounds: None,
+            }));
         }
-        let piece = self.board[from.index()].ok_or_else(|| {
-            IllegalMove::NoPiece(format!("there is no piece on {}", t.name(from)))
-        })?;
+        let piece = self.board[from.index()]
+            .ok_or_else(|| IllegalMove::NoPiece(NoPiece::On(t.shape.square(from))))?;
         if piece.color != self.side {
-            return Err(IllegalMove::NotYourPiece(format!(
-                "{} is {}'s, and it is {} to move",
-                self.describe(from),
-                piece.color,
-                self.side
-            )));
+            return Err(IllegalMove::NotYourPiece(NotYourPiece::Owner {
+                piece: self.describe(from),
+                owner: piece.color,
+                side: self.side,
+            }));
         }
         let me = self.describe(from);
         let aspect = self.aspect();
@@ -225,9 +223,9 @@ impl LittleRiver {
         } else {
             let r = via[0];
             if !t.in_river(r) || t.in_river(from) {
-                return Err(IllegalMove::NoSuchMove(format!(
-                    "{me} can only take a river path by entering the river"
-                )));
+                return Err(IllegalMove::NoSuchMove(NoSuchMove::RiverPathNeedsEntry {
+                    piece: me,
+                }));
             }
             self.check_step(from, r, aspect)?;
             let after = self.entered(r);
@@ -296,9 +294,9 @@ impl LittleRiver {
         let mut paths = Paths::new();
         self.piece_paths(aspect, stranded, from, &mut paths);
         let Some(raw) = paths.iter().find(|r| r.mv == *m) else {
-            return Err(IllegalMove::NoSuchMove(format!(
-                "{me} cannot take that path"
-            )));
+            return Err(IllegalMove::NoSuchMove(NoSuchMove::NoSuchPath {
+                piece: me,
+            }));
         };
         let mut canonical = raw.mv;
         paths.merged(|c| {
@@ -307,10 +305,9 @@ impl LittleRiver {
             }
         });
         if canonical != *m {
-            return Err(IllegalMove::NoSuchMove(format!(
-                "that path is the move {}; write it that way",
-                self.canonical_text(&canonical)
-            )));
+            return Err(IllegalMove::NoSuchMove(NoSuchMove::WrittenOtherwise {
+                canonical: self.canonical_text(&canonical),
+            }));
         }
         // Check and facing kings, after the whole move (drownings included).
         let mut next = self.clone();
@@ -318,9 +315,9 @@ impl LittleRiver {
         if next.king_attacked(self.side) {
             return Err(IllegalMove::LeavesInCheck(
                 if self.king_attacked(self.side) {
-                    format!("your King is in check, and {me} moving so does not get it out")
+                    LeavesInCheck::StaysInCheck { piece: me }
                 } else {
-                    format!("{me} cannot move so: that would leave your King in check")
+                    LeavesInCheck::WouldBeInCheck { piece: me }
                 },
             ));
         }
@@ -346,10 +343,10 @@ impl LittleRiver {
     fn float_refusal(&self, me: Subject, r: Cell, f: Cell) -> IllegalMove {
         let t = tables();
         if !t.in_river(f) {
-            return IllegalMove::NoSuchMove(format!(
-                "{me} floats only along the river (a5 to f5), not to {}",
-                t.name(f)
-            ));
+            return IllegalMove::NoSuchMove(NoSuchMove::FloatsAlongRiver {
+                piece: me,
+                to: t.shape.square(f),
+            });
         }
         if self.config.float_die {
             return rule(RuleBroken::DieDecidesFloat {
