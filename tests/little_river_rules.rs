@@ -8,7 +8,7 @@ use common::{all_moves, check_move_agrees, moves_of, outcome, play, words};
 use ferry::engine::variants::little_river::die;
 use ferry::engine::{
     variant, Color, Game, GameError, GameResult, History, HistoryEntry, IllegalMove, MoveList,
-    Position, Reason,
+    Position, PositionError, Reason,
 };
 use proptest::prelude::*;
 
@@ -585,20 +585,45 @@ fn no_capture_limit_option() {
 fn position_text_refusals_say_what_is_wrong() {
     let v = variant(ID).unwrap();
     let o = v.default_options();
-    for (text, words) in [
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/6 w - 0 0", "Kings"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/K5 w - 0 0", "palace"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*1R2*/2K3 w - 0 0", "palace"),
-        ("3k2/*4*/*4*/6/2P3/6/*4*/*4*/2K3 w c5s 0 0", "backwards"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/3K2 w - 0 0", "face"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w c4n 0 0", "river"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w c5n 0 0", "empty"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w - 0 0 7", "SEED"),
-        ("2k3/*4*/*4*/6/6/6/*4*/*4*/2K3 b - 0 0", "face"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w - x 0", "CLOCK"),
-    ] {
+    type Kind = fn(&PositionError) -> bool;
+    let cases: [(&str, &str, Kind); 10] = [
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/6 w - 0 0", "Kings", |e| {
+            matches!(e, PositionError::RoyalCount { count: 0, .. })
+        }),
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/K5 w - 0 0", "palace", |e| {
+            matches!(e, PositionError::KingOutsidePalace { .. })
+        }),
+        ("3k2/*4*/*4*/6/6/6/*4*/*1R2*/2K3 w - 0 0", "palace", |e| {
+            matches!(e, PositionError::PalaceOccupied { .. })
+        }),
+        (
+            "3k2/*4*/*4*/6/2P3/6/*4*/*4*/2K3 w c5s 0 0",
+            "backwards",
+            |e| matches!(e, PositionError::PawnTagBackwards { .. }),
+        ),
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/3K2 w - 0 0", "face", |e| {
+            matches!(e, PositionError::KingsFace)
+        }),
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w c4n 0 0", "river", |e| {
+            matches!(e, PositionError::TagNotRiver { .. })
+        }),
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w c5n 0 0", "empty", |e| {
+            matches!(e, PositionError::TagOnEmpty { .. })
+        }),
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w - 0 0 7", "SEED", |e| {
+            matches!(e, PositionError::SeedWithoutMisty { .. })
+        }),
+        ("2k3/*4*/*4*/6/6/6/*4*/*4*/2K3 b - 0 0", "face", |e| {
+            matches!(e, PositionError::KingsFace)
+        }),
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w - x 0", "CLOCK", |e| {
+            matches!(e, PositionError::BadNumber { what: "CLOCK", .. })
+        }),
+    ];
+    for (text, words, kind) in cases {
         let e = (v.parse)(text, &o).expect_err(text);
-        assert!(e.0.contains(words), "{text}: {e}");
+        assert!(kind(&e), "{text}: {e:?}");
+        assert!(e.to_string().contains(words), "{text}: {e}");
     }
     // Trailing fields may be left out; a misty text gains the option's seed.
     let p = (v.parse)("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w", &o).unwrap();

@@ -2,12 +2,14 @@
 
 mod moving;
 mod pieces;
+mod position;
 mod reading;
 mod rules;
 mod words;
 
 pub use moving::{Blocked, CannotMoveThere, Danger, LeavesInCheck, Obstacle};
 pub use pieces::{Among, BadDrop, DropZone, GameOver, NoPiece, NotYourPiece, OwnPiece, RankBand};
+pub use position::PositionError;
 pub use reading::{NoSuchMove, Unreadable};
 pub use rules::{RiverExit, RuleBroken};
 pub use words::{File, Owned, Square, Subject, Wing};
@@ -24,23 +26,6 @@ impl fmt::Display for OptionError {
     }
 }
 impl std::error::Error for OptionError {}
-
-/// A position text that cannot be read or describes an impossible position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionError(pub String);
-
-impl PositionError {
-    pub fn new(msg: impl Into<String>) -> Self {
-        PositionError(msg.into())
-    }
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl std::error::Error for PositionError {}
 
 /// Why a move was refused: a category, then the kind of refusal with the cells and
 /// pieces it concerns. `Display` is the sentence a player reads; code above the engine
@@ -241,6 +226,64 @@ mod tests {
             (
                 IllegalMove::Ambiguous(vec!["R1a2".to_string(), "R3a2".to_string()]),
                 "ambiguous: it could be R1a2 or R3a2; write one of them",
+            ),
+        ];
+        for (kind, sentence) in cases {
+            assert_eq!(kind.to_string(), sentence, "{kind:?}");
+        }
+    }
+
+    /// Setup problems print the sentences Ferry has always printed, byte for byte.
+    #[test]
+    fn setup_kinds_say_the_players_sentences() {
+        let cases: Vec<(PositionError, &str)> = vec![
+            (
+                PositionError::RankWidth {
+                    rank: 1,
+                    described: 9,
+                    files: 6,
+                },
+                "rank 1 describes more than 6 cells; it must describe exactly 6",
+            ),
+            (
+                PositionError::RoyalCount {
+                    color: Color::Black,
+                    count: 2,
+                    role: Role::King,
+                },
+                "Black has 2 Kings on the board; each side needs exactly one ('k')",
+            ),
+            (
+                PositionError::KingOutsidePalace {
+                    color: Color::White,
+                    at: sq("a1"),
+                    palace: vec![sq("c1"), sq("d1")],
+                },
+                "White's King on a1 is outside its palace (c1 d1); a King never leaves it",
+            ),
+            (
+                PositionError::WaitingInCheck {
+                    side: Color::White,
+                    royal: Role::General,
+                },
+                "White is to move, but Black's General is in check: the side not to move may \
+                 not be in check",
+            ),
+            (
+                PositionError::RoyalsFound {
+                    color: Color::White,
+                    found: vec![],
+                },
+                "White must have exactly one General or King, but has none",
+            ),
+            (
+                PositionError::BadNumber {
+                    what: "CLOCK",
+                    text: "x".to_string(),
+                    min: 0,
+                    max: 200,
+                },
+                "CLOCK 'x' must be a whole number from 0 to 200",
             ),
         ];
         for (kind, sentence) in cases {
