@@ -1,4 +1,11 @@
 //! Refusals a player or a tool reads: bad options, bad position text, illegal moves.
+//!
+//! A refused move or setup is a kind with the cells and pieces it concerns, never a
+//! sentence built where the rule fails: code above the engine matches kinds, and
+//! `Display` (one place per kind) writes the sentence the player reads. Kinds are plain
+//! data, mostly `Copy`, so a refusal costs no allocation until it is printed; strings
+//! remain only for the player's own text echoed back, Ferry's text of a move, and the
+//! shared plain-text check's sentence.
 
 mod moving;
 mod pieces;
