@@ -5,8 +5,10 @@
 mod common;
 
 use common::{all_moves, moves_of, refusal, words};
+use ferry::engine::errors::{NoPiece, Square};
 use ferry::engine::{
-    variant, Action, Game, GameResult, IllegalMove, Move, Options, Position, Reason, Variant,
+    variant, Action, Game, GameResult, IllegalMove, Move, Options, Position, Reason, RuleBroken,
+    Variant,
 };
 
 fn amalgamated() -> &'static Variant {
@@ -200,9 +202,13 @@ fn vector_13_king_may_not_return_to_its_own_half() {
     let p = pos("4g3/7p/8/3K4/8/8/1P6/8 w 0 60");
     assert_eq!(moves_of(p.as_ref(), "d5"), words("Kc5 Kc6 Kd6 Ke5 Ke6"));
     let e = refusal(p.as_ref(), "Kd4");
+    assert!(
+        matches!(e, IllegalMove::Rule(RuleBroken::NoReturnHome { .. })),
+        "{e:?}"
+    );
     assert_eq!(
-        e,
-        IllegalMove::Rule("the King on d5 may not return to its own half (d4)".to_string())
+        e.to_string(),
+        "the King on d5 may not return to its own half (d4)"
     );
     let d5 = p.shape().parse_cell("d5").unwrap();
     let d4 = p.shape().parse_cell("d4").unwrap();
@@ -459,7 +465,9 @@ fn refusals_name_pieces_and_cells() {
     let p = pos(START);
     let c = |s: &str| p.shape().parse_cell(s).unwrap();
     let e = p.check_move(&Move::normal(c("e4"), c("e5"))).unwrap_err();
-    assert_eq!(e, IllegalMove::NoPiece("there is no piece on e4".into()));
+    let e4 = Square { file: 4, rank: 4 };
+    assert_eq!(e, IllegalMove::NoPiece(NoPiece::On(e4)));
+    assert_eq!(e.to_string(), "there is no piece on e4");
     let e = p.check_move(&Move::normal(c("g8"), c("f6"))).unwrap_err();
     assert!(matches!(e, IllegalMove::NotYourPiece(_)), "{e:?}");
     assert!(e.to_string().contains("Black Knight on g8"), "{e}");

@@ -8,7 +8,7 @@ use common::{all_moves, check_move_agrees, moves_of, outcome, play, words};
 use ferry::engine::variants::little_river::die;
 use ferry::engine::{
     variant, Color, Game, GameError, GameResult, History, HistoryEntry, IllegalMove, MoveList,
-    Position, Reason,
+    Position, PositionError, Reason, RuleBroken,
 };
 use proptest::prelude::*;
 
@@ -149,6 +149,10 @@ fn e7_gentle_one_exit_open_so_no_drowning() {
         words("Wc4-b4 Wc4-c3 Wc4-c5>f5-f6 Wc4-d4")
     );
     assert!(refused(&*p, "Wc4-c5~").to_string().contains("way out"));
+    assert!(matches!(
+        refused(&*p, "Wc4-c5~"),
+        IllegalMove::Rule(RuleBroken::DoesNotDrown { .. })
+    ));
 }
 
 const E8: &str = "3k2/*4*/*4*/pppppp/6/PPPPPP/*4*/*3r*/2K1w1 w - 7 40";
@@ -180,6 +184,10 @@ fn e9_check_through_an_empty_palace_cell() {
     assert_eq!(moves(&*p), words("Kd2-d1"));
     assert!(refused(&*p, "Kd2-c1").to_string().contains("face"));
     assert!(matches!(
+        refused(&*p, "Kd2-c1"),
+        IllegalMove::Rule(RuleBroken::KingsFace { .. })
+    ));
+    assert!(matches!(
         refused(&*p, "Kd2-c2"),
         IllegalMove::LeavesInCheck(_) | IllegalMove::Rule(_)
     ));
@@ -195,6 +203,10 @@ fn e10_pawn_beside_the_palace_gives_check() {
     assert!(p.in_check());
     assert_eq!(moves(&*p), words("Kc8-c9 Kc8-d8 Kc8-d9"));
     assert!(refused(&*p, "Kc8xc7").to_string().contains("palace"));
+    assert!(matches!(
+        refused(&*p, "Kc8xc7"),
+        IllegalMove::Rule(RuleBroken::KingLeavesPalace { .. })
+    ));
 }
 
 #[test]
@@ -208,7 +220,15 @@ fn e11_facing_kings_the_last_blocker() {
     assert_eq!(moves_of(&*p, "d4"), words("d4-d5-d6"));
     assert_eq!(moves_of(&*pos(text, &["river=wild"]), "d4"), words("d4-d5"));
     assert!(refused(&*p, "d4-e4").to_string().contains("face"));
+    assert!(matches!(
+        refused(&*p, "d4-e4"),
+        IllegalMove::Rule(RuleBroken::KingsFace { .. })
+    ));
     assert!(refused(&*p, "d4-d5>c5-c6").to_string().contains("face"));
+    assert!(matches!(
+        refused(&*p, "d4-d5>c5-c6"),
+        IllegalMove::Rule(RuleBroken::KingsFace { .. })
+    ));
 }
 
 #[test]
@@ -217,7 +237,15 @@ fn e12_wild_must_leave_drowning_judged_before_legality() {
     let p = pos(text, &["river=wild"]);
     assert_eq!(moves(&*p), words("Kd1-c1 Kd1-c2 d5-d6"));
     assert!(refused(&*p, "Wb2-b3").to_string().contains("face"));
+    assert!(matches!(
+        refused(&*p, "Wb2-b3"),
+        IllegalMove::Rule(RuleBroken::KingsFace { .. })
+    ));
     assert!(refused(&*p, "d5-c5").to_string().contains("leave"));
+    assert!(matches!(
+        refused(&*p, "d5-c5"),
+        IllegalMove::Rule(RuleBroken::RiverMustBeLeft { .. })
+    ));
     let mut g = game(text, &["river=wild"]);
     play(
         &mut g,
@@ -280,6 +308,10 @@ fn e15_wild_capture_on_entry_float_own_river_piece_blocks_then_drowns() {
         "3k2/*4*/*4*/6/2R3/6/*4*/*4*/2K3 b c5n 0 1",
     );
     assert!(refused(&*p, "Kc1-d1").to_string().contains("face"));
+    assert!(matches!(
+        refused(&*p, "Kc1-d1"),
+        IllegalMove::Rule(RuleBroken::KingsFace { .. })
+    ));
     check_move_agrees(&*p);
 }
 
@@ -326,6 +358,10 @@ fn e18_mate_by_a_rook_passing_straight_through() {
     assert_eq!(g.outcome(), outcome(WHITE_WINS, Reason::Checkmate));
     let p = pos(text, &["river=wild"]);
     assert!(refused(&*p, "Rb3-b9").to_string().contains("Wild"));
+    assert!(matches!(
+        refused(&*p, "Rb3-b9"),
+        IllegalMove::Rule(RuleBroken::WildRiverStopsRook { .. })
+    ));
 }
 
 #[test]
@@ -585,20 +621,45 @@ fn no_capture_limit_option() {
 fn position_text_refusals_say_what_is_wrong() {
     let v = variant(ID).unwrap();
     let o = v.default_options();
-    for (text, words) in [
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/6 w - 0 0", "Kings"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/K5 w - 0 0", "palace"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*1R2*/2K3 w - 0 0", "palace"),
-        ("3k2/*4*/*4*/6/2P3/6/*4*/*4*/2K3 w c5s 0 0", "backwards"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/3K2 w - 0 0", "face"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w c4n 0 0", "river"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w c5n 0 0", "empty"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w - 0 0 7", "SEED"),
-        ("2k3/*4*/*4*/6/6/6/*4*/*4*/2K3 b - 0 0", "face"),
-        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w - x 0", "CLOCK"),
-    ] {
+    type Kind = fn(&PositionError) -> bool;
+    let cases: [(&str, &str, Kind); 10] = [
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/6 w - 0 0", "Kings", |e| {
+            matches!(e, PositionError::RoyalCount { count: 0, .. })
+        }),
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/K5 w - 0 0", "palace", |e| {
+            matches!(e, PositionError::KingOutsidePalace { .. })
+        }),
+        ("3k2/*4*/*4*/6/6/6/*4*/*1R2*/2K3 w - 0 0", "palace", |e| {
+            matches!(e, PositionError::PalaceOccupied { .. })
+        }),
+        (
+            "3k2/*4*/*4*/6/2P3/6/*4*/*4*/2K3 w c5s 0 0",
+            "backwards",
+            |e| matches!(e, PositionError::PawnTagBackwards { .. }),
+        ),
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/3K2 w - 0 0", "face", |e| {
+            matches!(e, PositionError::KingsFace)
+        }),
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w c4n 0 0", "river", |e| {
+            matches!(e, PositionError::TagNotRiver { .. })
+        }),
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w c5n 0 0", "empty", |e| {
+            matches!(e, PositionError::TagOnEmpty { .. })
+        }),
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w - 0 0 7", "SEED", |e| {
+            matches!(e, PositionError::SeedWithoutMisty { .. })
+        }),
+        ("2k3/*4*/*4*/6/6/6/*4*/*4*/2K3 b - 0 0", "face", |e| {
+            matches!(e, PositionError::KingsFace)
+        }),
+        ("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w - x 0", "CLOCK", |e| {
+            matches!(e, PositionError::BadNumber { what: "CLOCK", .. })
+        }),
+    ];
+    for (text, words, kind) in cases {
         let e = (v.parse)(text, &o).expect_err(text);
-        assert!(e.0.contains(words), "{text}: {e}");
+        assert!(kind(&e), "{text}: {e:?}");
+        assert!(e.to_string().contains(words), "{text}: {e}");
     }
     // Trailing fields may be left out; a misty text gains the option's seed.
     let p = (v.parse)("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w", &o).unwrap();

@@ -6,9 +6,11 @@
 mod common;
 
 use common::{game, sorted_texts, words};
+use ferry::engine::errors::NotYourPiece;
 use ferry::engine::variants::river::River;
 use ferry::engine::{
     variant, Color, GameResult, IllegalMove, Move, MoveList, Outcome, Position, Reason, Removal,
+    RuleBroken,
 };
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - a5,h6 - 0 1";
@@ -95,6 +97,13 @@ fn e01_start() {
     );
     let e = refused(START, "~h6>h5");
     assert!(e.to_string().contains("Black's side"), "{e}");
+    assert!(
+        matches!(
+            e,
+            IllegalMove::NotYourPiece(NotYourPiece::BoatOnOtherSide { .. })
+        ),
+        "{e:?}"
+    );
     assert_eq!(p.text(), START);
 }
 
@@ -161,6 +170,10 @@ fn e06_a_swimmer_checks_and_the_king_cannot_take_it() {
     );
     let e = refused(t, "Ke7xd6");
     assert!(e.to_string().contains("never captures a swimmer"), "{e}");
+    assert!(
+        matches!(e, IllegalMove::Rule(RuleBroken::KingNeverCapturesSwimmer)),
+        "{e:?}"
+    );
 }
 
 #[test]
@@ -311,6 +324,10 @@ fn e21_boarding_on_ones_own_side_passing_two_boats() {
     );
     let e = refused(t, "Ra7-a5");
     assert!(e.to_string().contains("other side"), "{e}");
+    assert!(
+        matches!(e, IllegalMove::Rule(RuleBroken::BoatOnOtherSide { .. })),
+        "{e:?}"
+    );
 }
 
 #[test]

@@ -506,6 +506,14 @@ impl Shape {
         std::array::from_fn(|i| self.leaps(Cell(i as u8), vectors))
     }
 
+    /// A cell's name as a refusal carries it.
+    pub fn square(&self, c: Cell) -> crate::engine::errors::Square {
+        crate::engine::errors::Square {
+            file: self.file(c),
+            rank: self.rank(c) + 1,
+        }
+    }
+
     /// The name of a cell: `a1`, `h10`.
     pub fn name(&self, c: Cell) -> String {
         let mut s = String::with_capacity(3);

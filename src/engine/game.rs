@@ -1,7 +1,7 @@
 //! A game record: variant, options, start position and the actions taken since. The
 //! current position is replayed from them, so the record alone is the whole game.
 
-use super::errors::IllegalMove;
+use super::errors::{GameOver, IllegalMove};
 use super::moves::Effects;
 use super::options::Options;
 use super::outcome::{Outcome, Reason};
@@ -151,8 +151,8 @@ impl Game {
     /// Applies one action, or refuses it and changes nothing.
     pub fn apply(&mut self, action: Action) -> Result<(), GameError> {
         if let Some(o) = self.outcome {
-            return Err(GameError::Illegal(IllegalMove::GameOver(format!(
-                "the game is over ({o})"
+            return Err(GameError::Illegal(IllegalMove::GameOver(GameOver::Ended(
+                o,
             ))));
         }
         let recorded = match &action {

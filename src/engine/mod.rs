@@ -24,7 +24,7 @@ pub mod variant;
 pub mod variants;
 
 pub use board::{Cell, CellSet, CellSet64, Cells, Dir, Shape};
-pub use errors::{IllegalMove, OptionError, PositionError};
+pub use errors::{IllegalMove, OptionError, PositionError, RuleBroken};
 pub use game::{Action, Game, GameError};
 pub use moves::{Effects, Move, MoveList, Removal};
 pub use options::{OptionSpec, OptionValues, Options};

@@ -2,7 +2,7 @@
 //! (canonical printing with disambiguation, and the lenient parser of the rules README).
 
 use super::board::{Cell, Shape};
-use super::errors::{IllegalMove, PositionError};
+use super::errors::{IllegalMove, PositionError, RuleBroken, Square, Unreadable};
 use super::moves::Move;
 use super::player_text::{check_plain, excerpt, MAX_POSITION_TEXT};
 use super::types::{Color, Piece};
@@ -21,11 +21,10 @@ pub fn parse_board(
 ) -> Result<Vec<(Cell, Piece)>, PositionError> {
     let rows: Vec<&str> = field.split('/').collect();
     if rows.len() != shape.ranks() as usize {
-        return Err(PositionError::new(format!(
-            "the board has {} ranks separated by '/', but the text has {}",
-            shape.ranks(),
-            rows.len()
-        )));
+        return Err(PositionError::Ranks {
+            expected: shape.ranks(),
+            found: rows.len(),
+        });
     }
     let mut pieces = Vec::new();
     for (i, row) in rows.iter().enumerate() {
@@ -38,10 +37,11 @@ pub fn parse_board(
                 let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
                 let run: u16 = digits.parse().unwrap_or(u16::MAX);
                 if run == 0 || digits.len() > 2 {
-                    return Err(PositionError::new(format!(
-                        "rank {rank_name}: '{digits}' is not a run of empty cells (1 to {})",
-                        shape.files()
-                    )));
+                    return Err(PositionError::BadRun {
+                        rank: rank_name,
+                        text: digits,
+                        files: shape.files(),
+                    });
                 }
                 for _ in 0..run {
                     if file < shape.files() as u16 && shape.cell(file as u8, rank).is_none() {
@@ -57,10 +57,12 @@ pub fn parse_board(
             }
             if ch == '*' {
                 if file < shape.files() as u16 && shape.cell(file as u8, rank).is_some() {
-                    return Err(PositionError::new(format!(
-                        "rank {rank_name}: '*' marks a hole, but {}{rank_name} is a cell of this board",
-                        (b'a' + file as u8) as char
-                    )));
+                    return Err(PositionError::NotAHole {
+                        at: Square {
+                            file: file as u8,
+                            rank: rank_name,
+                        },
+                    });
                 }
                 file += 1;
                 rest = &rest[1..];
@@ -68,10 +70,12 @@ pub fn parse_board(
             }
             let Some((piece, used)) = token(rest) else {
                 let bad: String = rest.chars().take(2).collect();
-                return Err(PositionError::new(format!(
-                    "rank {rank_name}: '{}' is not a piece of this variant",
-                    bad.trim_end_matches(|c: char| c.is_ascii_digit() || c == '*' || c == '/')
-                )));
+                return Err(PositionError::UnknownPiece {
+                    rank: rank_name,
+                    text: bad
+                        .trim_end_matches(|c: char| c.is_ascii_digit() || c == '*' || c == '/')
+                        .to_string(),
+                });
             };
             if file >= shape.files() as u16 {
                 file += 1;
@@ -85,26 +89,23 @@ pub fn parse_board(
             rest = &rest[used..];
         }
         if file != shape.files() as u16 {
-            return Err(PositionError::new(format!(
-                "rank {rank_name} describes {} cells; it must describe exactly {}",
-                if file > shape.files() as u16 {
-                    "more than".to_string() + &format!(" {}", shape.files())
-                } else {
-                    file.to_string()
-                },
-                shape.files()
-            )));
+            return Err(PositionError::RankWidth {
+                rank: rank_name,
+                described: file,
+                files: shape.files(),
+            });
         }
     }
     Ok(pieces)
 }
 
 fn hole_error(file: u8, rank: u8) -> PositionError {
-    PositionError::new(format!(
-        "{}{} is a hole: write '*' there",
-        (b'a' + file) as char,
-        rank + 1
-    ))
+    PositionError::Hole {
+        at: Square {
+            file,
+            rank: rank + 1,
+        },
+    }
 }
 
 /// Writes the BOARD field; `token` gives a piece's text.
@@ -153,9 +154,7 @@ pub fn split_hand(field: &str) -> Result<(&str, Option<&str>), PositionError> {
         None => Ok((field, None)),
         Some(open) => {
             if !field.ends_with(']') || field[open + 1..field.len() - 1].contains(['[', ']']) {
-                return Err(PositionError::new(
-                    "the hand must be written once, in brackets right after the board: [PPCCppcc]",
-                ));
+                return Err(PositionError::HandBrackets);
             }
             Ok((&field[..open], Some(&field[open + 1..field.len() - 1])))
         }
@@ -165,21 +164,10 @@ pub fn split_hand(field: &str) -> Result<(&str, Option<&str>), PositionError> {
 /// Reads the side-to-move field.
 pub fn parse_side(field: Option<&str>) -> Result<Color, PositionError> {
     match field {
-        None => Err(PositionError::new(
-            "the side to move is missing: add 'w' or 'b' after the board",
-        )),
-        Some(s) if s.len() == 1 => {
-            Color::from_letter(s.chars().next().unwrap_or(' ')).ok_or_else(|| {
-                PositionError::new(format!(
-                    "side to move '{s}' must be 'w' or 'b'",
-                    s = excerpt(s)
-                ))
-            })
-        }
-        Some(s) => Err(PositionError::new(format!(
-            "side to move '{s}' must be 'w' or 'b'",
-            s = excerpt(s)
-        ))),
+        None => Err(PositionError::SideMissing),
+        Some(s) if s.len() == 1 => Color::from_letter(s.chars().next().unwrap_or(' '))
+            .ok_or_else(|| PositionError::BadSide { text: excerpt(s) }),
+        Some(s) => Err(PositionError::BadSide { text: excerpt(s) }),
     }
 }
 
@@ -194,16 +182,21 @@ pub fn count_up(n: u32, max: u32) -> u32 {
 }
 
 /// Reads a move-number field: a whole number from `min` up to `max`.
-pub fn parse_number(field: &str, what: &str, min: u32, max: u32) -> Result<u32, PositionError> {
+pub fn parse_number(
+    field: &str,
+    what: &'static str,
+    min: u32,
+    max: u32,
+) -> Result<u32, PositionError> {
     field
         .parse::<u32>()
         .ok()
         .filter(|n| (min..=max).contains(n) && field.bytes().all(|b| b.is_ascii_digit()))
-        .ok_or_else(|| {
-            PositionError::new(format!(
-                "{what} '{field}' must be a whole number from {min} to {max}",
-                field = excerpt(field)
-            ))
+        .ok_or_else(|| PositionError::BadNumber {
+            what,
+            text: excerpt(field),
+            min,
+            max,
         })
 }
 
@@ -219,7 +212,7 @@ impl<'a> Fields<'a> {
     /// character that is not plain is refused before any field is read.
     pub fn new(text: &'a str, names: &'static str) -> Result<Fields<'a>, PositionError> {
         check_plain(text.trim(), "position text", MAX_POSITION_TEXT, names)
-            .map_err(PositionError)?;
+            .map_err(PositionError::NotPlain)?;
         Ok(Fields {
             parts: text.split_whitespace(),
             names,
@@ -230,21 +223,17 @@ impl<'a> Fields<'a> {
         self.parts.next()
     }
     pub fn board(&mut self) -> Result<&'a str, PositionError> {
-        self.parts.next().ok_or_else(|| {
-            PositionError::new(format!(
-                "the position text is empty; expected {}",
-                self.names
-            ))
-        })
+        self.parts
+            .next()
+            .ok_or(PositionError::Empty { fields: self.names })
     }
     pub fn finish(&mut self) -> Result<(), PositionError> {
         match self.parts.next() {
             None => Ok(()),
-            Some(extra) => Err(PositionError::new(format!(
-                "unexpected '{extra}' after the last field; expected {}",
-                self.names,
-                extra = excerpt(extra)
-            ))),
+            Some(extra) => Err(PositionError::Extra {
+                text: excerpt(extra),
+                fields: self.names,
+            }),
         }
     }
 }
@@ -278,8 +267,8 @@ pub struct SanStyle {
     pub promotion_aliases: &'static [(&'static str, &'static str)],
     /// The drop letter meant by a drop written without one, when several kinds fit.
     pub default_drop: Option<&'static str>,
-    /// Shown when a player writes castling in a variant without it.
-    pub no_castling: &'static str,
+    /// The game's name, for the refusal of castling in a variant without it.
+    pub game: &'static str,
 }
 
 /// Prints a move: `Nbd2`, `exd5`, `b6=S`, `C@f1`. `all` is every legal move of the position
@@ -528,7 +517,9 @@ pub fn read_move(
 ) -> Result<Reading, IllegalMove> {
     let t = clean_move_text(text);
     if is_castling(t) {
-        return Err(IllegalMove::Rule(style.no_castling.to_string()));
+        return Err(IllegalMove::Rule(RuleBroken::NoCastling {
+            game: style.game,
+        }));
     }
     let mut patterns = Vec::new();
     for swap in [false, true] {
@@ -571,10 +562,10 @@ pub fn read_move(
         patterns.push(p);
     }
     if patterns.is_empty() {
-        return Err(IllegalMove::Unreadable(format!(
-            "'{t}' is not a move: write it like e4, Nf3, exd5 or e2-e4",
-            t = excerpt(t)
-        )));
+        return Err(IllegalMove::Unreadable(Unreadable::NotAMove {
+            text: excerpt(t),
+            like: "e4, Nf3, exd5 or e2-e4",
+        }));
     }
     Ok(Reading::NoMatch(patterns))
 }
@@ -659,7 +650,7 @@ mod tests {
             fallbacks: &[("P", "")],
             promotion_aliases: &[],
             default_drop: None,
-            no_castling: "no castling",
+            game: "a test game",
         };
         let p = read_pattern(&s, &style, "Nbd2", false).unwrap();
         assert_eq!(

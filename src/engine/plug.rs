@@ -4,7 +4,7 @@
 //! written once here, for every `Rules` type.
 
 use super::board::{Cell, Shape};
-use super::errors::{IllegalMove, PositionError};
+use super::errors::{GameOver, IllegalMove, PositionError, Unreadable};
 use super::moves::{Effects, Move, MoveList};
 use super::notation::clean_move_text;
 use super::options::Options;
@@ -145,20 +145,24 @@ pub fn boxed_parse<R: Rules>(
 
 /// A move text trimmed, if it is short and plain and could be a move: what every reader
 /// asks before any rule runs.
-pub(crate) fn move_text_shape<'t>(text: &'t str, examples: &str) -> Result<&'t str, IllegalMove> {
+pub(crate) fn move_text_shape<'t>(
+    text: &'t str,
+    examples: &'static str,
+) -> Result<&'t str, IllegalMove> {
     let text = text.trim();
-    check_plain(text, "move", MAX_MOVE_TEXT, "e4").map_err(IllegalMove::Unreadable)?;
+    check_plain(text, "move", MAX_MOVE_TEXT, "e4")
+        .map_err(|why| IllegalMove::Unreadable(Unreadable::NotPlain(why)))?;
     let t = clean_move_text(text);
     if t.is_empty() {
-        return Err(IllegalMove::Unreadable(format!(
-            "the move is empty: write one move like {examples}"
-        )));
+        return Err(IllegalMove::Unreadable(Unreadable::Empty {
+            like: examples,
+        }));
     }
     if t.chars().any(char::is_whitespace) {
-        return Err(IllegalMove::Unreadable(format!(
-            "'{}' is not a move: write one move like {examples}, without spaces",
-            excerpt(t)
-        )));
+        return Err(IllegalMove::Unreadable(Unreadable::Spaces {
+            text: excerpt(t),
+            like: examples,
+        }));
     }
     Ok(t)
 }
@@ -195,9 +199,7 @@ impl<R: Rules> Position for R {
     fn refuse_if_over(&self) -> Result<(), IllegalMove> {
         match Rules::outcome(self, None) {
             None => Ok(()),
-            Some(o) => Err(IllegalMove::GameOver(format!(
-                "the game is over ({o}): no more moves can be played"
-            ))),
+            Some(o) => Err(IllegalMove::GameOver(GameOver::NoMoreMoves(o))),
         }
     }
     fn check_move(&self, m: &Move) -> Result<(), IllegalMove> {

@@ -1,7 +1,10 @@
 //! The independent legality check of one move, which says why a move is refused.
 
 use crate::engine::board::{Cell, CellSet};
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{
+    Blocked, CannotMoveThere, IllegalMove, LeavesInCheck, NoPiece, NotYourPiece, OwnPiece,
+    RuleBroken,
+};
 use crate::engine::types::{Piece, Role};
 
 use super::pieces::{is_royal, pattern_words, shape, tables};
@@ -14,25 +17,22 @@ impl Amalgamated {
     /// look: the piece, its pattern, what is in the way, the royal limits, check.
     pub(super) fn check_normal(&self, from: Cell, to: Cell) -> Result<(), IllegalMove> {
         let sh = shape();
-        let name = |c: Cell| sh.name(c);
+        let sq = |c: Cell| sh.square(c);
         let Some(piece) = self.board.get(from) else {
-            return Err(IllegalMove::NoPiece(format!(
-                "there is no piece on {}",
-                name(from)
-            )));
+            return Err(IllegalMove::NoPiece(NoPiece::On(sq(from))));
         };
         if piece.color != self.side {
-            return Err(IllegalMove::NotYourPiece(format!(
-                "{} is not yours: {} is to move",
-                self.describe(from),
-                self.side
-            )));
+            return Err(IllegalMove::NotYourPiece(NotYourPiece::NotYours {
+                piece: self.describe(from),
+                side: self.side,
+            }));
         }
         let me = self.describe(from);
         if from == to {
-            return Err(IllegalMove::CannotMoveThere(format!(
-                "{me} must move to another cell"
-            )));
+            return Err(IllegalMove::CannotMoveThere(CannotMoveThere::SameCell {
+                piece: me,
+                word: "cell",
+            }));
         }
         let t = tables();
         let occupied = self.board.occupied();
@@ -42,51 +42,53 @@ impl Amalgamated {
         } else {
             // The pattern on an empty board first, then what blocks it.
             if !Self::reach(piece.role, from, CellSet::EMPTY).contains(to) {
-                return Err(IllegalMove::CannotMoveThere(format!(
-                    "{me} does not move like that ({}-{}): {}",
-                    name(from),
-                    name(to),
-                    pattern_words(piece.role)
-                )));
+                return Err(IllegalMove::CannotMoveThere(CannotMoveThere::PatternIs {
+                    piece: me,
+                    from: sq(from),
+                    to: sq(to),
+                    pattern: pattern_words(piece.role),
+                }));
             }
             if !Self::reach(piece.role, from, occupied).contains(to) {
-                let blocker = sh
+                let by = sh
                     .between(from, to)
                     .and_then(|b| b.and(occupied).first())
-                    .map_or("a piece".to_string(), |c| self.describe(c));
-                return Err(IllegalMove::Blocked(format!(
-                    "{me} cannot go to {}: {blocker} is in the way",
-                    name(to)
-                )));
+                    .map(|c| self.describe(c));
+                return Err(IllegalMove::Blocked(Blocked::InTheWay {
+                    piece: me,
+                    to: sq(to),
+                    by,
+                }));
             }
         }
         if target.is_some_and(|p| p.color == piece.color) {
-            return Err(IllegalMove::OwnPiece(format!(
-                "{me} cannot take {}, your own piece",
-                self.describe(to)
-            )));
+            return Err(IllegalMove::OwnPiece(OwnPiece::Take {
+                piece: me,
+                own: self.describe(to),
+            }));
         }
         if is_royal(piece.role) && !t.royal_files.contains(to) {
-            return Err(IllegalMove::Rule(format!(
-                "{me} may not go to {}: the General and King stay on files c to f",
-                name(to)
-            )));
+            return Err(IllegalMove::Rule(RuleBroken::RoyalFiles {
+                piece: me,
+                to: sq(to),
+            }));
         }
         if piece.role == Role::King && t.own_half[piece.color.index()].contains(to) {
-            return Err(IllegalMove::Rule(format!(
-                "{me} may not return to its own half ({})",
-                name(to)
-            )));
+            return Err(IllegalMove::Rule(RuleBroken::NoReturnHome {
+                piece: me,
+                to: sq(to),
+            }));
         }
         if !self.is_legal(from, to, is_royal(piece.role)) {
             let royal = self
                 .board
                 .get(self.royal[self.side])
                 .map_or(Role::General, |p| p.role);
-            return Err(IllegalMove::LeavesInCheck(format!(
-                "{me} may not go to {}: your {royal} would be in check",
-                name(to)
-            )));
+            return Err(IllegalMove::LeavesInCheck(LeavesInCheck::Royal {
+                piece: me,
+                to: sq(to),
+                royal,
+            }));
         }
         Ok(())
     }
@@ -95,29 +97,34 @@ impl Amalgamated {
         let t = tables();
         let ci = piece.color.index();
         let me = self.describe(from);
-        let to_name = shape().name(to);
+        let to_name = shape().square(to);
         let target = self.board.get(to);
         if t.pawn_push[ci][from.index()].contains(to) {
             if target.is_some_and(|p| p.color != piece.color) {
-                return Err(IllegalMove::Blocked(format!(
-                    "{me} cannot go to {to_name}: a Pawn captures only diagonally forward, and {} is in the way",
-                    self.describe(to)
-                )));
+                return Err(IllegalMove::Blocked(Blocked::PawnPush {
+                    piece: me,
+                    to: to_name,
+                    by: self.describe(to),
+                }));
             }
             return Ok(());
         }
         if t.pawn_attack[ci][from.index()].contains(to) {
             if target.is_none() {
-                return Err(IllegalMove::CannotMoveThere(format!(
-                    "{me} moves diagonally only to capture, and {to_name} is empty"
-                )));
+                return Err(IllegalMove::CannotMoveThere(
+                    CannotMoveThere::PawnDiagonal {
+                        piece: me,
+                        to: to_name,
+                    },
+                ));
             }
             return Ok(());
         }
-        Err(IllegalMove::CannotMoveThere(format!(
-            "{me} does not move like that ({}-{to_name}): {}",
-            shape().name(from),
-            pattern_words(Role::Pawn)
-        )))
+        Err(IllegalMove::CannotMoveThere(CannotMoveThere::PatternIs {
+            piece: me,
+            from: shape().square(from),
+            to: to_name,
+            pattern: pattern_words(Role::Pawn),
+        }))
     }
 }

@@ -23,7 +23,7 @@ mod text;
 pub use options::Config;
 
 use crate::engine::board::{Cell, Shape};
-use crate::engine::errors::{IllegalMove, PositionError};
+use crate::engine::errors::{IllegalMove, NoPiece, PositionError, RuleBroken};
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::notation::{self, Reading};
 use crate::engine::options::Options;
@@ -205,17 +205,12 @@ impl Rules for Amalgamated {
             } if from.index() < 64 && to.index() < 64 => self.check_normal(from, to),
             Move::Normal {
                 promotion: Some(_), ..
-            } => Err(IllegalMove::Rule(
-                "promotion in Amalgamated follows from the landing cell and is never chosen"
-                    .to_string(),
-            )),
-            Move::Normal { .. } => Err(IllegalMove::NoPiece(
-                "that cell is not on the board".to_string(),
-            )),
-            Move::Castle { .. } => Err(IllegalMove::Rule(SAN_STYLE.no_castling.to_string())),
-            _ => Err(IllegalMove::Rule(
-                "Amalgamated has only ordinary moves from one cell to another".to_string(),
-            )),
+            } => Err(IllegalMove::Rule(RuleBroken::PromotionNeverChosen)),
+            Move::Normal { .. } => Err(IllegalMove::NoPiece(NoPiece::OffBoard)),
+            Move::Castle { .. } => Err(IllegalMove::Rule(RuleBroken::NoCastling {
+                game: SAN_STYLE.game,
+            })),
+            _ => Err(IllegalMove::Rule(RuleBroken::AmalgamatedMovesOnly)),
         }
     }
 

@@ -1,7 +1,7 @@
 //! Move text: the SAN style, the SAN description of the legal moves, and why a move text
 //! that fits no legal move is refused.
 
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{IllegalMove, NoSuchMove};
 use crate::engine::moves::Move;
 use crate::engine::notation::{self, SanMove, SanStyle};
 
@@ -20,7 +20,7 @@ pub(super) const SAN_STYLE: SanStyle = SanStyle {
     ],
     promotion_aliases: &[],
     default_drop: None,
-    no_castling: "there is no castling in Amalgamated",
+    game: "Amalgamated",
 };
 
 impl Amalgamated {
@@ -54,7 +54,7 @@ impl Amalgamated {
     ) -> IllegalMove {
         let sh = shape();
         let mut reasons: Vec<IllegalMove> = Vec::new();
-        let mut wanted: Option<String> = None;
+        let mut wanted: Option<crate::engine::types::Role> = None;
         for p in patterns {
             if let Some(from) = p.from {
                 if let Err(e) = self.check_normal(from, p.to) {
@@ -64,7 +64,7 @@ impl Amalgamated {
             }
             let roles = roles_for_letter(p.letter.as_deref());
             if let Some(&r) = roles.first() {
-                wanted.get_or_insert_with(|| r.name().to_string());
+                wanted.get_or_insert(r);
             }
             for from in self.board.of(self.side) {
                 let Some(piece) = self.board.get(from) else {
@@ -86,12 +86,12 @@ impl Amalgamated {
         }
         let t = notation::clean_move_text(text);
         match (reasons.is_empty(), wanted) {
-            (true, Some(role)) => IllegalMove::NoSuchMove(format!(
-                "no legal move matches '{t}': {} has no {role} that could go there",
-                self.side,
-                t = excerpt(t)
-            )),
-            _ => IllegalMove::NoSuchMove(format!("no legal move matches '{t}'", t = excerpt(t))),
+            (true, Some(role)) => IllegalMove::NoSuchMove(NoSuchMove::NoRoleGoesThere {
+                text: excerpt(t),
+                side: self.side,
+                role,
+            }),
+            _ => IllegalMove::NoSuchMove(NoSuchMove::NoMatch { text: excerpt(t) }),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! Writing goes through `write_token` (in `pieces`) from `Position::text`.
 
 use crate::engine::board::Cell;
-use crate::engine::errors::PositionError;
+use crate::engine::errors::{PositionError, Subject};
 use crate::engine::notation::{self, Fields};
 use crate::engine::placement::Placement;
 use crate::engine::types::{ByColor, Color, Piece, Role};
@@ -47,15 +47,10 @@ impl Amalgamated {
         for color in Color::ALL {
             let royals = royal_cells(&self.board, color);
             if royals.count() != 1 {
-                let found: Vec<String> = royals.map(|c| self.describe(c)).collect();
-                return Err(PositionError::new(format!(
-                    "{color} must have exactly one General or King, but has {}",
-                    if found.is_empty() {
-                        "none".to_string()
-                    } else {
-                        found.join(" and ")
-                    }
-                )));
+                return Err(PositionError::RoyalsFound {
+                    color,
+                    found: royals.map(|c| self.describe(c)).collect(),
+                });
             }
         }
         for (cell, piece) in self.board.pieces() {
@@ -66,60 +61,51 @@ impl Amalgamated {
                 promoted(piece.role)
             };
             if piece.role == Role::King && own_half {
-                return Err(PositionError::new(format!(
-                    "the {color} King on {sq} stands in its own half: there it is a General ('{g}')",
-                    color = piece.color,
-                    sq = shape().name(cell),
-                    g = write_token(Piece::new(piece.color, Role::General)),
-                )));
+                return Err(PositionError::KingInOwnHalf {
+                    color: piece.color,
+                    at: shape().square(cell),
+                    token: write_token(Piece::new(piece.color, Role::General)),
+                });
             }
             if expected != piece.role {
-                return Err(PositionError::new(format!(
-                    "the {} {} on {} stands in {} half, so it must be a {} ('{}')",
-                    piece.color,
-                    piece.role,
-                    shape().name(cell),
-                    if own_half { "its own" } else { "its enemy" },
+                return Err(PositionError::WrongHalf {
+                    piece,
+                    at: shape().square(cell),
+                    own_half,
                     expected,
-                    write_token(Piece::new(piece.color, expected)),
-                )));
+                    token: write_token(Piece::new(piece.color, expected)),
+                });
             }
             if is_royal(piece.role) && !t.royal_files.contains(cell) {
-                return Err(PositionError::new(format!(
-                    "the {} {} on {} is off the royal files: Generals and Kings stand only on files c to f",
-                    piece.color,
-                    piece.role,
-                    shape().name(cell)
-                )));
+                return Err(PositionError::OffRoyalFiles {
+                    piece,
+                    at: shape().square(cell),
+                });
             }
         }
         for color in Color::ALL {
             if self.is_bare(color) {
-                return Err(PositionError::new(format!(
-                    "{color} has only its General left: a bare General has already lost"
-                )));
+                return Err(PositionError::BareGeneral { color });
             }
         }
         let other = self.side.opposite();
         if self.royal_attacked(other) {
-            return Err(PositionError::new(format!(
-                "{} is to move, but the {} on {} is in check: the side not to move cannot be in check",
-                self.side,
-                self.board
-                    .get(self.royal[other])
-                    .map_or("royal piece".to_string(), |p| format!("{} {}", p.color, p.role)),
-                shape().name(self.royal[other])
-            )));
+            return Err(PositionError::RoyalInCheck {
+                side: self.side,
+                royal: self.board.get(self.royal[other]),
+                at: shape().square(self.royal[other]),
+            });
         }
         Ok(())
     }
 
     /// "the Knight on b1" (with the colour when it is not the mover's piece).
-    pub(super) fn describe(&self, cell: Cell) -> String {
+    pub(super) fn describe(&self, cell: Cell) -> Subject {
+        let at = shape().square(cell);
         match self.board.get(cell) {
-            None => format!("the empty cell {}", shape().name(cell)),
-            Some(p) if p.color == self.side => format!("the {} on {}", p.role, shape().name(cell)),
-            Some(p) => format!("the {} {} on {}", p.color, p.role, shape().name(cell)),
+            None => Subject::EmptyCell(at),
+            Some(p) if p.color == self.side => Subject::Piece(p.role, at),
+            Some(p) => Subject::Enemy(p, at),
         }
     }
 }

@@ -4,7 +4,10 @@
 use super::tables::{board_rank, tables, CAPTURED_ORDER, GENERAL};
 use super::ContinentalPosition;
 use crate::engine::board::{Cell, CellSet};
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{
+    BadDrop, Blocked, CannotMoveThere, DropZone, IllegalMove, LeavesInCheck, NoPiece, NotYourPiece,
+    OwnPiece, RankBand, RuleBroken, Subject,
+};
 use crate::engine::types::Role;
 use crate::engine::variant::Position;
 
@@ -17,26 +20,29 @@ impl ContinentalPosition {
     ) -> Result<(), IllegalMove> {
         let t = tables();
         let us = self.side;
-        let (f, tn) = (t.name(from), t.name(to));
+        let (f, tn) = (t.shape.square(from), t.shape.square(to));
         let piece = self
             .placement
             .get(from)
-            .ok_or_else(|| IllegalMove::NoPiece(format!("there is no piece on {f}")))?;
+            .ok_or(IllegalMove::NoPiece(NoPiece::On(f)))?;
         let role = piece.role;
         if piece.color != us {
-            return Err(IllegalMove::NotYourPiece(format!(
-                "the {role} on {f} is {}'s, and it is {us} to move",
-                piece.color
-            )));
+            return Err(IllegalMove::NotYourPiece(NotYourPiece::Owner {
+                piece: Subject::Piece(role, f),
+                owner: piece.color,
+                side: us,
+            }));
         }
         if promotion.is_some() {
-            return Err(IllegalMove::Rule(
-                "there is no choice of promotion: a Soldier reaching its rank 6 becomes a Guard Soldier by itself"
-                    .to_string(),
-            ));
+            return Err(IllegalMove::Rule(RuleBroken::PromotionAutomatic));
         }
-        let cannot =
-            || IllegalMove::CannotMoveThere(format!("the {role} on {f} cannot move to {tn}"));
+        let cannot = || {
+            IllegalMove::CannotMoveThere(CannotMoveThere::Move {
+                role,
+                from: f,
+                to: tn,
+            })
+        };
         let i = from.index();
         let reach = match role {
             Role::General => t.king[i],
@@ -55,55 +61,61 @@ impl ContinentalPosition {
         let between = t.shape.between(from, to).unwrap_or_default().and(occ);
         let blocker = |c: Cell| {
             let p = self.placement.get(c).map_or(Role::Soldier, |p| p.role);
-            format!("the {p} on {}", t.name(c))
+            Subject::Piece(p, t.shape.square(c))
         };
         match role {
             Role::Chariot => {
                 if let Some(b) = between.first() {
-                    return Err(IllegalMove::Blocked(format!(
-                        "the Chariot on {f} cannot move to {tn}: {} is in the way",
-                        blocker(b)
-                    )));
+                    return Err(IllegalMove::Blocked(Blocked::Chariot {
+                        from: f,
+                        to: tn,
+                        by: blocker(b),
+                    }));
                 }
             }
             Role::Cannon if target.is_some_and(|p| p.color != us) => match between.count() {
                 1 => {}
                 0 => {
-                    return Err(IllegalMove::CannotMoveThere(format!(
-                        "the Cannon on {f} cannot capture on {tn}: a Cannon captures only by jumping exactly one piece, and there is none between"
-                    )))
+                    return Err(IllegalMove::CannotMoveThere(
+                        CannotMoveThere::CannonNeedsScreen { from: f, to: tn },
+                    ))
                 }
                 n => {
-                    return Err(IllegalMove::Blocked(format!(
-                        "the Cannon on {f} cannot capture on {tn}: it jumps exactly one piece, and there are {n} between"
-                    )))
+                    return Err(IllegalMove::Blocked(Blocked::CannonScreens {
+                        from: f,
+                        to: tn,
+                        count: n,
+                    }))
                 }
             },
             Role::Cannon => {
                 if let Some(b) = between.first() {
-                    return Err(IllegalMove::Blocked(format!(
-                        "the Cannon on {f} cannot move to {tn}: {} is in the way (a Cannon jumps only to capture)",
-                        blocker(b)
-                    )));
+                    return Err(IllegalMove::Blocked(Blocked::Cannon {
+                        from: f,
+                        to: tn,
+                        by: blocker(b),
+                    }));
                 }
             }
             Role::Soldier if t.push[us.index()][i].contains(to) && target.is_some() => {
-                return Err(IllegalMove::Blocked(format!(
-                    "the Soldier on {f} cannot move to {tn}: it steps straight only to an empty square (it captures diagonally forward)"
-                )));
+                return Err(IllegalMove::Blocked(Blocked::SoldierStraight {
+                    from: f,
+                    to: tn,
+                }));
             }
             Role::Soldier if t.take[us.index()][i].contains(to) && target.is_none() => {
-                return Err(IllegalMove::CannotMoveThere(format!(
-                    "the Soldier on {f} cannot move to {tn}: it moves diagonally only to capture"
-                )));
+                return Err(IllegalMove::CannotMoveThere(
+                    CannotMoveThere::SoldierDiagonal { from: f, to: tn },
+                ));
             }
             _ => {}
         }
         if let Some(p) = target.filter(|p| p.color == us) {
-            return Err(IllegalMove::OwnPiece(format!(
-                "the {role} on {f} cannot move to {tn}: your own {} stands there",
-                p.role
-            )));
+            return Err(IllegalMove::OwnPiece(OwnPiece::MoveStandsThere {
+                piece: Subject::Piece(role, f),
+                to: tn,
+                own: p.role,
+            }));
         }
         let occ2 = occ.without(CellSet::single(from)).or(CellSet::single(to));
         let them = us.opposite();
@@ -120,13 +132,19 @@ impl ContinentalPosition {
                     .and(attackers)
                     .any();
             return Err(IllegalMove::LeavesInCheck(if enemy_general_next {
-                format!("the General cannot move to {tn}: the Generals may not stand next to each other")
+                LeavesInCheck::GeneralsTouch { to: tn }
             } else if self.in_check() {
-                format!("your General is in check, and the {role} on {f} moving to {tn} does not get it out")
+                LeavesInCheck::GeneralStaysInCheck {
+                    role,
+                    from: f,
+                    to: tn,
+                }
             } else {
-                format!(
-                    "the {role} on {f} cannot move to {tn}: that would leave your General in check"
-                )
+                LeavesInCheck::GeneralWouldBeInCheck {
+                    role,
+                    from: f,
+                    to: tn,
+                }
             }));
         }
         Ok(())
@@ -135,54 +153,43 @@ impl ContinentalPosition {
     pub(super) fn check_drop(&self, role: Role, to: Cell) -> Result<(), IllegalMove> {
         let t = tables();
         let us = self.side;
-        let tn = t.name(to);
+        let tn = t.shape.square(to);
         if !CAPTURED_ORDER.contains(&role) {
-            return Err(IllegalMove::BadDrop(format!(
-                "a {role} is never in hand, so it cannot be dropped"
-            )));
+            return Err(IllegalMove::BadDrop(BadDrop::NeverInHand { role }));
         }
         let stock = &self.hands[us];
         if stock.count(role) == 0 {
-            return Err(IllegalMove::BadDrop(format!("you have no {role} in hand")));
+            return Err(IllegalMove::BadDrop(BadDrop::NoneInHand { role }));
         }
         if !self.drop_zone(us, role).contains(to) {
-            let zone = |from: u8, to: u8| {
-                let (a, b) = (board_rank(us, from), board_rank(us, to));
-                if from == to {
-                    format!("your rank {from} (rank {a} of the board)")
-                } else {
-                    format!("your ranks {from}-{to} (ranks {}-{})", a.min(b), a.max(b))
-                }
+            let band = |from: u8, to: u8| RankBand {
+                own: (from, to),
+                board: (board_rank(us, from), board_rank(us, to)),
             };
-            let mut places = Vec::new();
-            if stock.original.count(role) > 0 {
-                places.push(if role == Role::Cannon {
-                    zone(1, 1)
-                } else {
-                    zone(3, 3)
-                });
-            }
-            if stock.captured.count(role) > 0 {
-                places.push(zone(1, 5));
-            }
-            return Err(IllegalMove::BadDrop(format!(
-                "a {role} may only be dropped on {}, and {tn} is not there",
-                places.join(" or ")
-            )));
+            let original = if role == Role::Cannon { 1 } else { 3 };
+            let zone = DropZone {
+                original: (stock.original.count(role) > 0).then(|| band(original, original)),
+                captured: (stock.captured.count(role) > 0).then(|| band(1, 5)),
+            };
+            return Err(IllegalMove::BadDrop(BadDrop::OutsideZone {
+                role,
+                zone,
+                to: tn,
+            }));
         }
         if let Some(p) = self.placement.get(to) {
-            return Err(IllegalMove::BadDrop(format!(
-                "{tn} is occupied by a {}: a piece can only be dropped on an empty square",
-                p.role
-            )));
+            return Err(IllegalMove::BadDrop(BadDrop::Occupied {
+                to: tn,
+                role: p.role,
+            }));
         }
         let them = us.opposite();
         let occ2 = self.placement.occupied().or(CellSet::single(to));
         if let Some(g) = self.general(us) {
             if self.attacked(g, them, occ2, self.placement.of(them)) {
-                return Err(IllegalMove::LeavesInCheck(format!(
-                    "dropping the {role} on {tn} would leave your General in check"
-                )));
+                return Err(IllegalMove::LeavesInCheck(
+                    LeavesInCheck::DropExposesGeneral { role, to: tn },
+                ));
             }
         }
         Ok(())

@@ -12,7 +12,12 @@ mod tables;
 mod text;
 
 use crate::engine::board::{Cell, CellSet, Shape};
-use crate::engine::errors::{IllegalMove, PositionError};
+use crate::engine::errors::{
+    CannotMoveThere, IllegalMove, NoSuchMove, PositionError, RuleBroken, Square,
+};
+
+/// The corners of the 8x8 board, for the refusal of a cell off it.
+const CORNERS: (Square, Square) = (Square { file: 0, rank: 1 }, Square { file: 7, rank: 8 });
 use crate::engine::moves::{Effects, Move, MoveList, Removal};
 use crate::engine::notation::{self, Reading};
 use crate::engine::options::{OptionSpec, OptionValues, Options};
@@ -258,24 +263,27 @@ impl Rules for ContinentalPosition {
     fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
         let on_board = |c: Option<Cell>| c.is_none_or(|c| c.0 < 64);
         if !on_board(m.from()) || !on_board(m.to()) {
-            return Err(IllegalMove::NoSuchMove(
-                "that cell is not on the board (a1 to h8)".to_string(),
-            ));
+            return Err(IllegalMove::NoSuchMove(NoSuchMove::OffBoard {
+                word: "cell",
+                bounds: Some(CORNERS),
+            }));
         }
         match *m {
-            Move::Normal { from, to, .. } if from == to => Err(IllegalMove::CannotMoveThere(
-                "a move must go to another cell".to_string(),
-            )),
+            Move::Normal { from, to, .. } if from == to => {
+                Err(IllegalMove::CannotMoveThere(CannotMoveThere::AnotherCell))
+            }
             Move::Normal {
                 from,
                 to,
                 promotion,
             } => self.check_normal(from, to, promotion),
             Move::Drop { role, to } => self.check_drop(role, to),
-            Move::Castle { .. } => Err(IllegalMove::Rule(STYLE.no_castling.to_string())),
-            Move::Path { .. } | Move::Bridge { .. } => Err(IllegalMove::Rule(
-                "Continental Chess has only ordinary moves and drops".to_string(),
-            )),
+            Move::Castle { .. } => Err(IllegalMove::Rule(RuleBroken::NoCastling {
+                game: STYLE.game,
+            })),
+            Move::Path { .. } | Move::Bridge { .. } => {
+                Err(IllegalMove::Rule(RuleBroken::ContinentalMovesOnly))
+            }
         }
     }
 

@@ -5,7 +5,7 @@ use super::tables::{
 };
 use super::ContinentalPosition;
 use crate::engine::board::Cell;
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{Among, BadDrop, File, IllegalMove, NoPiece, NoSuchMove};
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::notation::{self, Pattern, SanMove, SanStyle};
 use crate::engine::player_text::excerpt;
@@ -17,7 +17,7 @@ pub(super) static STYLE: SanStyle = SanStyle {
     fallbacks: &[("G", "S"), ("P", "")],
     promotion_aliases: &[("G", "S")],
     default_drop: Some("P"),
-    no_castling: "there is no castling in Continental Chess",
+    game: "Continental Chess",
 };
 
 impl ContinentalPosition {
@@ -79,10 +79,9 @@ impl ContinentalPosition {
         }
         .map(|(_, e)| e)
         .unwrap_or_else(|| {
-            IllegalMove::NoSuchMove(format!(
-                "no legal move matches '{}'",
-                excerpt(notation::clean_move_text(text))
-            ))
+            IllegalMove::NoSuchMove(NoSuchMove::NoMatch {
+                text: excerpt(notation::clean_move_text(text)),
+            })
         })
     }
 
@@ -99,9 +98,7 @@ impl ContinentalPosition {
                         .filter(|&r| self.hands[us].count(r) > 0)
                         .collect::<Vec<_>>();
                     if held.is_empty() {
-                        return Some(IllegalMove::BadDrop(
-                            "you have no piece in hand to drop".to_string(),
-                        ));
+                        return Some(IllegalMove::BadDrop(BadDrop::EmptyHand));
                     }
                     if held.contains(&Role::Soldier) {
                         Role::Soldier
@@ -112,13 +109,10 @@ impl ContinentalPosition {
                 Some(l) => match l.chars().next().and_then(role_of_letter) {
                     Some(r) if l.len() == 1 => r,
                     _ => {
-                        return Some(IllegalMove::BadDrop(format!(
-                        "'{l}' is not a piece that can be dropped: use P (Soldier) or C (Cannon){}",
-                        if self.config.drop {
-                            ", or R, H, E, G for captured pieces"
-                        } else {
-                            ""
-                        }, l = excerpt(l))))
+                        return Some(IllegalMove::BadDrop(BadDrop::NotDroppable {
+                            text: excerpt(l),
+                            captured: self.config.drop,
+                        }))
                     }
                 },
             };
@@ -133,8 +127,9 @@ impl ContinentalPosition {
             })
             .unwrap_or(Some(Role::Soldier));
         let bad_promotion = || {
-            IllegalMove::NoSuchMove(format!(
-                "'{text}': only a Soldier reaching its rank 6 promotes, always to a Guard Soldier (=S)", text = excerpt(text)))
+            IllegalMove::NoSuchMove(NoSuchMove::SoldierPromotion {
+                text: excerpt(text),
+            })
         };
         if let Some(from) = p.from {
             if let Err(e) = self.check_move(&Move::normal(from, p.to)) {
@@ -142,12 +137,11 @@ impl ContinentalPosition {
             }
             let piece = self.placement.get(from)?;
             if p.letter.is_some() && typed_role != Some(piece.role) {
-                return Some(IllegalMove::NoSuchMove(format!(
-                    "the piece on {} is a {}, not what '{text}' names",
-                    t.name(from),
-                    piece.role,
-                    text = excerpt(text)
-                )));
+                return Some(IllegalMove::NoSuchMove(NoSuchMove::PieceIsNotNamed {
+                    at: t.shape.square(from),
+                    is: piece.role,
+                    text: excerpt(text),
+                }));
             }
             return Some(bad_promotion());
         }
@@ -163,24 +157,16 @@ impl ContinentalPosition {
             .filter(|&c| p.from_rank.is_none_or(|r| t.shape.rank(c) == r))
             .collect();
         if mine.is_empty() {
-            let in_hand = if self.check_drop(role, p.to).is_ok() {
-                format!(
-                    " ({}@{} drops one from your hand)",
-                    letter(role),
-                    t.name(p.to)
-                )
-            } else {
-                String::new()
-            };
-            return Some(IllegalMove::NoPiece(format!(
-                "you have no {role}{} that could move to {}{in_hand}",
-                match (p.from_file, p.from_rank) {
-                    (Some(f), _) => format!(" on the {} file", (b'a' + f) as char),
-                    (_, Some(r)) => format!(" on rank {}", r + 1),
-                    _ => String::new(),
+            return Some(IllegalMove::NoPiece(NoPiece::NoneCanMoveAmong {
+                role,
+                among: match (p.from_file, p.from_rank) {
+                    (Some(f), _) => Some(Among::File(File(f))),
+                    (_, Some(r)) => Some(Among::Rank(r + 1)),
+                    _ => None,
                 },
-                t.name(p.to)
-            )));
+                to: t.shape.square(p.to),
+                drop: self.check_drop(role, p.to).is_ok().then(|| letter(role)),
+            }));
         }
         let errors: Vec<IllegalMove> = mine
             .iter()
@@ -191,11 +177,10 @@ impl ContinentalPosition {
             return Some(bad_promotion());
         }
         notation::most_telling(&errors).or_else(|| {
-            Some(IllegalMove::NoSuchMove(format!(
-                "none of your {}s can move to {}",
+            Some(IllegalMove::NoSuchMove(NoSuchMove::NoneOfYourRole {
                 role,
-                t.name(p.to)
-            )))
+                to: t.shape.square(p.to),
+            }))
         })
     }
 }

@@ -157,10 +157,6 @@ impl Tables {
             s.or(self.ranks[color.index()][n - 1])
         })
     }
-
-    pub(super) fn name(&self, c: Cell) -> String {
-        self.shape.name(c)
-    }
 }
 
 /// The number of `color`'s own rank `n` as written on the board.

@@ -64,11 +64,7 @@ impl ContinentalPosition {
         let t = tables();
         let mut fields = Fields::new(text, "BOARD[HAND] SIDE COUNT FULLMOVE")?;
         let (board, hand) = notation::split_hand(fields.board()?)?;
-        let hand = hand.ok_or_else(|| {
-            PositionError::new(
-                "the hand is missing: write it in brackets right after the board, [] when empty (start: [PPCCppcc])",
-            )
-        })?;
+        let hand = hand.ok_or(PositionError::HandMissing)?;
         let pieces = notation::parse_board(&t.shape, board, |s| {
             let c = s.chars().next()?;
             let role = role_of_letter(c).filter(|_| c.is_ascii_alphabetic())?;
@@ -92,10 +88,10 @@ impl ContinentalPosition {
         };
         let waiting = pos.side.opposite();
         if pos.general_attacked(waiting) {
-            return Err(PositionError::new(format!(
-                "{} is to move, but {}'s General is in check: the side not to move may not be in check",
-                pos.side, waiting
-            )));
+            return Err(PositionError::WaitingInCheck {
+                side: pos.side,
+                royal: Role::General,
+            });
         }
         Ok(pos)
     }
@@ -106,17 +102,18 @@ impl ContinentalPosition {
         for color in Color::ALL {
             let generals = self.roles[GENERAL].and(self.placement.of(color)).count();
             if generals != 1 {
-                let letter = if color == Color::White { 'K' } else { 'k' };
-                return Err(PositionError::new(format!(
-                    "{color} has {generals} Generals on the board; each side needs exactly one ('{letter}')"
-                )));
+                return Err(PositionError::RoyalCount {
+                    color,
+                    count: generals,
+                    role: Role::General,
+                });
             }
             let soldiers = self.roles[SOLDIER].and(self.placement.of(color));
             if let Some(c) = soldiers.and(t.own_ranks(color, 6, 8)).first() {
-                return Err(PositionError::new(format!(
-                    "{color}'s Soldier on {} stands on {color}'s rank 6-8: a Soldier promotes on its rank 6 (write a Guard Soldier 'S' there) and never gets further",
-                    t.name(c)
-                )));
+                return Err(PositionError::SoldierTooFar {
+                    color,
+                    at: t.shape.square(c),
+                });
             }
         }
         Ok(())
@@ -133,22 +130,19 @@ impl ContinentalPosition {
         } else {
             let mut chars = field.chars();
             let side = chars.next().and_then(Color::from_letter).ok_or_else(|| {
-                PositionError::new(format!(
-                    "COUNT '{field}' must be '-' or a side letter and the moves left, like b64",
-                    field = excerpt(field)
-                ))
+                PositionError::BadCount {
+                    text: excerpt(field),
+                }
             })?;
             let n = notation::parse_number(chars.as_str(), "the number in COUNT", 0, MAX_COUNT)?;
             Some((side, n))
         };
         match (count, soldier) {
-            (None, None) => Err(PositionError::new(format!(
-                "COUNT is '-', but no Soldier stands on the board, so the countdown runs: write the side whose moves count and the moves left, like {}64",
-                self.side.letter()
-            ))),
-            (Some(_), Some(c)) => Err(PositionError::new(format!(
-                "COUNT is '{field}', but a Soldier stands on {}: the countdown runs only when no Soldier is on the board, so write '-'",
-                t.name(c), field = excerpt(field)))),
+            (None, None) => Err(PositionError::CountMissing { side: self.side }),
+            (Some(_), Some(c)) => Err(PositionError::CountWithSoldier {
+                text: excerpt(field),
+                at: t.shape.square(c),
+            }),
             _ => Ok(count),
         }
     }
@@ -165,40 +159,30 @@ fn parse_hand(text: &str, config: Config) -> Result<ByColor<Stock>, PositionErro
         }
         let role = role_of_letter(c)
             .filter(|_| c.is_ascii_alphabetic())
-            .ok_or_else(|| {
-                PositionError::new(format!(
-                    "'{c}' in the hand is not a piece: write Soldiers P and Cannons C, like [PPCCppcc]"
-                ))
-            })?;
+            .ok_or(PositionError::HandNotAPiece { letter: c })?;
         let color = Color::of_case(c);
         let stock = &mut hands[color];
         if captured {
             if !config.drop {
-                return Err(PositionError::new(format!(
-                    "the hand holds a captured piece '{c}~', but captured pieces go to hand only with the option drop=on"
-                )));
+                return Err(PositionError::CapturedWithoutDrop { letter: c });
             }
             if !CAPTURED_ORDER.contains(&role) {
-                return Err(PositionError::new(format!(
-                    "'{c}~': a {role} cannot be in hand (a captured Guard Soldier is written P~)"
-                )));
+                return Err(PositionError::NeverInHand { letter: c, role });
             }
             if stock.captured.count(role) >= MAX_CAPTURED {
-                return Err(PositionError::new(format!(
-                    "{color} has more than {MAX_CAPTURED} captured {role}s in hand"
-                )));
+                return Err(PositionError::TooManyCaptured {
+                    color,
+                    max: MAX_CAPTURED,
+                    role,
+                });
             }
             stock.captured.add(role);
         } else {
             if !matches!(role, Role::Soldier | Role::Cannon) {
-                return Err(PositionError::new(format!(
-                    "'{c}' in the hand: only Soldiers (P) and Cannons (C) start in hand; a captured piece is written with '~', like {c}~"
-                )));
+                return Err(PositionError::OnlyOriginals { letter: c });
             }
             if stock.original.count(role) >= 2 {
-                return Err(PositionError::new(format!(
-                    "{color} has more than 2 original {role}s in hand; each side starts with 2 Soldiers and 2 Cannons"
-                )));
+                return Err(PositionError::TooManyOriginals { color, role });
             }
             stock.original.add(role);
         }

@@ -3,63 +3,68 @@
 //! the King's safety.
 
 use super::rules::right_of;
-use super::tables::{name, pattern_words, shape, KING};
+use super::tables::{pattern_words, shape, square, KING};
 use super::FluidityPosition;
 use crate::engine::board::{Cell, CellSet64};
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{
+    BadDrop, Blocked, CannotMoveThere, Danger, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
+    NotYourPiece, OwnPiece, RuleBroken, Subject,
+};
 use crate::engine::moves::Move;
 use crate::engine::types::{Color, Role};
 
 impl FluidityPosition {
     pub(super) fn check(&self, m: &Move) -> Result<(), IllegalMove> {
         match *m {
-            Move::Normal { from, to, .. } if from.0 >= 64 || to.0 >= 64 => Err(
-                IllegalMove::NoSuchMove("that square is not on the board (a1 to h8)".to_string()),
-            ),
+            Move::Normal { from, to, .. } if from.0 >= 64 || to.0 >= 64 => {
+                Err(IllegalMove::NoSuchMove(NoSuchMove::OffBoard {
+                    word: "square",
+                    bounds: Some((square(0), square(63))),
+                }))
+            }
             Move::Normal {
                 promotion: Some(_), ..
-            } => Err(IllegalMove::Rule(
-                "no piece promotes in Fluidity Chess".to_string(),
-            )),
+            } => Err(IllegalMove::Rule(RuleBroken::NothingPromotes)),
             Move::Normal { from, to, .. } => self.check_normal(from.0, to.0),
             Move::Castle { king, rook } => self.check_castle(king, rook),
-            Move::Drop { .. } => Err(IllegalMove::BadDrop(
-                "there are no drops in Fluidity Chess".to_string(),
-            )),
-            Move::Path { .. } | Move::Bridge { .. } => Err(IllegalMove::Rule(
-                "Fluidity Chess has only moves from one square to another, and castling"
-                    .to_string(),
-            )),
+            Move::Drop { .. } => Err(IllegalMove::BadDrop(BadDrop::NoDrops {
+                game: "Fluidity Chess",
+            })),
+            Move::Path { .. } | Move::Bridge { .. } => {
+                Err(IllegalMove::Rule(RuleBroken::FluidityMovesOnly))
+            }
         }
     }
 
     /// "the Rook on a1" for the mover's pieces, "the Black Rook on a6" for the others.
-    pub(super) fn describe(&self, c: u8) -> String {
+    pub(super) fn describe(&self, c: u8) -> Subject {
+        let at = square(c);
         match self.piece(c) {
-            None => format!("the empty square {}", name(c)),
-            Some(p) if p.color == self.side => format!("the {} on {}", p.role, name(c)),
-            Some(p) => format!("the {} {} on {}", p.color, p.role, name(c)),
+            None => Subject::EmptySquare(at),
+            Some(p) if p.color == self.side => Subject::Piece(p.role, at),
+            Some(p) => Subject::Enemy(p, at),
         }
     }
 
     fn check_normal(&self, from: u8, to: u8) -> Result<(), IllegalMove> {
         let us = self.side;
-        let (f, t) = (name(from), name(to));
+        let (f, t) = (square(from), square(to));
         let Some(piece) = self.piece(from) else {
-            return Err(IllegalMove::NoPiece(format!("there is no piece on {f}")));
+            return Err(IllegalMove::NoPiece(NoPiece::On(f)));
         };
         if piece.color != us {
-            return Err(IllegalMove::NotYourPiece(format!(
-                "{} is not yours: {us} is to move",
-                self.describe(from)
-            )));
+            return Err(IllegalMove::NotYourPiece(NotYourPiece::NotYours {
+                piece: self.describe(from),
+                side: us,
+            }));
         }
         let role = piece.role;
         let me = self.describe(from);
         if from == to {
-            return Err(IllegalMove::CannotMoveThere(format!(
-                "{me} must move to another square"
-            )));
+            return Err(IllegalMove::CannotMoveThere(CannotMoveThere::SameCell {
+                piece: me,
+                word: "square",
+            }));
         }
         let sh = shape();
         let df = sh.file(Cell(to)) as i8 - sh.file(Cell(from)) as i8;
@@ -73,33 +78,27 @@ impl FluidityPosition {
             _ => straight || diagonal,
         };
         if !fits {
-            return Err(IllegalMove::CannotMoveThere(format!(
-                "{me} does not move like that ({f}-{t}): {}",
-                pattern_words(role)
-            )));
+            return Err(IllegalMove::CannotMoveThere(CannotMoveThere::PatternIs {
+                piece: me,
+                from: f,
+                to: t,
+                pattern: pattern_words(role),
+            }));
         }
         if let Some(p) = self.piece(to) {
             if p.color == us {
-                return Err(IllegalMove::OwnPiece(format!(
-                    "{me} cannot move to {t}: your own {} stands there",
-                    p.role
-                )));
+                return Err(IllegalMove::OwnPiece(OwnPiece::MoveStandsThere {
+                    piece: me,
+                    to: t,
+                    own: p.role,
+                }));
             }
-            let how = match role {
-                Role::King => "the King never captures (except by castling)".to_string(),
-                Role::Knight => {
-                    "a Knight captures the enemy pieces on the two straight squares of its leap"
-                        .to_string()
-                }
-                _ => format!(
-                    "a {role} captures by passing through enemy pieces to an empty square beyond"
-                ),
-            };
-            return Err(IllegalMove::Blocked(format!(
-                "{me} cannot land on {t}: {} stands there, and nothing moves onto an occupied \
-                 square; {how}",
-                self.describe(to)
-            )));
+            return Err(IllegalMove::Blocked(Blocked::Occupied {
+                piece: me,
+                to: t,
+                by: self.describe(to),
+                role,
+            }));
         }
         let mut removed = CellSet64::EMPTY;
         match role {
@@ -125,11 +124,12 @@ impl FluidityPosition {
                 for c in between {
                     match self.piece(c.0) {
                         Some(p) if p.color == us => {
-                            return Err(IllegalMove::Blocked(format!(
-                                "{me} cannot pass your own {} on {} to reach {t}",
-                                p.role,
-                                name(c.0)
-                            )));
+                            return Err(IllegalMove::Blocked(Blocked::PassOwn {
+                                piece: me,
+                                own: p.role,
+                                at: square(c.0),
+                                to: t,
+                            }));
                         }
                         Some(_) => {
                             enemies += 1;
@@ -140,10 +140,13 @@ impl FluidityPosition {
                 }
                 let limit = self.config.limits[super::tables::kind(role).unwrap_or(KING)];
                 if enemies > limit {
-                    return Err(IllegalMove::Rule(format!(
-                        "{me} would pass {enemies} enemy pieces on the way to {t}, more than a \
-                         {role} may remove in one move ({limit})"
-                    )));
+                    return Err(IllegalMove::Rule(RuleBroken::TooManyRemoved {
+                        piece: me,
+                        enemies,
+                        to: t,
+                        role,
+                        limit,
+                    }));
                 }
             }
         }
@@ -156,16 +159,24 @@ impl FluidityPosition {
         }
         if next.in_danger(us) {
             let danger = if next.exposed(us, false) {
-                "in check"
+                Danger::InCheck
             } else {
-                "open to dissection"
+                Danger::Dissection
             };
             return Err(IllegalMove::LeavesInCheck(if role == Role::King {
-                format!("the King cannot go to {t}: it would be {danger} there")
+                LeavesInCheck::KingInto { to: t, danger }
             } else if self.in_danger(us) {
-                format!("your King is in danger, and {me} moving to {t} leaves it {danger}",)
+                LeavesInCheck::StaysInDanger {
+                    piece: me,
+                    to: t,
+                    danger,
+                }
             } else {
-                format!("{me} cannot move to {t}: that would leave your King {danger}")
+                LeavesInCheck::WouldBeInDanger {
+                    piece: me,
+                    to: t,
+                    danger,
+                }
             }));
         }
         Ok(())
@@ -173,23 +184,19 @@ impl FluidityPosition {
 
     fn check_castle(&self, king: Cell, rook: Cell) -> Result<(), IllegalMove> {
         let Some(right) = right_of(king, rook) else {
-            return Err(IllegalMove::Rule(
-                "castling moves the King from e1 to g1 (O-O) or c1 (O-O-O), e8 for Black"
-                    .to_string(),
-            ));
+            return Err(IllegalMove::Rule(RuleBroken::CastlingPlaces));
         };
         if right.color != self.side {
-            return Err(IllegalMove::NotYourPiece(format!(
-                "that is {}'s castling, and {} is to move",
-                right.color, self.side
-            )));
+            return Err(IllegalMove::NotYourPiece(NotYourPiece::Castling {
+                owner: right.color,
+                side: self.side,
+            }));
         }
         if self.castling & right.bit == 0 {
-            return Err(IllegalMove::Rule(format!(
-                "you cannot castle {}: {} has lost that right (the King or that Rook has \
-                 moved, or the Rook was captured)",
-                right.text, self.side
-            )));
+            return Err(IllegalMove::Rule(RuleBroken::CastlingRightLost {
+                wing: right.wing,
+                side: self.side,
+            }));
         }
         match self.castle_problem(right) {
             Some(e) => Err(e),
@@ -206,7 +213,7 @@ impl FluidityPosition {
         let rook = if long { rank } else { rank + 7 };
         match self.check_castle(Cell(king), Cell(rook)) {
             Err(e) => e,
-            Ok(()) => IllegalMove::NoSuchMove("that castling is not legal now".to_string()),
+            Ok(()) => IllegalMove::NoSuchMove(NoSuchMove::CastlingNotLegal),
         }
     }
 }

@@ -3,10 +3,10 @@
 //! out or in any order).
 
 use super::rules::{right_of, Right};
-use super::tables::{letter, name, role_of_letter, shape};
+use super::tables::{letter, name, role_of_letter, shape, square};
 use super::FluidityPosition;
 use crate::engine::board::{Cell, CellSet64};
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{IllegalMove, NoPiece, NoSuchMove, Square, Unreadable};
 use crate::engine::moves::Move;
 use crate::engine::notation;
 use crate::engine::player_text::excerpt;
@@ -50,16 +50,16 @@ enum Token {
 /// Example moves for refusals of a text that is no move.
 pub(super) const MOVE_EXAMPLES: &str = "Nf3, Ng1-f3, Ra1-a7xa3xa5 or O-O";
 
-fn squares_text(mut set: CellSet64, order: &[u8]) -> String {
-    let mut names: Vec<String> = Vec::new();
+fn squares_in_order(mut set: CellSet64, order: &[u8]) -> Vec<Square> {
+    let mut out: Vec<Square> = Vec::new();
     for &c in order {
         if set.contains(Cell(c)) {
-            names.push(name(c));
+            out.push(square(c));
             set.remove(Cell(c));
         }
     }
-    names.extend((set).indices().map(name));
-    names.join(", ")
+    out.extend(set.indices().map(square));
+    out
 }
 
 impl FluidityPosition {
@@ -142,10 +142,10 @@ impl FluidityPosition {
             _ => {}
         }
         if groups.iter().all(Vec::is_empty) {
-            return Err(IllegalMove::Unreadable(format!(
-                "'{t}' is not a move: write it like {MOVE_EXAMPLES}",
-                t = excerpt(t)
-            )));
+            return Err(IllegalMove::Unreadable(Unreadable::NotAMove {
+                text: excerpt(t),
+                like: MOVE_EXAMPLES,
+            }));
         }
         for group in &groups {
             let mut found: Vec<&Described> = Vec::new();
@@ -181,11 +181,10 @@ impl FluidityPosition {
         let list = match tokens(rest).and_then(|ts| list_of(&ts)) {
             Some(list) => list,
             None => {
-                return Some(Err(IllegalMove::Unreadable(format!(
-                    "'{t}': after {} only the removed squares may follow, like O-Oxf1",
-                    if long { "O-O-O" } else { "O-O" },
-                    t = excerpt(t)
-                ))))
+                return Some(Err(IllegalMove::Unreadable(Unreadable::AfterCastling {
+                    text: excerpt(t),
+                    long,
+                })))
             }
         };
         let found = all.iter().find(|d| {
@@ -204,16 +203,15 @@ impl FluidityPosition {
     }
 
     fn wrong_list(&self, d: &Described) -> IllegalMove {
-        let canonical = self.canonical(&d.mv);
-        if d.removed.is_empty() {
-            IllegalMove::NoSuchMove(format!("that move removes nothing: write {canonical}"))
+        let removed = if d.removed.is_empty() {
+            Vec::new()
         } else {
-            let order = self.removed_in_order(&d.mv);
-            IllegalMove::NoSuchMove(format!(
-                "that move removes {}: write {canonical}",
-                squares_text(d.removed, &order)
-            ))
-        }
+            squares_in_order(d.removed, &self.removed_in_order(&d.mv))
+        };
+        IllegalMove::NoSuchMove(NoSuchMove::Removes {
+            removed,
+            canonical: self.canonical(&d.mv),
+        })
     }
 
     /// Why no legal move fits: a move that fits but for its capture list, else the reason
@@ -238,11 +236,11 @@ impl FluidityPosition {
                         Ok(()) => {
                             if let (Some(role), Some(p)) = (r.role, self.piece(from)) {
                                 if p.role != role {
-                                    reasons.push(IllegalMove::NoSuchMove(format!(
-                                        "the piece on {} is a {}, not a {role}",
-                                        name(from),
-                                        p.role
-                                    )));
+                                    reasons.push(IllegalMove::NoSuchMove(NoSuchMove::PieceIsNot {
+                                        at: square(from),
+                                        is: p.role,
+                                        named: role,
+                                    }));
                                 }
                             }
                         }
@@ -285,20 +283,21 @@ impl FluidityPosition {
             if let Some(reason) = telling {
                 return reason;
             }
-            let to = group.first().map_or(String::new(), |r| name(r.to));
+            let to = group.first().map(|r| square(r.to));
             return match wanted {
-                Some(role) => IllegalMove::NoPiece(format!(
-                    "no legal move matches '{t}': {} has no {role} that could go to {to}",
-                    self.side,
-                    t = excerpt(t)
-                )),
-                None => IllegalMove::NoSuchMove(format!(
-                    "no legal move matches '{t}': none of your pieces can go to {to}",
-                    t = excerpt(t)
-                )),
+                Some(role) => IllegalMove::NoPiece(NoPiece::NoRoleGoesTo {
+                    text: excerpt(t),
+                    side: self.side,
+                    role,
+                    to,
+                }),
+                None => IllegalMove::NoSuchMove(NoSuchMove::NoPieceGoesTo {
+                    text: excerpt(t),
+                    to,
+                }),
             };
         }
-        IllegalMove::NoSuchMove(format!("no legal move matches '{t}'", t = excerpt(t)))
+        IllegalMove::NoSuchMove(NoSuchMove::NoMatch { text: excerpt(t) })
     }
 }
 

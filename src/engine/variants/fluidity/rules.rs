@@ -1,10 +1,12 @@
 //! The rules of play: check and dissection of the King, move generation with castling,
 //! playing a move, and the end-of-game tests that read the position alone.
 
-use super::tables::{moves_along, tables, BISHOP, KING, KNIGHT, OPPOSITE, QUEEN, ROLES, ROOK};
+use super::tables::{
+    moves_along, square, tables, BISHOP, KING, KNIGHT, OPPOSITE, QUEEN, ROLES, ROOK,
+};
 use super::FluidityPosition;
 use crate::engine::board::{Cell, CellSet64};
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{Blocked, Danger, IllegalMove, LeavesInCheck, RuleBroken, Wing};
 use crate::engine::moves::{Effects, Move, MoveList, Removal};
 use crate::engine::notation;
 use crate::engine::types::{Color, Piece};
@@ -26,7 +28,7 @@ pub(super) struct Right {
     /// The squares the King crosses, in order (its landing square last).
     pub(super) crossed: [u8; 2],
     /// The side castled to, for refusals.
-    pub(super) text: &'static str,
+    pub(super) wing: Wing,
 }
 
 /// The four rights in the order of the CASTLING field: K Q k q.
@@ -41,7 +43,7 @@ pub(super) static RIGHTS: [Right; 4] = [
         rook_to: 5,
         between: &[5, 6],
         crossed: [5, 6],
-        text: "kingside (O-O)",
+        wing: Wing::Kingside,
     },
     Right {
         bit: 2,
@@ -53,7 +55,7 @@ pub(super) static RIGHTS: [Right; 4] = [
         rook_to: 3,
         between: &[3, 2, 1],
         crossed: [3, 2],
-        text: "queenside (O-O-O)",
+        wing: Wing::Queenside,
     },
     Right {
         bit: 4,
@@ -65,7 +67,7 @@ pub(super) static RIGHTS: [Right; 4] = [
         rook_to: 61,
         between: &[61, 62],
         crossed: [61, 62],
-        text: "kingside (O-O)",
+        wing: Wing::Kingside,
     },
     Right {
         bit: 8,
@@ -77,7 +79,7 @@ pub(super) static RIGHTS: [Right; 4] = [
         rook_to: 59,
         between: &[59, 58, 57],
         crossed: [59, 58],
-        text: "queenside (O-O-O)",
+        wing: Wing::Queenside,
     },
 ];
 
@@ -337,83 +339,82 @@ impl FluidityPosition {
         let us = self.side;
         let own = self.own(us);
         let enemy = self.own(us.opposite());
-        let name = super::tables::name;
         if self.piece(right.king) != Some(Piece::new(us, ROLES[KING]))
             || self.piece(right.rook) != Some(Piece::new(us, ROLES[ROOK]))
         {
-            return Some(IllegalMove::Rule(format!(
-                "you cannot castle {}: it needs your King on {} and your Rook on {}",
-                right.text,
-                name(right.king),
-                name(right.rook)
-            )));
+            return Some(IllegalMove::Rule(RuleBroken::CastlingNeedsPieces {
+                wing: right.wing,
+                king: square(right.king),
+                rook: square(right.rook),
+            }));
         }
         let mut last_enemy: Option<u8> = None;
         let mut removed = CellSet64::EMPTY;
         for &c in right.between {
             if own.contains(Cell(c)) {
-                return Some(IllegalMove::Blocked(format!(
-                    "you cannot castle {}: your own {} on {} stands between King and Rook",
-                    right.text,
-                    self.kind_at(c).map_or(ROLES[KNIGHT], |k| ROLES[k]),
-                    name(c)
-                )));
+                return Some(IllegalMove::Blocked(Blocked::CastlingOwnBetween {
+                    wing: right.wing,
+                    own: self.kind_at(c).map_or(ROLES[KNIGHT], |k| ROLES[k]),
+                    at: square(c),
+                }));
             }
             if enemy.contains(Cell(c)) {
                 let kind = self.kind_at(c).unwrap_or(KING);
                 if kind != BISHOP && kind != KNIGHT {
-                    return Some(IllegalMove::Rule(format!(
-                        "you cannot castle {}: the enemy {} on {} is between King and Rook; \
-                         only Bishops and Knights may be, and castling removes them",
-                        right.text,
-                        ROLES[kind],
-                        name(c)
-                    )));
+                    return Some(IllegalMove::Rule(RuleBroken::CastlingEnemyBetween {
+                        wing: right.wing,
+                        role: ROLES[kind],
+                        at: square(c),
+                    }));
                 }
                 if let Some(prev) = last_enemy.filter(|&p| p.abs_diff(c) == 1) {
-                    return Some(IllegalMove::Rule(format!(
-                        "you cannot castle {}: the enemy pieces on {} and {} stand next to each \
-                         other; castling passes only enemy pieces that do not touch",
-                        right.text,
-                        name(prev.min(c)),
-                        name(prev.max(c))
-                    )));
+                    return Some(IllegalMove::Rule(RuleBroken::CastlingEnemiesTouch {
+                        wing: right.wing,
+                        first: square(prev.min(c)),
+                        second: square(prev.max(c)),
+                    }));
                 }
                 last_enemy = Some(c);
                 removed.insert(Cell(c));
             }
         }
         let danger = if self.config.wins {
-            "in check"
+            Danger::InCheck
         } else {
-            "in danger (in check or open to dissection)"
+            Danger::Either
         };
         if self.in_danger(us) {
-            return Some(IllegalMove::LeavesInCheck(format!(
-                "you cannot castle {}: your King is {danger} now",
-                right.text
-            )));
+            return Some(IllegalMove::LeavesInCheck(
+                LeavesInCheck::CastleFromDanger {
+                    wing: right.wing,
+                    danger,
+                },
+            ));
         }
         // The enemy pieces between removed, the Rook still on its corner.
         let cleared = self.without(removed);
         for &c in &right.crossed {
             let step = cleared.moved(KING, right.king, c, CellSet64::EMPTY);
             if step.in_danger(us) {
-                return Some(IllegalMove::LeavesInCheck(format!(
-                    "you cannot castle {}: your King would be {danger} on {}, which it crosses",
-                    right.text,
-                    name(c)
-                )));
+                return Some(IllegalMove::LeavesInCheck(
+                    LeavesInCheck::CastleThroughDanger {
+                        wing: right.wing,
+                        danger,
+                        at: square(c),
+                    },
+                ));
             }
         }
         let done = cleared
             .moved(KING, right.king, right.king_to, CellSet64::EMPTY)
             .moved(ROOK, right.rook, right.rook_to, CellSet64::EMPTY);
         if done.in_danger(us) {
-            return Some(IllegalMove::LeavesInCheck(format!(
-                "you cannot castle {}: your King would end {danger}",
-                right.text
-            )));
+            return Some(IllegalMove::LeavesInCheck(
+                LeavesInCheck::CastleIntoDanger {
+                    wing: right.wing,
+                    danger,
+                },
+            ));
         }
         None
     }

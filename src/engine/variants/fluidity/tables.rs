@@ -130,6 +130,11 @@ pub(super) fn shape() -> &'static Shape {
     &tables().shape
 }
 
+/// A 0-63 index as a refusal names it.
+pub(super) fn square(c: u8) -> crate::engine::errors::Square {
+    shape().square(Cell(c))
+}
+
 /// The square name of a 0-63 index.
 pub(super) fn name(c: u8) -> String {
     shape().name(Cell(c))

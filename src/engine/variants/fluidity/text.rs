@@ -2,13 +2,13 @@
 //! refusals of section 6 and written back.
 
 use super::rules::{QUIET_LIMIT, RIGHTS};
-use super::tables::{letter, name, role_of_letter, shape, KING, ROOK};
+use super::tables::{letter, role_of_letter, shape, square, KING, ROOK};
 use super::{Config, FluidityPosition};
 use crate::engine::board::Cell;
-use crate::engine::errors::PositionError;
+use crate::engine::errors::{Danger, PositionError};
 use crate::engine::notation::{self, Fields};
 use crate::engine::player_text::excerpt;
-use crate::engine::types::{Color, Piece};
+use crate::engine::types::{Color, Piece, Role};
 
 const FIELDS: &str = "BOARD SIDE CASTLING QUIET FULLMOVE";
 
@@ -53,10 +53,7 @@ impl FluidityPosition {
             .chars()
             .find(|c| c.is_ascii_alphabetic() && role_of_letter(*c).is_none())
         {
-            return Err(PositionError::new(format!(
-                "'{bad}' is not a piece of Fluidity Chess: the pieces are K Q R B N (uppercase \
-                 White, lowercase Black), and there are no pawns"
-            )));
+            return Err(PositionError::FluidityPiece { letter: bad });
         }
         let pieces = notation::parse_board(shape(), board, |s| {
             let c = s.chars().next()?;
@@ -89,39 +86,37 @@ impl FluidityPosition {
         for color in Color::ALL {
             let kings = self.roles[KING] & self.own(color);
             if kings.count() != 1 {
-                return Err(PositionError::new(format!(
-                    "{color} has {} Kings on the board; each side needs exactly one ('{}')",
-                    kings.count(),
-                    color.cased("K")
-                )));
+                return Err(PositionError::RoyalCount {
+                    color,
+                    count: kings.count(),
+                    role: Role::King,
+                });
             }
         }
         for right in RIGHTS.iter().filter(|r| self.castling & r.bit != 0) {
             let color = right.color;
             let home = |c: u8, kind: usize| (self.own(color) & self.roles[kind]).contains(Cell(c));
             if !home(right.king, KING) || !home(right.rook, ROOK) {
-                return Err(PositionError::new(format!(
-                    "castling right '{}' needs {color}'s King on {} and Rook on {}; drop the \
-                     letter from CASTLING (write '-' when no right is left)",
-                    right.letter,
-                    name(right.king),
-                    name(right.rook)
-                )));
+                return Err(PositionError::CastlingRightNeeds {
+                    letter: right.letter,
+                    color,
+                    king: square(right.king),
+                    rook: square(right.rook),
+                });
             }
         }
         let waiting = self.side.opposite();
         if self.in_danger(waiting) {
-            let what = if self.exposed(waiting, false) {
-                "in check"
+            let danger = if self.exposed(waiting, false) {
+                Danger::InCheck
             } else {
-                "open to dissection"
+                Danger::Dissection
             };
-            return Err(PositionError::new(format!(
-                "{} is to move, but {waiting}'s King on {} is {what}: the side not to move may \
-                 not be in danger",
-                self.side,
-                self.king(waiting).map_or("?".to_string(), name)
-            )));
+            return Err(PositionError::WaitingInDanger {
+                side: self.side,
+                king: self.king(waiting).map(square),
+                danger,
+            });
         }
         Ok(())
     }
@@ -136,18 +131,15 @@ fn parse_castling(field: &str) -> Result<u8, PositionError> {
     let mut next = 0;
     for ch in field.chars() {
         let Some(i) = RIGHTS.iter().position(|r| r.letter == ch) else {
-            return Err(PositionError::new(format!(
-                "CASTLING '{field}': '{ch}' is not a right; write any of K Q k q in that order \
-                 (like KQkq or Kq), or '-'",
-                field = excerpt(field)
-            )));
+            return Err(PositionError::CastlingNotARight {
+                text: excerpt(field),
+                letter: ch,
+            });
         };
         if i < next {
-            return Err(PositionError::new(format!(
-                "CASTLING '{field}' must list its rights once each in the order K Q k q, like \
-                 KQkq or Kq",
-                field = excerpt(field)
-            )));
+            return Err(PositionError::CastlingOrder {
+                text: excerpt(field),
+            });
         }
         next = i + 1;
         rights |= RIGHTS[i].bit;

@@ -7,27 +7,26 @@ use super::rules::Paths;
 use super::tables::{file, tables, CELLS, NORTH, SOUTH};
 use super::LittleRiver;
 use crate::engine::board::{Cell, CellSet64};
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{
+    BadDrop, Blocked, CannotMoveThere, File, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
+    NotYourPiece, OwnPiece, Owned, RiverExit, RuleBroken, Subject,
+};
+
+/// The game's name in refusals of what it does not have.
+const GAME: &str = "Little River Chess";
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::types::{Color, Role};
 
-fn rule(s: String) -> IllegalMove {
-    IllegalMove::Rule(s)
-}
-
-fn direction_name(half: usize) -> &'static str {
-    if half == 1 {
-        "north"
-    } else {
-        "south"
-    }
+fn rule(r: RuleBroken) -> IllegalMove {
+    IllegalMove::Rule(r)
 }
 
 impl LittleRiver {
-    fn describe(&self, c: Cell) -> String {
+    fn describe(&self, c: Cell) -> Subject {
+        let at = tables().shape.square(c);
         match self.board[c.index()] {
-            Some(p) => format!("the {} on {}", p.role, tables().name(c)),
-            None => format!("the empty cell {}", tables().name(c)),
+            Some(p) => Subject::Piece(p.role, at),
+            None => Subject::EmptyCell(at),
         }
     }
 
@@ -49,31 +48,28 @@ impl LittleRiver {
     /// river cell is refused (Wild) or may not capture beyond it (Gentle, option off).
     fn check_step(&self, from: Cell, to: Cell, aspect: Aspect) -> Result<(), IllegalMove> {
         let t = tables();
-        let piece = self.board[from.index()].ok_or_else(|| {
-            IllegalMove::NoPiece(format!("there is no piece on {}", t.name(from)))
-        })?;
+        let piece = self.board[from.index()]
+            .ok_or_else(|| IllegalMove::NoPiece(NoPiece::On(t.shape.square(from))))?;
         let me = self.describe(from);
-        let tn = t.name(to);
+        let sq = t.shape.square(to);
         if from == to {
-            return Err(IllegalMove::CannotMoveThere(format!(
-                "{me} must move to another cell"
-            )));
+            return Err(IllegalMove::CannotMoveThere(CannotMoveThere::SameCell {
+                piece: me,
+                word: "cell",
+            }));
         }
-        if (self.pattern(piece.role, piece.color, from) & CellSet64::single(to)).is_empty() {
+        if !self.pattern(piece.role, piece.color, from).contains(to) {
             if piece.role == Role::King && !t.palace[piece.color.index()].contains(to) {
-                return Err(rule(format!(
-                    "{me} cannot go to {tn}: a King never leaves its palace"
-                )));
+                return Err(rule(RuleBroken::KingLeavesPalace { piece: me, to: sq }));
             }
-            return Err(IllegalMove::CannotMoveThere(format!(
-                "{me} does not move like that ({}-{tn})",
-                t.name(from)
-            )));
+            return Err(IllegalMove::CannotMoveThere(CannotMoveThere::Pattern {
+                piece: me,
+                from: t.shape.square(from),
+                to: sq,
+            }));
         }
         if piece.role != Role::King && t.palaces.contains(to) {
-            return Err(rule(format!(
-                "{me} cannot go to {tn}: the palace is closed to every piece but its King"
-            )));
+            return Err(rule(RuleBroken::PalaceClosed { piece: me, to: sq }));
         }
         if piece.role == Role::Rook {
             let between = t
@@ -81,30 +77,28 @@ impl LittleRiver {
                 .between(from, to)
                 .map_or(CellSet64::EMPTY, |s| s.narrow());
             if (between & t.palaces).any() {
-                return Err(rule(format!(
-                    "{me} cannot pass through the palace on its way to {tn}"
-                )));
+                return Err(rule(RuleBroken::RookThroughPalace { piece: me, to: sq }));
             }
             if let Some(b) = (between & (self.occ[0] | self.occ[1])).first() {
-                return Err(IllegalMove::Blocked(format!(
-                    "{me} cannot go to {tn}: {} is in the way",
-                    self.describe(b)
-                )));
+                return Err(IllegalMove::Blocked(Blocked::InTheWay {
+                    piece: me,
+                    to: sq,
+                    by: Some(self.describe(b)),
+                }));
             }
             if (between & t.river).any() && !t.in_river(from) {
                 match aspect {
                     Aspect::Wild => {
-                        return Err(rule(format!(
-                            "{me} cannot cross to {tn}: in a Wild river a rook stops on the river cell"
-                        )))
+                        return Err(rule(RuleBroken::WildRiverStopsRook { piece: me, to: sq }))
                     }
                     Aspect::Gentle
                         if !self.config.rook_through_capture
                             && self.occ[1 - self.side.index()].contains(to) =>
                     {
-                        return Err(rule(format!(
-                            "{me} passing straight through the river may not capture on {tn} (rook_through_capture=off)"
-                        )))
+                        return Err(rule(RuleBroken::NoCaptureThroughRiver {
+                            piece: me,
+                            to: sq,
+                        }))
                     }
                     _ => {}
                 }
@@ -112,10 +106,11 @@ impl LittleRiver {
         }
         if let Some(p) = self.board[to.index()] {
             if p.color == piece.color {
-                return Err(IllegalMove::OwnPiece(format!(
-                    "{me} cannot go to {tn}: your own {} stands there",
-                    p.role
-                )));
+                return Err(IllegalMove::OwnPiece(OwnPiece::GoStandsThere {
+                    piece: me,
+                    to: sq,
+                    own: p.role,
+                }));
             }
         }
         Ok(())
@@ -132,9 +127,7 @@ impl LittleRiver {
                 promotion,
             } => {
                 if promotion.is_some() {
-                    return Err(rule(
-                        "there is no promotion in Little River Chess".to_string(),
-                    ));
+                    return Err(rule(RuleBroken::NoPromotion { game: GAME }));
                 }
                 (from, [to, to], 0usize, to, false)
             }
@@ -151,44 +144,29 @@ impl LittleRiver {
                     _ => false,
                 };
                 if !ok {
-                    return Err(IllegalMove::NoSuchMove(
-                        "that path is not written the way Ferry records it".to_string(),
-                    ));
+                    return Err(IllegalMove::NoSuchMove(NoSuchMove::PathNotRecorded));
                 }
                 (from, via, via_len as usize, to, drown)
             }
-            Move::Drop { .. } => {
-                return Err(IllegalMove::BadDrop(
-                    "there are no drops in Little River Chess".to_string(),
-                ))
-            }
-            Move::Castle { .. } => {
-                return Err(rule(
-                    "there is no castling in Little River Chess".to_string(),
-                ))
-            }
-            Move::Bridge { .. } => {
-                return Err(rule(
-                    "there are no bridges in Little River Chess".to_string(),
-                ))
-            }
+            Move::Drop { .. } => return Err(IllegalMove::BadDrop(BadDrop::NoDrops { game: GAME })),
+            Move::Castle { .. } => return Err(rule(RuleBroken::NoCastling { game: GAME })),
+            Move::Bridge { .. } => return Err(rule(RuleBroken::NoBridges { game: GAME })),
         };
         let on_board = |c: Cell| c.index() < CELLS && t.shape.cells().contains(c);
         if !on_board(from) || !on_board(to) || !via.iter().all(|&c| on_board(c)) {
-            return Err(IllegalMove::NoSuchMove(
-                "that cell is not on the board".to_string(),
-            ));
+            return Err(IllegalMove::NoSuchMove(NoSuchMove::OffBoard {
+                word: "cell",
+                bounds: None,
+            }));
         }
-        let piece = self.board[from.index()].ok_or_else(|| {
-            IllegalMove::NoPiece(format!("there is no piece on {}", t.name(from)))
-        })?;
+        let piece = self.board[from.index()]
+            .ok_or_else(|| IllegalMove::NoPiece(NoPiece::On(t.shape.square(from))))?;
         if piece.color != self.side {
-            return Err(IllegalMove::NotYourPiece(format!(
-                "{} is {}'s, and it is {} to move",
-                self.describe(from),
-                piece.color,
-                self.side
-            )));
+            return Err(IllegalMove::NotYourPiece(NotYourPiece::Owner {
+                piece: self.describe(from),
+                owner: piece.color,
+                side: self.side,
+            }));
         }
         let me = self.describe(from);
         let aspect = self.aspect();
@@ -197,21 +175,20 @@ impl LittleRiver {
         if stranded.contains(from) {
             let half = self.exit_half(from, piece.color);
             let must = || {
-                rule(format!(
-                    "{me} is in a {} river: it may only leave it towards the {} (the other river pieces drown), or stay and drown",
-                    aspect.name(),
-                    direction_name(half)
-                ))
+                rule(RuleBroken::RiverMustBeLeft {
+                    piece: me,
+                    aspect: aspect.name(),
+                    north: half == 1,
+                })
             };
             let exit = match via_len {
                 0 => (from, to),
                 1 if aspect == Aspect::Gentle && floats_allowed && !drown => {
-                    if (self.floats(from) & CellSet64::single(via[0])).is_empty() || via[0] == from
-                    {
-                        return Err(rule(format!(
-                            "{me} cannot float to {}: the river cells on the way must be empty",
-                            t.name(via[0])
-                        )));
+                    if !self.floats(from).contains(via[0]) || via[0] == from {
+                        return Err(rule(RuleBroken::FloatBlocked {
+                            piece: me,
+                            to: t.shape.square(via[0]),
+                        }));
                     }
                     (via[0], to)
                 }
@@ -224,27 +201,27 @@ impl LittleRiver {
                 if t.in_river(exit.1) || t.half_of(exit.1) != Some(half) {
                     return Err(must());
                 }
-                return Err(rule(format!(
-                    "{me} cannot leave the river onto {}: the exit must be {}",
-                    t.name(exit.1),
-                    self.exit_words(piece.role, aspect == Aspect::Wild)
-                )));
+                return Err(rule(RuleBroken::LeaveRiverOnto {
+                    piece: me,
+                    to: t.shape.square(exit.1),
+                    exit: self.exit_words(piece.role, aspect == Aspect::Wild),
+                }));
             }
         } else if via_len == 0 {
             self.check_step(from, to, aspect)?;
             if t.in_river(to) && !t.in_river(from) {
                 match aspect {
                     Aspect::Gentle => {
-                        return Err(rule(format!(
-                            "{me} cannot stop on {}: in a Gentle river a piece that enters must float and step out in the same move, or drown",
-                            t.name(to)
-                        )))
+                        return Err(rule(RuleBroken::GentleMustFloat {
+                            piece: me,
+                            at: t.shape.square(to),
+                        }))
                     }
                     Aspect::Wild if self.config.float_die && self.die_after_entry(to) != to => {
-                        return Err(rule(format!(
-                            "the die carries {me} on to {}",
-                            t.name(self.die_after_entry(to))
-                        )))
+                        return Err(rule(RuleBroken::DieCarries {
+                            piece: me,
+                            to: t.shape.square(self.die_after_entry(to)),
+                        }))
                     }
                     _ => {}
                 }
@@ -252,9 +229,9 @@ impl LittleRiver {
         } else {
             let r = via[0];
             if !t.in_river(r) || t.in_river(from) {
-                return Err(IllegalMove::NoSuchMove(format!(
-                    "{me} can only take a river path by entering the river"
-                )));
+                return Err(IllegalMove::NoSuchMove(NoSuchMove::RiverPathNeedsEntry {
+                    piece: me,
+                }));
             }
             self.check_step(from, r, aspect)?;
             let after = self.entered(r);
@@ -266,31 +243,24 @@ impl LittleRiver {
             };
             let half = 1 - t.half_of(from).unwrap_or(0);
             match aspect {
-                Aspect::Shallow => {
-                    return Err(rule(
-                        "the river is Shallow for this move: pieces move by their patterns only"
-                            .to_string(),
-                    ))
-                }
+                Aspect::Shallow => return Err(rule(RuleBroken::ShallowRiver)),
                 Aspect::Wild => {
                     if via_len != 1 || drown || !t.in_river(to) {
-                        return Err(rule(format!(
-                            "in a Wild river {me} stops after entering (and floating): it leaves on its next move"
-                        )));
+                        return Err(rule(RuleBroken::WildStopsAfterEntering { piece: me }));
                     }
                     if !reach.contains(to) || to == r {
-                        return Err(self.float_refusal(&me, r, to));
+                        return Err(self.float_refusal(me, r, to));
                     }
                 }
                 Aspect::Gentle => {
                     if t.in_river(to) && !drown {
-                        return Err(rule(format!(
-                            "{me} cannot stop on {}: in a Gentle river a piece that enters must float and step out in the same move, or drown",
-                            t.name(to)
-                        )));
+                        return Err(rule(RuleBroken::GentleMustFloat {
+                            piece: me,
+                            at: t.shape.square(to),
+                        }));
                     }
                     if !reach.contains(f) {
-                        return Err(self.float_refusal(&me, r, f));
+                        return Err(self.float_refusal(me, r, f));
                     }
                     let exits = after.exits(piece.role, f, half, false);
                     if drown {
@@ -301,20 +271,15 @@ impl LittleRiver {
                             to == f && exits.is_empty()
                         };
                         if !drowns {
-                            return Err(rule(format!(
-                                "{me} does not drown: it has a way out of the river"
-                            )));
+                            return Err(rule(RuleBroken::DoesNotDrown { piece: me }));
                         }
                     } else if !exits.contains(to) {
-                        let occupied = match self.board[to.index()] {
-                            Some(p) => format!(" ({}'s {} stands there)", p.color, p.role),
-                            None => String::new(),
-                        };
-                        return Err(rule(format!(
-                            "{me} cannot step out of the river onto {}{occupied}: the exit must be {}",
-                            t.name(to),
-                            self.exit_words(piece.role, false)
-                        )));
+                        return Err(rule(RuleBroken::StepOutOnto {
+                            piece: me,
+                            to: t.shape.square(to),
+                            occupant: self.board[to.index()].map(Owned),
+                            exit: self.exit_words(piece.role, false),
+                        }));
                     }
                 }
             }
@@ -333,9 +298,9 @@ impl LittleRiver {
         let mut paths = Paths::new();
         self.piece_paths(aspect, stranded, from, &mut paths);
         let Some(raw) = paths.iter().find(|r| r.mv == *m) else {
-            return Err(IllegalMove::NoSuchMove(format!(
-                "{me} cannot take that path"
-            )));
+            return Err(IllegalMove::NoSuchMove(NoSuchMove::NoSuchPath {
+                piece: me,
+            }));
         };
         let mut canonical = raw.mv;
         paths.merged(|c| {
@@ -344,10 +309,9 @@ impl LittleRiver {
             }
         });
         if canonical != *m {
-            return Err(IllegalMove::NoSuchMove(format!(
-                "that path is the move {}; write it that way",
-                self.canonical_text(&canonical)
-            )));
+            return Err(IllegalMove::NoSuchMove(NoSuchMove::WrittenOtherwise {
+                canonical: self.canonical_text(&canonical),
+            }));
         }
         // Check and facing kings, after the whole move (drownings included).
         let mut next = self.clone();
@@ -355,18 +319,15 @@ impl LittleRiver {
         if next.king_attacked(self.side) {
             return Err(IllegalMove::LeavesInCheck(
                 if self.king_attacked(self.side) {
-                    format!("your King is in check, and {me} moving so does not get it out")
+                    LeavesInCheck::StaysInCheck { piece: me }
                 } else {
-                    format!("{me} cannot move so: that would leave your King in check")
+                    LeavesInCheck::WouldBeInCheck { piece: me }
                 },
             ));
         }
         if next.kings_face() {
             let k = next.king(Color::White).map_or(0, file);
-            return Err(rule(format!(
-                "the Kings would face each other on the {} file with nothing between them",
-                (b'a' + k) as char
-            )));
+            return Err(rule(RuleBroken::KingsFace { file: File(k) }));
         }
         Ok(())
     }
@@ -383,39 +344,36 @@ impl LittleRiver {
         self.entered(r).die_float(r)
     }
 
-    fn float_refusal(&self, me: &str, r: Cell, f: Cell) -> IllegalMove {
+    fn float_refusal(&self, me: Subject, r: Cell, f: Cell) -> IllegalMove {
         let t = tables();
         if !t.in_river(f) {
-            return IllegalMove::NoSuchMove(format!(
-                "{me} floats only along the river (a5 to f5), not to {}",
-                t.name(f)
-            ));
+            return IllegalMove::NoSuchMove(NoSuchMove::FloatsAlongRiver {
+                piece: me,
+                to: t.shape.square(f),
+            });
         }
         if self.config.float_die {
-            return rule(format!(
-                "the die decides the float: a piece entering on {} is carried to {}",
-                t.name(r),
-                t.name(self.die_after_entry(r))
-            ));
+            return rule(RuleBroken::DieDecidesFloat {
+                entry: t.shape.square(r),
+                carried_to: t.shape.square(self.die_after_entry(r)),
+            });
         }
-        rule(format!(
-            "{me} cannot float from {} to {}: the river cells on the way must be empty",
-            t.name(r),
-            t.name(f)
-        ))
+        rule(RuleBroken::FloatPathBlocked {
+            piece: me,
+            from: t.shape.square(r),
+            to: t.shape.square(f),
+        })
     }
 
-    fn exit_words(&self, role: Role, wild: bool) -> &'static str {
+    fn exit_words(&self, role: Role, wild: bool) -> RiverExit {
         let cfg = &*self.config;
         match role {
-            Role::Knight if cfg.knight_leap => "a knight leap into the far half",
-            Role::Knight if cfg.knight_capture => "the cell across, empty or an enemy",
-            Role::Knight => "the empty cell across",
-            Role::Rook if wild && !cfg.wild_rook_step => {
-                "along the file, over empty cells, up to the first enemy"
-            }
-            _ if wild || cfg.gentle_capture => "the cell across, empty or an enemy",
-            _ => "the empty cell across",
+            Role::Knight if cfg.knight_leap => RiverExit::KnightLeap,
+            Role::Knight if cfg.knight_capture => RiverExit::AcrossOrCapture,
+            Role::Knight => RiverExit::AcrossEmpty,
+            Role::Rook if wild && !cfg.wild_rook_step => RiverExit::AlongFile,
+            _ if wild || cfg.gentle_capture => RiverExit::AcrossOrCapture,
+            _ => RiverExit::AcrossEmpty,
         }
     }
 

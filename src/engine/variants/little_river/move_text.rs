@@ -5,7 +5,7 @@ use super::rules::{route, Paths};
 use super::tables::{file, letter, role_of_letter, tables};
 use super::LittleRiver;
 use crate::engine::board::{Cell, CellSet64};
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{IllegalMove, NoSuchMove, RuleBroken, Unreadable};
 use crate::engine::moves::Move;
 use crate::engine::player_text::excerpt;
 use crate::engine::types::Role;
@@ -136,10 +136,10 @@ impl LittleRiver {
     fn tokens(&self, text: &str) -> Result<(Option<Role>, Vec<Token>), IllegalMove> {
         let t = tables();
         let unreadable = || {
-            IllegalMove::Unreadable(format!(
-                "'{text}' is not a move: write it like Na1-b3, c4-c5>f5-f6, Wc4-c5~ or Nc6",
-                text = excerpt(text)
-            ))
+            IllegalMove::Unreadable(Unreadable::NotAMove {
+                text: excerpt(text),
+                like: "Na1-b3, c4-c5>f5-f6, Wc4-c5~ or Nc6",
+            })
         };
         let lower = text.to_ascii_lowercase();
         let bytes = lower.as_bytes();
@@ -166,8 +166,9 @@ impl LittleRiver {
                     } else {
                         let name = &lower[i..i + 1 + digits];
                         let c = t.shape.parse_cell(name).ok_or_else(|| {
-                            IllegalMove::Unreadable(format!(
-                                "'{name}' is not a cell of the board (files a-f, ranks 1-9; a2 a3 f2 f3 a7 a8 f7 f8 are holes)", name = excerpt(name)))
+                            IllegalMove::Unreadable(Unreadable::NotACell {
+                                text: excerpt(name),
+                            })
                         })?;
                         tokens.push(Token::Cell(c));
                         i += 1 + digits;
@@ -201,9 +202,9 @@ impl LittleRiver {
         let t = tables();
         let upper = clean.to_ascii_uppercase().replace('0', "O");
         if matches!(upper.as_str(), "O-O" | "O-O-O" | "OO" | "OOO") {
-            return Err(IllegalMove::Rule(
-                "there is no castling in Little River Chess".to_string(),
-            ));
+            return Err(IllegalMove::Rule(RuleBroken::NoCastling {
+                game: "Little River Chess",
+            }));
         }
         let (role, tokens) = self.tokens(clean)?;
         let mut cells = Vec::new();
@@ -220,8 +221,9 @@ impl LittleRiver {
                 Token::Float => float = true,
                 Token::Step => {}
                 _ => {
-                    return Err(IllegalMove::Unreadable(format!(
-                        "'{clean}' is not a move: a file or rank may only come first, as in Nac6 or N4c6", clean = excerpt(clean))))
+                    return Err(IllegalMove::Unreadable(Unreadable::QualifierFirst {
+                        text: excerpt(clean),
+                    }))
                 }
             }
         }
@@ -233,10 +235,9 @@ impl LittleRiver {
             moves.dedup();
             match moves.len() {
                 1 => Ok(moves[0]),
-                0 => Err(IllegalMove::NoSuchMove(format!(
-                    "no legal move matches '{clean}'",
-                    clean = excerpt(clean)
-                ))),
+                0 => Err(IllegalMove::NoSuchMove(NoSuchMove::NoMatch {
+                    text: excerpt(clean),
+                })),
                 _ => {
                     let mut texts: Vec<String> =
                         moves.iter().map(|m| self.canonical_text(m)).collect();
@@ -246,20 +247,19 @@ impl LittleRiver {
             }
         };
         if cells.is_empty() {
-            return Err(IllegalMove::Unreadable(format!(
-                "'{clean}' names no cell: write it like Na1-b3, c4-c5>f5-f6 or Nc6",
-                clean = excerpt(clean)
-            )));
+            return Err(IllegalMove::Unreadable(Unreadable::NamesNoCell {
+                text: excerpt(clean),
+            }));
         }
         if let Some(p) = role {
             if cells.len() >= 2 {
                 if let Some(piece) = self.board[cells[0].index()] {
                     if piece.role != p && piece.color == self.side {
-                        return Err(IllegalMove::NoSuchMove(format!(
-                            "the piece on {} is a {}, not a {p}",
-                            t.name(cells[0]),
-                            piece.role
-                        )));
+                        return Err(IllegalMove::NoSuchMove(NoSuchMove::PieceIsNot {
+                            at: t.shape.square(cells[0]),
+                            is: piece.role,
+                            named: p,
+                        }));
                     }
                 }
             }
@@ -282,27 +282,28 @@ impl LittleRiver {
                 .map(|s| s.mv)
                 .collect();
             if matches.is_empty() {
-                let what = if drown { "drown on" } else { "reach" };
+                let to = t.shape.square(target);
                 return Err(IllegalMove::NoSuchMove(if role.is_none() {
-                    format!(
-                        "no Pawn of yours can {what} {}; name the piece (K, R, N, W) or write the move from its cell, like Na1-b3",
-                        t.name(target)
-                    )
+                    NoSuchMove::NoPawnReaches { to, drown }
                 } else {
-                    format!("no {wanted} of yours can {what} {}", t.name(target))
+                    NoSuchMove::NoneOfYoursReaches {
+                        role: wanted,
+                        to,
+                        drown,
+                    }
                 }));
             }
             return found(matches);
         }
         if qual_file.is_some() || qual_rank.is_some() {
-            return Err(IllegalMove::Unreadable(format!(
-                "'{clean}' is not a move: write the path from the piece's cell, like Nc4-a5>c5-c6",
-                clean = excerpt(clean)
-            )));
+            return Err(IllegalMove::Unreadable(Unreadable::PathFromCell {
+                text: excerpt(clean),
+            }));
         }
         let Some(spelled) = path_move(&cells, drown) else {
-            return Err(IllegalMove::Unreadable(format!(
-                "'{clean}' is not a path of the river rules: from-cell, entry cell, float cell after '>', then the exit cell or '~'", clean = excerpt(clean))));
+            return Err(IllegalMove::Unreadable(Unreadable::NotARiverPath {
+                text: excerpt(clean),
+            }));
         };
         let exact: Vec<Move> = spellings
             .iter()
@@ -346,19 +347,17 @@ impl LittleRiver {
                 .collect();
             if short.is_empty() {
                 return Err(self.check(&Move::normal(a, b)).err().unwrap_or_else(|| {
-                    IllegalMove::NoSuchMove(format!(
-                        "no legal move matches '{clean}'",
-                        clean = excerpt(clean)
-                    ))
+                    IllegalMove::NoSuchMove(NoSuchMove::NoMatch {
+                        text: excerpt(clean),
+                    })
                 }));
             }
             return found(short);
         }
         Err(self.check(&spelled).err().unwrap_or_else(|| {
-            IllegalMove::NoSuchMove(format!(
-                "no legal move follows the path '{clean}'",
-                clean = excerpt(clean)
-            ))
+            IllegalMove::NoSuchMove(NoSuchMove::NoPathMatch {
+                text: excerpt(clean),
+            })
         }))
     }
 }

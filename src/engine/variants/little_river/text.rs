@@ -4,7 +4,6 @@ use super::options::{random_seed, Config};
 use super::tables::{letter, role_of_letter, shape, tables};
 use super::LittleRiver;
 use super::{MAX_CLOCK, MAX_PLY};
-use crate::engine::board::CellSet64;
 use crate::engine::errors::PositionError;
 use crate::engine::notation::{self, Fields};
 use crate::engine::player_text::excerpt;
@@ -97,28 +96,29 @@ impl LittleRiver {
             Some(f) => notation::parse_number(f, "PLY", 0, MAX_PLY)?,
         };
         pos.seed = match (seed, config.misty()) {
-            (Some(s), true) => s.parse::<u64>().ok().filter(|_| s.bytes().all(|b| b.is_ascii_digit())).ok_or_else(|| {
-                PositionError::new(format!(
-                    "SEED '{s}' must be a whole number from 0 to 18446744073709551615", s = excerpt(s)))
-            })?,
+            (Some(s), true) => s
+                .parse::<u64>()
+                .ok()
+                .filter(|_| s.bytes().all(|b| b.is_ascii_digit()))
+                .ok_or_else(|| PositionError::BadSeed { text: excerpt(s) })?,
             (Some(s), false) => {
-                return Err(PositionError::new(format!(
-                    "unexpected '{s}' after PLY: a SEED is written only with river=misty; expected {FIELDS}", s = excerpt(s))))
+                return Err(PositionError::SeedWithoutMisty {
+                    text: excerpt(s),
+                    fields: FIELDS,
+                })
             }
             (None, true) => config.seed.unwrap_or_else(random_seed),
             (None, false) => 0,
         };
         let waiting = pos.side.opposite();
         if pos.king_attacked(waiting) {
-            return Err(PositionError::new(format!(
-                "{} is to move, but {waiting}'s King is in check: the side not to move may not be in check",
-                pos.side
-            )));
+            return Err(PositionError::WaitingInCheck {
+                side: pos.side,
+                royal: Role::King,
+            });
         }
         if pos.kings_face() {
-            return Err(PositionError::new(
-                "the Kings face each other on an open file, which no move may leave them doing",
-            ));
+            return Err(PositionError::KingsFace);
         }
         Ok(pos)
     }
@@ -131,27 +131,28 @@ impl LittleRiver {
             let kings = mine & self.roles[0];
             let n = kings.count();
             if n != 1 {
-                return Err(PositionError::new(format!(
-                    "{color} has {n} Kings on the board; each side needs exactly one ('{}')",
-                    color.cased("K")
-                )));
+                return Err(PositionError::RoyalCount {
+                    color,
+                    count: n,
+                    role: Role::King,
+                });
             }
             let palace = t.palace[color.index()];
-            if (kings & !palace).any() {
-                let c = (kings).first().map(|c| t.name(c)).unwrap_or_default();
-                return Err(PositionError::new(format!(
-                    "{color}'s King on {c} is outside its palace ({}); a King never leaves it",
-                    names(palace)
-                )));
+            if let Some(c) = (kings & !palace).first() {
+                return Err(PositionError::KingOutsidePalace {
+                    color,
+                    at: t.shape.square(c),
+                    palace: palace.map(|c| t.shape.square(c)).collect(),
+                });
             }
         }
         let others = (self.occ[0] | self.occ[1]) & !self.roles[0] & t.palaces;
         if let Some(c) = (others).first() {
             let role = self.board[c.index()].map_or(Role::Pawn, |p| p.role);
-            return Err(PositionError::new(format!(
-                "a {role} stands on {}, a palace cell: only a King may stand in a palace",
-                t.name(c)
-            )));
+            return Err(PositionError::PalaceOccupied {
+                role,
+                at: t.shape.square(c),
+            });
         }
         Ok(())
     }
@@ -163,20 +164,16 @@ impl LittleRiver {
         }
         let mut last: Option<u8> = None;
         for tag in field.split(',') {
-            let bad = || {
-                PositionError::new(format!(
-                    "tag '{tag}' must be a river cell and n or s, like c5n; TAGS is '-' or tags in file order joined by commas, like b5s,d5n", tag = excerpt(tag)))
-            };
+            let bad = || PositionError::BadTag { text: excerpt(tag) };
             if tag.len() != 3 || !tag.is_ascii() {
                 return Err(bad());
             }
             let c = shape().parse_cell(&tag[..2]).ok_or_else(bad)?;
             if !t.in_river(c) {
-                return Err(PositionError::new(format!(
-                    "tag '{tag}': {} is not a river cell (a5 to f5)",
-                    t.name(c),
-                    tag = excerpt(tag)
-                )));
+                return Err(PositionError::TagNotRiver {
+                    text: excerpt(tag),
+                    at: t.shape.square(c),
+                });
             }
             let north = match &tag[2..] {
                 "n" | "N" => true,
@@ -184,26 +181,20 @@ impl LittleRiver {
                 _ => return Err(bad()),
             };
             if last.is_some_and(|l| l >= c.0) {
-                return Err(PositionError::new(format!(
-                    "tags must be in file order, each cell once: '{tag}' comes too late",
-                    tag = excerpt(tag)
-                )));
+                return Err(PositionError::TagOrder { text: excerpt(tag) });
             }
             last = Some(c.0);
             let Some(p) = self.board[c.index()] else {
-                return Err(PositionError::new(format!(
-                    "tag '{tag}' names {}, which is empty: a tag belongs to a piece in the river",
-                    t.name(c),
-                    tag = excerpt(tag)
-                )));
+                return Err(PositionError::TagOnEmpty {
+                    text: excerpt(tag),
+                    at: t.shape.square(c),
+                });
             };
             if p.role == Role::Pawn && north != (p.color == Color::White) {
-                return Err(PositionError::new(format!(
-                    "tag '{tag}' points a {} Pawn backwards: a Pawn's tag is {}",
-                    p.color,
-                    if p.color == Color::White { 'n' } else { 's' },
-                    tag = excerpt(tag)
-                )));
+                return Err(PositionError::PawnTagBackwards {
+                    text: excerpt(tag),
+                    color: p.color,
+                });
             }
             if north {
                 self.tag_n.insert(c);
@@ -213,8 +204,4 @@ impl LittleRiver {
         }
         Ok(())
     }
-}
-
-fn names(set: CellSet64) -> String {
-    (set).map(|c| shape().name(c)).collect::<Vec<_>>().join(" ")
 }

@@ -4,16 +4,17 @@
 use super::rules::{sail, via};
 use super::River;
 use crate::engine::board::Cell;
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{
+    Blocked, CannotMoveThere, File, GameOver, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
+    NotYourPiece, Obstacle, OwnPiece, RuleBroken, Subject,
+};
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::types::Role;
 
 impl River {
     pub(super) fn check(&self, m: &Move) -> Result<(), IllegalMove> {
         if self.over_by_position() {
-            return Err(IllegalMove::GameOver(
-                "the game is over: no more moves can be played".to_string(),
-            ));
+            return Err(IllegalMove::GameOver(GameOver::Over));
         }
         let g = self.geo();
         let us = self.side;
@@ -21,11 +22,16 @@ impl River {
         // A cell index past the bit set is off the board too (and must not be shifted by).
         let cells = Cells(all);
         let v = self.view();
-        let off = || IllegalMove::NoSuchMove("that square is not on the board".to_string());
+        let off = || {
+            IllegalMove::NoSuchMove(NoSuchMove::OffBoard {
+                word: "square",
+                bounds: None,
+            })
+        };
         match *m {
-            Move::Drop { .. } => Err(IllegalMove::Rule(
-                "there are no drops in River Chess".to_string(),
-            )),
+            Move::Drop { .. } => Err(IllegalMove::Rule(RuleBroken::NoDrops {
+                game: "River Chess",
+            })),
             Move::Castle { king, rook } => {
                 if !cells.contains(king) || !cells.contains(rook) {
                     return Err(off());
@@ -35,12 +41,7 @@ impl River {
                 if list.contains(m) {
                     Ok(())
                 } else {
-                    Err(IllegalMove::Rule(
-                        "castling is not possible now: king and rook must be unmoved, the \
-                         squares between them empty, and the king may not be in check or \
-                         pass or land on a square the opponent could capture on"
-                            .to_string(),
-                    ))
+                    Err(IllegalMove::Rule(RuleBroken::CastlingNotPossible))
                 }
             }
             Move::Normal { from, to, .. } | Move::Path { from, to, .. } => {
@@ -63,41 +64,35 @@ impl River {
                         },
                     };
                     if drown || canonical != *m {
-                        return Err(IllegalMove::NoSuchMove(
-                            "River Chess has no such compound move: a boat sails one or two \
-                             steps, or a piece boards and sails one step, or sails one step \
-                             and lands"
-                                .to_string(),
-                        ));
+                        return Err(IllegalMove::NoSuchMove(NoSuchMove::NoSuchCompound));
                     }
                 }
-                let f = g.name(from);
+                let f = g.shape.square(from);
                 match self.board.get(from) {
                     None if !v.boats.contains(from) => {
-                        return Err(IllegalMove::NoPiece(format!(
-                            "there is no piece or boat on {f}"
-                        )))
+                        return Err(IllegalMove::NoPiece(NoPiece::PieceOrBoat(f)))
                     }
                     None => {
                         if matches!(m, Move::Normal { .. }) {
-                            return Err(IllegalMove::NoPiece(format!(
-                                "the boat on {f} is empty: move it with ~{f}>{}",
-                                g.name(to)
-                            )));
+                            return Err(IllegalMove::NoPiece(NoPiece::EmptyBoat {
+                                boat: f,
+                                to: g.shape.square(to),
+                            }));
                         }
                         let side = g.side_of(from);
                         if side != us {
-                            return Err(IllegalMove::NotYourPiece(format!(
-                                "the empty boat on {f} lies on {side}'s side of the river: \
-                                 only {side} may move it"
-                            )));
+                            return Err(IllegalMove::NotYourPiece(NotYourPiece::BoatOnOtherSide {
+                                boat: f,
+                                side,
+                            }));
                         }
                     }
                     Some(p) if p.color != us => {
-                        return Err(IllegalMove::NotYourPiece(format!(
-                            "the {} on {f} is {}'s, and it is {us} to move",
-                            p.role, p.color
-                        )))
+                        return Err(IllegalMove::NotYourPiece(NotYourPiece::Owner {
+                            piece: Subject::Piece(p.role, f),
+                            owner: p.color,
+                            side: us,
+                        }))
                     }
                     Some(_) => {}
                 }
@@ -105,78 +100,61 @@ impl River {
                     return Err(self.why_not(m));
                 }
                 if !self.safe_after(m) {
-                    return Err(IllegalMove::LeavesInCheck(
-                        "that would leave your King in check".to_string(),
-                    ));
+                    return Err(IllegalMove::LeavesInCheck(LeavesInCheck::King));
                 }
                 Ok(())
             }
             Move::Bridge { file, then } => {
                 if file >= 8 {
-                    return Err(IllegalMove::NoSuchMove(
-                        "a bridge is built on a file a to h".to_string(),
-                    ));
+                    return Err(IllegalMove::NoSuchMove(NoSuchMove::BridgeFile));
                 }
-                let fl = (b'a' + file) as char;
                 let limit = self.config.bridges;
                 if self.built(us) >= limit {
-                    return Err(IllegalMove::Rule(format!(
-                        "{us} has built {} bridge(s), all this game allows",
-                        self.built(us)
-                    )));
+                    return Err(IllegalMove::Rule(RuleBroken::BridgesUsedUp {
+                        side: us,
+                        built: self.built(us),
+                    }));
                 }
                 if self.config.bridge_files & (1 << file) == 0 {
-                    let files: Vec<String> = (0..8u8)
-                        .filter(|f| self.config.bridge_files & (1 << f) != 0)
-                        .map(|f| ((b'a' + f) as char).to_string())
-                        .collect();
-                    return Err(IllegalMove::Rule(format!(
-                        "bridges may be built only on files {}",
-                        files.join(", ")
-                    )));
+                    return Err(IllegalMove::Rule(RuleBroken::BridgeFilesOnly {
+                        files: self.config.bridge_files,
+                    }));
                 }
                 let [a, b] = g.water_cells(file);
                 if !v.open.contains(a) || !v.open.contains(b) {
-                    return Err(IllegalMove::Rule(format!(
-                        "no bridge on file {fl}: {} and {} must both be open water",
-                        g.name(a),
-                        g.name(b)
-                    )));
+                    return Err(IllegalMove::Rule(RuleBroken::BridgeNeedsOpenWater {
+                        file: File(file),
+                        water: [g.shape.square(a), g.shape.square(b)],
+                    }));
                 }
                 let builders = self.builders(&v, file, us);
                 if builders.is_empty() {
-                    return Err(IllegalMove::Rule(format!(
-                        "to build on file {fl} you need two or more pieces on one bank rank \
-                         ({} or {}) on files {} to {}",
-                        g.bank.white + 1,
-                        g.bank.black + 1,
-                        (b'a' + file.saturating_sub(1)) as char,
-                        (b'a' + (file + 1).min(7)) as char
-                    )));
+                    return Err(IllegalMove::Rule(RuleBroken::BridgeNeedsBuilders {
+                        file,
+                        white_bank: g.bank.white + 1,
+                        black_bank: g.bank.black + 1,
+                    }));
                 }
                 if let Some((from, to)) = then {
                     if !cells.contains(from) || !cells.contains(to) {
                         return Err(off());
                     }
                     if !builders.contains(from) {
-                        return Err(IllegalMove::Rule(format!(
-                            "{} holds none of the builders of the bridge on {fl}",
-                            g.name(from)
-                        )));
+                        return Err(IllegalMove::Rule(RuleBroken::NotABuilder {
+                            file: File(file),
+                            from: g.shape.square(from),
+                        }));
                     }
                     if !self.crossing_ok(file, from, to) {
-                        return Err(IllegalMove::CannotMoveThere(format!(
-                            "after building on {fl}, the piece on {} cannot go to {} by a move \
-                             that ends on the bridge or passes over it",
-                            g.name(from),
-                            g.name(to)
-                        )));
+                        return Err(IllegalMove::CannotMoveThere(CannotMoveThere::CrossBridge {
+                            file: File(file),
+                            from: g.shape.square(from),
+                            to: g.shape.square(to),
+                        }));
                     }
                 }
                 if !self.safe_after(m) {
-                    return Err(IllegalMove::LeavesInCheck(
-                        "that would leave your King in check".to_string(),
-                    ));
+                    return Err(IllegalMove::LeavesInCheck(LeavesInCheck::King));
                 }
                 Ok(())
             }
@@ -189,91 +167,89 @@ impl River {
         let v = self.view();
         let (from, to) = match *m {
             Move::Normal { from, to, .. } | Move::Path { from, to, .. } => (from, to),
-            _ => return IllegalMove::NoSuchMove("that is not a move here".to_string()),
+            _ => return IllegalMove::NoSuchMove(NoSuchMove::NotAMoveHere),
         };
-        let (f, t) = (g.name(from), g.name(to));
+        let (f, t) = (g.shape.square(from), g.shape.square(to));
         let Some(piece) = self.board.get(from) else {
-            return IllegalMove::CannotMoveThere(format!(
-                "the empty boat on {f} moves one step to open water; it cannot go to {t}"
-            ));
+            return IllegalMove::CannotMoveThere(CannotMoveThere::EmptyBoatStep { boat: f, to: t });
         };
         let role = piece.role;
         match *m {
             Move::Normal { promotion, .. } => {
                 if let Some(own) = self.board.get(to).filter(|p| p.color == piece.color) {
                     if !(v.boats.contains(from) && v.boats.contains(to)) {
-                        return IllegalMove::OwnPiece(format!("your {} stands on {t}", own.role));
+                        return IllegalMove::OwnPiece(OwnPiece::StandsOn {
+                            own: own.role,
+                            at: t,
+                        });
                     }
                 }
                 let last = g.shape.rank(to) == g.last_rank(piece.color);
                 if role == Role::Pawn && last && promotion.is_none() {
-                    return IllegalMove::Rule(format!(
-                        "a pawn reaching {t} must promote: add =Q, =R, =B or =N"
-                    ));
+                    return IllegalMove::Rule(RuleBroken::PawnMustPromote { to: t });
                 }
                 if promotion.is_some() && (role != Role::Pawn || !last) {
-                    return IllegalMove::Rule(
-                        "only a pawn reaching the last rank promotes".to_string(),
-                    );
+                    return IllegalMove::Rule(RuleBroken::OnlyPawnPromotes);
                 }
                 if v.swimmers.contains(to) && role == Role::King {
-                    return IllegalMove::Rule("a King never captures a swimmer".to_string());
+                    return IllegalMove::Rule(RuleBroken::KingNeverCapturesSwimmer);
                 }
                 if v.boats.contains(from) {
-                    return IllegalMove::CannotMoveThere(format!(
-                        "the {role} on the boat on {f} cannot go to {t}: a passenger lands on \
-                         land by its own move, or takes the passenger of an adjacent boat \
-                         (a rook across an edge, a bishop across a corner, a pawn diagonally \
-                         forward)"
-                    ));
+                    return IllegalMove::CannotMoveThere(CannotMoveThere::PassengerLands {
+                        role,
+                        boat: f,
+                        to: t,
+                    });
                 }
                 if v.empty_boats.contains(to) && g.side_of(to) != g.side_of(from) {
-                    return IllegalMove::Rule(format!(
-                        "the boat on {t} lies on the other side of the river: a piece boards \
-                         only a boat on its own side"
-                    ));
+                    return IllegalMove::Rule(RuleBroken::BoatOnOtherSide { to: t });
                 }
                 if v.open.contains(to) {
-                    return IllegalMove::Rule(format!(
-                        "{t} is open water: only a pawn on its bank swims, two squares \
-                         forward into the far water rank"
-                    ));
+                    return IllegalMove::Rule(RuleBroken::OpenWater { to: t });
                 }
                 if let Some(between) = g.shape.between(from, to) {
                     if let Some(b) = between.and(v.blockers).first() {
                         if matches!(role, Role::Queen | Role::Rook | Role::Bishop) {
                             let what = if v.open.contains(b) {
-                                "open water".to_string()
+                                Obstacle::OpenWater
                             } else if v.swimmers.contains(b) {
-                                "a swimmer".to_string()
+                                Obstacle::Swimmer
                             } else if v.passengers.contains(b) {
-                                "a boat with a passenger".to_string()
+                                Obstacle::LoadedBoat
                             } else {
-                                "a piece".to_string()
+                                Obstacle::Piece
                             };
-                            return IllegalMove::Blocked(format!(
-                                "the {role} on {f} cannot go to {t}: {what} on {} is in the way",
-                                g.name(b)
-                            ));
+                            return IllegalMove::Blocked(Blocked::River {
+                                role,
+                                from: f,
+                                to: t,
+                                what,
+                                at: g.shape.square(b),
+                            });
                         }
                     }
                 }
-                IllegalMove::CannotMoveThere(format!("the {role} on {f} cannot move to {t}"))
+                IllegalMove::CannotMoveThere(CannotMoveThere::Move {
+                    role,
+                    from: f,
+                    to: t,
+                })
             }
-            Move::Path { via_len: 0, .. } => IllegalMove::CannotMoveThere(format!(
-                "the boat on {f} cannot sail to {t}: a boat sails one or two steps through \
-                 open water, and only the last step may land on an enemy swimmer"
-            )),
+            Move::Path { via_len: 0, .. } => {
+                IllegalMove::CannotMoveThere(CannotMoveThere::Sail { boat: f, to: t })
+            }
             _ => IllegalMove::CannotMoveThere(if v.boats.contains(from) {
-                format!(
-                    "the {role} on {f} cannot sail and land on {t}: the boat makes one step to \
-                     open water, then the passenger lands by its own move"
-                )
+                CannotMoveThere::SailAndLand {
+                    role,
+                    from: f,
+                    to: t,
+                }
             } else {
-                format!(
-                    "the {role} on {f} cannot board and sail to {t}: it boards an empty boat \
-                     on its side by its own move (no capture), then the boat makes one step"
-                )
+                CannotMoveThere::BoardAndSail {
+                    role,
+                    from: f,
+                    to: t,
+                }
             }),
         }
     }

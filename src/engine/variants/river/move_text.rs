@@ -6,7 +6,7 @@ use super::rules::sail;
 use super::tables::{letter, role_of};
 use super::River;
 use crate::engine::board::Cell;
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{IllegalMove, NoPiece, NoSuchMove, RuleBroken, Unreadable};
 use crate::engine::moves::Move;
 use crate::engine::notation::most_telling;
 use crate::engine::player_text::excerpt;
@@ -147,10 +147,8 @@ impl River {
                         (Some(king), Some(rook)) => self
                             .check(&Move::Castle { king, rook })
                             .err()
-                            .unwrap_or_else(|| {
-                                IllegalMove::NoSuchMove("castling is not possible now".into())
-                            }),
-                        _ => IllegalMove::NoSuchMove("castling is not possible now".into()),
+                            .unwrap_or(IllegalMove::NoSuchMove(NoSuchMove::CastlingNotNow)),
+                        _ => IllegalMove::NoSuchMove(NoSuchMove::CastlingNotNow),
                     }
                 });
         }
@@ -200,12 +198,10 @@ impl River {
                 match found.len() {
                     0 => {
                         let role = san.letter.unwrap_or(Role::Pawn);
-                        fallback.get_or_insert_with(|| {
-                            format!(
-                                "no {role} of yours can move to {} ('{t}')",
-                                self.geo().name(san.to),
-                                t = excerpt(t)
-                            )
+                        fallback.get_or_insert_with(|| NoSuchMove::NoRoleMovesTo {
+                            role,
+                            to: self.geo().shape.square(san.to),
+                            text: excerpt(t),
                         });
                         for from in self.board.of(self.side) {
                             if self.board.get(from).is_some_and(|p| p.role == role) {
@@ -217,10 +213,10 @@ impl River {
                             }
                         }
                         if readings.is_empty() {
-                            return Err(IllegalMove::NoPiece(format!(
-                                "you have no {role} that could move to {}",
-                                self.geo().name(san.to)
-                            )));
+                            return Err(IllegalMove::NoPiece(NoPiece::NoneCanMove {
+                                role,
+                                to: self.geo().shape.square(san.to),
+                            }));
                         }
                     }
                     1 => return Ok(found[0]),
@@ -229,11 +225,11 @@ impl River {
             }
         }
         if readings.is_empty() {
-            return Err(IllegalMove::Unreadable(format!(
-                "'{t}' is not a move: write it like e2-e4, Nf3, exd5, d4-d6, ~a5>b6, \
-                 Nc4-a5>b5, Rc5>e5, Qd5>e6xe7, @d or @d:Rd4-d8",
-                t = excerpt(t)
-            )));
+            return Err(IllegalMove::Unreadable(Unreadable::NotAMove {
+                text: excerpt(t),
+                like: "e2-e4, Nf3, exd5, d4-d6, ~a5>b6, Nc4-a5>b5, Rc5>e5, Qd5>e6xe7, @d or \
+                       @d:Rd4-d8",
+            }));
         }
         readings.sort();
         readings.dedup();
@@ -241,16 +237,15 @@ impl River {
             .iter()
             .map(|m| match self.check(m) {
                 Err(e) => e,
-                Ok(()) => IllegalMove::NoSuchMove(format!(
-                    "'{t}' does not name that move; write it as {}",
-                    self.text_of(m),
-                    t = excerpt(t)
-                )),
+                Ok(()) => IllegalMove::NoSuchMove(NoSuchMove::NotThatMove {
+                    text: excerpt(t),
+                    canonical: self.text_of(m),
+                }),
             })
             .collect();
         Err(most_telling(&reasons).unwrap_or_else(|| {
             IllegalMove::NoSuchMove(
-                fallback.unwrap_or_else(|| format!("'{t}' matches no legal move", t = excerpt(t))),
+                fallback.unwrap_or_else(|| NoSuchMove::MatchesNone { text: excerpt(t) }),
             )
         }))
     }
@@ -264,34 +259,35 @@ impl River {
     fn read_boat(&self, rest: &str, legal: &[Move]) -> Result<Move, IllegalMove> {
         let g = self.geo();
         let bad = || {
-            IllegalMove::Unreadable(format!(
-                "'~{rest}' is not a boat move: write ~ then the boat's square, > and where it goes, like ~a5>b6"
-            ))
+            IllegalMove::Unreadable(Unreadable::NotABoatMove {
+                text: rest.to_string(),
+            })
         };
         let (a, b) = rest.split_once('>').ok_or_else(bad)?;
         let from = g.shape.parse_cell(a).ok_or_else(bad)?;
         let to = g.shape.parse_cell(b).ok_or_else(bad)?;
         let m = sail(from, to);
         if self.board.get(from).is_some() {
-            return Err(IllegalMove::Rule(format!(
-                "the boat on {} carries a passenger: write the sail with its letter, like {}",
-                g.name(from),
-                self.text_of(&m)
-            )));
+            return Err(IllegalMove::Rule(RuleBroken::PassengerNamesSail {
+                boat: g.shape.square(from),
+                sail: self.text_of(&m),
+            }));
         }
         if legal.contains(&m) {
             return Ok(m);
         }
         Err(self.check(&m).err().unwrap_or_else(|| {
-            IllegalMove::NoSuchMove(format!("~{rest} is not a legal boat move"))
+            IllegalMove::NoSuchMove(NoSuchMove::IllegalBoatMove {
+                text: rest.to_string(),
+            })
         }))
     }
 
     fn read_build(&self, rest: &str, legal: &[Move]) -> Result<Move, IllegalMove> {
         let bad = || {
-            IllegalMove::Unreadable(format!(
-                "'@{rest}' is not a build: write @ and a file, then optionally : and the builder's move, like @d or @d:Rd4-d8"
-            ))
+            IllegalMove::Unreadable(Unreadable::NotABuild {
+                text: rest.to_string(),
+            })
         };
         let (file_text, step) = match rest.split_once(':') {
             Some((f, s)) => (f, Some(s)),
@@ -318,11 +314,10 @@ impl River {
                             .letter
                             .is_some_and(|r| self.board.get(*a).is_some_and(|p| p.role != r))
                         {
-                            return Err(IllegalMove::NoSuchMove(format!(
-                                "the piece on {} is not a {}",
-                                self.geo().name(*a),
-                                form.letter.map_or("", |r| r.name())
-                            )));
+                            return Err(IllegalMove::NoSuchMove(NoSuchMove::PieceIsNotA {
+                                at: self.geo().shape.square(*a),
+                                named: form.letter,
+                            }));
                         }
                         Some((*a, *b))
                     }
@@ -334,10 +329,11 @@ impl River {
         if legal.contains(&m) {
             return Ok(m);
         }
-        Err(self
-            .check(&m)
-            .err()
-            .unwrap_or_else(|| IllegalMove::NoSuchMove(format!("@{rest} is not a legal build"))))
+        Err(self.check(&m).err().unwrap_or_else(|| {
+            IllegalMove::NoSuchMove(NoSuchMove::IllegalBuild {
+                text: rest.to_string(),
+            })
+        }))
     }
 
     /// Reads `[L]sq(sep sq)+[=L]`; `None` when the text is not of that shape.

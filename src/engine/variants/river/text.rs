@@ -5,7 +5,7 @@ use super::tables::{geo, letter, role_of};
 use super::River;
 use super::MAX_FULLMOVE;
 use crate::engine::board::{Cell, CellSet};
-use crate::engine::errors::PositionError;
+use crate::engine::errors::{File, PositionError};
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::notation::{self, Fields};
 use crate::engine::placement::Placement;
@@ -52,8 +52,9 @@ impl River {
         let board = f.board()?;
         let pieces = notation::parse_board(shape, board, token)?;
         let side = notation::parse_side(f.field())?;
-        let missing = |what: &str| {
-            PositionError::new(format!("the {what} field is missing; expected {FIELDS}"))
+        let missing = |field: &'static str| PositionError::FieldMissing {
+            field,
+            fields: FIELDS,
         };
         let castling_text = f.field().ok_or_else(|| missing("CASTLING"))?;
         let ep_text = f.field().ok_or_else(|| missing("EP"))?;
@@ -72,17 +73,15 @@ impl River {
                     && (b'a'..=b'h').contains(&b[0].to_ascii_lowercase())
                     && matches!(b[1], b'w' | b'b' | b'W' | b'B');
                 if !ok {
-                    return Err(PositionError::new(format!(
-                        "bridge '{entry}' must be a file and its builder, like dw or cb",
-                        entry = excerpt(entry)
-                    )));
+                    return Err(PositionError::BadBridge {
+                        text: excerpt(entry),
+                    });
                 }
                 let file = b[0].to_ascii_lowercase() - b'a';
                 if bridges[file as usize].is_some() {
-                    return Err(PositionError::new(format!(
-                        "file {} has two bridges; list each bridge once",
-                        b[0].to_ascii_lowercase() as char
-                    )));
+                    return Err(PositionError::TwoBridges {
+                        file: File(b[0].to_ascii_lowercase() - b'a'),
+                    });
                 }
                 bridges[file as usize] = Color::from_letter(b[1] as char);
             }
@@ -98,53 +97,46 @@ impl River {
         let mut boats = CellSet::EMPTY;
         if boats_text != "-" {
             for entry in boats_text.split(',') {
-                let c = shape.parse_cell(entry).ok_or_else(|| {
-                    PositionError::new(format!(
-                        "boat square '{entry}' is not a square",
-                        entry = excerpt(entry)
-                    ))
-                })?;
+                let c = shape
+                    .parse_cell(entry)
+                    .ok_or_else(|| PositionError::BadBoatSquare {
+                        text: excerpt(entry),
+                    })?;
                 if !water.contains(c) {
-                    return Err(PositionError::new(format!(
-                        "the boat on {entry} is not on a water square (boats stand on ranks {} and {}, never on a bridge)",
-                        g.water_lo + 1,
-                        g.water_lo + 2
-                    )));
+                    return Err(PositionError::BoatOffWater {
+                        text: entry.to_string(),
+                        water: (g.water_lo + 1, g.water_lo + 2),
+                    });
                 }
                 if boats.contains(c) {
-                    return Err(PositionError::new(format!(
-                        "the boat on {entry} is listed twice"
-                    )));
+                    return Err(PositionError::BoatTwice {
+                        text: entry.to_string(),
+                    });
                 }
                 boats.insert(c);
             }
         }
         let placement = Placement::from_pieces(&pieces);
         for &(c, p) in &pieces {
-            let at = shape.name(c);
+            let at = shape.square(c);
             let rank = shape.rank(c);
             if p.role == Role::Pawn && (rank == 0 || rank == g.ranks - 1) {
-                return Err(PositionError::new(format!(
-                    "the pawn on {at} stands on the first or last rank"
-                )));
+                return Err(PositionError::PawnOnEndRank { at });
             }
             if water.contains(c) && !boats.contains(c) {
                 if p.role != Role::Pawn {
-                    return Err(PositionError::new(format!(
-                        "the {} on {at} stands on open water: only a pawn swims",
-                        p.role
-                    )));
+                    return Err(PositionError::OnOpenWater { role: p.role, at });
                 }
                 let far = match p.color {
                     Color::White => g.water_lo + 1,
                     Color::Black => g.water_lo,
                 };
                 if rank != far {
-                    return Err(PositionError::new(format!(
-                        "the {} swimmer on {at} must be on rank {}, the far water rank",
-                        p.color,
-                        far + 1
-                    )));
+                    return Err(PositionError::SwimmerRank {
+                        color: p.color,
+                        at,
+                        rank: far + 1,
+                    });
                 }
             }
         }
@@ -154,9 +146,10 @@ impl River {
                 .filter(|(_, p)| *p == Piece::new(color, Role::King))
                 .count();
             if kings != 1 {
-                return Err(PositionError::new(format!(
-                    "{color} has {kings} kings; each side has exactly one"
-                )));
+                return Err(PositionError::KingCount {
+                    color,
+                    count: kings as u32,
+                });
             }
         }
 
@@ -169,17 +162,16 @@ impl River {
                     'k' => 4,
                     'q' => 8,
                     _ => {
-                        return Err(PositionError::new(format!(
-                            "castling '{castling_text}' must be '-' or letters of KQkq",
-                            castling_text = excerpt(castling_text)
-                        )))
+                        return Err(PositionError::CastlingLetters {
+                            text: excerpt(castling_text),
+                        })
                     }
                 };
                 if castling & bit != 0 {
-                    return Err(PositionError::new(format!(
-                        "castling '{castling_text}' names {ch} twice",
-                        castling_text = excerpt(castling_text)
-                    )));
+                    return Err(PositionError::CastlingTwice {
+                        text: excerpt(castling_text),
+                        letter: ch,
+                    });
                 }
                 castling |= bit;
             }
@@ -207,12 +199,11 @@ impl River {
         let ep = if ep_text == "-" {
             None
         } else {
-            let c = shape.parse_cell(ep_text).ok_or_else(|| {
-                PositionError::new(format!(
-                    "en passant square '{ep_text}' must be '-' or a square like e3",
-                    ep_text = excerpt(ep_text)
-                ))
-            })?;
+            let c = shape
+                .parse_cell(ep_text)
+                .ok_or_else(|| PositionError::BadEnPassant {
+                    text: excerpt(ep_text),
+                })?;
             Some(c)
         };
         let halfmove = notation::parse_number(half_text, "HALFMOVE", 0, 9999)?;
@@ -231,10 +222,7 @@ impl River {
             config,
         };
         if pos.king_attacked(side.opposite()) {
-            return Err(PositionError::new(format!(
-                "{} is in check, but it is {side} to move",
-                side.opposite()
-            )));
+            return Err(PositionError::WrongSideInCheck { side });
         }
         if !pos.ep_capturable() {
             pos.ep = None;

@@ -1,0 +1,300 @@
+//! Refusals a player or a tool reads: bad options, bad position text, illegal moves.
+//!
+//! A refused move or setup is a kind with the cells and pieces it concerns, never a
+//! sentence built where the rule fails: code above the engine matches kinds, and
+//! `Display` (one place per kind) writes the sentence the player reads. Kinds are plain
+//! data, mostly `Copy`, so a refusal costs no allocation until it is printed; strings
+//! remain only for the player's own text echoed back, Ferry's text of a move, and the
+//! shared plain-text check's sentence.
+
+mod moving;
+mod pieces;
+mod position;
+mod reading;
+mod rules;
+mod words;
+
+pub use moving::{Blocked, CannotMoveThere, Danger, LeavesInCheck, Obstacle};
+pub use pieces::{Among, BadDrop, DropZone, GameOver, NoPiece, NotYourPiece, OwnPiece, RankBand};
+pub use position::PositionError;
+pub use reading::{NoSuchMove, Unreadable};
+pub use rules::{RiverExit, RuleBroken};
+pub use words::{File, Owned, Square, Subject, Wing};
+
+use std::fmt;
+
+/// A bad `key=value` option; the message lists the valid choices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionError(pub String);
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for OptionError {}
+
+/// Why a move was refused: a category, then the kind of refusal with the cells and
+/// pieces it concerns. `Display` is the sentence a player reads; code above the engine
+/// matches kinds, never that text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The text is not a move at all.
+    Unreadable(Unreadable),
+    /// The game has ended.
+    GameOver(GameOver),
+    /// No piece stands on the named cell, or none that could make the move.
+    NoPiece(NoPiece),
+    /// The piece belongs to the other side.
+    NotYourPiece(NotYourPiece),
+    /// The piece's pattern does not go there.
+    CannotMoveThere(CannotMoveThere),
+    /// Something stands in the way.
+    Blocked(Blocked),
+    /// The destination holds a piece of the mover's own side.
+    OwnPiece(OwnPiece),
+    /// The mover's royal piece would be (or stay) in check.
+    LeavesInCheck(LeavesInCheck),
+    /// Nothing of that kind in hand, or that piece may not be dropped there.
+    BadDrop(BadDrop),
+    /// The text fits no legal move.
+    NoSuchMove(NoSuchMove),
+    /// The text fits several legal moves: their canonical texts.
+    Ambiguous(Vec<String>),
+    /// A variant's own rule forbids it (palace closed, kings would face, ...).
+    Rule(RuleBroken),
+    /// Little River: the check would repeat a position a third time while its side has
+    /// checked on every move since the position first occurred.
+    PerpetualCheck,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::Ambiguous(list) => {
+                write!(
+                    f,
+                    "ambiguous: it could be {}; write one of them",
+                    join_or(list)
+                )
+            }
+            IllegalMove::Unreadable(k) => k.fmt(f),
+            IllegalMove::GameOver(k) => k.fmt(f),
+            IllegalMove::NoPiece(k) => k.fmt(f),
+            IllegalMove::NotYourPiece(k) => k.fmt(f),
+            IllegalMove::CannotMoveThere(k) => k.fmt(f),
+            IllegalMove::Blocked(k) => k.fmt(f),
+            IllegalMove::OwnPiece(k) => k.fmt(f),
+            IllegalMove::LeavesInCheck(k) => k.fmt(f),
+            IllegalMove::BadDrop(k) => k.fmt(f),
+            IllegalMove::NoSuchMove(k) => k.fmt(f),
+            IllegalMove::Rule(k) => k.fmt(f),
+            IllegalMove::PerpetualCheck => f.write_str(
+                "perpetual check: this check would repeat the position a third time while you \
+                 have checked on every move since it first occurred; vary your play",
+            ),
+        }
+    }
+}
+impl std::error::Error for IllegalMove {}
+
+/// "A, B and C" as "A, B or C".
+pub fn join_or(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::types::{Color, Piece, Role};
+
+    fn sq(name: &str) -> Square {
+        let b = name.as_bytes();
+        Square {
+            file: b[0] - b'a',
+            rank: name[1..].parse().unwrap(),
+        }
+    }
+
+    /// Kinds print the sentences Ferry has always printed, byte for byte.
+    #[test]
+    fn kinds_say_the_players_sentences() {
+        let rook = Subject::Piece(Role::Rook, sq("c4"));
+        let cases: Vec<(IllegalMove, &str)> = vec![
+            (
+                IllegalMove::Rule(RuleBroken::PalaceClosed {
+                    piece: rook,
+                    to: sq("c8"),
+                }),
+                "the Rook on c4 cannot go to c8: the palace is closed to every piece but its King",
+            ),
+            (
+                IllegalMove::Rule(RuleBroken::KingsFace { file: File(3) }),
+                "the Kings would face each other on the d file with nothing between them",
+            ),
+            (
+                IllegalMove::Rule(RuleBroken::RiverMustBeLeft {
+                    piece: rook,
+                    aspect: "wild",
+                    north: true,
+                }),
+                "the Rook on c4 is in a wild river: it may only leave it towards the north (the \
+                 other river pieces drown), or stay and drown",
+            ),
+            (
+                IllegalMove::Rule(RuleBroken::StepOutOnto {
+                    piece: rook,
+                    to: sq("c6"),
+                    occupant: Some(Owned(Piece::new(Color::Black, Role::Knight))),
+                    exit: RiverExit::AcrossEmpty,
+                }),
+                "the Rook on c4 cannot step out of the river onto c6 (Black's Knight stands \
+                 there): the exit must be the empty cell across",
+            ),
+            (
+                IllegalMove::Rule(RuleBroken::BridgeFilesOnly { files: 0b0010_0100 }),
+                "bridges may be built only on files c, f",
+            ),
+            (
+                IllegalMove::Rule(RuleBroken::BridgeNeedsBuilders {
+                    file: 0,
+                    white_bank: 6,
+                    black_bank: 9,
+                }),
+                "to build on file a you need two or more pieces on one bank rank (6 or 9) on \
+                 files a to b",
+            ),
+            (
+                IllegalMove::NoPiece(NoPiece::On(sq("e4"))),
+                "there is no piece on e4",
+            ),
+            (
+                IllegalMove::NotYourPiece(NotYourPiece::NotYours {
+                    piece: Subject::Enemy(Piece::new(Color::Black, Role::Knight), sq("g8")),
+                    side: Color::White,
+                }),
+                "the Black Knight on g8 is not yours: White is to move",
+            ),
+            (
+                IllegalMove::Blocked(Blocked::InTheWay {
+                    piece: rook,
+                    to: sq("c8"),
+                    by: None,
+                }),
+                "the Rook on c4 cannot go to c8: a piece is in the way",
+            ),
+            (
+                IllegalMove::LeavesInCheck(LeavesInCheck::CastleFromDanger {
+                    wing: Wing::Queenside,
+                    danger: Danger::Either,
+                }),
+                "you cannot castle queenside (O-O-O): your King is in danger (in check or open \
+                 to dissection) now",
+            ),
+            (
+                IllegalMove::BadDrop(BadDrop::OutsideZone {
+                    role: Role::Chariot,
+                    zone: DropZone {
+                        original: None,
+                        captured: Some(RankBand {
+                            own: (1, 5),
+                            board: (8, 4),
+                        }),
+                    },
+                    to: sq("e3"),
+                }),
+                "a Chariot may only be dropped on your ranks 1-5 (ranks 4-8), and e3 is not there",
+            ),
+            (
+                IllegalMove::NoSuchMove(NoSuchMove::Removes {
+                    removed: vec![sq("a3"), sq("a5"), sq("a6")],
+                    canonical: "Ra1xa3xa5xa6-a7".to_string(),
+                }),
+                "that move removes a3, a5, a6: write Ra1xa3xa5xa6-a7",
+            ),
+            (
+                IllegalMove::NoSuchMove(NoSuchMove::OffBoard {
+                    word: "square",
+                    bounds: Some((sq("a1"), sq("h8"))),
+                }),
+                "that square is not on the board (a1 to h8)",
+            ),
+            (
+                IllegalMove::Unreadable(Unreadable::NotAMove {
+                    text: "zz".to_string(),
+                    like: "e4, Nf3, exd5 or e2-e4",
+                }),
+                "'zz' is not a move: write it like e4, Nf3, exd5 or e2-e4",
+            ),
+            (
+                IllegalMove::Ambiguous(vec!["R1a2".to_string(), "R3a2".to_string()]),
+                "ambiguous: it could be R1a2 or R3a2; write one of them",
+            ),
+        ];
+        for (kind, sentence) in cases {
+            assert_eq!(kind.to_string(), sentence, "{kind:?}");
+        }
+    }
+
+    /// Setup problems print the sentences Ferry has always printed, byte for byte.
+    #[test]
+    fn setup_kinds_say_the_players_sentences() {
+        let cases: Vec<(PositionError, &str)> = vec![
+            (
+                PositionError::RankWidth {
+                    rank: 1,
+                    described: 9,
+                    files: 6,
+                },
+                "rank 1 describes more than 6 cells; it must describe exactly 6",
+            ),
+            (
+                PositionError::RoyalCount {
+                    color: Color::Black,
+                    count: 2,
+                    role: Role::King,
+                },
+                "Black has 2 Kings on the board; each side needs exactly one ('k')",
+            ),
+            (
+                PositionError::KingOutsidePalace {
+                    color: Color::White,
+                    at: sq("a1"),
+                    palace: vec![sq("c1"), sq("d1")],
+                },
+                "White's King on a1 is outside its palace (c1 d1); a King never leaves it",
+            ),
+            (
+                PositionError::WaitingInCheck {
+                    side: Color::White,
+                    royal: Role::General,
+                },
+                "White is to move, but Black's General is in check: the side not to move may \
+                 not be in check",
+            ),
+            (
+                PositionError::RoyalsFound {
+                    color: Color::White,
+                    found: vec![],
+                },
+                "White must have exactly one General or King, but has none",
+            ),
+            (
+                PositionError::BadNumber {
+                    what: "CLOCK",
+                    text: "x".to_string(),
+                    min: 0,
+                    max: 200,
+                },
+                "CLOCK 'x' must be a whole number from 0 to 200",
+            ),
+        ];
+        for (kind, sentence) in cases {
+            assert_eq!(kind.to_string(), sentence, "{kind:?}");
+        }
+    }
+}
