@@ -10,32 +10,19 @@
 
 mod support;
 use ferry::app::{App, ManualClock, RecentGames, What};
-use ferry::engine::{Game, MoveList};
+use ferry::engine::Game;
 use ferry::store::Store;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use support::{cmd, env};
+use support::{cmd, env, pick};
 
 /// Ferry's games thought about at once.
 const FERRY_GAMES: usize = 4;
 /// Games between members, played in turn.
 const MEMBER_GAMES: usize = 16;
 const FERRY: &str = "ferry";
-
-fn pick(game: &Game, seed: u64) -> Option<String> {
-    let p = game.position();
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    if list.is_empty() {
-        return None;
-    }
-    let mut z = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z ^= z >> 31;
-    list.get((z % list.len() as u64) as usize)
-        .map(|m| p.move_text(m))
-}
 
 fn open(db: &Path, clock: &Arc<ManualClock>, recent: &Arc<RecentGames>) -> App {
     let mut app = App::sharing(

@@ -8,11 +8,11 @@
 
 mod support;
 use ferry::app::{App, ManualClock, RecentGames, What};
-use ferry::engine::{self, Game, MoveList};
+use ferry::engine::{self, Game};
 use ferry::store::Store;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use support::{cmd, env};
+use support::{cmd, env, pick};
 
 /// A game as the bench plays it: its channel, its players, and a copy of the game to
 /// pick legal moves from (not timed).
@@ -22,19 +22,6 @@ struct Table {
     black: String,
     game: Game,
     seed: u64,
-}
-
-fn pick(game: &Game, seed: u64) -> Option<String> {
-    let p = game.position();
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    if list.is_empty() {
-        return None;
-    }
-    let mut z = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z ^= z >> 31;
-    list.get((z % list.len() as u64) as usize)
-        .map(|m| p.move_text(m))
 }
 
 fn main() {
