@@ -224,17 +224,19 @@ impl FluidityPosition {
         to: u8,
         removed: CellSet64,
     ) -> FluidityPosition {
-        // Removed first: in castling the King may land where an enemy piece stood.
-        let mut next = if removed.any() {
-            self.without(removed)
-        } else {
-            *self
-        };
-        let us = self.side.index();
+        // Removed first: in castling the King may land where an enemy piece stood. Built
+        // element by element: a store into one slot of a copied position, then the copy
+        // returned, stalled on the store (a fifth of Fluidity's perft in one profile).
+        let keep = !removed;
         let step = CellSet64::at(from) | CellSet64::at(to);
-        next.colors[us] ^= step;
-        next.roles[kind] ^= step;
-        next
+        let us = self.side.index();
+        let toggled =
+            |set: CellSet64, hit: bool| (set & keep) ^ if hit { step } else { CellSet64::EMPTY };
+        FluidityPosition {
+            colors: std::array::from_fn(|i| toggled(self.colors[i], i == us)),
+            roles: std::array::from_fn(|i| toggled(self.roles[i], i == kind)),
+            ..*self
+        }
     }
 
     /// The board with the pieces of `removed` taken off.
