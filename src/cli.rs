@@ -14,7 +14,7 @@
 //!   `result:` lines
 //! - `ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]...` (a game at the terminal)
 //! - `ferry match VARIANT --white SPEC --black SPEC --games N [--set KEY=VALUE]...` (SPEC
-//!   `random` or `level:N`): a line per game, then `A vs B: W wins, D draws, L losses;
+//!   `random`, `level:N` or `material:N`): a line per game, then `A vs B: W wins, D draws, L losses;
 //!   score S%`
 //! - `ferry uci`: a UCI engine on standard input and output (`crate::uci`)
 //! - `ferry think VARIANT [--fen TEXT] [--set KEY=VALUE]... [--depth N] [--movetime MS]`:
@@ -117,7 +117,7 @@ enum Command {
     /// A game at the terminal, both sides typed by the same person
     #[command(after_help = "Example:\n  ferry play river")]
     Play(Setup),
-    /// Plays games between two players (level:N or random) and prints the score
+    /// Plays games between two players (level:N, material:N or random) and prints the score
     #[command(
         after_help = "Colours alternate from game to game, and each pair of games \
                             starts from its own random opening. The totals count for the \
@@ -127,7 +127,8 @@ enum Command {
     Match {
         #[command(flatten)]
         setup: Setup,
-        /// The first player (White in odd games): random or level:N, N from 1 to 8
+        /// The first player (White in odd games): random, level:N or material:N (level N
+        /// standing on material alone), N from 1 to 8
         #[arg(long, value_name = "SPEC", value_parser = parse_player)]
         white: Player,
         /// The second player (Black in odd games)

@@ -14,7 +14,7 @@
 //!   and `infinite`; `stop` ends the search and prints `bestmove` at once.
 
 use crate::engine::playout::Xorshift;
-use crate::engine::search::{level, table::Table, Limits, Report};
+use crate::engine::search::{eval::Evaluation, level, table::Table, Limits, Report};
 use crate::engine::{variant, variants, Game, Move, MoveList, Options, Position, Variant};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -282,6 +282,7 @@ fn go(s: &mut Session, args: &[&str], out: &Out) {
         nodes: number("nodes"),
         time,
         stop: Some(stop.clone()),
+        ..Limits::default()
     };
     let mut earlier: Vec<u64> = std::iter::once(s.game.start())
         .chain(s.game.plies().iter().map(|p| p.position.as_ref()))
@@ -294,7 +295,13 @@ fn go(s: &mut Session, args: &[&str], out: &Out) {
     let handle = std::thread::spawn(move || {
         let p = position.as_ref();
         let best = if level < level::MAX {
-            p.choose_move(&earlier, level, &mut table, &mut Xorshift::new(seed))
+            p.choose_move(
+                &earlier,
+                level,
+                Evaluation::Full,
+                &mut table,
+                &mut Xorshift::new(seed),
+            )
         } else {
             let mut print = |r: &Report| say(&out, &info_line(p, r));
             p.think(&earlier, limits, &mut table, &mut print)

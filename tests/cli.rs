@@ -693,7 +693,11 @@ fn match_refuses_a_level_out_of_range_with_the_range() {
             "level:x",
             "'x' is not a level: choose a level from 1 (easiest) to 8",
         ),
-        ("stockfish", "write random or level:N"),
+        ("stockfish", "write random, level:N or material:N"),
+        (
+            "material:0",
+            "choose a level from 1 (easiest) to 8 (strongest)",
+        ),
     ] {
         let o = ferry(
             &[

@@ -10,6 +10,7 @@ use super::shared::{deadlines, internal};
 use super::text::{count_text, mention};
 use super::{refuse, App, AppError, Command, Fail, Out, Reply};
 use crate::engine::playout::Xorshift;
+use crate::engine::search::eval::Evaluation;
 use crate::engine::search::level;
 use crate::engine::search::table::Table;
 use crate::engine::search::Limits;
@@ -109,6 +110,7 @@ impl Turn {
                 p.choose_move(
                     &self.earlier,
                     self.level,
+                    Evaluation::Full,
                     &mut table,
                     &mut Xorshift::new(seed | 1),
                 )

@@ -12,7 +12,7 @@ use super::outcome::{Outcome, Reason};
 use super::perft;
 use super::player_text::{check_plain, excerpt, MAX_MOVE_TEXT};
 use super::playout::Xorshift;
-use super::search::{self, table::Table, Limits, Report};
+use super::search::{self, eval::Evaluation, table::Table, Limits, Report};
 use super::types::{Color, Piece};
 use super::variant::{Feature, History, InHand, Position, Variant};
 use std::fmt;
@@ -84,9 +84,9 @@ pub trait Rules: Clone + Send + Sync + fmt::Debug + 'static {
         h.finish()
     }
     /// How good the position is for the side to move, in centipawns (`search::eval`):
-    /// material by default; variants add their own terms.
+    /// material and placing by default; variants add their own terms.
     fn evaluate(&self) -> i32 {
-        super::search::eval::material(self)
+        super::search::eval::standard(self, super::search::eval::placing)
     }
 
     /// Whether a rule that reads earlier positions forbids the move that led here (the
@@ -248,6 +248,9 @@ impl<R: Rules> Position for R {
     fn features(&self) -> Vec<(Cell, Feature)> {
         Rules::features(self)
     }
+    fn evaluate(&self) -> i32 {
+        Rules::evaluate(self)
+    }
     fn search_hash(&self) -> u64 {
         Rules::hash(self)
     }
@@ -264,10 +267,11 @@ impl<R: Rules> Position for R {
         &self,
         earlier: &[u64],
         level: u8,
+        evaluation: Evaluation,
         table: &mut Table,
         random: &mut Xorshift,
     ) -> Option<Move> {
-        search::level::choose(self, earlier, level, table, random)
+        search::level::choose(self, earlier, level, evaluation, table, random)
     }
     fn perft(&self, depth: u32) -> u64 {
         perft::perft(self, depth)

@@ -8,7 +8,7 @@ use super::options::{OptionSpec, OptionValues, Options};
 use super::outcome::{Outcome, Reason};
 use super::player_text::excerpt;
 use super::playout::Xorshift;
-use super::search::{table::Table, Limits, Report};
+use super::search::{eval::Evaluation, table::Table, Limits, Report};
 use super::types::{Color, Piece, Role};
 use std::fmt;
 use std::sync::OnceLock;
@@ -150,6 +150,9 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// The search's hash of this position (`plug::Rules::hash`), for the repetitions a
     /// search must see in the game's record.
     fn search_hash(&self) -> u64;
+    /// The variant's static evaluation for the side to move, in centipawns
+    /// (`plug::Rules::evaluate`).
+    fn evaluate(&self) -> i32;
     /// Searches for the best move (`engine::search::think`); `earlier` holds the
     /// `search_hash` of the game's positions before this one.
     fn think(
@@ -165,6 +168,7 @@ pub trait Position: Send + Sync + fmt::Debug {
         &self,
         earlier: &[u64],
         level: u8,
+        evaluation: Evaluation,
         table: &mut Table,
         random: &mut Xorshift,
     ) -> Option<Move>;

@@ -1,6 +1,8 @@
 //! Games between two players, for measuring strength (`ferry match`): Ferry at a level,
-//! or a player that picks any legal move at random.
+//! Ferry at a level standing on material alone (to measure what the variants' own
+//! evaluation terms are worth), or a player that picks any legal move at random.
 
+use super::eval::Evaluation;
 use super::level;
 use super::table::Table;
 use crate::engine::playout::Xorshift;
@@ -11,30 +13,35 @@ use std::fmt;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Player {
     Random,
-    Level(u8),
+    Level(u8, Evaluation),
 }
 
 impl Player {
-    /// Reads `random` or `level:N` (N from 1 to 8).
+    /// Reads `random`, `level:N` or `material:N` (N from 1 to 8).
     pub fn parse(text: &str) -> Result<Player, String> {
         let t = text.trim().to_ascii_lowercase();
         if t == "random" {
             return Ok(Player::Random);
         }
-        let Some(n) = t
-            .strip_prefix("level:")
-            .or_else(|| t.strip_prefix("level="))
-        else {
-            return Err(format!(
-                "'{}' is not a player: write random or level:N (N from {} to {})",
-                crate::engine::player_text::excerpt(text),
-                level::MIN,
-                level::MAX
-            ));
+        let read = |prefix: &str| {
+            t.strip_prefix(&format!("{prefix}:"))
+                .or_else(|| t.strip_prefix(&format!("{prefix}=")))
+        };
+        let (n, evaluation) = match (read("level"), read("material")) {
+            (Some(n), _) => (n, Evaluation::Full),
+            (_, Some(n)) => (n, Evaluation::Material),
+            _ => {
+                return Err(format!(
+                    "'{}' is not a player: write random, level:N or material:N (N from {} to {})",
+                    crate::engine::player_text::excerpt(text),
+                    level::MIN,
+                    level::MAX
+                ))
+            }
         };
         match n.parse::<i64>() {
             Ok(n) if (i64::from(level::MIN)..=i64::from(level::MAX)).contains(&n) => {
-                Ok(Player::Level(n as u8))
+                Ok(Player::Level(n as u8, evaluation))
             }
             Ok(n) => Err(level::out_of_range(n)),
             Err(_) => Err(level::not_a_level(n)),
@@ -46,7 +53,8 @@ impl fmt::Display for Player {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Player::Random => f.write_str("random"),
-            Player::Level(n) => write!(f, "level:{n}"),
+            Player::Level(n, Evaluation::Full) => write!(f, "level:{n}"),
+            Player::Level(n, Evaluation::Material) => write!(f, "material:{n}"),
         }
     }
 }
@@ -94,8 +102,14 @@ pub fn play(
         let chosen = match player {
             _ if ply < OPENING_PLIES => moves[opening.below(moves.len())],
             Player::Random => moves[random.below(moves.len())],
-            Player::Level(n) => position
-                .choose_move(&earlier, n, &mut tables[side.index()], &mut random)
+            Player::Level(n, evaluation) => position
+                .choose_move(
+                    &earlier,
+                    n,
+                    evaluation,
+                    &mut tables[side.index()],
+                    &mut random,
+                )
                 .unwrap_or(moves[0]),
         };
         earlier.push(position.search_hash());

@@ -6,7 +6,7 @@
 //! the same way: mostly a slightly worse move, sometimes a real mistake, rarely the worst.
 //! The margin shrinks as the level rises, and level 8 plays its best move.
 
-use super::{score, table::Table, think, Limits, Report};
+use super::{eval::Evaluation, score, table::Table, think, Limits, Report};
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::playout::Xorshift;
 use crate::engine::plug::{legal_moves, Rules};
@@ -69,6 +69,7 @@ pub fn choose<R: Rules>(
     root: &R,
     earlier: &[u64],
     level: u8,
+    evaluation: Evaluation,
     table: &mut Table,
     random: &mut Xorshift,
 ) -> Option<Move> {
@@ -83,6 +84,7 @@ pub fn choose<R: Rules>(
     let limits = Limits {
         depth: style.depth,
         time: Some(search_time),
+        evaluation,
         ..Limits::default()
     };
     let best: Report = think(root, earlier, limits, table, |_| {})?;
@@ -97,15 +99,17 @@ pub fn choose<R: Rules>(
     let each = Limits {
         depth: Some(best.depth.saturating_sub(1).max(1)),
         time: Some(style.time / 2 / (moves.len() as u32).max(1)),
+        evaluation,
         ..Limits::default()
     };
+    // The game's positions up to this one, for every reply's repetitions.
+    let mut path = earlier.to_vec();
+    path.push(root.hash());
     let mut scored: Vec<(Move, i32)> = moves
         .iter()
         .map(|m| {
             let mut child = root.clone();
             child.make(m);
-            let mut path = earlier.to_vec();
-            path.push(root.hash());
             let s = match think(&child, &path, each.clone(), table, |_| {}) {
                 Some(r) => -r.score,
                 // No reply: the game is over after this move.

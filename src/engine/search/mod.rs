@@ -48,6 +48,8 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Set from another thread to stop the search (UCI's `stop`).
     pub stop: Option<Arc<AtomicBool>>,
+    /// The evaluation to stand on: the variant's own unless told.
+    pub evaluation: eval::Evaluation,
 }
 
 /// What one finished iteration found.
@@ -102,6 +104,7 @@ pub fn think<R: Rules>(
         node_limit: limits.nodes,
         stop: limits.stop.clone(),
         stopped: false,
+        evaluation: limits.evaluation,
         path: earlier.to_vec(),
         lists: (0..=MAX_PLY + MAX_QUIESCENCE)
             .map(|_| MoveList::with_capacity(64))
@@ -167,6 +170,7 @@ struct Searcher<'t> {
     node_limit: Option<u64>,
     stop: Option<Arc<AtomicBool>>,
     stopped: bool,
+    evaluation: eval::Evaluation,
     /// Hashes of the game's positions before the root, then of the search path.
     path: Vec<u64>,
     /// One move list per ply, reused.
@@ -378,7 +382,10 @@ impl Searcher<'_> {
         let last = depth >= MAX_QUIESCENCE || ply >= MAX_PLY + MAX_QUIESCENCE - 1;
         let mut stand = -score::INFINITY;
         if !in_check || last {
-            stand = pos.evaluate();
+            stand = match self.evaluation {
+                eval::Evaluation::Full => pos.evaluate(),
+                eval::Evaluation::Material => eval::material(pos),
+            };
             if stand >= beta || last {
                 self.lists[ply] = moves;
                 return stand;
