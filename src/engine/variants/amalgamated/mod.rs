@@ -13,6 +13,7 @@
 //! and why a move text is refused). This module holds the descriptor, the position type and
 //! its plug into `Position` and `PerftPosition`.
 
+mod eval;
 mod legality;
 mod move_text;
 mod options;
@@ -192,6 +193,9 @@ impl Rules for Amalgamated {
     }
 
     /// The fields `repetition_key` writes, hashed without writing them.
+    fn evaluate(&self) -> i32 {
+        self.evaluation()
+    }
     fn hash(&self) -> u64 {
         key_of(&(self.board, self.side))
     }

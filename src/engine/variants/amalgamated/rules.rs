@@ -254,7 +254,7 @@ impl Amalgamated {
 
     // -- Points -------------------------------------------------------------------------
 
-    fn material(&self, color: Color) -> u32 {
+    pub(super) fn material(&self, color: Color) -> u32 {
         self.board
             .of(color)
             .filter_map(|c| self.board.get(c))

@@ -5,6 +5,7 @@
 //! the General with reverse patterns (rays for Chariots and Cannons, leap tables for the
 //! rest), never by generating the opponent's moves.
 
+mod eval;
 mod legality;
 mod move_text;
 mod rules;
@@ -256,6 +257,9 @@ impl Rules for ContinentalPosition {
     }
 
     /// The fields `repetition_key` writes, hashed without writing them.
+    fn evaluate(&self) -> i32 {
+        self.evaluation()
+    }
     fn hash(&self) -> u64 {
         key_of(&(self.placement, self.hands, self.side))
     }

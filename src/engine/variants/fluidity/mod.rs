@@ -13,6 +13,7 @@
 //! `move_text` (canonical text and the lenient parser). This module holds the descriptor,
 //! the position type and its plug into `Position` and `PerftPosition`.
 
+mod eval;
 mod legality;
 mod move_text;
 mod options;
@@ -190,6 +191,9 @@ impl Rules for FluidityPosition {
     }
 
     /// The fields `repetition_key` writes, hashed without writing them.
+    fn evaluate(&self) -> i32 {
+        self.evaluation()
+    }
     fn hash(&self) -> u64 {
         key_of(&(self.colors, self.roles, self.side, self.castling))
     }

@@ -9,6 +9,7 @@
 //! independent check of one move), `text` (position text) and `move_text` (canonical and
 //! lenient move text). This module holds the descriptor, the position and its plugs.
 
+mod eval;
 mod legality;
 mod move_text;
 mod options;
@@ -199,6 +200,9 @@ impl Rules for LittleRiver {
     }
 
     /// The fields `repetition_key` writes, hashed without writing them.
+    fn evaluate(&self) -> i32 {
+        self.evaluation()
+    }
     fn hash(&self) -> u64 {
         // Misty: the die's state and the aspect it shows now, as the key text has them.
         let misty = self

@@ -18,6 +18,7 @@
 //! `move_text` (canonical move text and the lenient reader).
 
 mod direct;
+mod eval;
 mod legality;
 mod move_text;
 mod options;
@@ -189,6 +190,9 @@ impl Rules for River {
     }
 
     /// The fields `repetition_key` writes, hashed without writing them.
+    fn evaluate(&self) -> i32 {
+        self.evaluation()
+    }
     fn hash(&self) -> u64 {
         let ep = self.ep.filter(|_| self.ep_capturable());
         key_of(&(
