@@ -14,7 +14,7 @@
 //!   and `infinite`; `stop` ends the search and prints `bestmove` at once.
 
 use crate::engine::playout::Xorshift;
-use crate::engine::search::{eval::Evaluation, level, table::Table, Limits, Report};
+use crate::engine::search::{eval::Evaluation, level, table::Table, Limits, Report, Seen};
 use crate::engine::{variant, variants, Game, Move, MoveList, Options, Position, Variant};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -284,9 +284,9 @@ fn go(s: &mut Session, args: &[&str], out: &Out) {
         stop: Some(stop.clone()),
         ..Limits::default()
     };
-    let mut earlier: Vec<u64> = std::iter::once(s.game.start())
+    let mut earlier: Vec<Seen> = std::iter::once(s.game.start())
         .chain(s.game.plies().iter().map(|p| p.position.as_ref()))
-        .map(|p| p.search_hash())
+        .map(|p| p.seen())
         .collect();
     earlier.pop();
     let mut table = s.table.take().unwrap_or_else(|| Table::new(s.hash_mb));

@@ -5,6 +5,7 @@
 mod common;
 
 use common::{all_moves, check_move_agrees, moves_of, outcome, play, words};
+use ferry::engine::search::{table::Table, Limits, Seen};
 use ferry::engine::variants::little_river::die;
 use ferry::engine::{
     variant, Color, Game, GameError, GameResult, History, HistoryEntry, IllegalMove, MoveList,
@@ -406,6 +407,42 @@ fn e20_perpetual_check() {
     assert!(e.to_string().starts_with("perpetual check: "), "{e}");
     // Something else is still playable.
     g.play("Kc1-c2").unwrap();
+}
+
+#[test]
+fn e20_the_search_knows_the_perpetual_check_and_plays_a_move_the_game_accepts() {
+    let mut g = game("4W1/*2k1*/*4*/6/6/6/*4*/*4*/2K3 w - 0 0", &["river=gentle"]);
+    for m in [
+        "We9-e8", "Kd8-d9", "We8-e9", "Kd9-d8", "We9-e8", "Kd8-d9", "We8-e9", "Kd9-d8",
+    ] {
+        g.play(m).unwrap();
+    }
+    // The game's positions as the search reads them: every Wazir move gave check.
+    let seen: Vec<Seen> = std::iter::once(g.start())
+        .chain(g.plies().iter().map(|p| p.position.as_ref()))
+        .map(|p| p.seen())
+        .collect();
+    let checks: Vec<bool> = seen.iter().map(|s| s.checked).collect();
+    assert_eq!(
+        checks,
+        [false, true, false, true, false, true, false, true, false]
+    );
+    let (_, earlier) = seen.split_last().unwrap();
+    let p = g.position().boxed_clone();
+    for depth in 1..=4 {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let report = p
+            .think(earlier, limits, &mut Table::new(1), &mut |_| {})
+            .unwrap();
+        let best = p.move_text(&report.pv[0]);
+        assert_ne!(best, "We9-e8", "depth {depth}: the perpetual check");
+        g.clone()
+            .play(&best)
+            .unwrap_or_else(|e| panic!("depth {depth}: {best}: {e}"));
+    }
 }
 
 #[test]

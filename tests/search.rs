@@ -161,7 +161,7 @@ fn the_search_key_tells_positions_apart_exactly_as_repetition_does() {
         let mut by_key: HashMap<String, u64> = HashMap::new();
         let mut by_hash: HashMap<u64, String> = HashMap::new();
         for p in positions(v, 12) {
-            let (key, hash) = (p.repetition_key(), p.search_hash());
+            let (key, hash) = (p.repetition_key(), p.seen().hash);
             if let Some(&h) = by_key.get(&key) {
                 assert_eq!(h, hash, "{}: one key, two hashes: {key}", v.id);
             }

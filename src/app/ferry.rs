@@ -13,7 +13,7 @@ use crate::engine::playout::Xorshift;
 use crate::engine::search::eval::Evaluation;
 use crate::engine::search::level;
 use crate::engine::search::table::Table;
-use crate::engine::search::Limits;
+use crate::engine::search::{Limits, Seen};
 use crate::engine::{Action, Color, Game, MoveList, Options, Position, Variant};
 use crate::store::{Computer, GameRow, GameStatus, NewGame, StoreError};
 
@@ -66,7 +66,7 @@ pub struct Turn {
     seq: u32,
     position: Box<dyn Position>,
     /// The search hashes of the positions before this one, for repetitions.
-    earlier: Vec<u64>,
+    earlier: Vec<Seen>,
     level: u8,
     /// Ferry's side.
     color: Color,
@@ -149,11 +149,11 @@ impl Decision {
     }
 }
 
-/// The search hashes of the positions of `g` before its current one.
-fn earlier_hashes(g: &Game) -> Vec<u64> {
-    let mut all: Vec<u64> = std::iter::once(g.start())
+/// The positions of `g` before its current one, as the search's repetitions read them.
+fn earlier_positions(g: &Game) -> Vec<Seen> {
+    let mut all: Vec<Seen> = std::iter::once(g.start())
         .chain(g.plies().iter().map(|p| p.position.as_ref()))
-        .map(|p| p.search_hash())
+        .map(|p| p.seen())
         .collect();
     all.pop();
     all
@@ -276,7 +276,7 @@ impl App {
             game: row.id,
             seq: row.seq,
             position: g.position().boxed_clone(),
-            earlier: earlier_hashes(&g),
+            earlier: earlier_positions(&g),
             level: computer.level,
             color: computer.color,
             draw_offered,

@@ -12,7 +12,7 @@ use super::outcome::{Outcome, Reason};
 use super::perft;
 use super::player_text::{check_plain, excerpt, MAX_MOVE_TEXT};
 use super::playout::Xorshift;
-use super::search::{self, eval::Evaluation, table::Table, Limits, Report};
+use super::search::{self, eval::Evaluation, table::Table, Limits, Report, Seen};
 use super::types::{Color, Piece};
 use super::variant::{Feature, History, InHand, Position, Variant};
 use std::fmt;
@@ -69,6 +69,10 @@ pub trait Rules: Clone + Send + Sync + fmt::Debug + 'static {
     fn move_text(&self, m: &Move) -> String;
     /// Whether the side to move is in check (or in the variant's own danger).
     fn in_check(&self) -> bool;
+    /// Whether a move that repeats a position after checking on every move of the cycle
+    /// (while the other side did not) is forbidden, as Little River's perpetual check:
+    /// the search then never plays one.
+    const PERPETUAL_CHECK_FORBIDDEN: bool = false;
     /// The end of the game, in the variant's order; with `None` the rules that read
     /// earlier positions are skipped.
     fn outcome(&self, history: Option<&History>) -> Option<Outcome>;
@@ -251,12 +255,12 @@ impl<R: Rules> Position for R {
     fn evaluate(&self) -> i32 {
         Rules::evaluate(self)
     }
-    fn search_hash(&self) -> u64 {
-        Rules::hash(self)
+    fn seen(&self) -> Seen {
+        Seen::of(self)
     }
     fn think(
         &self,
-        earlier: &[u64],
+        earlier: &[Seen],
         limits: Limits,
         table: &mut Table,
         each: &mut dyn FnMut(&Report),
@@ -265,7 +269,7 @@ impl<R: Rules> Position for R {
     }
     fn choose_move(
         &self,
-        earlier: &[u64],
+        earlier: &[Seen],
         level: u8,
         evaluation: Evaluation,
         table: &mut Table,

@@ -8,7 +8,7 @@ use super::options::{OptionSpec, OptionValues, Options};
 use super::outcome::{Outcome, Reason};
 use super::player_text::excerpt;
 use super::playout::Xorshift;
-use super::search::{eval::Evaluation, table::Table, Limits, Report};
+use super::search::{eval::Evaluation, table::Table, Limits, Report, Seen};
 use super::types::{Color, Piece, Role};
 use std::fmt;
 use std::sync::OnceLock;
@@ -147,17 +147,17 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// variants whose board never changes.
     fn features(&self) -> Vec<(Cell, Feature)>;
 
-    /// The search's hash of this position (`plug::Rules::hash`), for the repetitions a
-    /// search must see in the game's record.
-    fn search_hash(&self) -> u64;
+    /// This position as the search's repetitions read it (`search::Seen`), for the
+    /// positions of the game's record a search must see.
+    fn seen(&self) -> Seen;
     /// The variant's static evaluation for the side to move, in centipawns
     /// (`plug::Rules::evaluate`).
     fn evaluate(&self) -> i32;
     /// Searches for the best move (`engine::search::think`); `earlier` holds the
-    /// `search_hash` of the game's positions before this one.
+    /// `seen` of the game's positions before this one.
     fn think(
         &self,
-        earlier: &[u64],
+        earlier: &[Seen],
         limits: Limits,
         table: &mut Table,
         each: &mut dyn FnMut(&Report),
@@ -166,7 +166,7 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// The move Ferry plays here at `level` (`engine::search::level::choose`).
     fn choose_move(
         &self,
-        earlier: &[u64],
+        earlier: &[Seen],
         level: u8,
         evaluation: Evaluation,
         table: &mut Table,

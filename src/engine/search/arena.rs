@@ -5,6 +5,7 @@
 use super::eval::Evaluation;
 use super::level;
 use super::table::Table;
+use super::Seen;
 use crate::engine::playout::Xorshift;
 use crate::engine::{Game, GameResult, MoveList, Options, Outcome, Variant};
 use std::fmt;
@@ -82,7 +83,7 @@ pub fn play(
     let mut random = Xorshift::new(seed);
     let mut tables = [Table::new(16), Table::new(16)];
     let mut moves = MoveList::new();
-    let mut earlier: Vec<u64> = Vec::new();
+    let mut earlier: Vec<Seen> = Vec::new();
     for ply in 0..MAX_PLIES {
         if game.outcome().is_some() {
             break;
@@ -112,7 +113,7 @@ pub fn play(
                 )
                 .unwrap_or(moves[0]),
         };
-        earlier.push(position.search_hash());
+        earlier.push(position.seen());
         if game.play(&position.move_text(&chosen)).is_err() {
             // A rule that reads the game's history (Little River's perpetual check) can
             // refuse a move the position allows: play the first move the game accepts.

@@ -6,7 +6,7 @@
 //! the same way: mostly a slightly worse move, sometimes a real mistake, rarely the worst.
 //! The margin shrinks as the level rises, and level 8 plays its best move.
 
-use super::{eval::Evaluation, score, table::Table, think, Limits, Report};
+use super::{eval::Evaluation, score, table::Table, think, Limits, Report, Seen};
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::playout::Xorshift;
 use crate::engine::plug::{legal_moves, Rules};
@@ -67,7 +67,7 @@ pub fn not_a_level(text: &str) -> String {
 /// `random` decides among moves within the level's margin; level 8 never uses it.
 pub fn choose<R: Rules>(
     root: &R,
-    earlier: &[u64],
+    earlier: &[Seen],
     level: u8,
     evaluation: Evaluation,
     table: &mut Table,
@@ -104,7 +104,7 @@ pub fn choose<R: Rules>(
     };
     // The game's positions up to this one, for every reply's repetitions.
     let mut path = earlier.to_vec();
-    path.push(root.hash());
+    path.push(Seen::of(root));
     let mut scored: Vec<(Move, i32)> = moves
         .iter()
         .map(|m| {

@@ -40,6 +40,36 @@ const MAX_EVASION_DEPTH: usize = 2;
 /// How often the clock is read, in nodes (a power of two).
 const CLOCK_EVERY: u64 = 1024;
 
+/// A position the game or the search went through, as repetitions read it: its hash
+/// (`Rules::hash`) and whether its side to move was in check there, that is whether the
+/// move into it gave check (Little River forbids a perpetual check).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Seen {
+    pub hash: u64,
+    pub checked: bool,
+}
+
+impl Seen {
+    pub fn of<R: Rules>(pos: &R) -> Seen {
+        Seen {
+            hash: pos.hash(),
+            checked: pos.in_check(),
+        }
+    }
+}
+
+/// What a repetition on the search path means for the side to move.
+#[derive(Debug, PartialEq, Eq)]
+enum Cycle {
+    /// A draw, settled as the variant settles a repetition.
+    Draw,
+    /// The move into it was a perpetual check, which the rules forbid: as good as a win
+    /// for the side to move, so the checker never plays it.
+    Forbidden,
+    /// The other side's checks forced it: play goes on.
+    Continues,
+}
+
 /// When to stop: whichever limit comes first. No limit at all means depth `MAX_PLY`.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -86,12 +116,12 @@ impl Report {
 }
 
 /// Searches `root` within `limits` and returns the last finished iteration, or `None`
-/// when the root has no legal move. `earlier` holds the hashes (`Rules::hash`) of the
-/// game's positions before the root, for repetitions. `each` sees every finished
+/// when the root has no legal move. `earlier` holds the game's positions before the
+/// root, for repetitions. `each` sees every finished
 /// iteration.
 pub fn think<R: Rules>(
     root: &R,
-    earlier: &[u64],
+    earlier: &[Seen],
     limits: Limits,
     table: &mut Table,
     mut each: impl FnMut(&Report),
@@ -171,8 +201,8 @@ struct Searcher<'t> {
     stop: Option<Arc<AtomicBool>>,
     stopped: bool,
     evaluation: eval::Evaluation,
-    /// Hashes of the game's positions before the root, then of the search path.
-    path: Vec<u64>,
+    /// The game's positions before the root, then the search path.
+    path: Vec<Seen>,
     /// One move list per ply, reused.
     lists: Vec<MoveList>,
     /// Two quiet moves per ply that caused a cutoff.
@@ -210,18 +240,44 @@ impl Searcher<'_> {
         }
         self.stopped
     }
+}
 
-    /// Whether the position with `hash` (not yet on the path) occurred before on the path
-    /// or in the game with the same side to move: every second entry back from its parent.
-    fn repeated(&self, hash: u64) -> bool {
-        self.path
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .any(|&h| h == hash)
+/// Whether the position `now` (not yet on `path`, whose last entry is its parent)
+/// occurred before on the path with the same side to move (every second entry back from
+/// the parent), and what that repetition means. The search takes the first repetition
+/// for the rules' third: what the rules decide then, the players can make happen.
+fn cycle(path: &[Seen], now: Seen, perpetual_check_forbidden: bool) -> Option<Cycle> {
+    let back = path
+        .iter()
+        .rev()
+        .skip(1)
+        .step_by(2)
+        .position(|s| s.hash == now.hash)?;
+    if !perpetual_check_forbidden {
+        return Some(Cycle::Draw);
     }
+    // The positions since the earlier occurrence, `now` last: the moves into `now` and
+    // into every second one back were the mover's, the others its opponent's.
+    let since = 2 * (back + 1);
+    let positions = path[path.len() + 1 - since..]
+        .iter()
+        .chain(std::iter::once(&now));
+    let (mut mover_all, mut other_all) = (true, true);
+    for (i, s) in positions.rev().enumerate() {
+        if i % 2 == 0 {
+            mover_all &= s.checked;
+        } else {
+            other_all &= s.checked;
+        }
+    }
+    Some(match (mover_all, other_all) {
+        (true, false) => Cycle::Forbidden,
+        (false, true) => Cycle::Continues,
+        _ => Cycle::Draw,
+    })
+}
 
+impl Searcher<'_> {
     /// The score of a finished game, or `None` when the position is not over.
     fn over<R: Rules>(pos: &R, moves: &[Move], ply: usize) -> Option<i32> {
         if !moves.is_empty() && !pos.over_by_position(moves) {
@@ -245,11 +301,21 @@ impl Searcher<'_> {
             return 0;
         }
         let hash = pos.hash();
-        if ply > 0 && self.repeated(hash) {
-            let draw = pos.settle_draw(Reason::Repetition);
-            return score::of_outcome(&draw, pos.side_to_move(), ply);
-        }
         let in_check = pos.in_check();
+        let seen = Seen {
+            hash,
+            checked: in_check,
+        };
+        if ply > 0 {
+            match cycle(&self.path, seen, R::PERPETUAL_CHECK_FORBIDDEN) {
+                Some(Cycle::Draw) => {
+                    let draw = pos.settle_draw(Reason::Repetition);
+                    return score::of_outcome(&draw, pos.side_to_move(), ply);
+                }
+                Some(Cycle::Forbidden) => return score::MATE - ply as i32,
+                Some(Cycle::Continues) | None => {}
+            }
+        }
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
@@ -281,7 +347,7 @@ impl Searcher<'_> {
         }
         self.order(pos, &mut moves, entry.and_then(|e| e.best), ply);
 
-        self.path.push(hash);
+        self.path.push(seen);
         let alpha_at_start = alpha;
         let mut best_score = -score::INFINITY;
         let mut best_move = None;
@@ -496,4 +562,62 @@ fn gain(effects: &Effects, mover: Color) -> Option<i32> {
         .filter(|&g| g > 0)
         .sum();
     (taken + promoted > 0).then_some(taken + promoted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A path of positions A B A' B' ... where `checks[i]` says whether the move into the
+    /// i-th position gave check, the hashes repeating every four plies (a cycle of two
+    /// moves each, as a King stepping out and back).
+    fn path(checks: &[bool]) -> Vec<Seen> {
+        checks
+            .iter()
+            .enumerate()
+            .map(|(i, &checked)| Seen {
+                hash: (i % 4) as u64,
+                checked,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_repetition_is_a_draw_unless_one_side_checked_on_every_move_of_it() {
+        // Positions 0..=4 on the path, then `now` repeats position 1 (hash 1) four plies
+        // on with the same side to move. The moves of the cycle are those into positions
+        // 2, 3, 4 and `now`: the mover's into 3 and `now`, the other side's into 2 and 4.
+        let now = |checked| Seen { hash: 1, checked };
+        let case = |into: [bool; 4]| {
+            let p = path(&[false, false, into[0], into[1], into[2]]);
+            cycle(&p, now(into[3]), true)
+        };
+        // The mover checked on each of its moves, the other side did not: forbidden.
+        assert_eq!(case([false, true, false, true]), Some(Cycle::Forbidden));
+        // The other side checked on each, the mover did not: play goes on.
+        assert_eq!(case([true, false, true, false]), Some(Cycle::Continues));
+        // Both checked throughout, or neither: a draw.
+        assert_eq!(case([true, true, true, true]), Some(Cycle::Draw));
+        assert_eq!(case([false, false, false, false]), Some(Cycle::Draw));
+        // One of the mover's moves was quiet: a draw.
+        assert_eq!(case([false, true, false, false]), Some(Cycle::Draw));
+        // Where no rule forbids a perpetual check, every repetition is a draw.
+        let p = path(&[false, false, false, true, false]);
+        assert_eq!(cycle(&p, now(true), false), Some(Cycle::Draw));
+    }
+
+    #[test]
+    fn only_a_position_with_the_same_side_to_move_repeats() {
+        // Hash 0 stood four plies back (same side to move) and hash 2 two plies back;
+        // hash 3 is the parent itself, with the other side to move.
+        let p = path(&[false, false, false, false]);
+        let at = |hash| Seen {
+            hash,
+            checked: false,
+        };
+        assert_eq!(cycle(&p, at(0), false), Some(Cycle::Draw));
+        assert_eq!(cycle(&p, at(2), false), Some(Cycle::Draw));
+        assert_eq!(cycle(&p, at(3), false), None);
+        assert_eq!(cycle(&p, at(7), false), None);
+    }
 }

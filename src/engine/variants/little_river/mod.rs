@@ -200,6 +200,8 @@ impl Rules for LittleRiver {
     }
 
     /// The fields `repetition_key` writes, hashed without writing them.
+    const PERPETUAL_CHECK_FORBIDDEN: bool = true;
+
     fn evaluate(&self) -> i32 {
         self.evaluation()
     }
