@@ -98,6 +98,39 @@ impl Outcome {
 }
 
 /// Half points as text: 7, 3.5.
+/// What a repeated position means where perpetual check is forbidden (Little River,
+/// section 8.2), judged from whether each move since the earlier occurrence gave check.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Repetition {
+    /// The repeating move's side checked on every move of the cycle and the other side
+    /// did not: the move is illegal (perpetual check).
+    Forbidden,
+    /// The other side checked on every move and the repeating side did not: play goes on.
+    Continues,
+    /// Anything else: the game is drawn.
+    Draw,
+}
+
+impl Repetition {
+    /// The verdict on a cycle: `gave_check` for each of its moves in the order played,
+    /// the repeating move last (so every second one back from it is that side's).
+    pub fn of_cycle(gave_check: impl DoubleEndedIterator<Item = bool>) -> Repetition {
+        let (mut mover_all, mut other_all) = (true, true);
+        for (i, gave) in gave_check.rev().enumerate() {
+            if i % 2 == 0 {
+                mover_all &= gave;
+            } else {
+                other_all &= gave;
+            }
+        }
+        match (mover_all, other_all) {
+            (true, false) => Repetition::Forbidden,
+            (false, true) => Repetition::Continues,
+            _ => Repetition::Draw,
+        }
+    }
+}
+
 pub fn halves_text(halves: u32) -> String {
     if halves % 2 == 0 {
         (halves / 2).to_string()

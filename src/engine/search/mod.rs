@@ -18,7 +18,7 @@ pub mod score;
 pub mod table;
 
 use crate::engine::moves::{Effects, Move, MoveList};
-use crate::engine::outcome::Reason;
+use crate::engine::outcome::{Reason, Repetition};
 use crate::engine::plug::Rules;
 use crate::engine::types::Color;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -56,18 +56,6 @@ impl Seen {
             checked: pos.in_check(),
         }
     }
-}
-
-/// What a repetition on the search path means for the side to move.
-#[derive(Debug, PartialEq, Eq)]
-enum Cycle {
-    /// A draw, settled as the variant settles a repetition.
-    Draw,
-    /// The move into it was a perpetual check, which the rules forbid: as good as a win
-    /// for the side to move, so the checker never plays it.
-    Forbidden,
-    /// The other side's checks forced it: play goes on.
-    Continues,
 }
 
 /// When to stop: whichever limit comes first. No limit at all means depth `MAX_PLY`.
@@ -246,7 +234,7 @@ impl Searcher<'_> {
 /// occurred before on the path with the same side to move (every second entry back from
 /// the parent), and what that repetition means. The search takes the first repetition
 /// for the rules' third: what the rules decide then, the players can make happen.
-fn cycle(path: &[Seen], now: Seen, perpetual_check_forbidden: bool) -> Option<Cycle> {
+fn cycle(path: &[Seen], now: Seen, perpetual_check_forbidden: bool) -> Option<Repetition> {
     let back = path
         .iter()
         .rev()
@@ -254,27 +242,16 @@ fn cycle(path: &[Seen], now: Seen, perpetual_check_forbidden: bool) -> Option<Cy
         .step_by(2)
         .position(|s| s.hash == now.hash)?;
     if !perpetual_check_forbidden {
-        return Some(Cycle::Draw);
+        return Some(Repetition::Draw);
     }
-    // The positions since the earlier occurrence, `now` last: the moves into `now` and
-    // into every second one back were the mover's, the others its opponent's.
+    // The positions since the earlier occurrence, `now` last: whether the move into each
+    // gave check.
     let since = 2 * (back + 1);
-    let positions = path[path.len() + 1 - since..]
+    let gave = path[path.len() + 1 - since..]
         .iter()
-        .chain(std::iter::once(&now));
-    let (mut mover_all, mut other_all) = (true, true);
-    for (i, s) in positions.rev().enumerate() {
-        if i % 2 == 0 {
-            mover_all &= s.checked;
-        } else {
-            other_all &= s.checked;
-        }
-    }
-    Some(match (mover_all, other_all) {
-        (true, false) => Cycle::Forbidden,
-        (false, true) => Cycle::Continues,
-        _ => Cycle::Draw,
-    })
+        .chain(std::iter::once(&now))
+        .map(|s| s.checked);
+    Some(Repetition::of_cycle(gave))
 }
 
 impl Searcher<'_> {
@@ -308,12 +285,14 @@ impl Searcher<'_> {
         };
         if ply > 0 {
             match cycle(&self.path, seen, R::PERPETUAL_CHECK_FORBIDDEN) {
-                Some(Cycle::Draw) => {
+                // The first repetition stands for the rules' third; a forbidden perpetual
+                // check scores as the checker's loss, so it is never played.
+                Some(Repetition::Draw) => {
                     let draw = pos.settle_draw(Reason::Repetition);
                     return score::of_outcome(&draw, pos.side_to_move(), ply);
                 }
-                Some(Cycle::Forbidden) => return score::MATE - ply as i32,
-                Some(Cycle::Continues) | None => {}
+                Some(Repetition::Forbidden) => return score::MATE - ply as i32,
+                Some(Repetition::Continues) | None => {}
             }
         }
         if in_check && ply < MAX_PLY / 2 {
@@ -593,17 +572,23 @@ mod tests {
             cycle(&p, now(into[3]), true)
         };
         // The mover checked on each of its moves, the other side did not: forbidden.
-        assert_eq!(case([false, true, false, true]), Some(Cycle::Forbidden));
+        assert_eq!(
+            case([false, true, false, true]),
+            Some(Repetition::Forbidden)
+        );
         // The other side checked on each, the mover did not: play goes on.
-        assert_eq!(case([true, false, true, false]), Some(Cycle::Continues));
+        assert_eq!(
+            case([true, false, true, false]),
+            Some(Repetition::Continues)
+        );
         // Both checked throughout, or neither: a draw.
-        assert_eq!(case([true, true, true, true]), Some(Cycle::Draw));
-        assert_eq!(case([false, false, false, false]), Some(Cycle::Draw));
+        assert_eq!(case([true, true, true, true]), Some(Repetition::Draw));
+        assert_eq!(case([false, false, false, false]), Some(Repetition::Draw));
         // One of the mover's moves was quiet: a draw.
-        assert_eq!(case([false, true, false, false]), Some(Cycle::Draw));
+        assert_eq!(case([false, true, false, false]), Some(Repetition::Draw));
         // Where no rule forbids a perpetual check, every repetition is a draw.
         let p = path(&[false, false, false, true, false]);
-        assert_eq!(cycle(&p, now(true), false), Some(Cycle::Draw));
+        assert_eq!(cycle(&p, now(true), false), Some(Repetition::Draw));
     }
 
     #[test]
@@ -615,8 +600,8 @@ mod tests {
             hash,
             checked: false,
         };
-        assert_eq!(cycle(&p, at(0), false), Some(Cycle::Draw));
-        assert_eq!(cycle(&p, at(2), false), Some(Cycle::Draw));
+        assert_eq!(cycle(&p, at(0), false), Some(Repetition::Draw));
+        assert_eq!(cycle(&p, at(2), false), Some(Repetition::Draw));
         assert_eq!(cycle(&p, at(3), false), None);
         assert_eq!(cycle(&p, at(7), false), None);
     }

@@ -23,7 +23,7 @@ use crate::engine::board::{Cell, CellSet64, Dir, Shape};
 use crate::engine::errors::{IllegalMove, PositionError};
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
-use crate::engine::outcome::{Outcome, Reason};
+use crate::engine::outcome::{Outcome, Reason, Repetition};
 use crate::engine::plug::{boxed_parse, boxed_start, Rules};
 use crate::engine::search::key::key_of;
 use crate::engine::types::{Color, Piece, Role};
@@ -126,35 +126,19 @@ impl LittleRiver {
     }
 }
 
-/// Section 8.2 for the move that led to `last` (appended to `earlier`): `Some(true)` when
-/// that move is illegal (perpetual check), `Some(false)` for a drawn repetition, `None`
-/// when play goes on.
-fn repetition(earlier: &[HistoryEntry], last: &HistoryEntry) -> Option<bool> {
+/// Section 8.2 for the move that led to `last` (appended to `earlier`), once it makes a
+/// position occur for the third time; `None` before that.
+fn repetition(earlier: &[HistoryEntry], last: &HistoryEntry) -> Option<Repetition> {
     let count = 1 + earlier.iter().filter(|e| e.key == last.key).count();
     if count < 3 {
         return None;
     }
     let first = earlier.iter().position(|e| e.key == last.key)?;
-    let n = earlier.len();
-    // Moves first+1 ..= n; move n (the last) is by X, so X's are those at even distance.
-    let mut x_all = true;
-    let mut o_all = true;
     let gave = earlier[first + 1..]
         .iter()
-        .map(|e| e.gave_check)
-        .chain(std::iter::once(last.gave_check));
-    for (k, gave) in (first + 1..=n).zip(gave) {
-        if (n - k) % 2 == 0 {
-            x_all &= gave;
-        } else {
-            o_all &= gave;
-        }
-    }
-    match (x_all, o_all) {
-        (true, false) => Some(true),
-        (false, true) => None,
-        _ => Some(false),
-    }
+        .chain(std::iter::once(last))
+        .map(|e| e.gave_check);
+    Some(Repetition::of_cycle(gave))
 }
 
 impl Rules for LittleRiver {
@@ -252,7 +236,8 @@ impl Rules for LittleRiver {
 
     fn forbidden_by_history(&self, history: &History) -> Option<IllegalMove> {
         let (last, earlier) = history.entries().split_last()?;
-        (repetition(earlier, last) == Some(true)).then_some(IllegalMove::PerpetualCheck)
+        (repetition(earlier, last) == Some(Repetition::Forbidden))
+            .then_some(IllegalMove::PerpetualCheck)
     }
 
     fn outcome(&self, history: Option<&History>) -> Option<Outcome> {
@@ -276,13 +261,13 @@ impl Rules for LittleRiver {
             let all_forbidden = twice
                 && moves.iter().all(|m| {
                     let child = self.child_entry(m);
-                    repetition(entries, &child) == Some(true)
+                    repetition(entries, &child) == Some(Repetition::Forbidden)
                 });
             if all_forbidden {
                 return Some(Outcome::win(mover, Reason::PerpetualCheck));
             }
             if let Some((last, earlier)) = entries.split_last() {
-                if repetition(earlier, last) == Some(false) {
+                if repetition(earlier, last) == Some(Repetition::Draw) {
                     return Some(Outcome::draw(Reason::Repetition));
                 }
             }
@@ -325,7 +310,7 @@ impl Rules for LittleRiver {
 
 #[cfg(test)]
 mod tests {
-    use super::{repetition, HistoryEntry, LittleRiver, VARIANT};
+    use super::{repetition, HistoryEntry, LittleRiver, Repetition, VARIANT};
     use crate::engine::moves::MoveList;
     use std::sync::Arc;
 
@@ -374,18 +359,21 @@ mod tests {
         // X made moves 2 and 4 (the last); the opponent moves 1 and 3.
         assert_eq!(
             run([false, false, true, false, true]),
-            Some(true),
+            Some(Repetition::Forbidden),
             "X checked"
         );
         assert_eq!(
             run([false, true, false, true, false]),
-            None,
+            Some(Repetition::Continues),
             "X was checked"
         );
-        assert_eq!(run([false, false, false, false, false]), Some(false));
+        assert_eq!(
+            run([false, false, false, false, false]),
+            Some(Repetition::Draw)
+        );
         assert_eq!(
             run([false, true, true, true, true]),
-            Some(false),
+            Some(Repetition::Draw),
             "both checked"
         );
         // Only two occurrences: nothing yet.
