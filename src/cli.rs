@@ -49,7 +49,7 @@ const SERVE_ENVIRONMENT: &str = "\
 Environment (the token is never taken from the command line, where a process list shows it):
   DISCORD_TOKEN              the bot's token (required)
   DISCORD_GUILD              a server id: register the commands there at once, not globally
-  FERRY_DB                   the database file [default: ferry.db]
+  FERRY_DB                   the database: a file, or postgres://USER@HOST/DB [default: ferry.db]
   FERRY_DISCORD_PROXY        a base URL to reach Discord through (such as a rate-limit proxy)
   FERRY_TICK_SECONDS         how often clocks are checked, 1 to 3600 [default: 60]
   FERRY_SHARDS               the gateway shards this process runs, START-END/TOTAL (0-3/8)
@@ -166,6 +166,22 @@ enum Command {
         after_help = "Example:\n  ferry render continental --moves e4 e5 --flip -o board.png"
     )]
     Render(RenderArgs),
+    /// Copies a whole Ferry database into a new, empty one (SQLite to PostgreSQL, or back)
+    #[command(
+        after_help = "Stop every `ferry serve` on the source first. The target is \
+                            brought to this Ferry's schema and must hold no rows; every row \
+                            lands in one transaction, and the counts are checked after.\n\n\
+                            Example:\n  ferry migrate --from ferry.db --to \
+                            postgres://ferry@db.example:5432/ferry"
+    )]
+    Migrate {
+        /// The database to copy: a file path, sqlite:PATH or postgres://USER@HOST/DB
+        #[arg(long, value_name = "FILE_OR_URL")]
+        from: String,
+        /// The empty database to copy into, written the same way
+        #[arg(long, value_name = "FILE_OR_URL")]
+        to: String,
+    },
     /// Prints a shell completion script (bash, zsh, fish, elvish, powershell)
     #[command(
         after_help = "Example:\n  ferry completions bash > ~/.local/share/bash-completion/completions/ferry"
@@ -375,6 +391,7 @@ fn run_inner(
             movetime,
         }) => think(&setup, depth, movetime, out),
         Some(Command::Render(r)) => render(&r, out),
+        Some(Command::Migrate { from, to }) => migrate(&from, &to, out),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "ferry", out);
             Ok(0)
@@ -521,6 +538,39 @@ fn io(e: std::io::Error) -> Failure {
         message: format!("cannot write: {e}"),
         code: 1,
     }
+}
+
+/// `ferry migrate`: the whole database at `from` copied into the empty one at `to`.
+fn migrate(from: &str, to: &str, out: &mut dyn Write) -> Result<i32, Failure> {
+    let shown = crate::store::shown_location;
+    if from.trim().is_empty() || to.trim().is_empty() {
+        return Err(Failure::bad(
+            "--from and --to each name a database: a file path or a postgres:// URL",
+        ));
+    }
+    if shown(from) == shown(to) {
+        return Err(Failure::bad(format!(
+            "--from and --to name the same database ({}): copy into another one",
+            shown(to)
+        )));
+    }
+    let copied = crate::store::copy_database(from, to).map_err(|e| Failure {
+        message: format!("cannot copy {} to {}: {e}", shown(from), shown(to)),
+        code: 1,
+    })?;
+    let rows: u64 = copied.tables.iter().map(|(_, n)| n).sum();
+    for (table, n) in &copied.tables {
+        writeln!(out, "{table}: {n} rows").map_err(io)?;
+    }
+    writeln!(
+        out,
+        "copied {rows} rows in {} tables from {} to {}; the counts match",
+        copied.tables.len(),
+        shown(from),
+        shown(to)
+    )
+    .map_err(io)?;
+    Ok(0)
 }
 
 fn list_variants(out: &mut dyn Write) -> Result<i32, Failure> {

@@ -89,9 +89,11 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
         }
         i += 2;
     }
+    let on_server = crate::store::is_database_url(&db.to_string_lossy());
     let pictures = pictures.unwrap_or_else(|| {
+        // Beside a database file; in the working folder for a database on a server.
         db.parent()
-            .filter(|p| !p.as_os_str().is_empty())
+            .filter(|p| !p.as_os_str().is_empty() && !on_server)
             .unwrap_or(Path::new("."))
             .join("ferry-pictures")
     });
@@ -139,7 +141,7 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
     writeln!(
         out,
         "Ferry console on {} (pictures in {}). You are {} in #{} of server {}. /help lists the commands.",
-        db.display(),
+        crate::store::shown_location(&db.to_string_lossy()),
         s.pictures.display(),
         s.who.id,
         s.channel,

@@ -39,7 +39,7 @@ pub struct Config {
     /// `DISCORD_GUILD`: register the commands in this one server (instant, for trying
     /// Ferry out) instead of globally.
     pub guild: Option<u64>,
-    /// `FERRY_DB`, default `./ferry.db`.
+    /// `FERRY_DB`, default `./ferry.db`: a file, or a `postgres://` URL.
     pub db: PathBuf,
     /// `FERRY_DISCORD_PROXY`: send REST calls to this base URL instead of discord.com (an
     /// HTTP proxy that keeps the rate limits for several processes, or a test's fake).
@@ -111,7 +111,7 @@ impl std::fmt::Debug for Config {
         f.debug_struct("Config")
             .field("token", &"(hidden)")
             .field("guild", &self.guild)
-            .field("db", &self.db)
+            .field("db", &shown_db(&self.db))
             .field("proxy", &self.proxy)
             .field("tick", &self.tick)
             .field("shards", &self.shards)
@@ -243,12 +243,12 @@ async fn run(config: Config) -> Result<(), String> {
     let bridge = Bridge::new(config.db.clone(), Arc::new(SystemClock));
     bridge
         .check()
-        .map_err(|e| format!("cannot use the database {}: {e}", config.db.display()))?;
+        .map_err(|e| format!("cannot use the database {}: {e}", shown_db(&config.db)))?;
     let shards = config.shards.map_or_else(
         || "all (as Discord recommends)".to_string(),
         |r| r.to_string(),
     );
-    tracing::info!(db = %config.db.display(), guild = ?config.guild, proxy = ?config.proxy, %shards, "starting Ferry");
+    tracing::info!(db = %shown_db(&config.db), guild = ?config.guild, proxy = ?config.proxy, %shards, "starting Ferry");
 
     let stop = gateway::Stop::listen();
     let http = http_client(&config);
@@ -376,6 +376,11 @@ fn http_client(config: &Config) -> serenity::Http {
         Some(proxy) => http.proxy(proxy).ratelimiter_disabled(true).build(),
         None => http.build(),
     }
+}
+
+/// The database location fit for logs and messages: a URL's password hidden.
+fn shown_db(db: &std::path::Path) -> String {
+    crate::store::shown_location(&db.to_string_lossy())
 }
 
 #[cfg(test)]

@@ -1,11 +1,10 @@
 //! Games, their moves and actions, and challenges.
 
+use super::db::{args, Db, Row};
 use super::outbox::{self, NewNotice};
 use super::ratings::{self, RatingChanges};
 use super::{Result, Store, StoreError};
 use crate::engine::{Action, Color};
-use rusqlite::{params, OptionalExtension, Row, TransactionBehavior};
-use std::sync::{Arc, PoisonError};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GameStatus {
@@ -92,7 +91,7 @@ impl GameRow {
 }
 
 /// The columns `game_row` reads, as a literal so that each query is one `&'static str`
-/// (prepared once per connection, see `Store::setup`).
+/// (prepared once per connection).
 macro_rules! game_columns {
     () => {
         "id, server, channel, variant, options, white, black, status, result, reason, \
@@ -101,7 +100,7 @@ macro_rules! game_columns {
     };
 }
 
-fn game_row(r: &Row) -> rusqlite::Result<GameRow> {
+fn game_row(r: &mut Row) -> Result<GameRow> {
     let options: String = r.get(4)?;
     let status: String = r.get(7)?;
     Ok(GameRow {
@@ -264,7 +263,7 @@ macro_rules! challenge_columns {
     };
 }
 
-fn challenge_row(r: &Row) -> rusqlite::Result<ChallengeRow> {
+fn challenge_row(r: &mut Row) -> Result<ChallengeRow> {
     let options: String = r.get(6)?;
     let status: String = r.get(11)?;
     Ok(ChallengeRow {
@@ -329,104 +328,97 @@ fn color_text(c: Color) -> &'static str {
 
 impl Store {
     pub fn game(&self, id: i64) -> Result<Option<GameRow>> {
-        Ok(self
-            .conn
-            .prepare_cached(concat!(
-                "SELECT ",
-                game_columns!(),
-                " FROM games WHERE id = ?1"
-            ))?
-            .query_row([id], game_row)
-            .optional()?)
+        self.db.query_opt(
+            concat!("SELECT ", game_columns!(), " FROM games WHERE id = ?1"),
+            args![id],
+            game_row,
+        )
     }
 
     /// The active game of a channel.
     pub fn active_game_in(&self, server: &str, channel: &str) -> Result<Option<GameRow>> {
-        Ok(self
-            .conn
-            .prepare_cached(concat!(
+        self.db.query_opt(
+            concat!(
                 "SELECT ",
                 game_columns!(),
                 " FROM games WHERE server = ?1 AND channel = ?2 AND status = 'active'"
-            ))?
-            .query_row([server, channel], game_row)
-            .optional()?)
+            ),
+            args![server, channel],
+            game_row,
+        )
     }
 
     /// The latest game of a channel, whatever its status.
     pub fn last_game_in(&self, server: &str, channel: &str) -> Result<Option<GameRow>> {
-        Ok(self
-            .conn
-            .prepare_cached(concat!(
+        self.db.query_opt(
+            concat!(
                 "SELECT ",
                 game_columns!(),
                 " FROM games WHERE server = ?1 AND channel = ?2 ORDER BY id DESC LIMIT 1"
-            ))?
-            .query_row([server, channel], game_row)
-            .optional()?)
+            ),
+            args![server, channel],
+            game_row,
+        )
     }
 
     /// How many active games a member plays in, on every server.
     pub fn count_active_games_of(&self, member: &str) -> Result<i64> {
-        Ok(self
-            .conn
-            .prepare_cached(
-                "SELECT COUNT(*) FROM games WHERE status = 'active' AND (white = ?1 OR black = ?1)",
-            )?
-            .query_row([member], |r| r.get(0))?)
+        self.db.value(
+            "SELECT COUNT(*) FROM games WHERE status = 'active' AND (white = ?1 OR black = ?1)",
+            args![member],
+        )
     }
 
     /// A page of a member's active games, the most recently active first.
     pub fn active_games_page(&self, member: &str, skip: i64, take: i64) -> Result<Vec<GameRow>> {
-        let mut st = self.conn.prepare_cached(concat!(
-            "SELECT ",
-            game_columns!(),
-            " FROM games WHERE status = 'active' AND (white = ?1 OR black = ?1)
-             ORDER BY updated_at DESC, id DESC LIMIT ?3 OFFSET ?2"
-        ))?;
-        let rows = st.query_map(params![member, skip, take], game_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.db.query_all(
+            concat!(
+                "SELECT ",
+                game_columns!(),
+                " FROM games WHERE status = 'active' AND (white = ?1 OR black = ?1)
+                 ORDER BY updated_at DESC, id DESC LIMIT ?3 OFFSET ?2"
+            ),
+            args![member, skip, take],
+            game_row,
+        )
     }
 
     /// Active games whose reminder or deadline has come.
     pub fn games_due(&self, now: i64) -> Result<Vec<GameRow>> {
-        let mut st = self.conn.prepare_cached(concat!(
-            "SELECT ",
-            game_columns!(),
-            " FROM games
-             WHERE status = 'active' AND ((remind_at <= ?1 AND reminded = 0) OR deadline <= ?1)
-             ORDER BY deadline, id"
-        ))?;
-        let rows = st.query_map([now], game_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.db.query_all(
+            concat!(
+                "SELECT ",
+                game_columns!(),
+                " FROM games
+                 WHERE status = 'active' AND ((remind_at <= ?1 AND reminded = 0) OR deadline <= ?1)
+                 ORDER BY deadline, id"
+            ),
+            args![now],
+            game_row,
+        )
     }
 
     /// The moves and actions of a game in the order they happened.
     pub fn entries(&self, game_id: i64) -> Result<Vec<Entry>> {
-        let mut st = self.conn.prepare_cached(
+        let rows = self.db.query_all(
             "SELECT seq, text, NULL, member, played_at FROM moves WHERE game_id = ?1
              UNION ALL
              SELECT seq, kind, color, member, at FROM actions WHERE game_id = ?1
              ORDER BY 1",
+            args![game_id],
+            |r| {
+                let seq: u32 = r.get(0)?;
+                let first: String = r.get(1)?;
+                let color: Option<String> = r.get(2)?;
+                let action = match color {
+                    None => Some(Action::Move(first)),
+                    Some(c) => parse_action(&first, &c),
+                };
+                Ok((seq, action, r.get::<Option<String>>(3)?, r.get::<i64>(4)?))
+            },
         )?;
-        let rows = st.query_map([game_id], |r| {
-            let seq: u32 = r.get(0)?;
-            let first: String = r.get(1)?;
-            let color: Option<String> = r.get(2)?;
-            let action = match color {
-                None => Some(Action::Move(first)),
-                Some(c) => parse_action(&first, &c),
-            };
-            Ok((
-                seq,
-                action,
-                r.get::<_, Option<String>>(3)?,
-                r.get::<_, i64>(4)?,
-            ))
-        })?;
         let mut out = Vec::new();
-        for row in rows {
-            let (seq, action, member, at) = row?;
+        for (seq, action, member, at) in rows {
             let action = action.ok_or_else(|| {
                 StoreError::Setup(format!("game {game_id}: unknown action at seq {seq}"))
             })?;
@@ -454,56 +446,10 @@ impl Store {
     /// read in one transaction: the pair names one state of the game, even while another
     /// process appends (a cache of rebuilt games is keyed by it).
     pub fn record_at(&self, game_id: i64) -> Result<(u32, Vec<Action>)> {
-        // Reads only: `unchecked` because `&self` (no other transaction is open on a
-        // store's connection between its calls).
-        let tx = self.conn.unchecked_transaction()?;
-        let seq: u32 = tx
-            .prepare_cached("SELECT seq FROM games WHERE id = ?1")?
-            .query_row([game_id], |r| r.get(0))?;
-        let actions = self.record_in_force(game_id)?;
-        tx.commit()?;
-        Ok((seq, actions))
-    }
-
-    fn record_in_force(&self, game_id: i64) -> Result<Vec<Action>> {
-        let mut st = self.conn.prepare_cached(
-            "SELECT seq, text FROM moves WHERE game_id = ?1 AND taken_back = 0 ORDER BY seq",
-        )?;
-        let mut out: Vec<(u32, Action)> = st
-            .query_map([game_id], |r| Ok((r.get(0)?, Action::Move(r.get(1)?))))?
-            .collect::<rusqlite::Result<_>>()?;
-        let seq_of = |a: Option<(u32, Action)>| a.map_or(0, |(seq, _)| seq);
-        let cleared = seq_of(self.last_action(game_id, &["accept_takeback"])?);
-        let answered_draw = seq_of(self.last_action(game_id, &["decline_draw"])?);
-        let answered_takeback = seq_of(self.last_action(game_id, &["decline_takeback"])?);
-        let offer = self.last_action(game_id, &["offer_draw"])?;
-        let request = self.last_action(game_id, &["request_takeback"])?;
-        let end = self.last_action(game_id, &["resign", "timeout", "accept_draw"])?;
-        out.extend(offer.filter(|(seq, _)| *seq > cleared.max(answered_draw)));
-        out.extend(request.filter(|(seq, _)| *seq > cleared.max(answered_takeback)));
-        out.extend(end);
-        out.sort_by_key(|(seq, _)| *seq);
-        Ok(out.into_iter().map(|(_, a)| a).collect())
-    }
-
-    /// The latest action of one of `kinds`, either side, with its place in the game.
-    fn last_action(&self, game_id: i64, kinds: &[&str]) -> Result<Option<(u32, Action)>> {
-        let mut st = self.conn.prepare_cached(
-            "SELECT MAX(seq) FROM actions WHERE game_id = ?1 AND kind = ?2 AND color = ?3",
-        )?;
-        let mut last: Option<(u32, Action)> = None;
-        for kind in kinds {
-            for color in [Color::White, Color::Black] {
-                let seq: Option<u32> =
-                    st.query_row(params![game_id, kind, color_text(color)], |r| r.get(0))?;
-                if let Some(seq) = seq.filter(|s| last.as_ref().is_none_or(|(l, _)| s > l)) {
-                    let action = parse_action(kind, color_text(color))
-                        .ok_or_else(|| StoreError::Setup(format!("unknown action kind {kind}")))?;
-                    last = Some((seq, action));
-                }
-            }
-        }
-        Ok(last)
+        self.db.snapshot(|db| {
+            let seq: u32 = db.value("SELECT seq FROM games WHERE id = ?1", args![game_id])?;
+            Ok((seq, record_in_force(db, game_id)?))
+        })
     }
 
     /// Whether `action`'s side did that kind of action (a draw offer, a takeback request)
@@ -513,22 +459,18 @@ impl Store {
             return Ok(false);
         };
         let after: u32 = self
-            .conn
-            .prepare_cached(
+            .db
+            .query_opt(
                 "SELECT seq FROM moves WHERE game_id = ?1 AND ply = ?2 AND taken_back = 0",
+                args![game_id, ply],
+                |r| r.get(0),
             )?
-            .query_row(params![game_id, ply], |r| r.get(0))
-            .optional()?
             .unwrap_or(0);
-        Ok(self
-            .conn
-            .prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM actions
-                 WHERE game_id = ?1 AND kind = ?2 AND color = ?3 AND seq > ?4)",
-            )?
-            .query_row(params![game_id, kind, color_text(color), after], |r| {
-                r.get(0)
-            })?)
+        self.db.value(
+            "SELECT EXISTS (SELECT 1 FROM actions
+             WHERE game_id = ?1 AND kind = ?2 AND color = ?3 AND seq > ?4)",
+            args![game_id, kind, color_text(color), after],
+        )
     }
 
     /// Appends one move or action if the game is still active where the writer saw it.
@@ -541,197 +483,224 @@ impl Store {
     /// Appends several moves or actions in one transaction, each where the one before it
     /// left the game (a takeback of two moves): all are stored, or none.
     pub fn append_all(&mut self, all: &[Append]) -> Result<()> {
-        // This process's writers take turns (see `writers_of`).
-        let writers = Arc::clone(&self.writers);
-        let _turn = writers.lock().unwrap_or_else(PoisonError::into_inner);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        for a in all {
-            append_in(&tx, a)?;
-        }
-        tx.commit()?;
-        Ok(())
+        self.db
+            .write(|db| all.iter().try_for_each(|a| append_in(db, a)))
     }
 
     /// Marks a game's reminder as sent and queues `notice`, if nobody did since `seq`. True
     /// when this call did it (so exactly one process queues it).
     pub fn mark_reminded(&mut self, game_id: i64, seq: u32, notice: &NewNotice) -> Result<bool> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let n = tx
-            .prepare_cached(
+        self.db.write(|db| {
+            let n = db.execute(
                 "UPDATE games SET reminded = 1
-             WHERE id = ?1 AND seq = ?2 AND reminded = 0 AND status = 'active'",
-            )?
-            .execute(params![game_id, seq])?;
-        if n == 1 {
-            outbox::enqueue(&tx, notice)?;
-        }
-        tx.commit()?;
-        Ok(n == 1)
+                 WHERE id = ?1 AND seq = ?2 AND reminded = 0 AND status = 'active'",
+                args![game_id, seq],
+            )?;
+            if n == 1 {
+                outbox::enqueue(db, notice)?;
+            }
+            Ok(n == 1)
+        })
     }
 
     /// Ends an active game without a result. True when it was active.
     pub fn abort_game(&mut self, game_id: i64, reason: &str, now: i64) -> Result<bool> {
-        let n = self
-            .conn
-            .prepare_cached(
-                "UPDATE games SET status = 'aborted', reason = ?2, updated_at = ?3
+        let n = self.db.execute(
+            "UPDATE games SET status = 'aborted', reason = ?2, updated_at = ?3
              WHERE id = ?1 AND status = 'active'",
-            )?
-            .execute(params![game_id, reason, now])?;
+            args![game_id, reason, now],
+        )?;
         Ok(n == 1)
     }
 
     pub fn insert_challenge(&mut self, c: &NewChallenge) -> Result<i64> {
-        self.conn
-            .prepare_cached(
+        self.db.write(|db| {
+            db.value(
                 "INSERT INTO challenges (server, channel, challenger, opponent, variant, options,
-                 color, clock_days, created_at, expires_at, rated)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            )?
-            .execute(params![
-                c.server,
-                c.channel,
-                c.challenger,
-                c.opponent,
-                c.variant,
-                c.options.join("\n"),
-                c.color,
-                c.clock_days,
-                c.created_at,
-                c.expires_at,
-                c.rated
-            ])?;
-        Ok(self.conn.last_insert_rowid())
+                     color, clock_days, created_at, expires_at, rated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
+                args![
+                    c.server,
+                    c.channel,
+                    c.challenger,
+                    c.opponent,
+                    c.variant,
+                    c.options.join("\n"),
+                    c.color,
+                    c.clock_days,
+                    c.created_at,
+                    c.expires_at,
+                    c.rated
+                ],
+            )
+        })
     }
 
     pub fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>> {
-        Ok(self
-            .conn
-            .prepare_cached(concat!(
+        self.db.query_opt(
+            concat!(
                 "SELECT ",
                 challenge_columns!(),
                 " FROM challenges WHERE id = ?1"
-            ))?
-            .query_row([id], challenge_row)
-            .optional()?)
+            ),
+            args![id],
+            challenge_row,
+        )
     }
 
     /// Open challenges of a server (expired ones included: the caller tells them apart),
     /// newest first.
     pub fn open_challenges(&self, server: &str) -> Result<Vec<ChallengeRow>> {
-        let mut st = self.conn.prepare_cached(concat!(
-            "SELECT ",
-            challenge_columns!(),
-            " FROM challenges WHERE server = ?1 AND status = 'open' ORDER BY id DESC"
-        ))?;
-        let rows = st.query_map([server], challenge_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.db.query_all(
+            concat!(
+                "SELECT ",
+                challenge_columns!(),
+                " FROM challenges WHERE server = ?1 AND status = 'open' ORDER BY id DESC"
+            ),
+            args![server],
+            challenge_row,
+        )
     }
 
     /// Open challenges whose time ran out at `now` and whose expiry the clocks have not
     /// told yet, oldest first.
     pub fn challenges_expired(&self, now: i64) -> Result<Vec<ChallengeRow>> {
-        let mut st = self.conn.prepare_cached(concat!(
-            "SELECT ",
-            challenge_columns!(),
-            " FROM challenges WHERE status = 'open' AND expires_at <= ?1 AND expiry_told = 0
-             ORDER BY id"
-        ))?;
-        let rows = st.query_map([now], challenge_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.db.query_all(
+            concat!(
+                "SELECT ",
+                challenge_columns!(),
+                " FROM challenges WHERE status = 'open' AND expires_at <= ?1 AND expiry_told = 0
+                 ORDER BY id"
+            ),
+            args![now],
+            challenge_row,
+        )
     }
 
     /// Marks an open challenge's expiry as told and queues `notice` with it, in one
     /// transaction. False when another process told it first (or it was answered).
     pub fn tell_expiry(&mut self, id: i64, notice: &NewNotice) -> Result<bool> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let n = tx
-            .prepare_cached(
+        self.db.write(|db| {
+            let n = db.execute(
                 "UPDATE challenges SET expiry_told = 1
-             WHERE id = ?1 AND status = 'open' AND expiry_told = 0",
-            )?
-            .execute([id])?;
-        if n == 1 {
-            outbox::enqueue(&tx, notice)?;
-        }
-        tx.commit()?;
-        Ok(n == 1)
+                 WHERE id = ?1 AND status = 'open' AND expiry_told = 0",
+                args![id],
+            )?;
+            if n == 1 {
+                outbox::enqueue(db, notice)?;
+            }
+            Ok(n == 1)
+        })
     }
 
     /// Declines or cancels an open challenge. True when it was open.
     pub fn close_challenge(&mut self, id: i64, status: ChallengeStatus) -> Result<bool> {
-        let n = self
-            .conn
-            .prepare_cached("UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'")?
-            .execute(params![id, status.text()])?;
+        let n = self.db.execute(
+            "UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'",
+            args![id, status.text()],
+        )?;
         Ok(n == 1)
     }
 
     /// Accepts a challenge and starts its game in one transaction: the challenge must
     /// still be open and unexpired at `g.now`, and the channel free.
     pub fn accept_challenge(&mut self, challenge_id: i64, g: &NewGame) -> Result<i64> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let (status, expires_at, rated): (String, i64, bool) = tx
-            .prepare_cached("SELECT status, expires_at, rated FROM challenges WHERE id = ?1")?
-            .query_row([challenge_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-        if status != "open" {
-            return Err(StoreError::Conflict(format!(
-                "challenge {challenge_id} is no longer open (it was {status})"
-            )));
-        }
-        if expires_at <= g.now {
-            return Err(StoreError::Conflict(format!(
-                "challenge {challenge_id} has expired"
-            )));
-        }
-        check_channel_free(&tx, g)?;
-        let game_id = insert_game(&tx, g, rated)?;
-        tx.prepare_cached("UPDATE challenges SET status = 'accepted', game_id = ?2 WHERE id = ?1")?
-            .execute(params![challenge_id, game_id])?;
-        tx.commit()?;
-        Ok(game_id)
+        self.db.write(|db| {
+            let (status, expires_at, rated): (String, i64, bool) = db.query_one(
+                "SELECT status, expires_at, rated FROM challenges WHERE id = ?1",
+                args![challenge_id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )?;
+            if status != "open" {
+                return Err(StoreError::Conflict(format!(
+                    "challenge {challenge_id} is no longer open (it was {status})"
+                )));
+            }
+            if expires_at <= g.now {
+                return Err(StoreError::Conflict(format!(
+                    "challenge {challenge_id} has expired"
+                )));
+            }
+            check_channel_free(db, g)?;
+            let game_id = insert_game(db, g, rated)?;
+            db.execute(
+                "UPDATE challenges SET status = 'accepted', game_id = ?2 WHERE id = ?1",
+                args![challenge_id, game_id],
+            )?;
+            Ok(game_id)
+        })
     }
 
     /// Starts a game against Ferry's engine at once (no challenge waits for an answer),
     /// casual, if the channel is still free.
     pub fn start_computer_game(&mut self, g: &NewGame) -> Result<i64> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        check_channel_free(&tx, g)?;
-        let game_id = insert_game(&tx, g, false)?;
-        tx.commit()?;
-        Ok(game_id)
+        self.db.write(|db| {
+            check_channel_free(db, g)?;
+            insert_game(db, g, false)
+        })
     }
 
     /// The active games in which Ferry's engine plays a side, oldest first.
     pub fn active_computer_games(&self) -> Result<Vec<GameRow>> {
-        let mut st = self.conn.prepare_cached(concat!(
-            "SELECT ",
-            game_columns!(),
-            " FROM games WHERE computer_color IS NOT NULL AND status = 'active' ORDER BY id"
-        ))?;
-        let rows = st.query_map([], game_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.db.query_all(
+            concat!(
+                "SELECT ",
+                game_columns!(),
+                " FROM games WHERE computer_color IS NOT NULL AND status = 'active' ORDER BY id"
+            ),
+            &[],
+            game_row,
+        )
     }
 }
 
+/// `Store::record`'s actions, read on `db` (inside the snapshot).
+fn record_in_force(db: &Db, game_id: i64) -> Result<Vec<Action>> {
+    let mut out: Vec<(u32, Action)> = db.query_all(
+        "SELECT seq, text FROM moves WHERE game_id = ?1 AND taken_back = 0 ORDER BY seq",
+        args![game_id],
+        |r| Ok((r.get(0)?, Action::Move(r.get(1)?))),
+    )?;
+    let seq_of = |a: Option<(u32, Action)>| a.map_or(0, |(seq, _)| seq);
+    let cleared = seq_of(last_action(db, game_id, &["accept_takeback"])?);
+    let answered_draw = seq_of(last_action(db, game_id, &["decline_draw"])?);
+    let answered_takeback = seq_of(last_action(db, game_id, &["decline_takeback"])?);
+    let offer = last_action(db, game_id, &["offer_draw"])?;
+    let request = last_action(db, game_id, &["request_takeback"])?;
+    let end = last_action(db, game_id, &["resign", "timeout", "accept_draw"])?;
+    out.extend(offer.filter(|(seq, _)| *seq > cleared.max(answered_draw)));
+    out.extend(request.filter(|(seq, _)| *seq > cleared.max(answered_takeback)));
+    out.extend(end);
+    out.sort_by_key(|(seq, _)| *seq);
+    Ok(out.into_iter().map(|(_, a)| a).collect())
+}
+
+/// The latest action of one of `kinds`, either side, with its place in the game.
+fn last_action(db: &Db, game_id: i64, kinds: &[&str]) -> Result<Option<(u32, Action)>> {
+    let mut last: Option<(u32, Action)> = None;
+    for kind in kinds {
+        for color in [Color::White, Color::Black] {
+            let seq: Option<u32> = db.value(
+                "SELECT MAX(seq) FROM actions WHERE game_id = ?1 AND kind = ?2 AND color = ?3",
+                args![game_id, kind, color_text(color)],
+            )?;
+            if let Some(seq) = seq.filter(|s| last.as_ref().is_none_or(|(l, _)| s > l)) {
+                let action = parse_action(kind, color_text(color))
+                    .ok_or_else(|| StoreError::Setup(format!("unknown action kind {kind}")))?;
+                last = Some((seq, action));
+            }
+        }
+    }
+    Ok(last)
+}
+
 /// Refuses a new game in a channel that has one going.
-fn check_channel_free(tx: &rusqlite::Transaction, g: &NewGame) -> Result<()> {
-    let busy: bool = tx
-        .prepare_cached(
-            "SELECT EXISTS (SELECT 1 FROM games
-             WHERE server = ?1 AND channel = ?2 AND status = 'active')",
-        )?
-        .query_row([&g.server, &g.channel], |r| r.get(0))?;
+fn check_channel_free(db: &Db, g: &NewGame) -> Result<()> {
+    let busy: bool = db.value(
+        "SELECT EXISTS (SELECT 1 FROM games
+         WHERE server = ?1 AND channel = ?2 AND status = 'active')",
+        args![g.server, g.channel],
+    )?;
     if busy {
         return Err(StoreError::Conflict(
             "this channel already has a game going".to_string(),
@@ -741,46 +710,43 @@ fn check_channel_free(tx: &rusqlite::Transaction, g: &NewGame) -> Result<()> {
 }
 
 /// Inserts a new game's row; returns its id.
-fn insert_game(tx: &rusqlite::Transaction, g: &NewGame, rated: bool) -> Result<i64> {
-    tx.prepare_cached(
+fn insert_game(db: &Db, g: &NewGame, rated: bool) -> Result<i64> {
+    db.value(
         "INSERT INTO games (server, channel, variant, options, white, black, start_position,
              clock_days, deadline, remind_at, created_at, updated_at, rated, computer_color,
              computer_level)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?12, ?13, ?14)",
-    )?
-    .execute(params![
-        g.server,
-        g.channel,
-        g.variant,
-        g.options.join("\n"),
-        g.white,
-        g.black,
-        g.start_position,
-        g.clock_days,
-        g.deadline,
-        g.remind_at,
-        g.now,
-        rated,
-        g.computer.map(|c| color_text(c.color)),
-        g.computer.map(|c| c.level)
-    ])?;
-    Ok(tx.last_insert_rowid())
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?11, ?12, ?13, ?14) RETURNING id",
+        args![
+            g.server,
+            g.channel,
+            g.variant,
+            g.options.join("\n"),
+            g.white,
+            g.black,
+            g.start_position,
+            g.clock_days,
+            g.deadline,
+            g.remind_at,
+            g.now,
+            rated,
+            g.computer.map(|c| color_text(c.color)),
+            g.computer.map(|c| c.level)
+        ],
+    )
 }
 
 /// One append inside the caller's transaction (see `Store::append`).
-fn append_in(tx: &rusqlite::Transaction, a: &Append) -> Result<()> {
+fn append_in(db: &Db, a: &Append) -> Result<()> {
     let next = a.expect_seq + 1;
     let (status, result, reason) = match &a.finished {
         Some((result, reason)) => ("finished", Some(result.as_str()), Some(reason.as_str())),
         None => ("active", None, None),
     };
-    let moved_on = tx
-        .prepare_cached(
-            "UPDATE games SET seq = ?2, ply = ?3, status = ?4, result = ?5, reason = ?6,
-                 deadline = ?7, remind_at = ?8, reminded = ?9, updated_at = ?10
-             WHERE id = ?1 AND seq = ?11 AND ply = ?12 AND status = 'active'",
-        )?
-        .execute(params![
+    let moved_on = db.execute(
+        "UPDATE games SET seq = ?2, ply = ?3, status = ?4, result = ?5, reason = ?6,
+             deadline = ?7, remind_at = ?8, reminded = ?9, updated_at = ?10
+         WHERE id = ?1 AND seq = ?11 AND ply = ?12 AND status = 'active'",
+        args![
             a.game_id,
             next,
             a.ply,
@@ -793,11 +759,14 @@ fn append_in(tx: &rusqlite::Transaction, a: &Append) -> Result<()> {
             a.at,
             a.expect_seq,
             a.expect_ply
-        ])?;
+        ],
+    )?;
     if moved_on == 0 {
-        let (seq, ply, status): (u32, u32, String) = tx
-            .prepare_cached("SELECT seq, ply, status FROM games WHERE id = ?1")?
-            .query_row([a.game_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        let (seq, ply, status): (u32, u32, String) = db.query_one(
+            "SELECT seq, ply, status FROM games WHERE id = ?1",
+            args![a.game_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
         return Err(StoreError::Stale {
             seq,
             ply,
@@ -807,45 +776,38 @@ fn append_in(tx: &rusqlite::Transaction, a: &Append) -> Result<()> {
     match a.action {
         Action::Move(text) => {
             let after = a.position_after.as_deref().unwrap_or("");
-            tx.prepare_cached(
+            db.execute(
                 "INSERT INTO moves (game_id, seq, ply, text, position_after, member, played_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?
-            .execute(params![
-                a.game_id,
-                next,
-                a.expect_ply + 1,
-                text,
-                after,
-                a.member.unwrap_or(""),
-                a.at
-            ])?;
+                args![
+                    a.game_id,
+                    next,
+                    a.expect_ply + 1,
+                    text,
+                    after,
+                    a.member.unwrap_or(""),
+                    a.at
+                ],
+            )?;
         }
         other => {
             let (kind, color) = action_kind(other).unwrap_or(("resign", Color::White));
             if matches!(other, Action::AcceptTakeback(_)) {
-                tx.prepare_cached(
+                db.execute(
                     "UPDATE moves SET taken_back = 1
                      WHERE game_id = ?1 AND ply = ?2 AND taken_back = 0",
-                )?
-                .execute(params![a.game_id, a.expect_ply])?;
+                    args![a.game_id, a.expect_ply],
+                )?;
             }
-            tx.prepare_cached(
+            db.execute(
                 "INSERT INTO actions (game_id, seq, kind, color, member, at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![
-                a.game_id,
-                next,
-                kind,
-                color_text(color),
-                a.member,
-                a.at
-            ])?;
+                args![a.game_id, next, kind, color_text(color), a.member, a.at],
+            )?;
         }
     }
     if let Some((result, _)) = &a.finished {
-        let changes = ratings::rate_ended_game(tx, a.game_id, result, a.ply, a.at)?;
+        let changes = ratings::rate_ended_game(db, a.game_id, result, a.ply, a.at)?;
         if a.expect_ratings
             .is_some_and(|expected| *expected != changes)
         {
@@ -859,7 +821,7 @@ fn append_in(tx: &rusqlite::Transaction, a: &Append) -> Result<()> {
         }
     }
     if let Some(n) = a.notice {
-        outbox::enqueue(tx, n)?;
+        outbox::enqueue(db, n)?;
     }
     Ok(())
 }

@@ -1,15 +1,21 @@
-//! Storage: SQLite through rusqlite. Every write that depends on what it read runs in a
-//! `BEGIN IMMEDIATE` transaction that checks again under the write lock, so several
-//! threads or processes may share one database file.
+//! Storage: SQLite through rusqlite (one file, the default), or PostgreSQL (several
+//! hosts; `FERRY_DB=postgres://...`), behind one interface (`db.rs`). Every write that
+//! depends on what it read runs in a transaction that holds the database's one write lock
+//! and checks again under it, so several threads, processes and hosts may share one
+//! database.
 
+mod copy;
+mod db;
 mod games;
 mod leases;
 mod outbox;
+mod postgres;
 mod questions;
 mod ratings;
 mod schema;
 mod votes;
 
+pub use copy::{copy_database, Copied};
 pub use games::{
     Append, ChallengeRow, ChallengeStatus, Computer, Entry, GameRow, GameStatus, NewChallenge,
     NewGame,
@@ -18,20 +24,34 @@ pub use leases::Lease;
 pub use outbox::{NewNotice, QueuedNotice};
 pub use questions::MessageRef;
 pub use ratings::{RatingChanges, RatingPoint, RatingRow, Results};
-pub use schema::{version, Migration, MIGRATIONS};
+pub use schema::{Migration, MIGRATIONS};
 pub use votes::{Closing, NewVote, VoteRow, VoteStatus};
 
-use rusqlite::types::ValueRef;
-use rusqlite::{params, Connection, OptionalExtension};
+use db::{args, Db, Value};
+use rusqlite::Connection;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 
+/// A database location (`FERRY_DB`, `--from`) fit to show: a URL's password hidden.
+pub fn shown_location(location: &str) -> String {
+    postgres::shown(location)
+}
+
+/// Whether `location` names a database on a server (PostgreSQL) rather than a file.
+pub fn is_database_url(location: &str) -> bool {
+    postgres::is_url(location)
+}
+
 /// Why a store operation failed.
 #[derive(Debug)]
 pub enum StoreError {
     Sqlite(rusqlite::Error),
+    Postgres(::postgres::Error),
+    /// A stored value is not what Ferry wrote there.
+    Data(String),
     /// Opening or migrating failed.
     Setup(String),
     /// The database was written by a newer Ferry.
@@ -55,6 +75,8 @@ impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StoreError::Sqlite(e) => write!(f, "database error: {e}"),
+            StoreError::Postgres(e) => write!(f, "database error: {e}"),
+            StoreError::Data(s) => write!(f, "database error: {s}"),
             StoreError::Setup(s) => f.write_str(s),
             StoreError::NewerSchema { found, known } => write!(
                 f,
@@ -79,6 +101,12 @@ impl std::error::Error for StoreError {}
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> Self {
         StoreError::Sqlite(e)
+    }
+}
+
+impl From<::postgres::Error> for StoreError {
+    fn from(e: ::postgres::Error) -> Self {
+        StoreError::Postgres(e)
     }
 }
 
@@ -118,17 +146,18 @@ impl Orientation {
     }
 }
 
-/// A server's settings read on `conn` (the store's connection, or a transaction on it).
-fn settings_in(conn: &Connection, server: &str) -> Result<ServerSettings> {
-    let row = conn
-        .prepare_cached("SELECT river_aspect, clock_days FROM servers WHERE id = ?1")?
-        .query_row([server], |r| {
+/// A server's settings read on `db` (outside or inside a transaction).
+fn settings_in(db: &Db, server: &str) -> Result<ServerSettings> {
+    let row = db.query_opt(
+        "SELECT river_aspect, clock_days FROM servers WHERE id = ?1",
+        args![server],
+        |r| {
             Ok(ServerSettings {
                 river_aspect: r.get(0)?,
                 clock_days: r.get(1)?,
             })
-        })
-        .optional()?;
+        },
+    )?;
     Ok(row.unwrap_or(ServerSettings {
         // A server that never voted plays the option's own default.
         river_aspect: crate::engine::server_option().0.default.to_string(),
@@ -141,11 +170,9 @@ fn settings_in(conn: &Connection, server: &str) -> Result<ServerSettings> {
 const STATEMENT_CACHE: usize = 128;
 
 /// One connection to a Ferry database. Not shared between threads: open one per thread
-/// (they coordinate through SQLite's locks).
+/// (they coordinate through the database's locks).
 pub struct Store {
-    conn: Connection,
-    /// Shared by this process's stores on the same file (see `writers_of`).
-    writers: Arc<Mutex<()>>,
+    db: Db,
 }
 
 /// The queue of this process's writers on the database file at `path`. A connection
@@ -171,14 +198,27 @@ fn writers_of(path: &Path) -> Arc<Mutex<()>> {
 }
 
 impl Store {
-    /// Opens (creating if needed) and migrates the database at `path`.
-    pub fn open(path: impl AsRef<Path>) -> Result<Store> {
-        Store::open_with(path, MIGRATIONS)
+    /// Opens (creating if needed) and migrates the database at `location`: a file path
+    /// (or `sqlite:PATH`) for SQLite, a `postgres://` URL for PostgreSQL.
+    pub fn open(location: impl AsRef<Path>) -> Result<Store> {
+        Store::open_with(location, MIGRATIONS)
     }
 
     /// `open` with a given list of migrations (tests of upgrades).
-    pub fn open_with(path: impl AsRef<Path>, migrations: &[Migration]) -> Result<Store> {
-        let path = path.as_ref();
+    pub fn open_with(location: impl AsRef<Path>, migrations: &[Migration]) -> Result<Store> {
+        let location = location.as_ref();
+        let text = location.to_string_lossy();
+        if postgres::is_url(&text) {
+            let mut pg = postgres::Pg::open(&text)?;
+            pg.migrate(migrations)?;
+            return Ok(Store {
+                db: Db::Postgres(Box::new(RefCell::new(pg))),
+            });
+        }
+        let path = match text.strip_prefix("sqlite:") {
+            Some(p) => Path::new(p.strip_prefix("//").unwrap_or(p)),
+            None => location,
+        };
         let conn = Connection::open(path).map_err(|e| {
             StoreError::Setup(format!("cannot open the database {}: {e}", path.display()))
         })?;
@@ -210,105 +250,100 @@ impl Store {
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         schema::while_busy(|| schema::configure(&conn))?;
         schema::while_busy(|| schema::migrate(&mut conn, migrations))?;
-        Ok(Store { conn, writers })
+        Ok(Store {
+            db: Db::Sqlite { conn, writers },
+        })
+    }
+
+    /// Whether this store is on PostgreSQL.
+    pub fn is_postgres(&self) -> bool {
+        self.db.postgres().is_some()
     }
 
     /// The schema version of the open database.
     pub fn schema_version(&self) -> Result<u32> {
-        version(&self.conn)
+        match &self.db {
+            Db::Sqlite { conn, .. } => schema::version(conn),
+            Db::Postgres(pg) => pg.borrow_mut().version(),
+        }
     }
 
     pub fn server_settings(&self, server: &str) -> Result<ServerSettings> {
-        settings_in(&self.conn, server)
+        settings_in(&self.db, server)
     }
 
     /// Sets a server's default clock for new challenges.
     pub fn set_clock_days(&mut self, server: &str, days: u32) -> Result<()> {
-        self.conn
-            .prepare_cached(
-                "INSERT INTO servers (id, clock_days) VALUES (?1, ?2)
+        self.db.execute(
+            "INSERT INTO servers (id, clock_days) VALUES (?1, ?2)
              ON CONFLICT (id) DO UPDATE SET clock_days = excluded.clock_days",
-            )?
-            .execute(params![server, days])?;
+            args![server, days],
+        )?;
         Ok(())
     }
 
     /// Records a member's display name, writing only when it changed.
     pub fn touch_member(&mut self, id: &str, name: &str) -> Result<()> {
-        let known: Option<String> = self
-            .conn
-            .prepare_cached("SELECT name FROM members WHERE id = ?1")?
-            .query_row([id], |r| r.get(0))
-            .optional()?;
+        let known: Option<String> =
+            self.db
+                .query_opt("SELECT name FROM members WHERE id = ?1", args![id], |r| {
+                    r.get(0)
+                })?;
         if known.as_deref() != Some(name) {
-            self.conn
-                .prepare_cached(
-                    "INSERT INTO members (id, name) VALUES (?1, ?2)
+            self.db.execute(
+                "INSERT INTO members (id, name) VALUES (?1, ?2)
                  ON CONFLICT (id) DO UPDATE SET name = excluded.name",
-                )?
-                .execute(params![id, name])?;
+                args![id, name],
+            )?;
         }
         Ok(())
     }
 
     /// A member's display name, or their id when Ferry has not seen them.
     pub fn member_name(&self, id: &str) -> Result<String> {
-        let name: Option<String> = self
-            .conn
-            .prepare_cached("SELECT name FROM members WHERE id = ?1")?
-            .query_row([id], |r| r.get(0))
-            .optional()?;
+        let name: Option<String> =
+            self.db
+                .query_opt("SELECT name FROM members WHERE id = ?1", args![id], |r| {
+                    r.get(0)
+                })?;
         Ok(name.unwrap_or_else(|| id.to_string()))
     }
 
     pub fn orientation(&self, id: &str) -> Result<Orientation> {
-        let o: Option<String> = self
-            .conn
-            .prepare_cached("SELECT orientation FROM members WHERE id = ?1")?
-            .query_row([id], |r| r.get(0))
-            .optional()?;
+        let o: Option<String> = self.db.query_opt(
+            "SELECT orientation FROM members WHERE id = ?1",
+            args![id],
+            |r| r.get(0),
+        )?;
         Ok(o.map_or(Orientation::Own, |s| Orientation::parse(&s)))
     }
 
     pub fn set_orientation(&mut self, id: &str, name: &str, o: Orientation) -> Result<()> {
-        self.conn
-            .prepare_cached(
-                "INSERT INTO members (id, name, orientation) VALUES (?1, ?2, ?3)
+        self.db.execute(
+            "INSERT INTO members (id, name, orientation) VALUES (?1, ?2, ?3)
              ON CONFLICT (id) DO UPDATE SET orientation = excluded.orientation",
-            )?
-            .execute(params![id, name, o.text()])?;
+            args![id, name, o.text()],
+        )?;
         Ok(())
     }
 
     /// Every row of every table, as text: tests compare it before and after a refused
-    /// command to show that nothing changed.
+    /// command to show that nothing changed. The same text on either database.
     pub fn dump(&self) -> Result<String> {
         let mut out = String::new();
-        let tables: Vec<String> = {
-            let mut st = self
-                .conn
-                .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")?;
-            let rows = st.query_map([], |r| r.get(0))?;
-            rows.collect::<std::result::Result<_, _>>()?
-        };
-        for t in tables {
+        for t in copy::tables(&self.db)? {
             out.push_str(&format!("[{t}]\n"));
-            let mut st = self
-                .conn
-                .prepare(&format!("SELECT * FROM \"{t}\" ORDER BY 1, 2"))?;
-            let n = st.column_count();
-            let mut rows = st.query([])?;
-            while let Some(r) = rows.next()? {
-                let mut cols = Vec::with_capacity(n);
-                for i in 0..n {
-                    cols.push(match r.get_ref(i)? {
-                        ValueRef::Null => "NULL".to_string(),
-                        ValueRef::Integer(v) => v.to_string(),
-                        ValueRef::Real(v) => v.to_string(),
-                        ValueRef::Text(t) => format!("{:?}", String::from_utf8_lossy(t)),
-                        ValueRef::Blob(b) => format!("blob of {} bytes", b.len()),
-                    });
-                }
+            for row in copy::rows_text(&self.db, &format!("SELECT * FROM {t} ORDER BY 1, 2"))? {
+                let cols: Vec<String> = row
+                    .iter()
+                    .map(|v| match v {
+                        Value::Null => "NULL".to_string(),
+                        Value::Int(v) => v.to_string(),
+                        Value::Real(v) => v.to_string(),
+                        Value::Text(t) => format!("{t:?}"),
+                        Value::Blob(b) => format!("blob of {} bytes", b.len()),
+                    })
+                    .collect();
                 out.push_str(&cols.join("|"));
                 out.push('\n');
             }

@@ -3,8 +3,8 @@
 //! `mark_reminded`, `close_vote`), so a change is never made without its notice, nor a
 //! notice queued without its change.
 
+use super::db::{args, Db};
 use super::{Result, Store};
-use rusqlite::{params, OptionalExtension, Transaction};
 
 /// A notice to post in a channel: the plain parts of a reply, as the store keeps them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -34,7 +34,7 @@ pub struct QueuedNotice {
 }
 
 /// Queues a notice inside the caller's transaction.
-pub(super) fn enqueue(tx: &Transaction, n: &NewNotice) -> Result<()> {
+pub(super) fn enqueue(db: &Db, n: &NewNotice) -> Result<()> {
     let (picture_name, picture) = match &n.picture {
         Some((name, png)) => (Some(name.as_str()), Some(png.as_slice())),
         None => (None, None),
@@ -49,22 +49,22 @@ pub(super) fn enqueue(tx: &Transaction, n: &NewNotice) -> Result<()> {
         .iter()
         .map(|(key, text)| format!("{}\t{}", one_line(key), one_line(text)))
         .collect();
-    tx.prepare_cached(
+    db.execute(
         "INSERT INTO outbox (server, channel, text, picture, picture_name, buttons, mentions,
                              created_at, settles)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    )?
-    .execute(params![
-        n.server,
-        n.channel,
-        n.text,
-        picture,
-        picture_name,
-        buttons.join("\n"),
-        n.mentions.join("\n"),
-        n.created_at,
-        settles.join("\n")
-    ])?;
+        args![
+            n.server,
+            n.channel,
+            n.text,
+            picture,
+            picture_name,
+            buttons.join("\n"),
+            n.mentions.join("\n"),
+            n.created_at,
+            settles.join("\n")
+        ],
+    )?;
     Ok(())
 }
 
@@ -90,53 +90,54 @@ fn lines(s: &str) -> impl Iterator<Item = &str> {
 impl Store {
     /// Every queued notice, oldest first.
     pub fn queued_notices(&self) -> Result<Vec<QueuedNotice>> {
-        let mut st = self.conn.prepare(
+        self.db.query_all(
             "SELECT id, tries, server, channel, text, picture, picture_name, buttons, mentions,
                     created_at, settles
              FROM outbox ORDER BY id",
-        )?;
-        let rows = st.query_map([], |r| {
-            let picture: Option<Vec<u8>> = r.get(5)?;
-            let picture_name: Option<String> = r.get(6)?;
-            let buttons: String = r.get(7)?;
-            let mentions: String = r.get(8)?;
-            let settles: String = r.get(10)?;
-            Ok(QueuedNotice {
-                id: r.get(0)?,
-                tries: r.get(1)?,
-                notice: NewNotice {
-                    server: r.get(2)?,
-                    channel: r.get(3)?,
-                    text: r.get(4)?,
-                    picture: picture.map(|png| (picture_name.unwrap_or_default(), png)),
-                    buttons: pairs(&buttons),
-                    mentions: lines(&mentions).map(str::to_string).collect(),
-                    settles: pairs(&settles),
-                    created_at: r.get(9)?,
-                },
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+            &[],
+            |r| {
+                let picture: Option<Vec<u8>> = r.get(5)?;
+                let picture_name: Option<String> = r.get(6)?;
+                let buttons: String = r.get(7)?;
+                let mentions: String = r.get(8)?;
+                let settles: String = r.get(10)?;
+                Ok(QueuedNotice {
+                    id: r.get(0)?,
+                    tries: r.get(1)?,
+                    notice: NewNotice {
+                        server: r.get(2)?,
+                        channel: r.get(3)?,
+                        text: r.get(4)?,
+                        picture: picture.map(|png| (picture_name.unwrap_or_default(), png)),
+                        buttons: pairs(&buttons),
+                        mentions: lines(&mentions).map(str::to_string).collect(),
+                        settles: pairs(&settles),
+                        created_at: r.get(9)?,
+                    },
+                })
+            },
+        )
     }
 
     /// The chat has the notice (or refused it for good): it leaves the queue. False when it
     /// had left already (another process delivered it).
     pub fn notice_delivered(&mut self, id: i64) -> Result<bool> {
         Ok(self
-            .conn
-            .prepare_cached("DELETE FROM outbox WHERE id = ?1")?
-            .execute([id])?
+            .db
+            .execute("DELETE FROM outbox WHERE id = ?1", args![id])?
             == 1)
     }
 
     /// A delivery failed; the notice stays queued. Returns the failures so far.
     pub fn notice_failed(&mut self, id: i64) -> Result<u32> {
         // 0: it left the queue meanwhile (another process posted it).
-        Ok(self
-            .conn
-            .prepare_cached("UPDATE outbox SET tries = tries + 1 WHERE id = ?1 RETURNING tries")?
-            .query_row([id], |r| r.get(0))
-            .optional()?
-            .unwrap_or(0))
+        let tries = self.db.write(|db| {
+            db.query_opt(
+                "UPDATE outbox SET tries = tries + 1 WHERE id = ?1 RETURNING tries",
+                args![id],
+                |r| r.get(0),
+            )
+        })?;
+        Ok(tries.unwrap_or(0))
     }
 }

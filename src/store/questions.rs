@@ -2,8 +2,8 @@
 //! a vote), so that its message can be edited once the question is settled. Kept in the
 //! database so it survives restarts and is shared by every process on the file.
 
+use super::db::args;
 use super::{Result, Store};
-use rusqlite::{params, OptionalExtension, TransactionBehavior};
 
 /// How long the new text of a question settled before its message was remembered is kept
 /// (the answer raced the post, or the message was never posted).
@@ -26,29 +26,26 @@ impl Store {
         at: &MessageRef,
         now: i64,
     ) -> Result<Option<String>> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let settled: Option<String> = tx
-            .prepare_cached(
+        self.db.write(|db| {
+            let settled: Option<String> = db.query_opt(
                 "SELECT settled_text FROM question_messages
                  WHERE key = ?1 AND settled_text IS NOT NULL",
-            )?
-            .query_row([key], |r| r.get(0))
-            .optional()?;
-        if settled.is_some() {
-            tx.prepare_cached("DELETE FROM question_messages WHERE key = ?1")?
-                .execute([key])?;
-        } else {
-            tx.prepare_cached(
-                "INSERT INTO question_messages (key, channel, message, at) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (key) DO UPDATE SET channel = excluded.channel,
-                     message = excluded.message, settled_text = NULL, at = excluded.at",
-            )?
-            .execute(params![key, at.channel, at.message, now])?;
-        }
-        tx.commit()?;
-        Ok(settled)
+                args![key],
+                |r| r.get(0),
+            )?;
+            if settled.is_some() {
+                db.execute("DELETE FROM question_messages WHERE key = ?1", args![key])?;
+            } else {
+                db.execute(
+                    "INSERT INTO question_messages (key, channel, message, at)
+                     VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (key) DO UPDATE SET channel = excluded.channel,
+                         message = excluded.message, settled_text = NULL, at = excluded.at",
+                    args![key, at.channel, at.message, now],
+                )?;
+            }
+            Ok(settled)
+        })
     }
 
     /// Settles `key`: returns the message that asked it, to be edited to `text`, and
@@ -60,35 +57,33 @@ impl Store {
         text: &str,
         now: i64,
     ) -> Result<Option<MessageRef>> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let asked: Option<MessageRef> = tx
-            .prepare_cached(
+        self.db.write(|db| {
+            let asked: Option<MessageRef> = db.query_opt(
                 "SELECT channel, message FROM question_messages
                  WHERE key = ?1 AND message IS NOT NULL",
-            )?
-            .query_row([key], |r| {
-                Ok(MessageRef {
-                    channel: r.get(0)?,
-                    message: r.get(1)?,
-                })
-            })
-            .optional()?;
-        if asked.is_some() {
-            tx.prepare_cached("DELETE FROM question_messages WHERE key = ?1")?
-                .execute([key])?;
-        } else {
-            tx.prepare_cached(
-                "INSERT INTO question_messages (key, settled_text, at) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (key) DO UPDATE SET settled_text = excluded.settled_text,
-                     at = excluded.at",
-            )?
-            .execute(params![key, text, now])?;
-            tx.prepare_cached("DELETE FROM question_messages WHERE message IS NULL AND at < ?1")?
-                .execute([now - KEEP_EARLY_SETTLEMENT])?;
-        }
-        tx.commit()?;
-        Ok(asked)
+                args![key],
+                |r| {
+                    Ok(MessageRef {
+                        channel: r.get(0)?,
+                        message: r.get(1)?,
+                    })
+                },
+            )?;
+            if asked.is_some() {
+                db.execute("DELETE FROM question_messages WHERE key = ?1", args![key])?;
+            } else {
+                db.execute(
+                    "INSERT INTO question_messages (key, settled_text, at) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (key) DO UPDATE SET settled_text = excluded.settled_text,
+                         at = excluded.at",
+                    args![key, text, now],
+                )?;
+                db.execute(
+                    "DELETE FROM question_messages WHERE message IS NULL AND at < ?1",
+                    args![now - KEEP_EARLY_SETTLEMENT],
+                )?;
+            }
+            Ok(asked)
+        })
     }
 }

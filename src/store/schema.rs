@@ -1,42 +1,41 @@
-//! Connection setup and migrations. The schema version is SQLite's `user_version`.
+//! Migrations, and SQLite's connection setup. On SQLite the schema version is its
+//! `user_version`; on PostgreSQL, the table `ferry_schema` (see `postgres.rs`).
 
 use super::StoreError;
 use rusqlite::{Connection, TransactionBehavior};
 use std::time::Duration;
 
-/// One schema change: the version it brings the database to and its SQL.
+/// One schema change: the version it brings the database to and its SQL, once for each
+/// database. Both texts make the same tables, columns, constraints and indexes; the store's
+/// tests run against both.
 #[derive(Copy, Clone, Debug)]
 pub struct Migration {
     pub version: u32,
+    /// For SQLite (`migrations/NNNN_*.sql`).
     pub sql: &'static str,
+    /// For PostgreSQL (`migrations/postgres/NNNN_*.sql`).
+    pub postgres: &'static str,
+}
+
+/// A migration from its file name in `migrations/` and `migrations/postgres/`.
+macro_rules! migration {
+    ($version:expr, $file:literal) => {
+        Migration {
+            version: $version,
+            sql: include_str!(concat!("../../migrations/", $file)),
+            postgres: include_str!(concat!("../../migrations/postgres/", $file)),
+        }
+    };
 }
 
 /// Every migration, in order. New files go at the end; old ones are never edited.
 pub const MIGRATIONS: &[Migration] = &[
-    Migration {
-        version: 1,
-        sql: include_str!("../../migrations/0001_init.sql"),
-    },
-    Migration {
-        version: 2,
-        sql: include_str!("../../migrations/0002_clock_lease_and_outbox.sql"),
-    },
-    Migration {
-        version: 3,
-        sql: include_str!("../../migrations/0003_question_messages.sql"),
-    },
-    Migration {
-        version: 4,
-        sql: include_str!("../../migrations/0004_action_lookup.sql"),
-    },
-    Migration {
-        version: 5,
-        sql: include_str!("../../migrations/0005_ratings.sql"),
-    },
-    Migration {
-        version: 6,
-        sql: include_str!("../../migrations/0006_ferry_plays.sql"),
-    },
+    migration!(1, "0001_init.sql"),
+    migration!(2, "0002_clock_lease_and_outbox.sql"),
+    migration!(3, "0003_question_messages.sql"),
+    migration!(4, "0004_action_lookup.sql"),
+    migration!(5, "0005_ratings.sql"),
+    migration!(6, "0006_ferry_plays.sql"),
 ];
 
 /// How long a writer waits for another (thread or process) to finish before giving up.

@@ -1,8 +1,8 @@
 //! Server votes (the river-aspect vote) and their ballots.
 
+use super::db::{args, Db, Row};
 use super::outbox::{self, NewNotice};
 use super::{Result, Store, StoreError};
-use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum VoteStatus {
@@ -36,10 +36,14 @@ pub struct NewVote<'a> {
     pub closes_at: i64,
 }
 
-const VOTE_COLUMNS: &str =
-    "id, server, channel, question, choices, opened_by, opened_at, closes_at, status, winner";
+/// The columns `vote_row` reads, as a literal so that each query is one `&'static str`.
+macro_rules! vote_columns {
+    () => {
+        "id, server, channel, question, choices, opened_by, opened_at, closes_at, status, winner"
+    };
+}
 
-fn vote_row(r: &Row) -> rusqlite::Result<VoteRow> {
+fn vote_row(r: &mut Row) -> Result<VoteRow> {
     let choices: String = r.get(4)?;
     let status: String = r.get(8)?;
     Ok(VoteRow {
@@ -72,67 +76,66 @@ impl Store {
             now,
             closes_at,
         } = v;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let open: Option<i64> = tx
-            .prepare_cached(
+        self.db.write(|db| {
+            let open: Option<i64> = db.query_opt(
                 "SELECT id FROM votes WHERE server = ?1 AND question = ?2 AND status = 'open'",
-            )?
-            .query_row([server, question], |r| r.get(0))
-            .optional()?;
-        if let Some(id) = open {
-            return Err(StoreError::Conflict(format!(
-                "vote {id} on this question is still open"
-            )));
-        }
-        tx.prepare_cached(
-            "INSERT INTO votes (server, channel, question, choices, opened_by, opened_at,
-                 closes_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        )?
-        .execute(params![
-            server,
-            channel,
-            question,
-            choices.join(","),
-            by,
-            now,
-            closes_at
-        ])?;
-        let id = tx.last_insert_rowid();
-        tx.commit()?;
-        Ok(id)
+                args![server, question],
+                |r| r.get(0),
+            )?;
+            if let Some(id) = open {
+                return Err(StoreError::Conflict(format!(
+                    "vote {id} on this question is still open"
+                )));
+            }
+            db.value(
+                "INSERT INTO votes (server, channel, question, choices, opened_by, opened_at,
+                     closes_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
+                args![
+                    server,
+                    channel,
+                    question,
+                    choices.join(","),
+                    by,
+                    now,
+                    closes_at
+                ],
+            )
+        })
     }
 
     pub fn vote(&self, id: i64) -> Result<Option<VoteRow>> {
-        Ok(self
-            .conn
-            .prepare_cached(&format!("SELECT {VOTE_COLUMNS} FROM votes WHERE id = ?1"))?
-            .query_row([id], vote_row)
-            .optional()?)
+        self.db.query_opt(
+            concat!("SELECT ", vote_columns!(), " FROM votes WHERE id = ?1"),
+            args![id],
+            vote_row,
+        )
     }
 
     /// The latest vote of a server on a question, open or closed.
     pub fn latest_vote(&self, server: &str, question: &str) -> Result<Option<VoteRow>> {
-        Ok(self
-            .conn
-            .prepare_cached(&format!(
-                "SELECT {VOTE_COLUMNS} FROM votes WHERE server = ?1 AND question = ?2
-                     ORDER BY id DESC LIMIT 1"
-            ))?
-            .query_row([server, question], vote_row)
-            .optional()?)
+        self.db.query_opt(
+            concat!(
+                "SELECT ",
+                vote_columns!(),
+                " FROM votes WHERE server = ?1 AND question = ?2 ORDER BY id DESC LIMIT 1"
+            ),
+            args![server, question],
+            vote_row,
+        )
     }
 
     /// Open votes whose closing time has come.
     pub fn votes_due(&self, now: i64) -> Result<Vec<VoteRow>> {
-        let mut st = self.conn.prepare_cached(&format!(
-            "SELECT {VOTE_COLUMNS} FROM votes WHERE status = 'open' AND closes_at <= ?1
-             ORDER BY id"
-        ))?;
-        let rows = st.query_map([now], vote_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.db.query_all(
+            concat!(
+                "SELECT ",
+                vote_columns!(),
+                " FROM votes WHERE status = 'open' AND closes_at <= ?1 ORDER BY id"
+            ),
+            args![now],
+            vote_row,
+        )
     }
 
     /// Records or changes a member's ballot while the vote is open and before its
@@ -144,36 +147,39 @@ impl Store {
         choice: &str,
         now: i64,
     ) -> Result<()> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let (status, closes_at): (String, i64) = tx
-            .prepare_cached("SELECT status, closes_at FROM votes WHERE id = ?1")?
-            .query_row([vote_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        if status != "open" || closes_at <= now {
-            return Err(StoreError::Conflict(format!("vote {vote_id} is closed")));
-        }
-        tx.prepare_cached("INSERT INTO ballots (vote_id, member, choice, at) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (vote_id, member) DO UPDATE SET choice = excluded.choice, at = excluded.at")?.execute(params![vote_id, member, choice, now],
-        )?;
-        tx.commit()?;
-        Ok(())
+        self.db.write(|db| {
+            let (status, closes_at): (String, i64) = db.query_one(
+                "SELECT status, closes_at FROM votes WHERE id = ?1",
+                args![vote_id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
+            if status != "open" || closes_at <= now {
+                return Err(StoreError::Conflict(format!("vote {vote_id} is closed")));
+            }
+            db.execute(
+                "INSERT INTO ballots (vote_id, member, choice, at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (vote_id, member) DO UPDATE SET choice = excluded.choice,
+                     at = excluded.at",
+                args![vote_id, member, choice, now],
+            )?;
+            Ok(())
+        })
     }
 
     /// Each choice with its number of ballots, in the vote's order of choices.
     pub fn tally(&self, vote_id: i64) -> Result<Vec<(String, u32)>> {
         match self.vote(vote_id)? {
-            Some(vote) => tally_in(&self.conn, &vote),
+            Some(vote) => tally_in(&self.db, &vote),
             None => Ok(Vec::new()),
         }
     }
 
     pub fn ballot(&self, vote_id: i64, member: &str) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT choice FROM ballots WHERE vote_id = ?1 AND member = ?2")?
-            .query_row(params![vote_id, member], |r| r.get(0))
-            .optional()?)
+        self.db.query_opt(
+            "SELECT choice FROM ballots WHERE vote_id = ?1 AND member = ?2",
+            args![vote_id, member],
+            |r| r.get(0),
+        )
     }
 
     /// Closes an open vote. The tally and the server's current default are read under the
@@ -188,38 +194,46 @@ impl Store {
         now: i64,
         decide: impl FnOnce(&Closing) -> (Option<String>, Option<NewNotice>, T),
     ) -> Result<Option<T>> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let vote = tx
-            .prepare_cached(&format!("SELECT {VOTE_COLUMNS} FROM votes WHERE id = ?1"))?
-            .query_row([vote_id], vote_row)
-            .optional()?;
-        let Some(vote) = vote.filter(|v| v.status == VoteStatus::Open) else {
-            return Ok(None);
-        };
-        let closing = Closing {
-            tally: tally_in(&tx, &vote)?,
-            current: super::settings_in(&tx, &vote.server)?.river_aspect,
-            vote,
-        };
-        let (winner, notice, out) = decide(&closing);
-        tx.prepare_cached(
-            "UPDATE votes SET status = 'closed', winner = ?2, closed_at = ?3 WHERE id = ?1",
-        )?
-        .execute(params![vote_id, winner, now])?;
-        if let (Some(w), "river_aspect") = (&winner, closing.vote.question.as_str()) {
-            tx.prepare_cached(
-                "INSERT INTO servers (id, river_aspect) VALUES (?1, ?2)
-                 ON CONFLICT (id) DO UPDATE SET river_aspect = excluded.river_aspect",
-            )?
-            .execute(params![closing.vote.server, w])?;
-        }
-        if let Some(n) = &notice {
-            outbox::enqueue(&tx, n)?;
-        }
-        tx.commit()?;
-        Ok(Some(out))
+        // `decide` runs once: a write that runs again (a PostgreSQL connection lost
+        // mid-way) asks it again only if it never committed, with what it reads then.
+        let mut decide = Some(decide);
+        self.db.write(|db| {
+            let vote = db.query_opt(
+                concat!("SELECT ", vote_columns!(), " FROM votes WHERE id = ?1"),
+                args![vote_id],
+                vote_row,
+            )?;
+            let Some(vote) = vote.filter(|v| v.status == VoteStatus::Open) else {
+                return Ok(None);
+            };
+            let closing = Closing {
+                tally: tally_in(db, &vote)?,
+                current: super::settings_in(db, &vote.server)?.river_aspect,
+                vote,
+            };
+            let Some(decide) = decide.take() else {
+                return Err(StoreError::Conflict(format!(
+                    "vote {vote_id} could not be closed: the database connection was lost \
+                     while closing it; it closes at the next tick"
+                )));
+            };
+            let (winner, notice, out) = decide(&closing);
+            db.execute(
+                "UPDATE votes SET status = 'closed', winner = ?2, closed_at = ?3 WHERE id = ?1",
+                args![vote_id, winner, now],
+            )?;
+            if let (Some(w), "river_aspect") = (&winner, closing.vote.question.as_str()) {
+                db.execute(
+                    "INSERT INTO servers (id, river_aspect) VALUES (?1, ?2)
+                     ON CONFLICT (id) DO UPDATE SET river_aspect = excluded.river_aspect",
+                    args![closing.vote.server, w],
+                )?;
+            }
+            if let Some(n) = &notice {
+                outbox::enqueue(db, n)?;
+            }
+            Ok(Some(out))
+        })
     }
 }
 
@@ -233,15 +247,13 @@ pub struct Closing {
     pub current: String,
 }
 
-/// Each choice of `vote` with its ballots, in the vote's order, read on `conn` (the store's
-/// connection, or a transaction on it).
-fn tally_in(conn: &Connection, vote: &VoteRow) -> Result<Vec<(String, u32)>> {
-    let mut st = conn.prepare_cached(
+/// Each choice of `vote` with its ballots, in the vote's order, read on `db`.
+fn tally_in(db: &Db, vote: &VoteRow) -> Result<Vec<(String, u32)>> {
+    let counted: Vec<(String, u32)> = db.query_all(
         "SELECT choice, COUNT(*) FROM ballots WHERE vote_id = ?1 GROUP BY choice",
+        args![vote.id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    let counted: Vec<(String, u32)> = st
-        .query_map([vote.id], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
     Ok(vote
         .choices
         .iter()

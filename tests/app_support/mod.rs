@@ -1,7 +1,10 @@
 //! Helpers for the storage and command-layer tests: temporary database files.
 #![allow(dead_code)]
 
+pub mod databases;
 pub mod game;
+#[path = "../throwaway_postgres/mod.rs"]
+pub mod throwaway_postgres;
 pub mod vote_race;
 
 use std::path::PathBuf;

@@ -1,0 +1,518 @@
+//! Ferry on PostgreSQL: one connection, its prepared statements, the write lock, and
+//! reconnecting. A server restart or a dropped connection is waited out (up to
+//! `PATIENCE`) and the interrupted query or write run again on a new connection, so a
+//! command in flight is answered once the server is back instead of failing.
+
+use super::db::{Arg, Db, Row, Value};
+use super::schema::Migration;
+use super::{Result, StoreError};
+use postgres::types::{to_sql_checked, FromSql, IsNull, ToSql, Type};
+use postgres::{Client, Config, NoTls, SimpleQueryMessage, Statement};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// How long a command waits for an unreachable server before it fails: long enough for a
+/// restart or a failover, short enough that a player hears of an outage.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The advisory lock every writing transaction holds (any number: Ferry's own databases
+/// hold nothing else). One writer at a time, as on SQLite: each write checks under it what
+/// it read before.
+const WRITE_LOCK: i64 = 0x0046_6572_7279;
+
+/// One connection to a Ferry database on PostgreSQL.
+pub(crate) struct Pg {
+    config: Config,
+    /// Where, for messages: the URL without its password.
+    shown: String,
+    client: Option<Client>,
+    /// Statements prepared on `client`, by the address and length of their `&'static`
+    /// text: each is parsed once per connection.
+    statements: HashMap<(usize, usize), Statement>,
+    /// Inside `write` or `snapshot`: a lost connection fails the query, and the
+    /// transaction runs again.
+    in_transaction: bool,
+}
+
+/// Whether `location` (a `FERRY_DB` value) names a PostgreSQL database.
+pub(crate) fn is_url(location: &str) -> bool {
+    location.starts_with("postgres://") || location.starts_with("postgresql://")
+}
+
+/// `url` with its password hidden, to show in messages and logs.
+pub(crate) fn shown(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (auth, host) = match rest.rsplit_once('@') {
+        Some((auth, host)) => (Some(auth), host),
+        None => (None, rest),
+    };
+    match auth.and_then(|a| a.split_once(':')) {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_string(),
+    }
+}
+
+/// Whether the error means the connection is gone (the server restarted or is down, the
+/// network dropped): worth a new connection and another try, unlike a refusal (a wrong
+/// password, no such database) or an error in the query.
+pub(crate) fn is_lost(e: &postgres::Error) -> bool {
+    if e.is_closed() {
+        return true;
+    }
+    if let Some(code) = e.code() {
+        let code = code.code();
+        // 08: connection exceptions; 57P01-57P03: the server shutting down or starting.
+        return code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03");
+    }
+    // No answer from the server at all: the connection failed at the socket.
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        if s.is::<std::io::Error>() {
+            return true;
+        }
+        source = s.source();
+    }
+    false
+}
+
+impl StoreError {
+    fn is_lost(&self) -> bool {
+        matches!(self, StoreError::Postgres(e) if is_lost(e))
+    }
+}
+
+/// `?N` parameters (the store's SQL) as PostgreSQL's `$N`. The store's SQL has no `?`
+/// in its literals.
+fn dollar_params(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '?' && chars.peek().is_some_and(char::is_ascii_digit) {
+            out.push('$');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl Pg {
+    /// Connects to `url`, waiting out a server that is not up yet.
+    pub(crate) fn open(url: &str) -> Result<Pg> {
+        let shown = shown(url);
+        let mut config: Config = url.parse().map_err(|e| {
+            StoreError::Setup(format!(
+                "'{shown}' is not a PostgreSQL URL Ferry can use ({e}): write it like \
+                 postgres://USER:PASSWORD@HOST:5432/DATABASE"
+            ))
+        })?;
+        config.connect_timeout(Duration::from_secs(5));
+        if config.get_application_name().is_none() {
+            config.application_name("ferry");
+        }
+        let mut pg = Pg {
+            config,
+            shown,
+            client: None,
+            statements: HashMap::new(),
+            in_transaction: false,
+        };
+        pg.client()?;
+        Ok(pg)
+    }
+
+    pub(crate) fn in_transaction(&self) -> bool {
+        self.in_transaction
+    }
+
+    /// The connection, made anew when there is none (or it was lost): tried again until
+    /// `PATIENCE` runs out while the server cannot be reached.
+    fn client(&mut self) -> Result<&mut Client> {
+        if self.client.as_ref().is_some_and(Client::is_closed) {
+            self.forget_connection();
+        }
+        if self.client.is_none() {
+            let deadline = Instant::now() + PATIENCE;
+            let mut pause = Duration::from_millis(50);
+            let client = loop {
+                match self.config.connect(NoTls) {
+                    Ok(c) => break c,
+                    Err(e) if is_lost(&e) && Instant::now() + pause < deadline => {
+                        tracing::warn!(db = %self.shown, error = %e, "cannot reach PostgreSQL; trying again");
+                        std::thread::sleep(pause);
+                        pause = (pause * 2).min(Duration::from_secs(1));
+                    }
+                    Err(e) => {
+                        return Err(StoreError::Setup(format!(
+                            "cannot connect to the database {}: {e}",
+                            self.shown
+                        )))
+                    }
+                }
+            };
+            self.client = Some(client);
+        }
+        Ok(self.client.as_mut().expect("connected above"))
+    }
+
+    fn forget_connection(&mut self) {
+        self.client = None;
+        self.statements.clear();
+        self.in_transaction = false;
+    }
+
+    /// `sql` prepared on the current connection.
+    fn statement(&mut self, sql: &'static str) -> Result<Statement> {
+        let key = (sql.as_ptr() as usize, sql.len());
+        if let Some(st) = self.statements.get(&key) {
+            return Ok(st.clone());
+        }
+        let st = self.client()?.prepare(&dollar_params(sql))?;
+        self.statements.insert(key, st.clone());
+        Ok(st)
+    }
+
+    /// Runs `once` again on a new connection while the connection is lost outside a
+    /// transaction (inside one, the transaction as a whole runs again).
+    fn again<T>(&mut self, mut once: impl FnMut(&mut Pg) -> Result<T>) -> Result<T> {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            match once(self) {
+                Err(e) if e.is_lost() && !self.in_transaction && Instant::now() < deadline => {
+                    tracing::warn!(db = %self.shown, error = %e, "lost PostgreSQL; reconnecting");
+                    self.forget_connection();
+                }
+                other => return other,
+            }
+        }
+    }
+
+    pub(crate) fn query(&mut self, sql: &'static str, args: &[Arg]) -> Result<Vec<Row>> {
+        self.again(|pg| {
+            let st = pg.statement(sql)?;
+            let params: Vec<&(dyn ToSql + Sync)> =
+                args.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
+            let rows = pg.client()?.query(&st, &params)?;
+            rows.iter().map(row_of).collect()
+        })
+    }
+
+    pub(crate) fn execute(&mut self, sql: &'static str, args: &[Arg]) -> Result<u64> {
+        self.again(|pg| {
+            let st = pg.statement(sql)?;
+            let params: Vec<&(dyn ToSql + Sync)> =
+                args.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
+            Ok(pg.client()?.execute(&st, &params)?)
+        })
+    }
+
+    /// Rows of a query built at run time (the dump, the data copy), not kept prepared.
+    pub(crate) fn query_text(&mut self, sql: &str) -> Result<Vec<Row>> {
+        let sql = dollar_params(sql);
+        self.again(|pg| {
+            let rows = pg.client()?.query(sql.as_str(), &[])?;
+            rows.iter().map(row_of).collect()
+        })
+    }
+
+    /// A statement built at run time (the data copy), with `args`.
+    pub(crate) fn execute_text(&mut self, sql: &str, args: &[Arg]) -> Result<u64> {
+        let sql = dollar_params(sql);
+        self.again(|pg| {
+            let params: Vec<&(dyn ToSql + Sync)> =
+                args.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
+            Ok(pg.client()?.execute(sql.as_str(), &params)?)
+        })
+    }
+
+    /// Runs SQL text of several statements (migrations, the data copy).
+    pub(crate) fn batch(&mut self, sql: &str) -> Result<()> {
+        Ok(self.client()?.batch_execute(sql)?)
+    }
+
+    /// Opens a writing transaction holding the write lock; returns its transaction id.
+    fn begin_write(&mut self) -> Result<i64> {
+        let answer = self.client()?.simple_query(&format!(
+            "BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK}), txid_current()"
+        ))?;
+        self.in_transaction = true;
+        answer
+            .iter()
+            .find_map(|m| match m {
+                SimpleQueryMessage::Row(r) => r.get(1).and_then(|t| t.parse().ok()),
+                _ => None,
+            })
+            .ok_or_else(|| StoreError::Data("no transaction id from BEGIN".to_string()))
+    }
+
+    /// Ends the open transaction with `COMMIT` or `ROLLBACK`.
+    fn finish(&mut self, how: &str) -> Result<()> {
+        self.in_transaction = false;
+        Ok(self.client()?.batch_execute(how)?)
+    }
+
+    /// Whether transaction `xid`, whose commit was sent when the connection went, landed:
+    /// asked on a new connection once the old one's session is over.
+    fn committed(&mut self, xid: i64) -> Result<bool> {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let status: Option<String> = self.again(|pg| {
+                let mut rows = pg.query_text(&format!("SELECT txid_status({xid})"))?;
+                rows.pop()
+                    .map_or(Ok(None), |mut r| r.get::<Option<String>>(0))
+            })?;
+            match status.as_deref() {
+                Some("committed") => return Ok(true),
+                Some("in progress") if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                _ => return Ok(false),
+            }
+        }
+    }
+
+    /// `Db::write` on PostgreSQL (see there).
+    pub(crate) fn write<T>(db: &Db, mut body: impl FnMut(&Db) -> Result<T>) -> Result<T> {
+        let pg = db.postgres().expect("a PostgreSQL store");
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let begun = pg.borrow_mut().again(Pg::begin_write);
+            let xid = begun?;
+            let out = body(db);
+            let mut p = pg.borrow_mut();
+            let retry = match out {
+                Ok(v) => match p.finish("COMMIT") {
+                    Ok(()) => return Ok(v),
+                    Err(e) if e.is_lost() => {
+                        p.forget_connection();
+                        if p.committed(xid)? {
+                            return Ok(v);
+                        }
+                        e
+                    }
+                    Err(e) => return Err(e),
+                },
+                Err(e) if e.is_lost() => e,
+                Err(e) => {
+                    // The error may be the connection's own; nothing was committed anyway.
+                    if p.finish("ROLLBACK").is_err() {
+                        p.forget_connection();
+                    }
+                    return Err(e);
+                }
+            };
+            p.forget_connection();
+            if Instant::now() >= deadline {
+                return Err(retry);
+            }
+            tracing::warn!(db = %p.shown, error = %retry, "lost PostgreSQL in a write; writing again");
+        }
+    }
+
+    /// `Db::snapshot` on PostgreSQL: reads in one repeatable-read transaction.
+    pub(crate) fn snapshot<T>(db: &Db, mut body: impl FnMut(&Db) -> Result<T>) -> Result<T> {
+        let pg = db.postgres().expect("a PostgreSQL store");
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            pg.borrow_mut().again(|p| {
+                p.client()?
+                    .batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
+                p.in_transaction = true;
+                Ok(())
+            })?;
+            let out = body(db);
+            let mut p = pg.borrow_mut();
+            match out {
+                Ok(v) => {
+                    // A read-only transaction has nothing to lose at its end.
+                    if p.finish("COMMIT").is_err() {
+                        p.forget_connection();
+                    }
+                    return Ok(v);
+                }
+                Err(e) if e.is_lost() && Instant::now() < deadline => p.forget_connection(),
+                Err(e) => {
+                    if p.finish("ROLLBACK").is_err() {
+                        p.forget_connection();
+                    }
+                    return Err(e);
+                }
+            }
+        }
+    }
+
+    /// The schema version of the database (0: no Ferry tables yet).
+    pub(crate) fn version(&mut self) -> Result<u32> {
+        let rows =
+            self.query_text("SELECT CAST(COALESCE(MAX(version), 0) AS BIGINT) FROM ferry_schema");
+        if let Err(StoreError::Postgres(e)) = &rows {
+            // No table yet: an empty database.
+            if e.code().is_some_and(|c| c.code() == "42P01") {
+                return Ok(0);
+            }
+        }
+        let mut row = rows?
+            .pop()
+            .ok_or_else(|| StoreError::Data("no version".into()))?;
+        row.get(0)
+    }
+
+    /// Brings the database up to the last migration, one transaction each, under the
+    /// write lock: several processes may start at once.
+    pub(crate) fn migrate(&mut self, migrations: &[Migration]) -> Result<()> {
+        let known = migrations.last().map_or(0, |m| m.version);
+        let found = self.version()?;
+        if found > known {
+            return Err(StoreError::NewerSchema { found, known });
+        }
+        for m in migrations.iter().filter(|m| m.version > found) {
+            self.begin_write()?;
+            let step = self.migrate_one(m, known);
+            match step {
+                Ok(()) => self.finish("COMMIT")?,
+                Err(e) => {
+                    let _ = self.finish("ROLLBACK");
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn migrate_one(&mut self, m: &Migration, known: u32) -> Result<()> {
+        self.batch("CREATE TABLE IF NOT EXISTS ferry_schema (version BIGINT NOT NULL)")?;
+        let now = self.version()?;
+        if now > known {
+            return Err(StoreError::NewerSchema { found: now, known });
+        }
+        if now >= m.version {
+            return Ok(());
+        }
+        self.batch(m.postgres)
+            .map_err(|e| StoreError::Setup(format!("migration {:04} failed: {e}", m.version)))?;
+        self.batch(&format!(
+            "DELETE FROM ferry_schema; INSERT INTO ferry_schema (version) VALUES ({})",
+            m.version
+        ))
+    }
+}
+
+/// A PostgreSQL row as `Value`s.
+fn row_of(r: &postgres::Row) -> Result<Row> {
+    (0..r.len())
+        .map(|i| r.try_get::<_, Value>(i).map_err(StoreError::from))
+        .collect::<Result<Vec<_>>>()
+        .map(Row)
+}
+
+impl ToSql for Arg<'_> {
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut postgres::types::private::BytesMut,
+    ) -> std::result::Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        // The server decides each parameter's type from the query; the store's values
+        // are i64, f64, text and bytes, written as whichever of its kind it asks for.
+        match *self {
+            Arg::Null => Ok(IsNull::Yes),
+            Arg::Int(n) => match *ty {
+                Type::INT2 => i16::try_from(n)?.to_sql(ty, out),
+                Type::INT4 => i32::try_from(n)?.to_sql(ty, out),
+                Type::BOOL => (n != 0).to_sql(ty, out),
+                Type::FLOAT8 => (n as f64).to_sql(ty, out),
+                _ => n.to_sql(ty, out),
+            },
+            Arg::Real(x) => x.to_sql(ty, out),
+            Arg::Text(s) => s.to_sql(ty, out),
+            Arg::Blob(b) => b.to_sql(ty, out),
+        }
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        matches!(
+            *ty,
+            Type::INT2
+                | Type::INT4
+                | Type::INT8
+                | Type::BOOL
+                | Type::FLOAT8
+                | Type::TEXT
+                | Type::VARCHAR
+                | Type::BPCHAR
+                | Type::NAME
+                | Type::UNKNOWN
+                | Type::BYTEA
+        )
+    }
+
+    to_sql_checked!();
+}
+
+impl<'a> FromSql<'a> for Value {
+    fn from_sql(
+        ty: &Type,
+        raw: &'a [u8],
+    ) -> std::result::Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        Ok(match *ty {
+            Type::INT2 => Value::Int(i16::from_sql(ty, raw)?.into()),
+            Type::INT4 => Value::Int(i32::from_sql(ty, raw)?.into()),
+            Type::INT8 => Value::Int(i64::from_sql(ty, raw)?),
+            Type::BOOL => Value::Int(bool::from_sql(ty, raw)?.into()),
+            Type::FLOAT4 => Value::Real(f32::from_sql(ty, raw)?.into()),
+            Type::FLOAT8 => Value::Real(f64::from_sql(ty, raw)?),
+            Type::BYTEA => Value::Blob(<Vec<u8>>::from_sql(ty, raw)?),
+            _ => Value::Text(String::from_sql(ty, raw)?),
+        })
+    }
+
+    fn from_sql_null(
+        _: &Type,
+    ) -> std::result::Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        Ok(Value::Null)
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        matches!(
+            *ty,
+            Type::INT2
+                | Type::INT4
+                | Type::INT8
+                | Type::BOOL
+                | Type::FLOAT4
+                | Type::FLOAT8
+                | Type::BYTEA
+                | Type::TEXT
+                | Type::VARCHAR
+                | Type::BPCHAR
+                | Type::NAME
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_become_dollars() {
+        assert_eq!(
+            dollar_params("SELECT a FROM t WHERE b = ?1 AND c = ?12 OR d = ?"),
+            "SELECT a FROM t WHERE b = $1 AND c = $12 OR d = ?"
+        );
+    }
+
+    #[test]
+    fn passwords_are_hidden() {
+        assert_eq!(
+            shown("postgres://ferry:s3cret@db:5432/ferry"),
+            "postgres://ferry:***@db:5432/ferry"
+        );
+        assert_eq!(
+            shown("postgres://ferry@db/ferry"),
+            "postgres://ferry@db/ferry"
+        );
+        assert!(is_url("postgresql://h/db") && !is_url("ferry.db") && !is_url("sqlite:ferry.db"));
+    }
+}
