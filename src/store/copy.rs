@@ -177,6 +177,13 @@ fn set_next_id(db: &Db, table: &str, next: i64) -> Result<()> {
 /// a URL, as `FERRY_DB`), which must hold no rows. Both are brought to this Ferry's schema
 /// first. All rows land in one transaction, or none.
 pub fn copy_database(from: &str, to: &str) -> Result<Copied> {
+    // Opening a file that is not there would make an empty database of it.
+    if let Some(path) = super::sqlite_path(from).filter(|p| !p.exists()) {
+        return Err(StoreError::Setup(format!(
+            "there is no database file {}: name an existing Ferry database to copy",
+            path.display()
+        )));
+    }
     let source = Store::open(from)?;
     let target = Store::open(to)?;
     for t in TABLES {

@@ -40,6 +40,18 @@ pub fn shown_location(location: &str) -> String {
     postgres::shown(location)
 }
 
+/// The file a `FERRY_DB` value names (a path, or `sqlite:PATH`); `None` for a URL of a
+/// database on a server.
+fn sqlite_path(location: &str) -> Option<PathBuf> {
+    if postgres::is_url(location) {
+        return None;
+    }
+    Some(PathBuf::from(match location.strip_prefix("sqlite:") {
+        Some(p) => p.strip_prefix("//").unwrap_or(p),
+        None => location,
+    }))
+}
+
 /// Whether `location` names a database on a server (PostgreSQL) rather than a file.
 pub fn is_database_url(location: &str) -> bool {
     postgres::is_url(location)
@@ -215,10 +227,8 @@ impl Store {
                 db: Db::Postgres(Box::new(RefCell::new(pg))),
             });
         }
-        let path = match text.strip_prefix("sqlite:") {
-            Some(p) => Path::new(p.strip_prefix("//").unwrap_or(p)),
-            None => location,
-        };
+        let path = sqlite_path(&text).unwrap_or_else(|| location.to_path_buf());
+        let path = path.as_path();
         let conn = Connection::open(path).map_err(|e| {
             StoreError::Setup(format!("cannot open the database {}: {e}", path.display()))
         })?;

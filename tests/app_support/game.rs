@@ -21,8 +21,14 @@ pub struct Table {
 impl Table {
     pub fn new(tag: &str) -> Table {
         let dir = TempDir::new(tag);
+        let store = Store::open(dir.db()).unwrap();
+        Table::with_store(dir, store)
+    }
+
+    /// A table on a given store (another database than the folder's file).
+    pub fn with_store(dir: TempDir, store: Store) -> Table {
         let clock = Arc::new(ManualClock::new(T0));
-        let app = App::new(Store::open(dir.db()).unwrap(), clock.clone());
+        let app = App::new(store, clock.clone());
         Table {
             dir,
             clock,
