@@ -3,7 +3,8 @@
 //! (each with its own connection, sharing the rebuilt games as `ferry serve`'s threads do).
 //!
 //! `cargo bench --bench throughput`; knobs: FERRY_BENCH_GAMES (1000), FERRY_BENCH_MOVES
-//! (moves per game, 10), FERRY_BENCH_THREADS (the number of cores).
+//! (moves per game, 10), FERRY_BENCH_THREADS (the number of cores), FERRY_BENCH_DB
+//! (`sqlite`, the default; `postgres`, a throwaway local cluster; or a `postgres://` URL).
 //! Prints moves per second and the 50th and 99th percentile latency of one move.
 
 mod support;
@@ -12,7 +13,7 @@ use ferry::engine::{self, Game};
 use ferry::store::Store;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use support::{cmd, env, pick};
+use support::{bench_db, cmd, env, pick};
 
 /// A game as the bench plays it: its channel, its players, and a copy of the game to
 /// pick legal moves from (not timed).
@@ -36,7 +37,9 @@ fn main() {
     .max(1);
     let dir = std::env::temp_dir().join(format!("ferry-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
-    let db = dir.join("bench.db");
+    let bench_db = bench_db(&dir);
+    let db = bench_db.location.clone();
+    println!("database: {}", bench_db.kind);
     let clock = Arc::new(ManualClock::new(1_795_000_000));
 
     // Set up: every game challenged and accepted in its own channel, variants in turn.

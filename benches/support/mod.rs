@@ -39,3 +39,49 @@ pub fn pick(game: &Game, seed: u64) -> Option<String> {
     list.get((z % list.len() as u64) as usize)
         .map(|m| p.move_text(m))
 }
+
+#[path = "../../tests/throwaway_postgres/mod.rs"]
+mod throwaway_postgres;
+
+/// The database a bench runs on, from `FERRY_BENCH_DB`: unset or `sqlite`, a file in
+/// `dir`; `postgres`, a new throwaway PostgreSQL cluster on this machine with its durable
+/// settings (fsync on), started for the run and removed after; a `postgres://` URL, that
+/// (empty) database.
+#[allow(dead_code)]
+pub struct BenchDb {
+    /// What to give `Store::open` or `FERRY_DB`.
+    pub location: String,
+    /// Which, for the report.
+    pub kind: String,
+    _cluster: Option<throwaway_postgres::Cluster>,
+}
+
+#[allow(dead_code)]
+pub fn bench_db(dir: &std::path::Path) -> BenchDb {
+    let choice = std::env::var("FERRY_BENCH_DB").unwrap_or_default();
+    match choice.as_str() {
+        "" | "sqlite" => BenchDb {
+            location: dir.join("bench.db").to_string_lossy().into_owned(),
+            kind: "SQLite".into(),
+            _cluster: None,
+        },
+        "postgres" => {
+            let cluster = throwaway_postgres::Cluster::start()
+                .unwrap_or_else(|e| panic!("FERRY_BENCH_DB=postgres: {e}"));
+            BenchDb {
+                location: cluster.url(),
+                kind: "PostgreSQL (a throwaway cluster on this machine, fsync on)".into(),
+                _cluster: Some(cluster),
+            }
+        }
+        url if url.starts_with("postgres://") || url.starts_with("postgresql://") => BenchDb {
+            location: url.to_string(),
+            kind: format!("PostgreSQL at {}", ferry::store::shown_location(url)),
+            _cluster: None,
+        },
+        other => panic!(
+            "FERRY_BENCH_DB is sqlite, postgres (a throwaway cluster) or a postgres:// URL, \
+             not '{other}'"
+        ),
+    }
+}
