@@ -24,19 +24,31 @@ impl FakeDiscord {
     /// The bot's role in `OTHER_GUILD_ID`.
     pub const OTHER_BOT_ROLE_ID: u64 = 1_100_000_000_010_000_006;
 
-    /// Starts the REST and gateway listeners, with Discord's heartbeat interval.
+    /// Starts the REST and gateway listeners on 127.0.0.1, with Discord's heartbeat interval.
     pub async fn start() -> FakeDiscord {
         FakeDiscord::start_with_heartbeat(DISCORD_HEARTBEAT).await
     }
 
     /// Starts with the HELLO asking for heartbeats every `heartbeat`.
     pub async fn start_with_heartbeat(heartbeat: Duration) -> FakeDiscord {
-        let http = TcpListener::bind("127.0.0.1:0")
+        FakeDiscord::start_on_with_heartbeat("127.0.0.1", heartbeat).await
+    }
+
+    /// Starts the listeners on the address `ip` (each on a free port) rather than
+    /// 127.0.0.1: a bot in another network namespace, whose 127.0.0.1 is its own, reaches
+    /// the fake there. [`FakeDiscord::api_url`] and the gateway address `GET /gateway`
+    /// answers name `ip`.
+    pub async fn start_on(ip: &str) -> FakeDiscord {
+        FakeDiscord::start_on_with_heartbeat(ip, DISCORD_HEARTBEAT).await
+    }
+
+    async fn start_on_with_heartbeat(ip: &str, heartbeat: Duration) -> FakeDiscord {
+        let http = TcpListener::bind((ip, 0))
             .await
-            .expect("bind REST port");
-        let gateway = TcpListener::bind("127.0.0.1:0")
+            .unwrap_or_else(|e| panic!("bind REST port on {ip}: {e}"));
+        let gateway = TcpListener::bind((ip, 0))
             .await
-            .expect("bind gateway port");
+            .unwrap_or_else(|e| panic!("bind gateway port on {ip}: {e}"));
         // VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, ATTACH_FILES, READ_MESSAGE_HISTORY,
         // USE_APPLICATION_COMMANDS, MANAGE_THREADS, CREATE_PUBLIC_THREADS,
         // SEND_MESSAGES_IN_THREADS.
@@ -124,12 +136,14 @@ impl FakeDiscord {
         }
     }
 
-    /// `http://127.0.0.1:PORT`, the proxy to give the bot's `HttpBuilder`.
+    /// `http://127.0.0.1:PORT` (the address given to [`FakeDiscord::start_on`] instead, if
+    /// any), the proxy to give the bot's `HttpBuilder`.
     pub fn api_url(&self) -> String {
         format!("http://{}", self.inner.http_addr)
     }
 
-    /// `ws://127.0.0.1:PORT`, what `GET /gateway` answers.
+    /// `ws://127.0.0.1:PORT` (or the address given to [`FakeDiscord::start_on`]), what
+    /// `GET /gateway` answers.
     pub fn gateway_url(&self) -> String {
         format!("ws://{}", self.inner.gateway_addr)
     }

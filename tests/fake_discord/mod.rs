@@ -1,5 +1,6 @@
 //! A fake Discord for end-to-end tests: the REST API on one 127.0.0.1 port and the gateway
-//! WebSocket on another, speaking the JSON shapes serenity 0.12.5 deserializes.
+//! WebSocket on another (another address with [`FakeDiscord::start_on`]), speaking the JSON
+//! shapes serenity 0.12.5 deserializes.
 //!
 //! The bot under test is pointed at it with
 //! `HttpBuilder::new(token).proxy(fake.api_url()).ratelimiter_disabled(true)`; its client then
