@@ -5,10 +5,13 @@
 //!
 //! `cargo bench --bench discord`; `FERRY_BENCH_DISCORD_GAMES` (default 40) and
 //! `FERRY_BENCH_DISCORD_PLIES` (default 30) change the load; `FERRY_BENCH_BOT` names
-//! another build of `ferry` to run as the bot (to compare two builds under one load).
+//! another build of `ferry` to run as the bot (to compare two builds under one load);
+//! `FERRY_BENCH_DB` the database (`sqlite`, the default; `postgres`, a throwaway local
+//! cluster with durable settings; or an empty database's `postgres://` URL).
 
 #[path = "../tests/fake_discord/mod.rs"]
 mod fake_discord;
+mod support;
 
 use fake_discord::bot::{choice_value, Bot, Dir, WAIT};
 use fake_discord::{opt, FakeDiscord, FakeUser};
@@ -97,17 +100,46 @@ async fn run(quick: bool) {
     // split between a server on each shard.
     let processes = env_number("FERRY_BENCH_DISCORD_PROCESSES", 1);
     let dir = Dir::new("bench");
+    let db = support::bench_db(&dir.0);
     let fake = FakeDiscord::start().await;
+    let guild = FakeDiscord::GUILD_ID.to_string();
+    fn on<'a>(db: &'a str, more: &[(&'static str, &'a str)]) -> Vec<(&'static str, &'a str)> {
+        let mut env = vec![("FERRY_DB", db)];
+        env.extend_from_slice(more);
+        env
+    }
+    let at = db.location.as_str();
     let mut bots = match processes {
-        1 => vec![Bot::start(&fake, &dir.0, 1, "warn")],
+        1 => vec![Bot::spawn(
+            &fake,
+            &dir.0,
+            "1",
+            "warn",
+            &on(at, &[("DISCORD_GUILD", &guild)]),
+        )],
         2 => vec![
-            Bot::start_shards(&fake, &dir.0, "0", "0/2", "warn"),
-            Bot::start_shards(&fake, &dir.0, "1", "1/2", "warn"),
+            Bot::spawn(
+                &fake,
+                &dir.0,
+                "0",
+                "warn",
+                &on(at, &[("FERRY_SHARDS", "0/2")]),
+            ),
+            Bot::spawn(
+                &fake,
+                &dir.0,
+                "1",
+                "warn",
+                &on(at, &[("FERRY_SHARDS", "1/2")]),
+            ),
         ],
         n => panic!("FERRY_BENCH_DISCORD_PROCESSES is 1 or 2, not {n}"),
     };
     fake.wait_ready(processes, WAIT).await.unwrap();
-    println!("{processes} ferry serve process(es), one database");
+    println!(
+        "{processes} ferry serve process(es), one database: {}",
+        db.kind
+    );
     let reg = fake
         .wait_request(|r| r.method == "PUT" && r.path.ends_with("/commands"), WAIT)
         .await
@@ -187,6 +219,18 @@ async fn run(quick: bool) {
     // Every game at once: the bot answers many interactions together.
     let started = Instant::now();
     let fake = std::sync::Arc::new(fake);
+    // The connections Ferry holds while every game is played at once, looked at as the
+    // load runs (each process keeps one per thread that ran a command lately).
+    let peak = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let watch = db.connection_counter().map(|mut count| {
+        let peak = peak.clone();
+        tokio::task::spawn_blocking(move || {
+            while let Some(n) = count() {
+                peak.fetch_max(n, std::sync::atomic::Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        })
+    });
     let mut tasks = Vec::new();
     for mut t in tables {
         let fake = fake.clone();
@@ -210,6 +254,14 @@ async fn run(quick: bool) {
         moves.len(),
         moves.len() as f64 / secs
     );
+    if let Some(watch) = watch {
+        db.stop_counting();
+        watch.await.unwrap();
+        println!(
+            "peak connections to PostgreSQL while playing: {}",
+            peak.load(std::sync::atomic::Ordering::Relaxed)
+        );
+    }
     report("  /move", moves);
 
     for bot in &mut bots {

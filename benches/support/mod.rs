@@ -1,4 +1,5 @@
 //! What the command-layer benches share: their knobs and the commands they send.
+#![allow(dead_code)] // each bench uses a part
 
 use ferry::app::{Command, Member, What};
 use ferry::engine::{Game, MoveList};
@@ -47,16 +48,46 @@ mod throwaway_postgres;
 /// `dir`; `postgres`, a new throwaway PostgreSQL cluster on this machine with its durable
 /// settings (fsync on), started for the run and removed after; a `postgres://` URL, that
 /// (empty) database.
-#[allow(dead_code)]
 pub struct BenchDb {
     /// What to give `Store::open` or `FERRY_DB`.
     pub location: String,
     /// Which, for the report.
     pub kind: String,
     _cluster: Option<throwaway_postgres::Cluster>,
+    counting: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
-#[allow(dead_code)]
+impl BenchDb {
+    /// For PostgreSQL: a function that counts Ferry's connections (`application_name`
+    /// ferry) until `stop_counting`, then answers `None`.
+    pub fn connection_counter(&self) -> Option<impl FnMut() -> Option<usize> + Send + 'static> {
+        if !self.location.starts_with("postgres") {
+            return None;
+        }
+        let url = self.location.clone();
+        let counting = self.counting.clone();
+        counting.store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut client = postgres::Client::connect(&url, postgres::NoTls).ok()?;
+        Some(move || {
+            if !counting.load(std::sync::atomic::Ordering::Relaxed) {
+                return None;
+            }
+            let row = client
+                .query_one(
+                    "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = 'ferry'",
+                    &[],
+                )
+                .ok()?;
+            Some(row.get::<_, i64>(0) as usize)
+        })
+    }
+
+    pub fn stop_counting(&self) {
+        self.counting
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 pub fn bench_db(dir: &std::path::Path) -> BenchDb {
     let choice = std::env::var("FERRY_BENCH_DB").unwrap_or_default();
     match choice.as_str() {
@@ -64,6 +95,7 @@ pub fn bench_db(dir: &std::path::Path) -> BenchDb {
             location: dir.join("bench.db").to_string_lossy().into_owned(),
             kind: "SQLite".into(),
             _cluster: None,
+            counting: Default::default(),
         },
         "postgres" => {
             let cluster = throwaway_postgres::Cluster::start()
@@ -72,12 +104,14 @@ pub fn bench_db(dir: &std::path::Path) -> BenchDb {
                 location: cluster.url(),
                 kind: "PostgreSQL (a throwaway cluster on this machine, fsync on)".into(),
                 _cluster: Some(cluster),
+                counting: Default::default(),
             }
         }
         url if url.starts_with("postgres://") || url.starts_with("postgresql://") => BenchDb {
             location: url.to_string(),
             kind: format!("PostgreSQL at {}", ferry::store::shown_location(url)),
             _cluster: None,
+            counting: Default::default(),
         },
         other => panic!(
             "FERRY_BENCH_DB is sqlite, postgres (a throwaway cluster) or a postgres:// URL, \

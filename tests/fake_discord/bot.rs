@@ -76,8 +76,8 @@ impl Bot {
 
     /// `ferry serve` on `dir/ferry.db` and the fake, ticking every second, logging at
     /// `log_level` to `dir/bot-NAME.log`, with `env` set (and nothing else of Ferry's
-    /// settings from the test's own environment).
-    fn spawn(
+    /// settings from the test's own environment); `env` may name another `FERRY_DB`.
+    pub fn spawn(
         fake: &FakeDiscord,
         dir: &Path,
         name: &str,
@@ -93,11 +93,11 @@ impl Bot {
         command
             .env_remove("DISCORD_GUILD")
             .env_remove("FERRY_SHARDS")
+            .env("FERRY_DB", dir.join("ferry.db"))
             .envs(env.iter().copied());
         let child = command
             .arg("serve")
             .env("DISCORD_TOKEN", TOKEN)
-            .env("FERRY_DB", dir.join("ferry.db"))
             .env("FERRY_DISCORD_PROXY", fake.api_url())
             .env("FERRY_TICK_SECONDS", "1")
             .env("RUST_LOG", log_level)
