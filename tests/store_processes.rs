@@ -1,10 +1,12 @@
 //! Several processes on one database file, as several `ferry serve` processes run: the
 //! clocks' changes and notices happen once, one process gets a lease, one move lands per
 //! turn. Each test starts copies of this test program as child processes (the ignored test
-//! `child` is their entry point) and releases them together.
+//! `child` is their entry point) and releases them together. Each runs on SQLite and on
+//! PostgreSQL (see `app_support::databases`).
 
 mod app_support;
 
+use app_support::databases::{self, TestDb};
 use app_support::game::{Table, DAY, T0};
 use app_support::TempDir;
 use ferry::app::{App, Due, ManualClock, Member, What};
@@ -191,16 +193,21 @@ fn race(db: &Path, role: &str, now: i64, extra: &[(&str, String)]) -> Vec<String
 #[test]
 fn processes_opening_a_new_database_at_once_all_open_it() {
     for round in 0..20 {
-        let dir = TempDir::new("processes-open");
-        let results = race(&dir.db(), "open", 0, &[]);
-        let expected = format!("version {}", ferry::store::MIGRATIONS.len());
-        assert_eq!(results, vec![expected; CHILDREN], "round {round}");
+        databases::each("processes-open", |db| {
+            let results = race(&db.location(), "open", 0, &[]);
+            let expected = format!("version {}", ferry::store::MIGRATIONS.len());
+            assert_eq!(results, vec![expected; CHILDREN], "round {round}");
+        });
     }
 }
 
 #[test]
 fn processes_ticking_at_once_make_each_change_and_queue_each_notice_once() {
-    let mut t = Table::new("processes-tick");
+    databases::each("processes-tick", ticking_at_once);
+}
+
+fn ticking_at_once(db: &TestDb) {
+    let mut t = Table::on(db);
     // Six games on a one-day clock (lost on time at the tick), six on three days (reminded),
     // and a vote that closes.
     let mut games = Vec::new();
@@ -226,10 +233,10 @@ fn processes_ticking_at_once_make_each_change_and_queue_each_notice_once() {
         6
     );
 
-    let results = race(&t.dir.db(), "tick", now, &[]);
+    let results = race(&t.location, "tick", now, &[]);
     assert_eq!(results, vec!["ticked"; CHILDREN]);
 
-    let store = Store::open(t.dir.db()).unwrap();
+    let store = Store::open(&t.location).unwrap();
     let queued = store.queued_notices().unwrap();
     assert_eq!(queued.len(), 13, "{queued:#?}");
     for (id, days) in games {
@@ -266,16 +273,19 @@ fn processes_ticking_at_once_make_each_change_and_queue_each_notice_once() {
 
 #[test]
 fn processes_asking_for_the_lease_at_once_give_it_to_one() {
-    let dir = TempDir::new("processes-lease");
-    Store::open(dir.db()).unwrap();
-    let first = race(&dir.db(), "lease", 1_000, &[]);
+    databases::each("processes-lease", asking_for_the_lease);
+}
+
+fn asking_for_the_lease(db: &TestDb) {
+    db.open();
+    let first = race(&db.location(), "lease", 1_000, &[]);
     let winners: Vec<_> = first.iter().filter(|r| !r.starts_with("held 0 ")).collect();
     assert_eq!(winners.len(), 1, "{first:?}");
     // Nobody held it before: nothing was taken over.
     assert_eq!(winners[0], "held 100 took_over", "{first:?}");
     // The lease (60 s) has lapsed by 2000: exactly one takes it over, naming the previous
     // holder unless it was that one again.
-    let second = race(&dir.db(), "lease", 2_000, &[]);
+    let second = race(&db.location(), "lease", 2_000, &[]);
     let winners: Vec<_> = second
         .iter()
         .filter(|r| !r.starts_with("held 0 "))
@@ -286,14 +296,18 @@ fn processes_asking_for_the_lease_at_once_give_it_to_one() {
 
 #[test]
 fn processes_moving_in_one_turn_land_one_move() {
-    let mut t = Table::new("processes-move");
+    databases::each("processes-move", moving_in_one_turn);
+}
+
+fn moving_in_one_turn(db: &TestDb) {
+    let mut t = Table::on(db);
     for round in 0..5 {
         t.channel = format!("c{round}");
         t.ok("alice", "/challenge @bob continental");
         t.ok("bob", "/accept");
         let game = t.game_row().id;
         let results = race(
-            &t.dir.db(),
+            &t.location,
             "move",
             T0,
             &[("FERRY_TEST_GAME", game.to_string())],
@@ -313,7 +327,11 @@ fn processes_moving_in_one_turn_land_one_move() {
 
 #[test]
 fn processes_ending_one_game_at_once_rate_it_once() {
-    let mut t = Table::new("processes-resign");
+    databases::each("processes-resign", ending_one_game_at_once);
+}
+
+fn ending_one_game_at_once(db: &TestDb) {
+    let mut t = Table::on(db);
     for round in 0..4 {
         t.channel = format!("c{round}");
         t.ok("alice", "/challenge @bob continental color:white");
@@ -327,7 +345,7 @@ fn processes_ending_one_game_at_once_rate_it_once() {
             );
         }
         let results = race(
-            &t.dir.db(),
+            &t.location,
             "resign",
             T0,
             &[("FERRY_TEST_GAME", game.to_string())],
@@ -335,7 +353,7 @@ fn processes_ending_one_game_at_once_rate_it_once() {
         let ended: Vec<_> = results.iter().filter(|r| r.starts_with("ended")).collect();
         assert_eq!(ended.len(), 1, "round {round}: {results:?}");
         assert!(ended[0].contains("Ratings:"), "{}", ended[0]);
-        let store = Store::open(t.dir.db()).unwrap();
+        let store = Store::open(&t.location).unwrap();
         assert_eq!(store.game_rating_changes(game).unwrap().len(), 2);
         for member in ["alice", "bob"] {
             let row = store
@@ -349,7 +367,11 @@ fn processes_ending_one_game_at_once_rate_it_once() {
 
 #[test]
 fn a_notice_not_posted_before_a_restart_is_posted_after_it_with_the_same_id() {
-    let mut t = Table::new("outbox-restart");
+    databases::each("outbox-restart", notice_after_a_restart);
+}
+
+fn notice_after_a_restart(db: &TestDb) {
+    let mut t = Table::on(db);
     t.ok("alice", "/challenge @bob amalgamated days:1");
     t.ok("bob", "/accept");
     let now = T0 + DAY;
@@ -366,7 +388,11 @@ fn a_notice_not_posted_before_a_restart_is_posted_after_it_with_the_same_id() {
 
 #[test]
 fn a_vote_closed_while_ballots_come_in_counts_each_ballot_or_refuses_it() {
-    let mut t = Table::new("processes-vote");
+    databases::each("processes-vote", vote_closed_while_ballots_come_in);
+}
+
+fn vote_closed_while_ballots_come_in(db: &TestDb) {
+    let mut t = Table::on(db);
     t.channel = "votes".into();
     let mut rounds_with_both = 0;
     for round in 0..12 {
@@ -379,7 +405,7 @@ fn a_vote_closed_while_ballots_come_in_counts_each_ballot_or_refuses_it() {
             .unwrap()
             .id;
         let results = race(
-            &t.dir.db(),
+            &t.location,
             "vote",
             T0,
             &[("FERRY_TEST_VOTE", vote.to_string())],

@@ -1,10 +1,12 @@
 //! A test table: the command layer on a temporary database with a hand-driven clock.
 
+use super::databases::TestDb;
 use super::TempDir;
 use ferry::app::{App, Command, ManualClock, Member, Notice, Reply, What};
 use ferry::console::parse::{parse, Line};
 use ferry::engine::{self, Game, MoveList};
 use ferry::store::{GameRow, Store};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 pub const T0: i64 = 1_795_000_000;
@@ -12,6 +14,8 @@ pub const DAY: i64 = 86_400;
 
 pub struct Table {
     pub dir: TempDir,
+    /// The database, as `FERRY_DB` names it (the folder's file unless made `on` another).
+    pub location: PathBuf,
     pub clock: Arc<ManualClock>,
     pub app: App,
     pub server: String,
@@ -25,11 +29,19 @@ impl Table {
         Table::with_store(dir, store)
     }
 
+    /// A table on a fresh database of either kind.
+    pub fn on(db: &TestDb) -> Table {
+        let mut t = Table::with_store(TempDir::new(db.kind), db.open());
+        t.location = db.location();
+        t
+    }
+
     /// A table on a given store (another database than the folder's file).
     pub fn with_store(dir: TempDir, store: Store) -> Table {
         let clock = Arc::new(ManualClock::new(T0));
         let app = App::new(store, clock.clone());
         Table {
+            location: dir.db(),
             dir,
             clock,
             app,
@@ -50,7 +62,7 @@ impl Table {
 
     /// Closes the database and opens it again, as after a restart.
     pub fn restart(&mut self) {
-        let store = Store::open(self.dir.db()).unwrap();
+        let store = Store::open(&self.location).unwrap();
         self.app = App::new(store, self.clock.clone());
     }
 
