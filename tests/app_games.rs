@@ -309,6 +309,7 @@ fn two_moves_for_the_same_turn_from_two_threads_exactly_one_lands() {
             std::thread::spawn(move || {
                 let app = ferry::app::App::new(ferry::store::Store::open(path).unwrap(), clock);
                 let mut me = Table {
+                    location: std::path::PathBuf::new(),
                     dir: app_support::TempDir::new("unused"),
                     clock: std::sync::Arc::new(ferry::app::ManualClock::new(0)),
                     app,
