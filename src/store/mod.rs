@@ -87,7 +87,7 @@ impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StoreError::Sqlite(e) => write!(f, "database error: {e}"),
-            StoreError::Postgres(e) => write!(f, "database error: {e}"),
+            StoreError::Postgres(e) => write!(f, "database error: {}", postgres::explain(e)),
             StoreError::Data(s) => write!(f, "database error: {s}"),
             StoreError::Setup(s) => f.write_str(s),
             StoreError::NewerSchema { found, known } => write!(

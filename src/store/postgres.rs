@@ -15,6 +15,26 @@ use std::time::{Duration, Instant};
 /// restart or a failover, short enough that a player hears of an outage.
 const PATIENCE: Duration = Duration::from_secs(30);
 
+/// How long the first connection of a process waits: a wrong host or port is said soon,
+/// while a server that is starting up (a few seconds) is still waited for.
+const FIRST_PATIENCE: Duration = Duration::from_secs(5);
+
+/// Whether this process has reached a PostgreSQL server: from then on an unreachable
+/// server is an outage to wait out (`PATIENCE`), not a mistake in the URL.
+static CONNECTED_ONCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A PostgreSQL error in words, with its cause: the client's own text names only the
+/// kind ("db error", "error connecting to server").
+pub(crate) fn explain(e: &postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return format!("{} ({})", db.message(), db.code().code());
+    }
+    match std::error::Error::source(e) {
+        Some(cause) => format!("{e}: {cause}"),
+        None => e.to_string(),
+    }
+}
+
 /// The advisory lock every writing transaction holds (any number: Ferry's own databases
 /// hold nothing else). One writer at a time, as on SQLite: each write checks under it what
 /// it read before.
@@ -108,6 +128,12 @@ impl Pg {
                  postgres://USER:PASSWORD@HOST:5432/DATABASE"
             ))
         })?;
+        if config.get_ssl_mode() == postgres::config::SslMode::Require {
+            return Err(StoreError::Setup(format!(
+                "'{shown}' asks for TLS (sslmode=require), which Ferry does not speak: leave \
+                 sslmode out and reach the database over a private network or a tunnel"
+            )));
+        }
         config.connect_timeout(Duration::from_secs(5));
         if config.get_application_name().is_none() {
             config.application_name("ferry");
@@ -134,7 +160,12 @@ impl Pg {
             self.forget_connection();
         }
         if self.client.is_none() {
-            let deadline = Instant::now() + PATIENCE;
+            let patience = if CONNECTED_ONCE.load(std::sync::atomic::Ordering::Relaxed) {
+                PATIENCE
+            } else {
+                FIRST_PATIENCE
+            };
+            let deadline = Instant::now() + patience;
             let mut pause = Duration::from_millis(50);
             let client = loop {
                 match self.config.connect(NoTls) {
@@ -146,12 +177,14 @@ impl Pg {
                     }
                     Err(e) => {
                         return Err(StoreError::Setup(format!(
-                            "cannot connect to the database {}: {e}",
-                            self.shown
+                            "cannot connect to the database {}: {}",
+                            self.shown,
+                            explain(&e)
                         )))
                     }
                 }
             };
+            CONNECTED_ONCE.store(true, std::sync::atomic::Ordering::Relaxed);
             self.client = Some(client);
         }
         Ok(self.client.as_mut().expect("connected above"))
