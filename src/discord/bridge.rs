@@ -48,12 +48,15 @@ impl Bridge {
         let _ = self.ferry.set(id.to_string());
     }
 
-    /// Opens the database once on the calling thread: a database that cannot be opened
-    /// (a bad path, a newer schema) stops `ferry serve` at start instead of at the
-    /// first command.
-    pub fn check(&self) -> Result<(), AppError> {
-        Store::open(self.db.as_path())
-            .map(|_| ())
+    /// Opens the database once: a database that cannot be opened (a bad path, a newer
+    /// schema, an unreachable server) stops `ferry serve` at start instead of at the first
+    /// command. On the blocking pool, as every store call: PostgreSQL's client blocks on a
+    /// runtime of its own, which tokio forbids on a thread that drives async tasks.
+    pub async fn check(&self) -> Result<(), AppError> {
+        let db = Arc::clone(&self.db);
+        tokio::task::spawn_blocking(move || Store::open(db.as_path()).map(|_| ()))
+            .await
+            .map_err(|e| AppError::Internal(format!("opening the database stopped: {e}")))?
             .map_err(AppError::Store)
     }
 

@@ -243,6 +243,7 @@ async fn run(config: Config) -> Result<(), String> {
     let bridge = Bridge::new(config.db.clone(), Arc::new(SystemClock));
     bridge
         .check()
+        .await
         .map_err(|e| format!("cannot use the database {}: {e}", shown_db(&config.db)))?;
     let shards = config.shards.map_or_else(
         || "all (as Discord recommends)".to_string(),
