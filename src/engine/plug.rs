@@ -42,6 +42,15 @@ pub trait Rules: Clone + Send + Sync + fmt::Debug + 'static {
 
     /// Every move the piece rules allow, whether or not the game is over.
     fn generate(&self, out: &mut MoveList);
+    /// Quiescence's list, in a position not in check: every legal move that removes or
+    /// promotes a piece, any other legal moves the variant finds cheaper to keep than to
+    /// sort out (quiescence skips them by what they did), and at least one legal move
+    /// whenever there is one, so that an empty list still means mate or stalemate. By
+    /// default all of them; River overrides it, its legality test being its dearest part.
+    #[inline]
+    fn generate_noisy(&self, out: &mut MoveList) {
+        self.generate(out);
+    }
     /// Whether a rule that reads this position alone ends the game although the move rules
     /// allow `moves` (a counter at its limit, a bare general, camp, insufficient material,
     /// Continental's protect): the rules `outcome(None)` applies when there are moves,

@@ -416,8 +416,16 @@ impl Searcher<'_> {
         let mut moves = std::mem::take(&mut self.lists[ply]);
         moves.clear();
         let mut listed = false;
+        // Out of check only the moves that gain are searched (`Rules::generate_noisy`).
+        let list = |moves: &mut MoveList| {
+            if in_check {
+                pos.generate(moves);
+            } else {
+                pos.generate_noisy(moves);
+            }
+        };
         if depth == 0 {
-            pos.generate(&mut moves);
+            list(&mut moves);
             listed = true;
             if let Some(s) = Self::over(pos, &moves, ply) {
                 self.lists[ply] = moves;
@@ -438,7 +446,7 @@ impl Searcher<'_> {
             alpha = alpha.max(stand);
         }
         if !listed {
-            pos.generate(&mut moves);
+            list(&mut moves);
             if let Some(s) = Self::over(pos, &moves, ply) {
                 self.lists[ply] = moves;
                 return s;

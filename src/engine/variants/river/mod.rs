@@ -166,8 +166,11 @@ impl Rules for River {
     fn side_to_move(&self) -> Color {
         self.side
     }
+    /// Pieces stand only on the board's cells, so a cell off the board but inside the
+    /// placement's 128 holds nothing: no need to ask the shape (the search asks at every
+    /// move it orders, and the material count at every cell).
     fn piece_at(&self, cell: Cell) -> Option<Piece> {
-        if cell.0 < 128 && self.geo().shape.cells().contains(cell) {
+        if cell.0 < 128 {
             self.board.get(cell)
         } else {
             None
@@ -184,6 +187,9 @@ impl Rules for River {
 
     fn generate(&self, out: &mut MoveList) {
         River::generate(self, out);
+    }
+    fn generate_noisy(&self, out: &mut MoveList) {
+        River::generate_noisy(self, out);
     }
     fn over_by_position(&self, _moves: &[Move]) -> bool {
         River::over_by_position(self)

@@ -61,6 +61,110 @@ impl View {
     }
 }
 
+/// What the legality test of one position's moves reads, worked out once per list.
+///
+/// With the king not in check, a move of another piece from land to land only empties
+/// its start and fills its end (en passant aside). Filling a square never gives check,
+/// and emptying one opens only lines through it, which reach the king only if no piece
+/// stands between (open water may be bridged, a boat may sail, but a piece always
+/// blocks). Every attack, sails and builds included, reaches the king by a land pattern
+/// or by such a line. So only the first piece on each line from the king can expose it,
+/// and only if an attack could come along that line from beyond it (`exposing`).
+///
+/// An empty boat moving from `a` to `b` makes `b` a stepping stone (which opens a line
+/// to the king only where the king sees it) and `a` open water (which only an enemy
+/// passenger next to it could sail to, or an enemy builder next to the file bridge).
+struct Judge<'p> {
+    pos: &'p River,
+    v: View,
+    king: Option<Cell>,
+    calm: bool,
+    /// Pieces whose land-to-land moves cannot expose the king.
+    quiet: CellSet,
+    /// The squares the king sees along its lines, up to the first piece.
+    seen: CellSet,
+}
+
+impl<'p> Judge<'p> {
+    fn new(pos: &'p River, v: View) -> Judge<'p> {
+        let g = pos.geo();
+        let us = pos.side;
+        let king = pos.king_of(us);
+        let calm = king.is_some_and(|k| !pos.can_capture(&v, k, us.opposite()));
+        let mut quiet = CellSet::EMPTY;
+        let mut seen = CellSet::EMPTY;
+        if let (Some(k), true) = (king, calm) {
+            let mut pinned = CellSet::EMPTY;
+            for slot in 0..8 {
+                let ray = g.shape.ray(k, slot);
+                match g.shape.first_on_ray(k, slot, v.occ) {
+                    Some(c) => {
+                        seen = seen.or(ray
+                            .without(g.shape.ray(c, slot))
+                            .without(CellSet::single(c)));
+                        if pos.exposing(&v, c, slot) {
+                            pinned.insert(c);
+                        }
+                    }
+                    None => seen = seen.or(ray),
+                }
+            }
+            quiet = v.land.without(pinned).without(CellSet::single(k));
+        }
+        Judge {
+            pos,
+            v,
+            king,
+            calm,
+            quiet,
+            seen,
+        }
+    }
+
+    fn quiet_boat(&self, a: Cell, b: Cell) -> bool {
+        let (pos, v) = (self.pos, &self.v);
+        let g = pos.geo();
+        let them = pos.side.opposite();
+        if !(self.calm && v.empty_boats.contains(a) && !self.seen.contains(b)) {
+            return false;
+        }
+        let f = g.shape.file(a);
+        let files = (f.saturating_sub(1)..=(f + 1).min(7))
+            .fold(CellSet::EMPTY, |s, x| s.or(g.file_cells(x)));
+        g.king[a.index()]
+            .and(v.passengers.and(v.by[them]))
+            .is_empty()
+            && v.by[them].and(g.banks).and(files).is_empty()
+    }
+
+    /// Whether the pseudo-legal move `m` leaves the mover's king safe.
+    fn legal(&self, m: &Move) -> bool {
+        let (pos, v) = (self.pos, &self.v);
+        let them = pos.side.opposite();
+        match *m {
+            Move::Normal { from, to, .. }
+                if self.quiet.contains(from) && pos.plain(v, from, to) =>
+            {
+                true
+            }
+            Move::Path {
+                from,
+                via_len: 0,
+                to,
+                ..
+            } if self.quiet_boat(from, to) => true,
+            _ => match (pos.sets_after(v, m), self.king) {
+                (Some((by, boats, moved)), Some(k)) => {
+                    let k = if moved.0 == k { moved.1 } else { k };
+                    let after = View::new(pos.geo(), by, boats, v.water);
+                    !pos.can_capture(&after, k, them)
+                }
+                _ => pos.safe_after_with(m, self.king),
+            },
+        }
+    }
+}
+
 pub(super) const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 /// A boat's sail of one or two steps, or the first step of a board-and-sail.
@@ -536,80 +640,10 @@ impl River {
         let start = out.len();
         let v = self.view();
         self.pseudo_with(&v, out);
-        let us = self.side;
-        let g = self.geo();
-        let king = self.king_of(us);
-        // With the king not in check, a move of another piece from land to land only
-        // empties its start and fills its end (en passant aside). Filling a square never
-        // gives check, and emptying one opens only lines through it, which reach the
-        // king only if no piece stands between (open water may be bridged, a boat may
-        // sail, but a piece always blocks). Every attack, sails and builds included,
-        // reaches the king by a land pattern or by such a line. So only the first piece
-        // on each line from the king can expose it, and only if an attack could come
-        // along that line from beyond it (`exposing`).
-        let them = us.opposite();
-        let calm = king.is_some_and(|k| !self.can_capture(&v, k, them));
-        let mut quiet = CellSet::EMPTY;
-        // The squares the king sees along its lines, up to the first piece.
-        let mut seen = CellSet::EMPTY;
-        if let (Some(k), true) = (king, calm) {
-            let mut pinned = CellSet::EMPTY;
-            for slot in 0..8 {
-                let ray = g.shape.ray(k, slot);
-                match g.shape.first_on_ray(k, slot, v.occ) {
-                    Some(c) => {
-                        seen = seen.or(ray
-                            .without(g.shape.ray(c, slot))
-                            .without(CellSet::single(c)));
-                        if self.exposing(&v, c, slot) {
-                            pinned.insert(c);
-                        }
-                    }
-                    None => seen = seen.or(ray),
-                }
-            }
-            quiet = v.land.without(pinned).without(CellSet::single(k));
-        }
-        // An empty boat moving from `a` to `b` makes `b` a stepping stone (which opens
-        // a line to the king only where the king sees it) and `a` open water (which
-        // only an enemy passenger next to it could sail to, or an enemy builder next
-        // to the file bridge).
-        let passengers = v.passengers.and(v.by[them]);
-        let bank_pieces = v.by[them].and(g.banks);
-        let quiet_boat = |a: Cell, b: Cell| {
-            let f = g.shape.file(a);
-            let files = (f.saturating_sub(1)..=(f + 1).min(7))
-                .fold(CellSet::EMPTY, |s, x| s.or(g.file_cells(x)));
-            calm && v.empty_boats.contains(a)
-                && !seen.contains(b)
-                && g.king[a.index()].and(passengers).is_empty()
-                && bank_pieces.and(files).is_empty()
-        };
+        let judge = Judge::new(self, v);
         let mut i = start;
         while i < out.len() {
-            let m = out[i];
-            let legal = match m {
-                Move::Normal { from, to, .. }
-                    if quiet.contains(from) && self.plain(&v, from, to) =>
-                {
-                    true
-                }
-                Move::Path {
-                    from,
-                    via_len: 0,
-                    to,
-                    ..
-                } if quiet_boat(from, to) => true,
-                _ => match (self.sets_after(&v, &m), king) {
-                    (Some((by, boats, moved)), Some(k)) => {
-                        let k = if moved.0 == k { moved.1 } else { k };
-                        let after = View::new(g, by, boats, v.water);
-                        !self.can_capture(&after, k, them)
-                    }
-                    _ => self.safe_after_with(&m, king),
-                },
-            };
-            if legal {
+            if judge.legal(&out[i]) {
                 i += 1;
             } else {
                 out.swap_remove(i);
@@ -617,6 +651,60 @@ impl River {
         }
     }
 
+    /// The legal moves that may remove or promote a piece (`may_gain`), and when there
+    /// is none, the first legal quiet move found, if any: quiescence searches only the
+    /// former, and needs the latter only to tell a mate or stalemate from a quiet
+    /// position. Testing the legality of the few captures rather than of every move is
+    /// most of what River's quiescence saves (it lists moves at every node).
+    pub(super) fn generate_noisy(&self, out: &mut MoveList) {
+        let start = out.len();
+        let v = self.view();
+        self.pseudo_with(&v, out);
+        let judge = Judge::new(self, v);
+        // Noisy moves to the front, in their order; the quiet ones after `noisy`.
+        let mut noisy = start;
+        for i in start..out.len() {
+            if self.may_gain(&out[i]) {
+                out.swap(noisy, i);
+                noisy += 1;
+            }
+        }
+        let mut kept = start;
+        for i in start..noisy {
+            if judge.legal(&out[i]) {
+                out.swap(kept, i);
+                kept += 1;
+            }
+        }
+        if kept == start {
+            if let Some(i) = (noisy..out.len()).find(|&i| judge.legal(&out[i])) {
+                out.swap(kept, i);
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
+    /// Whether `m` might take a piece or promote one: it ends on an enemy piece (captures,
+    /// drownings, swimmers sailed onto, passengers), promotes, or is en passant. Every
+    /// removal in River happens on the move's last cell but en passant's.
+    fn may_gain(&self, m: &Move) -> bool {
+        if let Move::Normal {
+            from,
+            to,
+            promotion,
+        } = *m
+        {
+            if promotion.is_some()
+                || (Some(to) == self.ep
+                    && self.board.get(from).is_some_and(|p| p.role == Role::Pawn))
+            {
+                return true;
+            }
+        }
+        m.to()
+            .is_some_and(|to| self.board.of(self.side.opposite()).contains(to))
+    }
     /// Whether emptying `from`, the first piece from the king along `slot`, might open
     /// that line to an attack. Beyond `from` up to the next piece, empty land cannot
     /// hold an attacker, change into water, or take a sailing boat; a piece there

@@ -244,6 +244,13 @@ impl River {
         if g.shape.rank(ep) != passed {
             return false;
         }
+        // Only a pawn of ours diagonally behind the square can take there: most double
+        // steps leave none, and the search hashes (and so asks) at every node.
+        let pawn = Piece::new(self.side, Role::Pawn);
+        let mut behind = g.ahead[self.side.opposite()][ep.index()];
+        if !Iterator::any(&mut behind, |c| self.board.get(c) == Some(pawn)) {
+            return false;
+        }
         let mut list = MoveList::new();
         self.pseudo(&mut list);
         list.iter().any(|m| {
