@@ -131,7 +131,8 @@ impl Setup {
     /// `["ip", "netns", "exec", "ferry-db"]`), so that a test can put the server in a network
     /// namespace. As root, `setpriv` drops to `nobody` between `wrap` and `postgres`, since
     /// `wrap` usually needs root. With a `wrap` the readiness check does not require a TCP
-    /// connection from the test's own namespace (the unix socket is checked instead).
+    /// connection from the test's own namespace (the unix socket is checked instead). Clients
+    /// from the subnets the server is on are trusted, as loopback's are.
     pub fn listen_on(mut self, listen_addr: &str, wrap: &[&str]) -> Setup {
         self.listen_addr = listen_addr.to_string();
         self.wrap = wrap.iter().map(|w| w.to_string()).collect();
@@ -338,7 +339,7 @@ impl Cluster {
             .output()
             .map_err(|e| format!("could not run initdb: {e}"))?;
         if out.status.success() {
-            return Ok(());
+            return self.allow_other_hosts();
         }
         Err(format!(
             "initdb failed ({}; its output follows)\n{}{}",
@@ -346,6 +347,24 @@ impl Cluster {
             tail(&String::from_utf8_lossy(&out.stdout)),
             tail(&String::from_utf8_lossy(&out.stderr))
         ))
+    }
+
+    /// initdb lets TCP clients in from loopback only: a server listening on another address
+    /// (`Setup::listen_on`, in a network namespace) also trusts the hosts of the subnets it
+    /// is on, which is where the test's other hosts are.
+    fn allow_other_hosts(&self) -> Result<(), String> {
+        if matches!(
+            self.setup.listen_addr.as_str(),
+            "127.0.0.1" | "localhost" | "::1"
+        ) {
+            return Ok(());
+        }
+        let hba = self.dir.join("data/pg_hba.conf");
+        OpenOptions::new()
+            .append(true)
+            .open(&hba)
+            .and_then(|mut f| f.write_all(b"host all all samenet trust\n"))
+            .map_err(|e| format!("could not write {}: {e}", hba.display()))
     }
 
     /// Start the server and wait until it accepts connections; the error's flag says that the
