@@ -67,12 +67,18 @@ impl BenchDb {
         let url = self.location.clone();
         let counting = self.counting.clone();
         counting.store(true, std::sync::atomic::Ordering::Relaxed);
-        let mut client = postgres::Client::connect(&url, postgres::NoTls).ok()?;
+        // Connected on the first call, on the caller's (blocking) thread: the blocking
+        // client may not start on a thread that drives async tasks.
+        let mut client: Option<postgres::Client> = None;
         Some(move || {
             if !counting.load(std::sync::atomic::Ordering::Relaxed) {
                 return None;
             }
+            if client.is_none() {
+                client = postgres::Client::connect(&url, postgres::NoTls).ok();
+            }
             let row = client
+                .as_mut()?
                 .query_one(
                     "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = 'ferry'",
                     &[],
