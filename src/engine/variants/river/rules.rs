@@ -165,6 +165,18 @@ impl<'p> Judge<'p> {
     }
 }
 
+/// Keeps the moves of `out` from `start` on that pass `keep`, in their order.
+fn retain_from(out: &mut MoveList, start: usize, keep: impl Fn(&Move) -> bool) {
+    let mut kept = start;
+    for i in start..out.len() {
+        if keep(&out[i]) {
+            out.swap(kept, i);
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+}
+
 pub(super) const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 /// A boat's sail of one or two steps, or the first step of a board-and-sail.
@@ -651,38 +663,111 @@ impl River {
         }
     }
 
-    /// The legal moves that may remove or promote a piece (`may_gain`), and when there
-    /// is none, the first legal quiet move found, if any: quiescence searches only the
+    /// The legal moves that may remove or promote a piece (`noisy_pseudo`), and when
+    /// there is none, the first legal move found, if any: quiescence searches only the
     /// former, and needs the latter only to tell a mate or stalemate from a quiet
-    /// position. Testing the legality of the few captures rather than of every move is
-    /// most of what River's quiescence saves (it lists moves at every node).
+    /// position. Listing and testing the few captures rather than every move is most of
+    /// what River's quiescence saves (it lists moves at most of its nodes).
     pub(super) fn generate_noisy(&self, out: &mut MoveList) {
         let start = out.len();
         let v = self.view();
-        self.pseudo_with(&v, out);
+        self.noisy_pseudo(&v, out);
         let judge = Judge::new(self, v);
-        // Noisy moves to the front, in their order; the quiet ones after `noisy`.
-        let mut noisy = start;
-        for i in start..out.len() {
-            if self.may_gain(&out[i]) {
-                out.swap(noisy, i);
-                noisy += 1;
+        retain_from(out, start, |m| judge.legal(m));
+        if out.len() > start {
+            return;
+        }
+        // No legal capture: look for any legal move, piece by piece.
+        let g = self.geo();
+        let found = |out: &mut MoveList| match (start..out.len()).find(|&i| judge.legal(&out[i])) {
+            Some(i) => {
+                let m = out[i];
+                out.truncate(start);
+                out.push(m);
+                true
+            }
+            None => {
+                out.truncate(start);
+                false
+            }
+        };
+        for from in v.by[self.side].or(v.empty_boats.and(g.half[self.side])) {
+            self.piece_moves(&v, from, out);
+            if found(out) {
+                return;
             }
         }
-        let mut kept = start;
-        for i in start..noisy {
-            if judge.legal(&out[i]) {
-                out.swap(kept, i);
-                kept += 1;
+        self.castles(&v, out);
+        if found(out) {
+            return;
+        }
+        self.builds(&v, out);
+        found(out);
+    }
+
+    /// The pseudo-legal moves that may take or promote: every one that does, a few that
+    /// do not. Pieces on land (nearly all) list only their captures, promotions and
+    /// boardings that sail onto a swimmer; passengers, swimmers and builds list all
+    /// their moves, kept by `may_gain`. Empty boats and castling never take.
+    fn noisy_pseudo(&self, v: &View, out: &mut MoveList) {
+        let g = self.geo();
+        let us = self.side;
+        let enemy = v.by[us.opposite()];
+        let prey = v.swimmers.and(enemy);
+        for from in v.by[us] {
+            let Some(piece) = self.board.get(from) else {
+                continue;
+            };
+            if !v.land.contains(from) {
+                let first = out.len();
+                self.piece_moves(v, from, out);
+                retain_from(out, first, |m| self.may_gain(m));
+                continue;
+            }
+            // Board the empty boat on `boat`, then sail onto a swimmer.
+            let board_and_take = |boat: Cell, out: &mut MoveList| {
+                for to in g.king[boat.index()].and(prey) {
+                    out.push(via(from, boat, to));
+                }
+            };
+            if piece.role == Role::Pawn {
+                let last = g.last_rank(us);
+                let mut targets = self.pawn_captures(v, from, us);
+                if let Some(p) = g.push[us][from.index()] {
+                    if v.land.contains(p) && !v.occ.contains(p) {
+                        if g.shape.rank(p) == last {
+                            targets.insert(p);
+                        }
+                    } else if v.empty_boats.contains(p) && g.side_of(p) == g.side_of(from) {
+                        board_and_take(p, out);
+                    }
+                }
+                for to in targets {
+                    if g.shape.rank(to) == last {
+                        for r in PROMOTIONS {
+                            out.push(Move::Normal {
+                                from,
+                                to,
+                                promotion: Some(r),
+                            });
+                        }
+                    } else {
+                        out.push(Move::normal(from, to));
+                    }
+                }
+                continue;
+            }
+            let targets = self.land_targets(v, from, piece);
+            for to in targets.and(enemy) {
+                out.push(Move::normal(from, to));
+            }
+            for boat in targets.and(v.empty_boats) {
+                board_and_take(boat, out);
             }
         }
-        if kept == start {
-            if let Some(i) = (noisy..out.len()).find(|&i| judge.legal(&out[i])) {
-                out.swap(kept, i);
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
+        let first = out.len();
+        self.builds(v, out);
+        retain_from(out, first, |m| self.may_gain(m));
     }
 
     /// Whether `m` might take a piece or promote one: it ends on an enemy piece (captures,
@@ -1260,6 +1345,45 @@ mod tests {
                         break;
                     }
                     let m = list[next(&mut seed) as usize % list.len()];
+                    p.apply(&m);
+                }
+            }
+        }
+    }
+
+    /// Quiescence's list holds every legal move that takes or promotes, only legal
+    /// moves, and one at least whenever there is a legal move.
+    #[test]
+    fn the_noisy_list_holds_every_gain_and_only_legal_moves() {
+        for pairs in [
+            vec![],
+            vec!["bridges=unlimited"],
+            vec!["boats=c5,d6,e5,f6", "bridges=3"],
+            vec!["board=8x12", "boats=none"],
+        ] {
+            let options = Options::parse(super::super::options::OPTIONS, &pairs).unwrap();
+            let mut seed = 11u64;
+            for _ in 0..12 {
+                let mut p = River::start(&options);
+                for _ in 0..160 {
+                    let mut legal = MoveList::new();
+                    p.generate(&mut legal);
+                    let mut noisy = MoveList::new();
+                    p.generate_noisy(&mut noisy);
+                    assert_eq!(legal.is_empty(), noisy.is_empty(), "{}", p.text());
+                    for m in &noisy {
+                        assert!(legal.contains(m), "{} {m:?}", p.text());
+                    }
+                    for m in &legal {
+                        let fx = p.clone().apply(m);
+                        let gains = fx.removed.iter().any(|(_, q, _)| q.color != p.side)
+                            || !fx.transformed.is_empty();
+                        assert!(!gains || noisy.contains(m), "{} {m:?}", p.text());
+                    }
+                    if legal.is_empty() || p.outcome(None).is_some() {
+                        break;
+                    }
+                    let m = legal[next(&mut seed) as usize % legal.len()];
                     p.apply(&m);
                 }
             }
