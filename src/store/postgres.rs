@@ -415,7 +415,15 @@ impl Pg {
     }
 
     fn migrate_one(&mut self, m: &Migration, known: u32) -> Result<()> {
-        self.batch("CREATE TABLE IF NOT EXISTS ferry_schema (version BIGINT NOT NULL)")?;
+        // Made by the first migration to run, under the lock (asked first: PostgreSQL
+        // notes every `IF NOT EXISTS` that finds the table, in the log).
+        let made = self.query_text("SELECT CAST(to_regclass('ferry_schema') AS TEXT)")?;
+        if made
+            .first()
+            .is_none_or(|r| r.0.first() == Some(&Value::Null))
+        {
+            self.batch("CREATE TABLE ferry_schema (version BIGINT NOT NULL)")?;
+        }
         let now = self.version()?;
         if now > known {
             return Err(StoreError::NewerSchema { found: now, known });
