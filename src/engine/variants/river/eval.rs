@@ -8,41 +8,93 @@
 //! already, swimming included. Bridges are left out: any piece of either side may walk
 //! over one, so a bridge is worth what crossing it gains, which this term counts.
 
+use super::tables::geo;
 use super::River;
-use crate::engine::plug::Rules;
+use crate::engine::board::{Cell, Shape};
 use crate::engine::search::eval::{advance, centrality, placing, value};
-use crate::engine::types::Role;
+use crate::engine::types::{Color, Piece, Role};
+use std::sync::OnceLock;
 
 /// What a piece standing past the river is worth beyond its material, in centipawns.
 const CROSSED: i32 = 15;
 
+/// River's roles, in the order of a `Worth` row.
+const ROLES: [Role; 6] = [
+    Role::King,
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+    Role::Pawn,
+];
+
+/// What each piece (colour and role, `slot`) is worth on one cell.
+type Worth = [i32; 12];
+
+fn slot(p: Piece) -> usize {
+    let role = match p.role {
+        Role::King => 0,
+        Role::Queen => 1,
+        Role::Rook => 2,
+        Role::Bishop => 3,
+        Role::Knight => 4,
+        _ => 5,
+    };
+    6 * p.color.index() + role
+}
+
+/// A piece's material, placing (`standard`'s terms) and crossing on `c`.
+fn worth_of(shape: &Shape, c: Cell, color: Color, role: Role) -> i32 {
+    // The land of each side is (ranks - 2) / 2 deep; the enemy's starts two water
+    // ranks further on.
+    let enemy_land = i32::from(shape.ranks()) / 2 + 1;
+    let place = placing(role);
+    let ahead = advance(shape, c, color);
+    let mut worth = value(role) + place.centre * centrality(shape, c) + place.advance * ahead;
+    // Knights, Bishops, Rooks and Queens in the enemy's land.
+    if !matches!(role, Role::Pawn | Role::King) && ahead >= enemy_land {
+        worth += CROSSED;
+    }
+    worth
+}
+
+/// `worth_of` for every cell and piece of a board with `land` land ranks a side (4 to
+/// 6), worked out once: the search evaluates at most of its nodes.
+fn worth_table(land: u8) -> &'static [Worth] {
+    static TABLES: OnceLock<[Vec<Worth>; 3]> = OnceLock::new();
+    let all = TABLES.get_or_init(|| {
+        [4, 5, 6].map(|land| {
+            let shape = &geo(land).shape;
+            (0..128u8)
+                .map(|i| {
+                    let mut row = [0; 12];
+                    if shape.cells().contains(Cell(i)) {
+                        for color in Color::ALL {
+                            for role in ROLES {
+                                row[slot(Piece::new(color, role))] =
+                                    worth_of(shape, Cell(i), color, role);
+                            }
+                        }
+                    }
+                    row
+                })
+                .collect()
+        })
+    });
+    &all[(land.clamp(4, 6) - 4) as usize]
+}
+
 impl River {
-    /// `standard(self, placing)` plus the crossings, in one pass over the pieces rather
-    /// than over every cell (the search evaluates at most of its nodes).
+    /// `standard(self, placing)` plus the crossings, read from a table per piece.
     pub(super) fn evaluation(&self) -> i32 {
-        let shape = self.shape();
-        // The land of each side is (ranks - 2) / 2 deep; the enemy's starts two water
-        // ranks further on.
-        let enemy_land = i32::from(shape.ranks()) / 2 + 1;
-        let mut sum = 0;
-        for c in self.board.occupied() {
-            let Some(p) = self.board.get(c) else {
-                continue;
-            };
-            let place = placing(p.role);
-            let ahead = advance(shape, c, p.color);
-            let mut worth = value(p.role);
-            if place.centre != 0 {
-                worth += place.centre * centrality(shape, c);
-            }
-            worth += place.advance * ahead;
-            // Knights, Bishops, Rooks and Queens in the enemy's land.
-            if !matches!(p.role, Role::Pawn | Role::King) && ahead >= enemy_land {
-                worth += CROSSED;
-            }
-            sum += if p.color == self.side { worth } else { -worth };
-        }
-        sum
+        let table = worth_table(self.config.land);
+        let side = |color: Color| -> i32 {
+            self.board
+                .of(color)
+                .filter_map(|c| self.board.get(c).map(|p| table[c.index()][slot(p)]))
+                .sum()
+        };
+        side(self.side) - side(self.side.opposite())
     }
 }
 
@@ -50,8 +102,8 @@ impl River {
 mod tests {
     use super::*;
     use crate::engine::options::Options;
+    use crate::engine::plug::Rules;
     use crate::engine::search::eval::{for_side, standard};
-    use crate::engine::types::Color;
 
     /// The evaluation as first written: `standard` over every cell, then the crossings.
     fn by_parts(p: &River) -> i32 {
@@ -83,6 +135,21 @@ mod tests {
         ] {
             let p = River::from_text(text, &options).unwrap();
             assert_eq!(p.evaluation(), by_parts(&p), "{text}");
+        }
+        // Every board size, with pieces well across the river.
+        for size in ["8x10", "8x12", "8x14"] {
+            let pair = format!("board={size}");
+            let options = Options::parse(super::super::options::OPTIONS, &[pair.as_str()]).unwrap();
+            let mut p = River::start(&options);
+            let ranks = p.shape().ranks();
+            let g = p.geo();
+            for (file, rank) in [(2u8, ranks - 3), (5, 2), (3, ranks - 2)] {
+                let c = g.shape.cell(file, rank).unwrap();
+                p.board.put(c, Piece::new(Color::White, Role::Knight));
+            }
+            assert_eq!(p.evaluation(), by_parts(&p), "{size}");
+            p.side = Color::Black;
+            assert_eq!(p.evaluation(), by_parts(&p), "{size}");
         }
     }
 }

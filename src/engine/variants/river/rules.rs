@@ -579,17 +579,29 @@ impl River {
     pub(super) fn builds(&self, v: &View, out: &mut MoveList) {
         let us = self.side;
         let g = self.geo();
-        // No builders without two pieces on one bank rank.
-        let ours = v.by[us];
-        if self.built(us) >= self.config.bridges
-            || [g.bank.white, g.bank.black]
-                .iter()
-                .all(|&r| ours.and(g.rank_cells(r)).count() < 2)
-        {
+        if self.built(us) >= self.config.bridges {
             return;
         }
+        // The files with builders: two of our pieces on one bank rank within a file of
+        // them, read off each bank rank's eight bits (most positions have none; the
+        // search lists builds at every node).
+        let ours = v.by[us];
+        let mut sites = 0u8;
+        for r in [g.bank.white, g.bank.black] {
+            let row = (ours.0 >> (8 * u32::from(r))) as u8;
+            if row.count_ones() < 2 {
+                continue;
+            }
+            for file in 0..8u8 {
+                let near = (u16::from(row) << 1 >> file) & 0b111;
+                if near.count_ones() >= 2 {
+                    sites |= 1 << file;
+                }
+            }
+        }
+        sites &= self.config.bridge_files;
         for file in 0..8u8 {
-            if !self.site_open(v, file, us) {
+            if sites & (1 << file) == 0 || !self.site_open(v, file, us) {
                 continue;
             }
             let builders = self.builders(v, file, us);
@@ -672,14 +684,24 @@ impl River {
         let start = out.len();
         let v = self.view();
         self.noisy_pseudo(&v, out);
-        let judge = Judge::new(self, v);
-        retain_from(out, start, |m| judge.legal(m));
-        if out.len() > start {
+        if out.len() == start {
+            // Nothing to take: one move played and tested costs less than the pins.
+            let king = self.king_of(self.side);
+            self.first_legal(&v, out, |m| self.safe_after_with(m, king));
             return;
         }
-        // No legal capture: look for any legal move, piece by piece.
+        let judge = Judge::new(self, v);
+        retain_from(out, start, |m| judge.legal(m));
+        if out.len() == start {
+            self.first_legal(&v, out, |m| judge.legal(m));
+        }
+    }
+
+    /// Appends the first move found that passes `legal`, if any, looking piece by piece.
+    fn first_legal(&self, v: &View, out: &mut MoveList, legal: impl Fn(&Move) -> bool) {
+        let start = out.len();
         let g = self.geo();
-        let found = |out: &mut MoveList| match (start..out.len()).find(|&i| judge.legal(&out[i])) {
+        let found = |out: &mut MoveList| match (start..out.len()).find(|&i| legal(&out[i])) {
             Some(i) => {
                 let m = out[i];
                 out.truncate(start);
@@ -692,16 +714,16 @@ impl River {
             }
         };
         for from in v.by[self.side].or(v.empty_boats.and(g.half[self.side])) {
-            self.piece_moves(&v, from, out);
+            self.piece_moves(v, from, out);
             if found(out) {
                 return;
             }
         }
-        self.castles(&v, out);
+        self.castles(v, out);
         if found(out) {
             return;
         }
-        self.builds(&v, out);
+        self.builds(v, out);
         found(out);
     }
 

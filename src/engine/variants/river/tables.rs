@@ -115,12 +115,6 @@ impl Geo {
         }
     }
 
-    /// The cells of a rank (0-based).
-    #[inline]
-    pub fn rank_cells(&self, rank: u8) -> CellSet {
-        Cells(0xffu128 << (8 * rank as u32))
-    }
-
     /// The cells of a file (0-based).
     #[inline]
     pub fn file_cells(&self, file: u8) -> CellSet {
