@@ -7,10 +7,11 @@
 mod fake_discord;
 
 use fake_discord::bot::{
-    continental_challenge, first_offered, registered_commands, Bot, Dir, CHANNEL, WAIT,
+    continental_challenge, first_offered, posted, registered_commands, wait_posted, Bot, Dir,
+    CHANNEL, WAIT,
 };
 use fake_discord::{opt, FakeDiscord, FakeUser, Recorded};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::time::{Duration, Instant};
 
 /// The parts of interaction `token` that Discord took and that show a message (callbacks
@@ -24,24 +25,6 @@ fn shown_parts(fake: &FakeDiscord, token: &str) -> Vec<Recorded> {
 }
 
 /// The channel's messages whose text contains `needle`.
-fn posted(fake: &FakeDiscord, needle: &str) -> Vec<Value> {
-    fake.channel_messages(CHANNEL)
-        .into_iter()
-        .filter(|m| m["content"].as_str().is_some_and(|c| c.contains(needle)))
-        .collect()
-}
-
-async fn wait_posted(fake: &FakeDiscord, needle: &str) {
-    let until = Instant::now() + WAIT;
-    while posted(fake, needle).is_empty() {
-        assert!(
-            Instant::now() < until,
-            "no message with '{needle}' in the channel"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 /// How many requests to routes containing `path` were answered 429.
 fn limited(fake: &FakeDiscord, path: &str) -> usize {
     fake.rate_limited()
@@ -124,7 +107,7 @@ async fn rate_limited_calls_are_made_again_and_nothing_is_lost() {
     }
     let channel_posts = format!("/channels/{CHANNEL}/messages");
     fake.rate_limit_next("POST", &channel_posts, 1, 0.5, false);
-    wait_posted(&fake, "left to move").await;
+    wait_posted(&fake, CHANNEL, "left to move").await;
     assert_eq!(
         limited(&fake, &channel_posts),
         1,
@@ -132,7 +115,11 @@ async fn rate_limited_calls_are_made_again_and_nothing_is_lost() {
     );
     // A few more ticks: the notice is not posted again.
     tokio::time::sleep(Duration::from_secs(3)).await;
-    assert_eq!(posted(&fake, "left to move").len(), 1, "reminded once");
+    assert_eq!(
+        posted(&fake, CHANNEL, "left to move").len(),
+        1,
+        "reminded once"
+    );
 
     // Ben moves while Discord keeps refusing answers: past Discord's 3 s his public answer
     // is posted in the channel instead.
@@ -142,7 +129,7 @@ async fn rate_limited_calls_are_made_again_and_nothing_is_lost() {
     let _ = fake
         .slash(&ben, CHANNEL, "move", json!([opt::string("text", &second)]))
         .await;
-    wait_posted(&fake, &format!("played {second}")).await;
+    wait_posted(&fake, CHANNEL, &format!("played {second}")).await;
     assert!(
         asked.elapsed() < Duration::from_secs(10),
         "posted after {:?}",

@@ -6,7 +6,7 @@
 
 mod fake_discord;
 
-use fake_discord::bot::{choice_value, Bot, Dir, CHANNEL, WAIT};
+use fake_discord::bot::{challenge_and_accept, posted, wait_posted, Bot, Dir, CHANNEL, WAIT};
 use fake_discord::{opt, shard_of, FakeDiscord, FakeUser};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -53,31 +53,7 @@ async fn play_a_game(
     black: &FakeUser,
     variant: &str,
 ) -> i64 {
-    let commands = fake.global_commands();
-    let variant = choice_value(&commands, "challenge", "variant", variant);
-    let color = choice_value(&commands, "challenge", "color", "White");
-    let t = fake
-        .slash(
-            white,
-            channel,
-            "challenge",
-            json!([
-                {"name": "variant", "type": 4, "value": variant},
-                opt::user("opponent", black),
-                {"name": "color", "type": 4, "value": color},
-                opt::int("days", 3),
-            ]),
-        )
-        .await;
-    let challenge = fake.answer(&t, WAIT).await.unwrap();
-    assert!(!challenge.ephemeral, "{}", challenge.content());
-    let t = fake.slash(black, channel, "accept", json!([])).await;
-    let started = fake.answer(&t, WAIT).await.unwrap();
-    assert!(
-        started.content().contains("your move"),
-        "{}",
-        started.content()
-    );
+    challenge_and_accept(fake, channel, white, black, variant).await;
     let t = fake
         .autocomplete(white, channel, "move", json!([opt::focused("text", 3, "")]))
         .await;
@@ -99,28 +75,6 @@ async fn play_a_game(
             |r| r.get(0),
         )
         .unwrap()
-}
-
-/// Messages in `channel` whose text contains `needle`.
-fn posted(fake: &FakeDiscord, channel: u64, needle: &str) -> Vec<Value> {
-    fake.channel_messages(channel)
-        .into_iter()
-        .filter(|m| m["content"].as_str().is_some_and(|c| c.contains(needle)))
-        .collect()
-}
-
-async fn wait_posted(fake: &FakeDiscord, channel: u64, needle: &str) -> Instant {
-    let until = Instant::now() + WAIT;
-    loop {
-        if !posted(fake, channel, needle).is_empty() {
-            return Instant::now();
-        }
-        assert!(
-            Instant::now() < until,
-            "no message with '{needle}' in {channel}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 fn lease_holder(dir: &Dir) -> Option<String> {

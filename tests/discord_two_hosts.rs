@@ -22,7 +22,9 @@ mod fake_discord;
 mod netns_hosts;
 mod throwaway_postgres;
 
-use fake_discord::bot::{choice_value, first_offered, Dir, CHANNEL, TOKEN, WAIT};
+use fake_discord::bot::{
+    challenge_and_accept, first_offered, posted, wait_posted, Dir, CHANNEL, TOKEN, WAIT,
+};
 use fake_discord::{opt, shard_of, FakeDiscord, FakeUser};
 use netns_hosts::Network;
 use serde_json::{json, Value};
@@ -223,26 +225,6 @@ fn lease_holder(pg: &Cluster) -> Option<String> {
     Some(sql(pg, "SELECT holder FROM leases WHERE name = 'clock'")).filter(|h| !h.is_empty())
 }
 
-/// Messages in `channel` whose text contains `needle`.
-fn posted(fake: &FakeDiscord, channel: u64, needle: &str) -> Vec<Value> {
-    fake.channel_messages(channel)
-        .into_iter()
-        .filter(|m| m["content"].as_str().is_some_and(|c| c.contains(needle)))
-        .collect()
-}
-
-async fn wait_posted(fake: &FakeDiscord, channel: u64, needle: &str) -> Instant {
-    let until = Instant::now() + WAIT;
-    while posted(fake, channel, needle).is_empty() {
-        assert!(
-            Instant::now() < until,
-            "no message with '{needle}' in {channel}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    Instant::now()
-}
-
 /// Waits until `bot`'s log says it answered `/name` (interaction `token`): the log line
 /// follows the answer.
 async fn assert_answered_by(bot: &HostBot, other: &HostBot, name: &str, token: &str) {
@@ -276,33 +258,9 @@ async fn play_a_game<'a>(
     (white, black): (&'a FakeUser, &'a FakeUser),
     variant: &str,
 ) -> Game<'a> {
-    let commands = fake.global_commands();
-    let variant = choice_value(&commands, "challenge", "variant", variant);
-    let color = choice_value(&commands, "challenge", "color", "White");
-    let t = fake
-        .slash(
-            white,
-            channel,
-            "challenge",
-            json!([
-                {"name": "variant", "type": 4, "value": variant},
-                opt::user("opponent", black),
-                {"name": "color", "type": 4, "value": color},
-                opt::int("days", 3),
-            ]),
-        )
-        .await;
-    let challenge = fake.answer(&t, WAIT).await.unwrap();
-    assert!(!challenge.ephemeral, "{}", challenge.content());
-    assert_answered_by(bot, other, "challenge", &t).await;
-    let t = fake.slash(black, channel, "accept", json!([])).await;
-    let started = fake.answer(&t, WAIT).await.unwrap();
-    assert!(
-        started.content().contains("your move"),
-        "{}",
-        started.content()
-    );
-    assert_answered_by(bot, other, "accept", &t).await;
+    let (challenge, accept) = challenge_and_accept(fake, channel, white, black, variant).await;
+    assert_answered_by(bot, other, "challenge", &challenge).await;
+    assert_answered_by(bot, other, "accept", &accept).await;
     for who in [white, black] {
         let first = first_offered(fake, who, channel).await;
         let t = fake

@@ -224,3 +224,63 @@ pub async fn first_offered(fake: &FakeDiscord, who: &FakeUser, channel: u64) -> 
         .unwrap_or_else(|| panic!("{} has a move: {choices:?}", who.name))
         .to_string()
 }
+
+/// Messages in `channel` whose text contains `needle`.
+pub fn posted(fake: &FakeDiscord, channel: u64, needle: &str) -> Vec<Value> {
+    fake.channel_messages(channel)
+        .into_iter()
+        .filter(|m| m["content"].as_str().is_some_and(|c| c.contains(needle)))
+        .collect()
+}
+
+/// Waits (up to `WAIT`) for a message in `channel` containing `needle`; when it was seen.
+pub async fn wait_posted(fake: &FakeDiscord, channel: u64, needle: &str) -> Instant {
+    let until = Instant::now() + WAIT;
+    while posted(fake, channel, needle).is_empty() {
+        assert!(
+            Instant::now() < until,
+            "no message with '{needle}' in {channel}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Instant::now()
+}
+
+/// `white` challenges `black` to `variant` in `channel` (White, 3 days) and `black`
+/// accepts; both answers are checked public. The two interactions' tokens.
+pub async fn challenge_and_accept(
+    fake: &FakeDiscord,
+    channel: u64,
+    white: &FakeUser,
+    black: &FakeUser,
+    variant: &str,
+) -> (String, String) {
+    let commands = fake.global_commands();
+    let variant = choice_value(&commands, "challenge", "variant", variant);
+    let color = choice_value(&commands, "challenge", "color", "White");
+    let challenge = fake
+        .slash(
+            white,
+            channel,
+            "challenge",
+            serde_json::json!([
+                {"name": "variant", "type": 4, "value": variant},
+                super::opt::user("opponent", black),
+                {"name": "color", "type": 4, "value": color},
+                super::opt::int("days", 3),
+            ]),
+        )
+        .await;
+    let asked = fake.answer(&challenge, WAIT).await.unwrap();
+    assert!(!asked.ephemeral, "{}", asked.content());
+    let accept = fake
+        .slash(black, channel, "accept", serde_json::json!([]))
+        .await;
+    let started = fake.answer(&accept, WAIT).await.unwrap();
+    assert!(
+        started.content().contains("your move"),
+        "{}",
+        started.content()
+    );
+    (challenge, accept)
+}
