@@ -679,7 +679,10 @@ impl River {
     /// there is none, the first legal move found, if any: quiescence searches only the
     /// former, and needs the latter only to tell a mate or stalemate from a quiet
     /// position. Listing and testing the few captures rather than every move is most of
-    /// what River's quiescence saves (it lists moves at most of its nodes).
+    /// what River's quiescence saves (it lists moves at most of its nodes). Measured on
+    /// the search bench's River middlegame (interleaved criterion runs, one core): with
+    /// the evaluation table and the build sites, 436k -> 1.10M nodes/s with the full
+    /// evaluation and 477k -> 1.08M with material alone; perft river 5 unchanged.
     pub(super) fn generate_noisy(&self, out: &mut MoveList) {
         let start = out.len();
         let v = self.view();
