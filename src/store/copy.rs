@@ -2,7 +2,7 @@
 //! PostgreSQL when a server outgrows one host, and back. Every row of every table is
 //! copied in one transaction on the target, ids included, then the counts compared.
 
-use super::db::{Arg, Db, Value};
+use super::db::{sqlite_value, Arg, Db, Value};
 use super::{Result, Store, StoreError};
 
 /// The tables in an order where each row's references are copied before it.
@@ -57,18 +57,9 @@ pub(super) fn rows_text(db: &Db, sql: &str) -> Result<Vec<Vec<Value>>> {
             let mut rows = st.query([])?;
             let mut out = Vec::new();
             while let Some(r) = rows.next()? {
-                let mut row = Vec::with_capacity(n);
-                for i in 0..n {
-                    row.push(match r.get_ref(i)? {
-                        rusqlite::types::ValueRef::Null => Value::Null,
-                        rusqlite::types::ValueRef::Integer(v) => Value::Int(v),
-                        rusqlite::types::ValueRef::Real(v) => Value::Real(v),
-                        rusqlite::types::ValueRef::Text(t) => {
-                            Value::Text(String::from_utf8_lossy(t).into_owned())
-                        }
-                        rusqlite::types::ValueRef::Blob(b) => Value::Blob(b.to_vec()),
-                    });
-                }
+                let row = (0..n)
+                    .map(|i| r.get_ref(i).map(sqlite_value))
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
                 out.push(row);
             }
             Ok(out)

@@ -221,7 +221,8 @@ impl rusqlite::ToSql for Arg<'_> {
     }
 }
 
-fn sqlite_value(v: rusqlite::types::ValueRef) -> Value {
+/// A SQLite value as Ferry reads it.
+pub(crate) fn sqlite_value(v: rusqlite::types::ValueRef) -> Value {
     use rusqlite::types::ValueRef;
     match v {
         ValueRef::Null => Value::Null,
@@ -268,14 +269,15 @@ impl Db {
         args: &[Arg],
         f: impl FnOnce(&mut Row) -> Result<T>,
     ) -> Result<Option<T>> {
+        // The store's single-row reads all select by key: the first row is the one.
         let mut f = Some(f);
         let mut first = None;
-        // `query_all` of a one-row query: the store's single-row reads all select by key.
-        for mut row in self.query_all(sql, args, |r| Ok(Row(std::mem::take(&mut r.0))))? {
+        self.query_all(sql, args, |row| {
             if let Some(f) = f.take() {
-                first = Some(f(&mut row)?);
+                first = Some(f(row)?);
             }
-        }
+            Ok(())
+        })?;
         Ok(first)
     }
 
@@ -307,10 +309,7 @@ impl Db {
                 if pg.borrow().in_transaction() {
                     pg.borrow_mut().execute(sql, args)
                 } else {
-                    self.write(|db| match db {
-                        Db::Postgres(pg) => pg.borrow_mut().execute(sql, args),
-                        Db::Sqlite { .. } => unreachable!("a PostgreSQL store"),
-                    })
+                    self.write(|_| pg.borrow_mut().execute(sql, args))
                 }
             }
         }

@@ -225,9 +225,7 @@ impl Pg {
     pub(crate) fn query(&mut self, sql: &'static str, args: &[Arg]) -> Result<Vec<Row>> {
         self.again(|pg| {
             let st = pg.statement(sql)?;
-            let params: Vec<&(dyn ToSql + Sync)> =
-                args.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
-            let rows = pg.client()?.query(&st, &params)?;
+            let rows = pg.client()?.query(&st, &params(args))?;
             rows.iter().map(row_of).collect()
         })
     }
@@ -235,9 +233,7 @@ impl Pg {
     pub(crate) fn execute(&mut self, sql: &'static str, args: &[Arg]) -> Result<u64> {
         self.again(|pg| {
             let st = pg.statement(sql)?;
-            let params: Vec<&(dyn ToSql + Sync)> =
-                args.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
-            Ok(pg.client()?.execute(&st, &params)?)
+            Ok(pg.client()?.execute(&st, &params(args))?)
         })
     }
 
@@ -253,11 +249,7 @@ impl Pg {
     /// A statement built at run time (the data copy), with `args`.
     pub(crate) fn execute_text(&mut self, sql: &str, args: &[Arg]) -> Result<u64> {
         let sql = dollar_params(sql);
-        self.again(|pg| {
-            let params: Vec<&(dyn ToSql + Sync)> =
-                args.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
-            Ok(pg.client()?.execute(sql.as_str(), &params)?)
-        })
+        self.again(|pg| Ok(pg.client()?.execute(sql.as_str(), &params(args))?))
     }
 
     /// Runs SQL text of several statements (migrations, the data copy).
@@ -438,6 +430,11 @@ impl Pg {
             m.version
         ))
     }
+}
+
+/// The client's form of a query's parameters.
+fn params<'a>(args: &'a [Arg<'a>]) -> Vec<&'a (dyn ToSql + Sync)> {
+    args.iter().map(|a| a as &(dyn ToSql + Sync)).collect()
 }
 
 /// A PostgreSQL row as `Value`s.
