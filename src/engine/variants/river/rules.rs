@@ -1348,8 +1348,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn generation_agrees_with_playing_every_move() {
+    /// Every position of 12 seeded random games under each of four option sets, with its
+    /// legal moves, given to `check`.
+    fn each_random_position(seed: u64, mut check: impl FnMut(&River, &MoveList)) {
         for pairs in [
             vec![],
             vec!["bridges=unlimited"],
@@ -1357,54 +1358,13 @@ mod tests {
             vec!["board=8x12", "boats=none"],
         ] {
             let options = Options::parse(super::super::options::OPTIONS, &pairs).unwrap();
-            let mut seed = 5u64;
-            for _ in 0..12 {
-                let mut p = River::start(&options);
-                for _ in 0..160 {
-                    let mut list = MoveList::new();
-                    p.generate(&mut list);
-                    let mut sorted = list.clone();
-                    sorted.sort();
-                    assert_eq!(sorted, brute_force_legal(&p), "{}", p.text());
-                    if list.is_empty() || p.outcome(None).is_some() {
-                        break;
-                    }
-                    let m = list[next(&mut seed) as usize % list.len()];
-                    p.apply(&m);
-                }
-            }
-        }
-    }
-
-    /// Quiescence's list holds every legal move that takes or promotes, only legal
-    /// moves, and one at least whenever there is a legal move.
-    #[test]
-    fn the_noisy_list_holds_every_gain_and_only_legal_moves() {
-        for pairs in [
-            vec![],
-            vec!["bridges=unlimited"],
-            vec!["boats=c5,d6,e5,f6", "bridges=3"],
-            vec!["board=8x12", "boats=none"],
-        ] {
-            let options = Options::parse(super::super::options::OPTIONS, &pairs).unwrap();
-            let mut seed = 11u64;
+            let mut seed = seed;
             for _ in 0..12 {
                 let mut p = River::start(&options);
                 for _ in 0..160 {
                     let mut legal = MoveList::new();
                     p.generate(&mut legal);
-                    let mut noisy = MoveList::new();
-                    p.generate_noisy(&mut noisy);
-                    assert_eq!(legal.is_empty(), noisy.is_empty(), "{}", p.text());
-                    for m in &noisy {
-                        assert!(legal.contains(m), "{} {m:?}", p.text());
-                    }
-                    for m in &legal {
-                        let fx = p.clone().apply(m);
-                        let gains = fx.removed.iter().any(|(_, q, _)| q.color != p.side)
-                            || !fx.transformed.is_empty();
-                        assert!(!gains || noisy.contains(m), "{} {m:?}", p.text());
-                    }
+                    check(&p, &legal);
                     if legal.is_empty() || p.outcome(None).is_some() {
                         break;
                     }
@@ -1413,6 +1373,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn generation_agrees_with_playing_every_move() {
+        each_random_position(5, |p, legal| {
+            let mut sorted = legal.clone();
+            sorted.sort();
+            assert_eq!(sorted, brute_force_legal(p), "{}", p.text());
+        });
+    }
+
+    /// Quiescence's list holds every legal move that takes or promotes, only legal
+    /// moves, and one at least whenever there is a legal move.
+    #[test]
+    fn the_noisy_list_holds_every_gain_and_only_legal_moves() {
+        each_random_position(11, |p, legal| {
+            let mut noisy = MoveList::new();
+            p.generate_noisy(&mut noisy);
+            assert_eq!(legal.is_empty(), noisy.is_empty(), "{}", p.text());
+            for m in &noisy {
+                assert!(legal.contains(m), "{} {m:?}", p.text());
+            }
+            for m in legal {
+                let fx = p.clone().apply(m);
+                let gains = fx.removed.iter().any(|(_, q, _)| q.color != p.side)
+                    || !fx.transformed.is_empty();
+                assert!(!gains || noisy.contains(m), "{} {m:?}", p.text());
+            }
+        });
     }
 
     #[test]
