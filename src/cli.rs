@@ -29,7 +29,8 @@
 //! exit status 1. Help and the version go to stdout with exit status 0.
 
 use crate::engine::player_text::excerpt;
-use crate::engine::search::arena::Player;
+use crate::engine::search::arena::{self, Player};
+use crate::engine::search::level;
 use crate::engine::{variant, variants, Game, MoveList, Options, Position, Variant};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::error::{ContextKind, ErrorKind};
@@ -121,7 +122,9 @@ enum Command {
     #[command(
         after_help = "Colours alternate from game to game, and each pair of games \
                             starts from its own random opening. The totals count for the \
-                            --white player.\n\n\
+                            --white player. A game between two levels ends, adjudicated, \
+                            once both searches have put the same side 1000 centipawns or \
+                            more ahead for 4 moves each (--play-out plays it to the end).\n\n\
                             Example:\n  ferry match fluidity --white level:3 --black level:1 --games 10"
     )]
     Match {
@@ -137,6 +140,13 @@ enum Command {
         /// How many games, 1 to 10000
         #[arg(long, value_name = "N", value_parser = parse_games)]
         games: u32,
+        /// Level 8's time a move in milliseconds, 10 to 600000; every level takes its
+        /// fixed share of it [default: 2000, as in a game]
+        #[arg(long, value_name = "MS", value_parser = parse_budget)]
+        budget: Option<u64>,
+        /// Plays every game to its end, never adjudicating one both searches call decided
+        #[arg(long)]
+        play_out: bool,
     },
     /// Speaks UCI on standard input and output (Fairy-Stockfish's dialect), for chess GUIs
     #[command(
@@ -322,6 +332,19 @@ fn parse_movetime(text: &str) -> Result<u64, String> {
     whole_in(text, "--movetime", 1, MAX_MOVETIME_MS, " of milliseconds")
 }
 
+/// The least level-8 budget a match may set: below it level 1's share rounds to nothing.
+const MIN_BUDGET_MS: u64 = 10;
+
+fn parse_budget(text: &str) -> Result<u64, String> {
+    whole_in(
+        text,
+        "--budget",
+        MIN_BUDGET_MS,
+        MAX_MOVETIME_MS,
+        " of milliseconds",
+    )
+}
+
 /// Runs one command; returns the exit status.
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let stdin = std::io::stdin();
@@ -380,7 +403,15 @@ fn run_inner(
             white,
             black,
             games,
-        }) => play_match(&setup, white, black, games, out),
+            budget,
+            play_out,
+        }) => {
+            let conditions = arena::Conditions {
+                budget: budget.map_or(level::FULL_BUDGET, std::time::Duration::from_millis),
+                adjudicate: !play_out,
+            };
+            play_match(&setup, (white, black), games, conditions, out)
+        }
         Some(Command::Uci) => {
             crate::uci::run(input, Box::new(std::io::stdout()));
             Ok(0)
@@ -606,47 +637,44 @@ fn sorted_move_texts(position: &dyn Position) -> Vec<String> {
 /// `ferry match`: one line per game as it ends, then the totals for the first player.
 fn play_match(
     setup: &Setup,
-    a: Player,
-    b: Player,
+    (a, b): (Player, Player),
     games: u32,
+    conditions: arena::Conditions,
     out: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    use crate::engine::search::arena;
     let s = setup.start()?;
     if setup.fen.is_some() {
         return Err(Failure::bad(
             "ferry match plays from the variant's start: leave out --fen",
         ));
     }
-    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    let (mut wins, mut draws, mut losses, mut adjudicated) = (0u32, 0u32, 0u32, 0u32);
     for i in 0..games {
         let a_is_white = i % 2 == 0;
         let (white, black) = if a_is_white { (a, b) } else { (b, a) };
         // A pair of games shares its opening.
         let opening = u64::from(i / 2) * 7919 + 17;
-        let game = arena::play(
+        let played = arena::play(
             s.variant,
             &s.options,
-            white,
-            black,
+            (white, black),
+            conditions,
             opening,
             u64::from(i) + 1,
         );
-        let points = arena::points_for_a(game.outcome(), a_is_white);
+        let points = arena::points_for_a(played.result(), a_is_white);
+        adjudicated += u32::from(played.adjudicated.is_some());
         match points {
             p if p > 0.75 => wins += 1,
             p if p < 0.25 => losses += 1,
             _ => draws += 1,
         }
-        let result = game.outcome().map_or_else(
-            || "unfinished, counted as a draw".to_string(),
-            |o| o.to_string(),
-        );
+        let result = played.result_text();
         writeln!(
             out,
             "game {}/{games}: {white} (White) - {black} (Black): {result}, {} plies; {a} so far +{wins} ={draws} -{losses}",
             i + 1,
-            game.plies().len()
+            played.game.plies().len()
         )
         .map_err(io)?;
         out.flush().map_err(io)?;
@@ -654,7 +682,9 @@ fn play_match(
     let score = (f64::from(wins) + f64::from(draws) / 2.0) / f64::from(games) * 100.0;
     writeln!(
         out,
-        "{a} vs {b}: {wins} wins, {draws} draws, {losses} losses; score {score:.1}%"
+        "{a} vs {b}: {wins} wins, {draws} draws, {losses} losses; score {score:.1}% \
+         ({adjudicated} adjudicated; level 8's budget {} ms a move)",
+        conditions.budget.as_millis()
     )
     .map_err(io)?;
     Ok(0)

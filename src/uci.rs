@@ -14,7 +14,7 @@
 //!   and `infinite`; `stop` ends the search and prints `bestmove` at once.
 
 use crate::engine::playout::Xorshift;
-use crate::engine::search::{eval::Evaluation, level, table::Table, Limits, Report, Seen};
+use crate::engine::search::{level, table::Table, Limits, Report, Seen};
 use crate::engine::{variant, variants, Game, Move, MoveList, Options, Position, Variant};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -297,11 +297,11 @@ fn go(s: &mut Session, args: &[&str], out: &Out) {
         let best = if level < level::MAX {
             p.choose_move(
                 &earlier,
-                level,
-                Evaluation::Full,
+                level::Play::at(level),
                 &mut table,
                 &mut Xorshift::new(seed),
             )
+            .map(|c| c.mv)
         } else {
             let mut print = |r: &Report| say(&out, &info_line(p, r));
             p.think(&earlier, limits, &mut table, &mut print)

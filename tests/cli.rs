@@ -679,6 +679,48 @@ fn match_plays_alternating_colours_and_totals_for_the_first_player() {
 }
 
 #[test]
+fn match_scales_every_level_by_the_budget_and_adjudicates_decided_games() {
+    let o = ferry(
+        &[
+            "match",
+            "little-river",
+            "--white",
+            "level:3",
+            "--black",
+            "level:1",
+            "--games",
+            "2",
+            "--budget",
+            "40",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let last = text.lines().last().unwrap_or_default();
+    assert!(last.starts_with("level:3 vs level:1: "), "{text}");
+    assert!(
+        last.contains("adjudicated; level 8's budget 40 ms a move)"),
+        "{text}"
+    );
+    // Every game line names its end: a rule's, or the adjudication's.
+    for line in text.lines().take(2) {
+        assert!(line.contains(" plies; level:3 so far "), "{text}");
+    }
+    for (budget, says) in [("9", "from 10 to 600000"), ("soon", "--budget")] {
+        let o = ferry(
+            &[
+                "match", "river", "--white", "level:1", "--black", "random", "--games", "1",
+                "--budget", budget,
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(2), "{budget}");
+        assert!(stderr(&o).contains(says), "{budget}: {}", stderr(&o));
+    }
+}
+
+#[test]
 fn match_refuses_a_level_out_of_range_with_the_range() {
     for (spec, says) in [
         (

@@ -10,7 +10,6 @@ use super::shared::{deadlines, internal};
 use super::text::{count_text, mention};
 use super::{refuse, App, AppError, Command, Fail, Out, Reply};
 use crate::engine::playout::Xorshift;
-use crate::engine::search::eval::Evaluation;
 use crate::engine::search::level;
 use crate::engine::search::table::Table;
 use crate::engine::search::{Limits, Seen};
@@ -109,14 +108,13 @@ impl Turn {
                 let seed = (self.game as u64) << 20 ^ u64::from(self.seq);
                 p.choose_move(
                     &self.earlier,
-                    self.level,
-                    Evaluation::Full,
+                    level::Play::at(self.level),
                     &mut table,
                     &mut Xorshift::new(seed | 1),
                 )
             })
             .flatten()
-            .map(|m| p.move_text(&m));
+            .map(|c| p.move_text(&c.mv));
         Decision {
             game: self.game,
             seq: self.seq,

@@ -12,7 +12,12 @@ use super::outcome::{Outcome, Reason};
 use super::perft;
 use super::player_text::{check_plain, excerpt, MAX_MOVE_TEXT};
 use super::playout::Xorshift;
-use super::search::{self, eval::Evaluation, table::Table, Limits, Report, Seen};
+use super::search::{
+    self,
+    level::{Chosen, Play},
+    table::Table,
+    Limits, Report, Seen,
+};
 use super::types::{Color, Piece};
 use super::variant::{Feature, History, InHand, Position, Variant};
 use std::fmt;
@@ -279,12 +284,11 @@ impl<R: Rules> Position for R {
     fn choose_move(
         &self,
         earlier: &[Seen],
-        level: u8,
-        evaluation: Evaluation,
+        play: Play,
         table: &mut Table,
         random: &mut Xorshift,
-    ) -> Option<Move> {
-        search::level::choose(self, earlier, level, evaluation, table, random)
+    ) -> Option<Chosen> {
+        search::level::choose(self, earlier, play, table, random)
     }
     fn perft(&self, depth: u32) -> u64 {
         perft::perft(self, depth)

@@ -8,7 +8,11 @@ use super::options::{OptionSpec, OptionValues, Options};
 use super::outcome::{Outcome, Reason};
 use super::player_text::excerpt;
 use super::playout::Xorshift;
-use super::search::{eval::Evaluation, table::Table, Limits, Report, Seen};
+use super::search::{
+    level::{Chosen, Play},
+    table::Table,
+    Limits, Report, Seen,
+};
 use super::types::{Color, Piece, Role};
 use std::fmt;
 use std::sync::OnceLock;
@@ -163,15 +167,14 @@ pub trait Position: Send + Sync + fmt::Debug {
         each: &mut dyn FnMut(&Report),
     ) -> Option<Report>;
 
-    /// The move Ferry plays here at `level` (`engine::search::level::choose`).
+    /// The move Ferry plays here as `play` says (`engine::search::level::choose`).
     fn choose_move(
         &self,
         earlier: &[Seen],
-        level: u8,
-        evaluation: Evaluation,
+        play: Play,
         table: &mut Table,
         random: &mut Xorshift,
-    ) -> Option<Move>;
+    ) -> Option<Chosen>;
 
     /// Leaves of the legal move tree `depth` plies deep (rules README, "Perft").
     fn perft(&self, depth: u32) -> u64;

@@ -28,24 +28,61 @@ pub struct Style {
     pub margin: i32,
 }
 
-/// The style of level `level` (1 to 8); `None` outside that range.
+/// The style of level `level` (1 to 8) at the full budget; `None` outside that range.
 pub fn style(level: u8) -> Option<Style> {
-    let (depth, millis, margin) = match level {
-        1 => (Some(1), 100, 400),
-        2 => (Some(2), 150, 250),
-        3 => (Some(3), 200, 150),
-        4 => (Some(4), 300, 90),
-        5 => (Some(5), 500, 50),
-        6 => (None, 800, 25),
-        7 => (None, 1_200, 10),
-        8 => (None, FULL_BUDGET.as_millis() as u64, 0),
+    style_within(level, FULL_BUDGET)
+}
+
+/// The style of level `level` when level 8 may spend `budget` a move: every level's time
+/// is a fixed share of level 8's, so the ladder keeps its steps on a slower machine or in
+/// a quicker match.
+pub fn style_within(level: u8, budget: Duration) -> Option<Style> {
+    // (depth, thousandths of the budget, margin). At the full 2 s budget the shares are
+    // 100, 150, 200, 300, 500, 800, 1200 and 2000 ms.
+    let (depth, share, margin) = match level {
+        1 => (Some(1), 50, 400),
+        2 => (Some(2), 75, 250),
+        3 => (Some(3), 100, 150),
+        4 => (Some(4), 150, 90),
+        5 => (Some(5), 250, 50),
+        6 => (None, 400, 25),
+        7 => (None, 600, 10),
+        8 => (None, 1_000, 0),
         _ => return None,
     };
     Some(Style {
         depth,
-        time: Duration::from_millis(millis),
+        time: budget * share / 1_000,
         margin,
     })
+}
+
+/// How Ferry plays one side: its level, the evaluation it stands on, and level 8's budget
+/// a move (the other levels take their share of it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Play {
+    pub level: u8,
+    pub evaluation: Evaluation,
+    pub budget: Duration,
+}
+
+impl Play {
+    /// `level` with the variant's own evaluation and the full budget: Ferry in a game.
+    pub fn at(level: u8) -> Play {
+        Play {
+            level,
+            evaluation: Evaluation::Full,
+            budget: FULL_BUDGET,
+        }
+    }
+}
+
+/// The move chosen, and the search's score of the position for the side to move
+/// (centipawns or a mate score), which a match reads to adjudicate a decided game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Chosen {
+    pub mv: Move,
+    pub score: i32,
 }
 
 /// Why a level was refused, in a player's words.
@@ -63,17 +100,17 @@ pub fn not_a_level(text: &str) -> String {
     )
 }
 
-/// The move Ferry plays at `level` (1 to 8), or `None` when there is no legal move.
+/// The move Ferry plays as `play` says, or `None` when there is no legal move.
 /// `random` decides among moves within the level's margin; level 8 never uses it.
 pub fn choose<R: Rules>(
     root: &R,
     earlier: &[Seen],
-    level: u8,
-    evaluation: Evaluation,
+    play: Play,
     table: &mut Table,
     random: &mut Xorshift,
-) -> Option<Move> {
-    let style = style(level.clamp(MIN, MAX))?;
+) -> Option<Chosen> {
+    let evaluation = play.evaluation;
+    let style = style_within(play.level.clamp(MIN, MAX), play.budget)?;
     // Level 8 spends its whole budget on one search; a lower level half on the search
     // and half on scoring each move, so that neither runs over the budget.
     let search_time = if style.margin == 0 {
@@ -90,7 +127,10 @@ pub fn choose<R: Rules>(
     let best: Report = think(root, earlier, limits, table, |_| {})?;
     if style.margin == 0 || score::is_mate(best.score) && best.score > 0 {
         // Level 8 plays its best, and every level takes a forced win it has seen.
-        return Some(best.pv[0]);
+        return Some(Chosen {
+            mv: best.pv[0],
+            score: best.score,
+        });
     }
     // Each move scored one ply less deep than the search: cheap next to it, and enough
     // to tell a slip from a blunder.
@@ -134,11 +174,16 @@ pub fn choose<R: Rules>(
         .collect();
     let total: u64 = weights.iter().sum();
     let mut pick = random.below(total as usize) as u64;
+    let mut mv = candidates[0].0;
     for (i, w) in weights.iter().enumerate() {
         if pick < *w {
-            return Some(candidates[i].0);
+            mv = candidates[i].0;
+            break;
         }
         pick -= w;
     }
-    candidates.first().map(|c| c.0)
+    Some(Chosen {
+        mv,
+        score: best.score,
+    })
 }
