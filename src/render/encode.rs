@@ -3,13 +3,22 @@
 //! the `png` crate. The filter and level were measured on every variant's start and
 //! late-game pictures (benches/render.rs, the `png-settings` group).
 //!
-//! A picture that comes out over `BUDGET` (a late Continental board, all tokens, is the
-//! one benched) is written again, filtered "Sub" and deflated at level 4, and the
-//! smaller file kept: 30,420 B became 24,589 B there, and the whole picture took 1.48 ms,
-//! while the pictures under budget pay nothing. libdeflate at level 5, unfiltered, made
-//! it 22,141 B but took 2.17-2.19 ms (criterion, the two builds interleaved). Over 135
-//! boards (every variant, 0 to 140 plies), 34 come out of the first pass over budget;
-//! after this second pass 8 still are, by at most 709 B.
+//! A picture that comes out over `BUDGET` is written again, denser (each row "Sub", or
+//! "Up" where it repeats the row above, deflated at level 4), and the smaller file kept.
+//! A picture of round tokens (a Continental board, see `tokens_like`) is written the
+//! denser way first, since "Up" gains nothing there: the late Continental board benched
+//! is 24,368 B and takes 0.93 ms whole, where the two passes took 1.48 ms for 24,589 B
+//! (criterion, the two builds interleaved). Telling tokens apart costs every picture
+//! about 15 µs of counting: the other boards measured 2-6% slower in one process, 6-20%
+//! by criterion across the two builds. Over 131 boards (every variant, 0 to 140 plies),
+//! 36 come out of the "Up" pass over budget, 28 of them Continental; after the denser
+//! pass 7 still are, by at most 656 B.
+//!
+//! Tried and left: each row's own filter (None, Sub, Up, Average or Paeth, the least sum
+//! of absolute differences or the most zeros) at levels 1 to 4 left the late Continental
+//! board at 27,735 B at best by level 3 (26,991 B at level 4), since changing filters
+//! between rows breaks the matches between them; "Sub" at level 3 left it at 25,885 B.
+//! libdeflate at level 5, unfiltered, made it 22,141 B but took 2.17-2.19 ms.
 
 use super::canvas::Canvas;
 use super::palette::palette;
@@ -21,30 +30,88 @@ pub const FILTER: png::Filter = png::Filter::Up;
 const LEVEL: u8 = 2;
 /// The size a board's picture should stay within.
 pub const BUDGET: usize = 25_000;
-/// Deflate's level for a picture over budget: with "Sub", level 2 left the late
+/// Deflate's level for the denser encoding: with "Sub" alone, level 2 left the late
 /// Continental board at 27,297 B, level 3 at 25,885 B, level 4 at 24,589 B.
 const SECOND_LEVEL: u32 = 4;
 
-/// The picture as PNG bytes: the same file `png_with` writes with `FILTER` and `LEVEL`.
+/// The picture as PNG bytes: the same file `png_with` writes with `FILTER` and `LEVEL`,
+/// or `write_dense`'s when the picture is `tokens_like` and that fits `BUDGET`; when the
+/// encoding tried first is over budget, the smaller of the two.
 pub fn png(img: &Canvas) -> Vec<u8> {
     let p = palette();
     let colors = (png::ColorType::Indexed, Some(p.rgb_bytes()));
-    let first = write(
-        img.width,
-        img.height,
-        img.width as usize,
-        &img.pixels,
-        colors.clone(),
-    );
+    let light = || {
+        write(
+            img.width,
+            img.height,
+            img.width as usize,
+            &img.pixels,
+            colors.clone(),
+        )
+    };
+    let dense = || write_dense(img.width, img.height, &img.pixels, colors.clone());
+    let order: [&dyn Fn() -> Vec<u8>; 2] = if tokens_like(img) {
+        [&dense, &light]
+    } else {
+        [&light, &dense]
+    };
+    let first = order[0]();
     if first.len() <= BUDGET {
         return first;
     }
-    let second = write_dense(img.width, img.height, &img.pixels, colors);
+    let second = order[1]();
     if second.len() < first.len() {
         second
     } else {
         first
     }
+}
+
+/// Whether the picture is drawn mostly of round tokens (a Continental board), on which
+/// "Up" gains nothing: as many pixels differ from the one on their left as from the one
+/// above (at least 24 for every 25), and at least one pixel in 18 differs from the one
+/// above. Over 131 boards (every variant, 0 to 140 plies) this held for the 29
+/// Continental boards and no other, and the first pass would have come out over budget
+/// on 28 of them.
+fn tokens_like(img: &Canvas) -> bool {
+    let (above, left) = changes(&img.pixels, img.width as usize);
+    left * 25 >= above * 24 && above * 18 >= img.pixels.len()
+}
+
+/// How many pixels differ from the one above, and how many from the one on their left
+/// (counted as each pixel but the last row's against the one below it and the one after
+/// it): one pass, 32 pixels at a time in byte lanes that cannot overflow in 255 steps.
+fn changes(px: &[u8], width: usize) -> (usize, usize) {
+    const LANES: usize = 32;
+    let n = px.len().saturating_sub(width);
+    if width == 0 || n == 0 {
+        return (0, 0);
+    }
+    let (here, below, right) = (&px[..n], &px[width..], &px[1..=n]);
+    let (mut above, mut left) = (0, 0);
+    for start in (0..n).step_by(255 * LANES) {
+        let end = n.min(start + 255 * LANES);
+        let whole = start + (end - start) / LANES * LANES;
+        let (mut up, mut side) = ([0u8; LANES], [0u8; LANES]);
+        for i in (start..whole).step_by(LANES) {
+            let (h, b, r) = (
+                &here[i..i + LANES],
+                &below[i..i + LANES],
+                &right[i..i + LANES],
+            );
+            for k in 0..LANES {
+                up[k] += u8::from(h[k] != b[k]);
+                side[k] += u8::from(h[k] != r[k]);
+            }
+        }
+        above += up.iter().map(|&c| usize::from(c)).sum::<usize>();
+        left += side.iter().map(|&c| usize::from(c)).sum::<usize>();
+        for i in whole..end {
+            above += usize::from(here[i] != below[i]);
+            left += usize::from(here[i] != right[i]);
+        }
+    }
+    (above, left)
 }
 
 /// An RGB picture (the rating chart, whose colours are not the boards') as PNG bytes.
@@ -96,8 +163,9 @@ fn write(
 }
 
 /// The same indexed picture filtered "Sub" (each index less the one on its left, which
-/// turns the runs inside tokens and squares into zeros) and deflated at `SECOND_LEVEL`:
-/// slower than `write`, and a fifth smaller on the boards that need it.
+/// turns the runs inside tokens and squares into zeros), but "Up" on a row that repeats
+/// the one above (all zeros), and deflated at `SECOND_LEVEL`: slower than `write`, and a
+/// fifth smaller on the boards that need it.
 fn write_dense(
     width: u32,
     height: u32,
@@ -106,10 +174,17 @@ fn write_dense(
 ) -> Vec<u8> {
     let row_bytes = (width as usize).max(1);
     let mut rows = Vec::with_capacity(bytes.len() + height as usize);
+    let mut above: &[u8] = &[];
     for row in bytes.chunks_exact(row_bytes) {
-        rows.push(png::Filter::Sub as u8);
-        rows.push(row[0]);
-        rows.extend(row.windows(2).map(|w| w[1].wrapping_sub(w[0])));
+        if row == above {
+            rows.push(png::Filter::Up as u8);
+            rows.resize(rows.len() + row.len(), 0);
+        } else {
+            rows.push(png::Filter::Sub as u8);
+            rows.push(row[0]);
+            rows.extend(row.windows(2).map(|w| w[1].wrapping_sub(w[0])));
+        }
+        above = row;
     }
     let mut zlib = flate2::write::ZlibEncoder::new(
         Vec::with_capacity(rows.len() / 8),
@@ -184,12 +259,36 @@ mod tests {
                 *p = ink;
             }
         }
-        for img in [img, Canvas::new(1, 1, CAPTION)] {
+        // Rows that repeat the one above, which the dense encoding writes "Up".
+        let mut stripes = Canvas::new(64, 40, BACKGROUND);
+        for (y, row) in stripes.pixels.chunks_exact_mut(64).enumerate() {
+            row[(y / 4 * 7) % 64..].fill(ink);
+        }
+        // Noise is "tokens-like" (it differs from the left as often as from above) and
+        // goes straight to the dense encoding; a lone pixel has nothing above it.
+        assert!(tokens_like(&img));
+        assert!(!tokens_like(&Canvas::new(1, 1, CAPTION)));
+        for img in [img, stripes, Canvas::new(1, 1, CAPTION)] {
             let decoded = image::load_from_memory(&png(&img)).unwrap().to_rgb8();
             assert_eq!(decoded, img.to_rgb());
-            // The file the `png` crate would write itself, byte for byte.
+            // The "Up" encoding is the file the `png` crate would write itself, byte for
+            // byte.
+            let colors = (png::ColorType::Indexed, Some(palette().rgb_bytes()));
+            let light = write(
+                img.width,
+                img.height,
+                img.width as usize,
+                &img.pixels,
+                colors,
+            );
             let level = png::DeflateCompression::Level(LEVEL);
-            assert_eq!(png(&img), png_with(&img, FILTER, level));
+            assert_eq!(light, png_with(&img, FILTER, level));
+            // The lane counts agree with plain ones.
+            let (w, px) = (img.width as usize, &img.pixels);
+            let n = px.len() - w;
+            let above = (0..n).filter(|&i| px[i] != px[i + w]).count();
+            let left = (0..n).filter(|&i| px[i] != px[i + 1]).count();
+            assert_eq!(changes(px, w), (above, left));
             // The same picture in RGB, as the rating chart is written.
             let rgb = img.to_rgb();
             let decoded = image::load_from_memory(&png_rgb(&rgb)).unwrap().to_rgb8();
