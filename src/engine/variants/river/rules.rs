@@ -179,6 +179,21 @@ fn retain_from(out: &mut MoveList, start: usize, keep: impl Fn(&Move) -> bool) {
 
 pub(super) const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
+/// A Pawn's move to `to`: one for each promotion when `to` is on its last rank, else one.
+fn pawn_move(out: &mut MoveList, from: Cell, to: Cell, last_rank: bool) {
+    if last_rank {
+        for r in PROMOTIONS {
+            out.push(Move::Normal {
+                from,
+                to,
+                promotion: Some(r),
+            });
+        }
+    } else {
+        out.push(Move::normal(from, to));
+    }
+}
+
 /// A boat's sail of one or two steps, or the first step of a board-and-sail.
 pub(super) fn sail(from: Cell, to: Cell) -> Move {
     Move::Path {
@@ -479,17 +494,7 @@ impl River {
             let i = from.index();
             let last = g.last_rank(us);
             let push_to = |to: Cell, out: &mut MoveList| {
-                if g.shape.rank(to) == last {
-                    for r in PROMOTIONS {
-                        out.push(Move::Normal {
-                            from,
-                            to,
-                            promotion: Some(r),
-                        });
-                    }
-                } else {
-                    out.push(Move::normal(from, to));
-                }
+                pawn_move(out, from, to, g.shape.rank(to) == last);
             };
             if let Some(p) = g.push[us][i] {
                 if v.land.contains(p) && !v.occ.contains(p) {
@@ -768,17 +773,7 @@ impl River {
                     }
                 }
                 for to in targets {
-                    if g.shape.rank(to) == last {
-                        for r in PROMOTIONS {
-                            out.push(Move::Normal {
-                                from,
-                                to,
-                                promotion: Some(r),
-                            });
-                        }
-                    } else {
-                        out.push(Move::normal(from, to));
-                    }
+                    pawn_move(out, from, to, g.shape.rank(to) == last);
                 }
                 continue;
             }
