@@ -155,8 +155,28 @@ pub enum Role {
     Man,
 }
 
+// `Role::CHESS` is `Role::ALL`'s start, so `index()` is a chess role's place in it.
+const _: () = {
+    let mut i = 0;
+    while i < Role::CHESS.len() {
+        assert!(Role::CHESS[i] as usize == i && Role::ALL[i] as usize == i);
+        i += 1;
+    }
+};
+
 impl Role {
     pub const COUNT: usize = 21;
+
+    /// The six roles of Western chess: the first six of `ALL`, so that their `index()`
+    /// is their place here.
+    pub const CHESS: [Role; 6] = [
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ];
 
     pub const ALL: [Role; Role::COUNT] = [
         Role::King,

@@ -438,14 +438,7 @@ mod tests {
 
     #[test]
     fn standard_pieces_are_chess_glyphs_and_fairy_pieces_tokens() {
-        for role in [
-            Role::King,
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-            Role::Pawn,
-        ] {
+        for role in Role::CHESS {
             assert!(
                 matches!(look(role, false), Look::Chess { .. } | Look::Bishop),
                 "{role}"

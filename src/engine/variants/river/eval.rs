@@ -18,29 +18,13 @@ use std::sync::OnceLock;
 /// What a piece standing past the river is worth beyond its material, in centipawns.
 const CROSSED: i32 = 15;
 
-/// River's roles, in the order of a `Worth` row.
-const ROLES: [Role; 6] = [
-    Role::King,
-    Role::Queen,
-    Role::Rook,
-    Role::Bishop,
-    Role::Knight,
-    Role::Pawn,
-];
-
 /// What each piece (colour and role, `slot`) is worth on one cell.
 type Worth = [i32; 12];
 
+/// A piece's place in a `Worth` row: by colour, then by its place in `Role::CHESS` (any
+/// other role, which River never has, in the Pawn's).
 fn slot(p: Piece) -> usize {
-    let role = match p.role {
-        Role::King => 0,
-        Role::Queen => 1,
-        Role::Rook => 2,
-        Role::Bishop => 3,
-        Role::Knight => 4,
-        _ => 5,
-    };
-    6 * p.color.index() + role
+    6 * p.color.index() + p.role.index().min(5)
 }
 
 /// A piece's material, placing (`standard`'s terms) and crossing on `c`.
@@ -70,7 +54,7 @@ fn worth_table(land: u8) -> &'static [Worth] {
                     let mut row = [0; 12];
                     if shape.cells().contains(Cell(i)) {
                         for color in Color::ALL {
-                            for role in ROLES {
+                            for role in Role::CHESS {
                                 row[slot(Piece::new(color, role))] =
                                     worth_of(shape, Cell(i), color, role);
                             }
