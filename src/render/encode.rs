@@ -50,16 +50,12 @@ pub fn png(img: &Canvas) -> Vec<u8> {
         )
     };
     let dense = || write_dense(img.width, img.height, &img.pixels, colors.clone());
-    let order: [&dyn Fn() -> Vec<u8>; 2] = if tokens_like(img) {
-        [&dense, &light]
-    } else {
-        [&light, &dense]
-    };
-    let first = order[0]();
+    let dense_first = tokens_like(img);
+    let first = if dense_first { dense() } else { light() };
     if first.len() <= BUDGET {
         return first;
     }
-    let second = order[1]();
+    let second = if dense_first { light() } else { dense() };
     if second.len() < first.len() {
         second
     } else {
