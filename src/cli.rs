@@ -119,14 +119,7 @@ enum Command {
     #[command(after_help = "Example:\n  ferry play river")]
     Play(Setup),
     /// Plays games between two players (level:N, material:N or random) and prints the score
-    #[command(
-        after_help = "Colours alternate from game to game, and each pair of games \
-                            starts from its own random opening. The totals count for the \
-                            --white player. A game between two levels ends, adjudicated, \
-                            once both searches have put the same side 1000 centipawns or \
-                            more ahead for 4 moves each (--play-out plays it to the end).\n\n\
-                            Example:\n  ferry match fluidity --white level:3 --black level:1 --games 10"
-    )]
+    #[command(after_help = match_help())]
     Match {
         #[command(flatten)]
         setup: Setup,
@@ -316,6 +309,20 @@ fn parse_search_depth(text: &str) -> Result<u32, String> {
 
 fn parse_player(text: &str) -> Result<Player, String> {
     Player::parse(text)
+}
+
+/// `ferry match --help`'s closing text, with the adjudication's own figures.
+fn match_help() -> String {
+    use arena::Adjudication;
+    format!(
+        "Colours alternate from game to game, and each pair of games starts from its own \
+         random opening. The totals count for the --white player. A game between two \
+         levels ends, adjudicated, once both searches have put the same side {} centipawns \
+         or more ahead for {} moves each (--play-out plays it to the end).\n\n\
+         Example:\n  ferry match fluidity --white level:3 --black level:1 --games 10",
+        Adjudication::SCORE,
+        Adjudication::MOVES
+    )
 }
 
 /// The most games one `ferry match` plays.
