@@ -321,7 +321,7 @@ fn check_over_means_no_moves(p: &dyn Position, legal: &MoveList, context: &dyn F
 }
 
 /// Positions over by the rules that read them alone, by variant, with the options under
-/// which they are over: a counter at its limit, a bare general, camp, insufficient
+/// which they are over: a counter at its limit, a bare general, insufficient
 /// material, Continental's protect (every way out of check a General move).
 const OVER_BY_POSITION: &[(&str, &[&str], &str)] = &[
     (
@@ -330,11 +330,6 @@ const OVER_BY_POSITION: &[(&str, &[&str], &str)] = &[
         "4k3/p7/8/8/3r4/8/3K4/8[] w - 1",
     ),
     ("continental", &[], "4k3/8/8/8/8/8/8/3K4[] w w0 30"),
-    (
-        "continental",
-        &["camp=on"],
-        "3K4/8/8/8/8/8/8/4k3[] b b64 30",
-    ),
     ("river", &[], "8/8/4k3/8/8/8/4K3/8/8/8 w - - e5,h6 - 0 1"),
     (
         "river",

@@ -338,12 +338,55 @@ fn counted_out_position_has_no_moves() {
 
 #[test]
 fn camp_position_has_no_moves() {
-    let p = pos_with("4K3/8/8/8/8/5k2/8/8[] b b30 60", &["camp=on"]);
-    assert!(moves(p.as_ref()).is_empty());
-    assert_eq!(p.outcome(None), outcome(WHITE_WINS, Reason::Camp));
+    let g = game_after("8/4K3/8/8/8/5k2/8/8[] w b30 60", &["camp=on"], &["Ke8"]);
+    assert!(moves(g.position()).is_empty());
+    assert_eq!(
+        g.position().outcome(None),
+        outcome(WHITE_WINS, Reason::Camp)
+    );
     // Without the option the General in the far rank is just a General.
     let p = pos("4K3/8/8/8/8/5k2/8/8[] b b30 60");
     assert!(!moves(p.as_ref()).is_empty());
+}
+
+/// A game from `text` under `options` after `moves`.
+fn game_after(text: &str, options: &[&str], moves: &[&str]) -> Game {
+    let mut g = game_with(text, options);
+    for mv in moves {
+        g.play(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    }
+    g
+}
+
+#[test]
+fn camp_on_refuses_a_position_text_whose_general_is_already_in_camp() {
+    // Issue example: Black's General stands on Black's rank 8 (rank 1); before the rule,
+    // any Black move from this text (C@a8) ended the game "0-1 camp".
+    let v = continental();
+    let text = "8/8/3K4/8/8/8/8/4k3[c] b b30 30";
+    let e = (v.parse)(text, &v.options(&["camp=on"]).unwrap())
+        .err()
+        .expect("refused with camp=on");
+    assert_eq!(
+        e.to_string(),
+        "Black's General on e1 stands on Black's rank 8: with camp=on the move that put it \
+         there ended the game, so play cannot reach this position"
+    );
+    // White's General in White's camp, either side to move.
+    for text in [
+        "4K3/8/8/8/8/5k2/8/8[] b b30 60",
+        "4K3/8/8/8/8/5k2/8/8[] w b30 60",
+    ] {
+        let e = (v.parse)(text, &v.options(&["camp=on"]).unwrap()).err();
+        assert!(
+            e.is_some_and(|e| e.to_string().contains("White's General on e8")),
+            "{text}"
+        );
+    }
+    // Without the option the text reads and C@a8 is an ordinary drop.
+    let mut g = game(text);
+    g.play("C@a8").unwrap();
+    assert_eq!(g.outcome(), None);
 }
 
 #[test]

@@ -164,6 +164,12 @@ pub enum PositionError {
         color: Color,
         at: Square,
     },
+    /// With `camp=on`, a General on its own rank 8: the move that put it there ended the
+    /// game.
+    GeneralInCamp {
+        color: Color,
+        at: Square,
+    },
     BadCount {
         text: String,
     },
@@ -431,6 +437,11 @@ impl fmt::Display for PositionError {
                 f,
                 "{color}'s Soldier on {at} stands on {color}'s rank 6-8: a Soldier promotes on \
                  its rank 6 (write a Guard Soldier 'S' there) and never gets further"
+            ),
+            GeneralInCamp { color, at } => write!(
+                f,
+                "{color}'s General on {at} stands on {color}'s rank 8: with camp=on the move \
+                 that put it there ended the game, so play cannot reach this position"
             ),
             BadCount { text } => write!(
                 f,

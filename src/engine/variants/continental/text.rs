@@ -96,16 +96,23 @@ impl ContinentalPosition {
         Ok(pos)
     }
 
-    /// Generals and Soldiers on the board (section 9).
+    /// Generals and Soldiers on the board (sections 6 and 9).
     fn check_pieces(&self) -> Result<(), PositionError> {
         let t = tables();
         for color in Color::ALL {
-            let generals = self.roles[GENERAL].and(self.placement.of(color)).count();
-            if generals != 1 {
+            let generals = self.roles[GENERAL].and(self.placement.of(color));
+            if generals.count() != 1 {
                 return Err(PositionError::RoyalCount {
                     color,
-                    count: generals,
+                    count: generals.count(),
                     role: Role::General,
+                });
+            }
+            let in_camp = generals.and(t.own_ranks(color, 8, 8)).first();
+            if let Some(c) = in_camp.filter(|_| self.config.camp) {
+                return Err(PositionError::GeneralInCamp {
+                    color,
+                    at: t.shape.square(c),
                 });
             }
             let soldiers = self.roles[SOLDIER].and(self.placement.of(color));
