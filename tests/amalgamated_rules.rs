@@ -761,3 +761,18 @@ fn a_counter_at_its_limit_ends_the_game_with_no_moves() {
     );
     assert!(game.play("e4").is_err());
 }
+
+#[test]
+fn long_form_g2_f1_in_capitals_is_the_bishop_on_g2_not_the_general_from_rank_2() {
+    let p = pos("4g3/p7/8/8/8/8/5GB1/8 w 0 30");
+    let read = |typed: &str| p.parse_move(typed).map(|m| p.move_text(&m));
+    assert_eq!(read("Gf1"), Ok("Gf1".to_string()));
+    for typed in ["G2-F1", "g2-f1", "G2-f1", "g2xF1"] {
+        assert_eq!(read(typed), Ok("Bf1".to_string()), "{typed}");
+    }
+    // Without a separator the text is also the short form `G2f1`, the General from rank 2.
+    assert_eq!(
+        read("G2F1"),
+        Err(IllegalMove::Ambiguous(vec!["Bf1".into(), "Gf1".into()]))
+    );
+}

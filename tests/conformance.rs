@@ -5,7 +5,7 @@
 
 use ferry::engine::player_text::{MAX_MOVE_TEXT, MAX_POSITION_TEXT};
 use ferry::engine::{
-    variants, Action, Game, IllegalMove, MoveList, OptionValues, Options, Position, Variant,
+    variants, Action, Game, IllegalMove, Move, MoveList, OptionValues, Options, Position, Variant,
 };
 use std::collections::HashSet;
 
@@ -431,6 +431,102 @@ fn every_variant_conforms_over_random_playouts() {
     assert!(!variants().is_empty(), "no variant is registered");
     for v in variants() {
         playouts(v, 6, plies_for(v.id), 0x5EED_0000 + v.id.len() as u64);
+    }
+}
+
+/// Every square of a move text in capitals: a lowercase letter followed by a digit.
+fn squares_in_capitals(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in b.iter().enumerate() {
+        let square = c.is_ascii_lowercase() && b.get(i + 1).is_some_and(u8::is_ascii_digit);
+        out.push(if square { c.to_ascii_uppercase() } else { c } as char);
+    }
+    out
+}
+
+/// The square a move text starts with (a letter and its digits), if it starts with one.
+fn leading_square(p: &dyn Position, text: &str) -> Option<ferry::engine::Cell> {
+    let digits = text.bytes().skip(1).take_while(u8::is_ascii_digit).count();
+    text.get(..1 + digits).and_then(|s| p.shape().parse_cell(s))
+}
+
+/// The texts a player may type for `m` with squares in capitals: its canonical text with
+/// every square in capitals and, for a piece's plain move, the long form without a letter
+/// in capitals, with one square in capitals, and without a separator (`E1-F2`, `E1-f2`,
+/// `e1-F2`, `E1F2`), keeping the canonical promotion suffix.
+fn capital_forms(p: &dyn Position, m: &Move, canonical: &str) -> Vec<String> {
+    let mut out = vec![squares_in_capitals(canonical)];
+    if let Move::Normal { from, to, .. } = *m {
+        let (f, t) = (p.shape().name(from), p.shape().name(to));
+        let (big_f, big_t) = (f.to_ascii_uppercase(), t.to_ascii_uppercase());
+        let suffix = canonical.find('=').map_or("", |at| &canonical[at..]);
+        for (a, sep, b) in [
+            (&big_f, "-", &big_t),
+            (&big_f, "-", &t),
+            (&f, "-", &big_t),
+            (&big_f, "", &big_t),
+        ] {
+            out.push(format!("{a}{sep}{b}{suffix}"));
+        }
+    }
+    out
+}
+
+/// Checks that each capital form of each legal move reads back as that move, or is refused
+/// as ambiguous between moves the text truly names: the move itself and others to the same
+/// square, each either from the square the text starts with or of the piece whose letter
+/// the text starts with (`E1F2`: the piece on e1, or an Elephant from rank 1).
+fn check_capital_forms(v: &Variant, p: &dyn Position, legal: &MoveList) {
+    let texts: Vec<String> = legal.iter().map(|m| p.move_text(m)).collect();
+    for (m, canonical) in legal.iter().zip(&texts) {
+        for typed in capital_forms(p, m, canonical) {
+            let context = || format!("{} at {}: {typed} for {canonical}", v.id, p.text());
+            match p.parse_move(&typed) {
+                Ok(read) => assert_eq!(read, *m, "{} reads another move", context()),
+                Err(IllegalMove::Ambiguous(named)) => {
+                    assert!(named.contains(canonical), "{}: {named:?}", context());
+                    let lead = typed.chars().next().unwrap_or(' ');
+                    let starts_at = leading_square(p, &typed);
+                    for other in &named {
+                        let at = texts.iter().position(|t| t == other);
+                        let o = at
+                            .map(|i| legal[i])
+                            .expect("an ambiguity lists legal moves");
+                        assert!(
+                            o.to() == m.to() && (o.from() == starts_at || other.starts_with(lead)),
+                            "{} is ambiguous with {other}, which it does not name",
+                            context()
+                        );
+                    }
+                    assert!(named.len() > 1, "{}", context());
+                }
+                Err(e) => panic!("{} is refused: {e}", context()),
+            }
+        }
+    }
+}
+
+#[test]
+fn long_forms_with_squares_in_capitals_read_back_on_every_variant() {
+    for v in variants() {
+        let mut rng = Rng(0xCA95 + v.id.len() as u64);
+        for options in option_sets(v) {
+            let mut game = Game::new(v, options.clone(), (v.start)(&options));
+            let mut legal = MoveList::new();
+            for _ in 0..plies_for(v.id) / 2 {
+                legal.clear();
+                game.position().legal_moves(&mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                check_capital_forms(v, game.position(), &legal);
+                let text = game.position().move_text(&legal[rng.below(legal.len())]);
+                if game.play(&text).is_err() || game.outcome().is_some() {
+                    break;
+                }
+            }
+        }
     }
 }
 

@@ -475,7 +475,9 @@ fn lenient_forms_are_read() {
         ("Hg1-e2", "He2"),
         ("g1e2", "He2"),
         ("he2", "He2"),
-        ("E1-D2", "Ed2"),
+        // A long form names squares in any case: e1-d2 is the Guard's move.
+        ("E1-D2", "Gd2"),
+        ("Ec1-d2", "Ed2"),
         ("e4+", "e4"),
         ("Pe4!?", "e4"),
         ("e3-e4", "e4"),
@@ -686,4 +688,56 @@ fn random_text_never_panics() {
         spliced.insert_str(rng.next(START.len()), &s);
         let _ = (v.parse)(&spliced, &opts);
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Long forms with squares in capitals (a file letter that is also a piece letter).
+
+/// The canonical text `typed` reads as in `text`, or why it is refused (an ambiguity's
+/// list sorted).
+fn reads_as(text: &str, typed: &str) -> Result<String, IllegalMove> {
+    let p = pos(text);
+    p.parse_move(typed)
+        .map(|m| p.move_text(&m))
+        .map_err(|e| match e {
+            IllegalMove::Ambiguous(mut list) => {
+                list.sort();
+                IllegalMove::Ambiguous(list)
+            }
+            e => e,
+        })
+}
+
+#[test]
+fn long_form_e1_f2_in_capitals_is_the_guard_on_e1_not_an_elephant_from_rank_1() {
+    let text = "rh1gk1e1/3e3r/p1pCpp1p/R7/4P2P/1P4PP/3HK3/2E1GE1R[p] w - 16";
+    assert_eq!(reads_as(text, "e1-f2"), Ok("Gf2".to_string()));
+    for typed in ["E1-F2", "E1-f2", "e1-F2", "e1F2", "E1-F2+"] {
+        assert_eq!(reads_as(text, typed), Ok("Gf2".to_string()), "{typed}");
+    }
+    // Without a dash the text is also the short form `E1f2` (`E1xf2`): an Elephant from
+    // rank 1 goes to f2 as well, so it names two moves.
+    for typed in ["E1f2", "E1F2", "E1xF2"] {
+        assert_eq!(
+            reads_as(text, typed),
+            Err(IllegalMove::Ambiguous(vec!["Ef2".into(), "Gf2".into()])),
+            "{typed}"
+        );
+    }
+}
+
+#[test]
+fn long_form_e7_d6_in_capitals_names_one_move_though_two_elephants_on_rank_7_reach_d6() {
+    let text = "k7/2E1E3/8/8/8/8/8/4K3[] w w30 30";
+    assert_eq!(
+        reads_as(text, "Ed6"),
+        Err(IllegalMove::Ambiguous(vec!["Ecd6".into(), "Eed6".into()]))
+    );
+    for typed in ["E7-D6", "e7-d6", "E7-d6", "e7D6"] {
+        assert_eq!(reads_as(text, typed), Ok("Eed6".to_string()), "{typed}");
+    }
+    // A long form in capitals that names no legal move is refused for its squares: it
+    // is not read as an Elephant from rank 7.
+    let e = reads_as(text, "E7-F5").unwrap_err();
+    assert!(!e.to_string().contains("ambiguous"), "{e}");
 }

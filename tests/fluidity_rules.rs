@@ -928,3 +928,26 @@ fn random_play_through_castling_with_capture_conforms() {
     }
     assert!(castles_with_capture > 20, "{castles_with_capture}");
 }
+
+#[test]
+fn b2b4_in_capitals_names_both_the_square_b2_and_a_bishop_from_rank_2() {
+    let p = pos("4k3/8/8/8/8/8/1R1B4/4K3 w - 0 1");
+    let read = |typed: &str| p.parse_move(typed).map(|m| p.move_text(&m));
+    assert_eq!(
+        read("B2B4"),
+        Err(IllegalMove::Ambiguous(vec![
+            "Bd2-b4".into(),
+            "Rb2-b4".into()
+        ]))
+    );
+    // With a dash, or with the square's letter in lower case, the text names squares.
+    for typed in ["B2-B4", "b2b4", "b2-B4"] {
+        assert_eq!(read(typed), Ok("Rb2-b4".to_string()), "{typed}");
+    }
+    // Without a Rook on b2 the short form names one move.
+    let p = pos("4k3/n7/8/8/8/8/3B4/4K3 w - 0 1");
+    assert_eq!(
+        p.parse_move("B2B4").map(|m| p.move_text(&m)),
+        Ok("Bd2-b4".to_string())
+    );
+}

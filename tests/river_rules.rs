@@ -1099,3 +1099,18 @@ fn features_name_boats_and_bridge_squares_for_pictures() {
         ]
     );
 }
+
+#[test]
+fn a_build_then_a_step_with_squares_in_capitals() {
+    // `@c:C7-C6` was refused as "not a build": C read as a piece letter.
+    let p = pos("T8/8/8/8/2RR4/8U w - - a5,h6 - 0 1");
+    for typed in ["@c:C4-C9", "@C:C4-C9", "@c:C4C9", "@c:RC4-C9"] {
+        let m = p
+            .parse_move(typed)
+            .unwrap_or_else(|e| panic!("{typed}: {e}"));
+        assert_eq!(p.move_text(&m), "@c:Rc4-c9", "{typed}");
+    }
+    let p = pos("r3k3/8/8/1pp5/8/8/8/8/8/4K3 b - - - - 0 1");
+    let m = p.parse_move("@c:C7-C6").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.move_text(&m), "@c:c7-c6");
+}

@@ -420,6 +420,7 @@ fn read_pattern(shape: &Shape, style: &SanStyle, text: &str, swap_case: bool) ->
     let split = body.len() - digits - 1;
     let to = shape.parse_cell(&body[split..])?;
     let mut prefix = &body[..split];
+    let dashed = prefix.ends_with('-');
     if let Some(p) = prefix.strip_suffix(['-', 'x']) {
         prefix = p;
     }
@@ -437,6 +438,10 @@ fn read_pattern(shape: &Shape, style: &SanStyle, text: &str, swap_case: bool) ->
     }
     if let Some(from) = shape.parse_cell(prefix) {
         pattern.from = Some(from);
+    } else if dashed {
+        // A dash follows a whole square only: `E1-f2` is the long form of e1-f2, never
+        // an Elephant from rank 1.
+        return None;
     } else if prefix.len() == 1 && prefix.as_bytes()[0].is_ascii_lowercase() {
         let f = prefix.as_bytes()[0] - b'a';
         if f >= shape.files() {
@@ -499,6 +504,50 @@ fn matches(
     }
 }
 
+/// The text read as a long form: two whole squares (any case), `-` or `x` or nothing
+/// between them, and an optional promotion suffix. `None` when it is not one.
+fn long_form(shape: &Shape, style: &SanStyle, text: &str) -> Option<Pattern> {
+    read_pattern(shape, style, &text.to_ascii_lowercase(), false).filter(|p| p.from.is_some())
+}
+
+/// The legal moves a reading names: with its letter as typed, else with a letter it
+/// falls back to, else (a drop without a letter) with the default drop letter.
+fn moves_named(shape: &Shape, style: &SanStyle, p: &Pattern, legal: &[SanMove]) -> Vec<Move> {
+    let mut tries: Vec<Option<String>> = vec![p.letter.clone()];
+    if let Some(l) = &p.letter {
+        for (typed, meant) in style.fallbacks {
+            if typed == l {
+                tries.push(Some(meant.to_string()));
+            }
+        }
+    }
+    let default_drop = style.default_drop.filter(|_| p.drop && p.letter.is_none());
+    tries.extend(default_drop.map(|d| Some(d.to_string())));
+    for letter in tries {
+        let found: Vec<Move> = legal
+            .iter()
+            .filter(|m| matches(shape, style, p, m, letter.as_deref()))
+            .map(|m| m.mv)
+            .collect();
+        match found.len() {
+            0 => continue,
+            // Several kinds could be dropped there: the default letter decides.
+            n if n > 1 && default_drop.is_some() && letter.is_none() => continue,
+            _ => return found,
+        }
+    }
+    Vec::new()
+}
+
+/// The one move of `found` whose canonical text is `text`.
+fn canonical_among(shape: &Shape, text: &str, found: &[Move], legal: &[SanMove]) -> Option<Move> {
+    legal
+        .iter()
+        .filter(|s| found.contains(&s.mv))
+        .find(|s| san_text(shape, s, legal) == text)
+        .map(|s| s.mv)
+}
+
 /// The result of reading a move text against the legal moves.
 pub enum Reading {
     Found(Move),
@@ -521,45 +570,36 @@ pub fn read_move(
             game: style.game,
         }));
     }
+    // A text that names both squares in full, in any case, is read as those squares first
+    // (`E1-F2` is e1-f2, not an Elephant from rank 1); the text as written may also read
+    // as a short form (`E1f2`), and both readings count.
+    let long = long_form(shape, style, t);
     let mut patterns = Vec::new();
     for swap in [false, true] {
-        let Some(p) = read_pattern(shape, style, t, swap) else {
-            continue;
-        };
-        // Exact letters first, then the fallbacks, then (for drops) the default letter.
-        let mut tries: Vec<Option<String>> = vec![p.letter.clone()];
-        if let Some(l) = &p.letter {
-            for (typed, meant) in style.fallbacks {
-                if typed == l {
-                    tries.push(Some(meant.to_string()));
+        let mut readings: Vec<Pattern> = Vec::new();
+        if !swap {
+            readings.extend(long.clone());
+        }
+        readings.extend(read_pattern(shape, style, t, swap).filter(|p| Some(p) != long.as_ref()));
+        let mut found: Vec<Move> = Vec::new();
+        for p in &readings {
+            for m in moves_named(shape, style, p, legal) {
+                if !found.contains(&m) {
+                    found.push(m);
                 }
             }
         }
-        if p.drop && p.letter.is_none() {
-            if let Some(d) = style.default_drop {
-                tries.push(Some(d.to_string()));
+        match found.len() {
+            0 => patterns.extend(readings),
+            1 => return Ok(Reading::Found(found[0])),
+            // A move's own canonical text names it, whatever else the text could mean.
+            _ => {
+                return Ok(match canonical_among(shape, t, &found, legal) {
+                    Some(m) => Reading::Found(m),
+                    None => Reading::Ambiguous(found),
+                })
             }
         }
-        for letter in tries {
-            let found: Vec<Move> = legal
-                .iter()
-                .filter(|m| matches(shape, style, &p, m, letter.as_deref()))
-                .map(|m| m.mv)
-                .collect();
-            match found.len() {
-                0 => continue,
-                1 => return Ok(Reading::Found(found[0])),
-                _ if p.drop
-                    && p.letter.is_none()
-                    && style.default_drop.is_some()
-                    && letter.is_none() =>
-                {
-                    continue
-                }
-                _ => return Ok(Reading::Ambiguous(found)),
-            }
-        }
-        patterns.push(p);
     }
     if patterns.is_empty() {
         return Err(IllegalMove::Unreadable(Unreadable::NotAMove {

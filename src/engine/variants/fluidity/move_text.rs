@@ -127,17 +127,18 @@ impl FluidityPosition {
         if let Some(result) = self.read_castle(t, &all) {
             return result;
         }
-        // The literal reading first; then, for a leading b or B, the other one (file or
-        // Bishop).
-        let mut groups: Vec<Vec<Reading>> = Vec::new();
+        // The literal reading first; then, for a leading b, the Bishop's. A leading B is
+        // the Bishop's letter or, squares being in any case, the file of a square: when
+        // the text reads both ways (`B2B4`: b2-b4, or a Bishop from rank 2), both readings
+        // count, so a text that names two moves is ambiguous.
         let first = t.chars().next().unwrap_or(' ');
         let literal_letter = match first {
             'K' | 'Q' | 'R' | 'B' | 'N' | 'k' | 'q' | 'r' | 'n' => role_of_letter(first),
             _ => None,
         };
-        groups.push(readings(t, literal_letter));
+        let mut groups: Vec<Vec<Reading>> = vec![readings(t, literal_letter)];
         match first {
-            'B' => groups.push(readings(t, None)),
+            'B' => groups[0].extend(readings(t, None)),
             'b' => groups.push(readings(t, Some(Role::Bishop))),
             _ => {}
         }

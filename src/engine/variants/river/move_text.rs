@@ -506,11 +506,11 @@ impl River {
     }
 }
 
-/// Whether a move text starts with a piece letter: an uppercase letter, except a `B`
-/// followed by a digit, which is the square of file b (`B2-b4`).
+/// Whether a move text starts with a piece letter: an uppercase letter, except a file
+/// letter followed by a digit, which is a square in capitals (`B2-b4`, `C7-C6`).
 fn leads_with_letter(b: &[u8]) -> bool {
     match b {
-        [b'B', d, ..] if d.is_ascii_digit() => false,
+        [b'A'..=b'H', d, ..] if d.is_ascii_digit() => false,
         [c, _, ..] => c.is_ascii_uppercase() && *c != b'X',
         _ => false,
     }
