@@ -645,9 +645,25 @@ fn position_royals_stay_on_files_c_to_f() {
 }
 
 #[test]
-fn position_with_a_bare_general_is_refused() {
-    refused("4g3/8/7p/8/8/8/8/4G3 w 0 1", "White has only its General");
+fn position_with_a_bare_general_not_to_move_is_refused() {
+    // Play never reaches it: the move that bared Black ended the game with Black to move.
     refused("4g3/8/8/8/8/8/P7/4G3 w 0 1", "Black has only its General");
+}
+
+#[test]
+fn a_bare_general_win_reads_back_as_finished() {
+    // The ends of vectors 4 and 15 (the latter leaves the winner's King in check).
+    for (text, result) in [
+        ("4g3/8/7p/8/4+p3/8/8/4G3 w 0 21", "0-1 bare general"),
+        ("4g3/4K3/8/8/8/8/1P6/8 b 0 70", "1-0 bare general"),
+        ("4g3/8/7p/8/8/8/8/4G3 w 0 1", "0-1 bare general"),
+    ] {
+        let p = pos(text);
+        assert_eq!(p.text(), text);
+        let game = Game::new(amalgamated(), options(&[]), p);
+        assert_eq!(outcome_text(&game).as_deref(), Some(result), "{text}");
+        assert!(legal(game.position()).is_empty(), "{text}");
+    }
 }
 
 #[test]

@@ -751,3 +751,45 @@ fn match_refuses_a_level_out_of_range_with_the_range() {
         assert!(stderr(&o).contains(says), "{spec}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn a_finished_game_prints_a_position_that_replays_as_finished() {
+    // (variant, options, start, moves, result): a King dissected (which leaves the
+    // winner's King in check) and a bare General.
+    let cases: &[(&str, &[&str], &str, &str, &str)] = &[
+        (
+            "fluidity",
+            &["--set", "king_dissection=wins"],
+            "r7/8/8/4k3/8/4n3/8/K3R3 w - 0 40",
+            "Re6",
+            "result: 1-0 checkmate",
+        ),
+        (
+            "amalgamated",
+            &[],
+            "4g3/4r3/4K3/8/8/8/1P6/8 w 9 70",
+            "Kxe7",
+            "result: 1-0 bare general",
+        ),
+    ];
+    for &(id, set, fen, moves, result) in cases {
+        let mut args = vec!["replay", id, "--fen", fen];
+        args.extend_from_slice(set);
+        let o = ferry(&args, moves);
+        assert!(o.status.success(), "{id}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains(result), "{id}: {out}");
+        let printed = out
+            .lines()
+            .find_map(|l| l.strip_prefix("position: "))
+            .expect("a position line")
+            .to_string();
+        let mut args = vec!["replay", id, "--fen", &printed];
+        args.extend_from_slice(set);
+        let o = ferry(&args, "");
+        assert!(o.status.success(), "{id}: {printed}: {}", stderr(&o));
+        let again = stdout(&o);
+        assert!(again.contains(&format!("position: {printed}")), "{again}");
+        assert!(again.contains(result), "{id}: {again}");
+    }
+}

@@ -690,6 +690,25 @@ fn a_dissecting_move_wins_even_from_check() {
 }
 
 #[test]
+fn a_king_dissection_win_reads_back_as_finished() {
+    // The end of the game above: Black's King is gone and White's stands in check.
+    let text = "r7/8/4R3/8/8/8/8/K7 b - 0 40";
+    let p = pos_with(text, WINS);
+    assert_eq!(p.text(), text);
+    assert_eq!(p.outcome(None), outcome(WHITE_WINS, Reason::Checkmate));
+    assert!(no_moves(p.as_ref()));
+    // The end of vector 16.
+    let p = pos_with("4R3/8/8/8/8/8/8/7K b - 0 41", WINS);
+    assert_eq!(p.outcome(None), outcome(WHITE_WINS, Reason::Checkmate));
+    // A King missing on the side that just moved, or without the option, is refused.
+    let v = fluidity();
+    for (text, options) in [("r7/8/4R3/8/8/8/8/K7 w - 0 40", WINS), (text, &[][..])] {
+        let e = (v.parse)(text, &v.options(options).unwrap()).unwrap_err();
+        assert!(e.to_string().contains("has 0 Kings"), "{text}: {e}");
+    }
+}
+
+#[test]
 fn no_legal_move_loses_before_the_move_count_draws() {
     let mut g = game("7k/8/8/8/8/8/8/5Q1K w - 49 40");
     play(&mut g, "Qf7", "Qf1-f7", "7k/5Q2/8/8/8/8/8/7K b - 50 40");

@@ -83,13 +83,13 @@ impl Amalgamated {
                 });
             }
         }
-        for color in Color::ALL {
-            if self.is_bare(color) {
-                return Err(PositionError::BareGeneral { color });
-            }
-        }
+        // A bare General to move is the end of a game won by baring it (rules 7.1), which
+        // reads back as finished; the move that bared it may have left the mover in check.
         let other = self.side.opposite();
-        if self.royal_attacked(other) {
+        if self.is_bare(other) {
+            return Err(PositionError::BareGeneral { color: other });
+        }
+        if !self.is_bare(self.side) && self.royal_attacked(other) {
             return Err(PositionError::RoyalInCheck {
                 side: self.side,
                 royal: self.board.get(self.royal[other]),

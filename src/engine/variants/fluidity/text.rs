@@ -80,12 +80,20 @@ impl FluidityPosition {
         Ok(pos)
     }
 
+    /// Whether this is the end of a game won by dissecting the King (`king_dissection=wins`):
+    /// the side to move has lost its King, and the mover's King may stand in check.
+    fn king_dissected(&self) -> bool {
+        self.config.wins && self.king(self.side).is_none()
+    }
+
     /// The refusals of rules section 6: one King a side, rights with their pieces at home,
-    /// the side not to move not in danger.
+    /// the side not to move not in danger; or a game won by dissecting the King, which
+    /// reads back as finished.
     fn validate(&self) -> Result<(), PositionError> {
         for color in Color::ALL {
             let kings = self.roles[KING] & self.own(color);
-            if kings.count() != 1 {
+            let dissected = color == self.side && self.king_dissected();
+            if kings.count() != 1 && !(dissected && kings.is_empty()) {
                 return Err(PositionError::RoyalCount {
                     color,
                     count: kings.count(),
@@ -106,7 +114,7 @@ impl FluidityPosition {
             }
         }
         let waiting = self.side.opposite();
-        if self.in_danger(waiting) {
+        if !self.king_dissected() && self.in_danger(waiting) {
             let danger = if self.exposed(waiting, false) {
                 Danger::InCheck
             } else {
