@@ -390,6 +390,20 @@ fn king_against_king_is_a_dead_position() {
 }
 
 #[test]
+fn bare_kings_in_a_position_text_are_insufficient_material_settled_on_points() {
+    let game = Game::new(
+        amalgamated(),
+        options(&[]),
+        pos("8/8/8/4K3/8/2k5/8/8 b 0 40"),
+    );
+    assert_eq!(
+        outcome_text(&game).as_deref(),
+        Some("0-1 points (insufficient material) 0 - 2.5")
+    );
+    assert!(legal(game.position()).is_empty());
+}
+
+#[test]
 fn draw_by_agreement_is_settled_on_points() {
     let v = amalgamated();
     let mut game = Game::new(v, v.default_options(), (v.start)(&v.default_options()));

@@ -364,9 +364,9 @@ fn camp_on_refuses_a_position_text_whose_general_is_already_in_camp() {
     // any Black move from this text (C@a8) ended the game "0-1 camp".
     let v = continental();
     let text = "8/8/3K4/8/8/8/8/4k3[c] b b30 30";
-    let e = (v.parse)(text, &v.options(&["camp=on"]).unwrap())
-        .err()
-        .expect("refused with camp=on");
+    let Err(e) = (v.parse)(text, &v.options(&["camp=on"]).unwrap()) else {
+        panic!("{text} is read with camp=on");
+    };
     assert_eq!(
         e.to_string(),
         "Black's General on e1 stands on Black's rank 8: with camp=on the move that put it \
