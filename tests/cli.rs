@@ -751,3 +751,104 @@ fn match_refuses_a_level_out_of_range_with_the_range() {
         assert!(stderr(&o).contains(says), "{spec}: {}", stderr(&o));
     }
 }
+
+/// A URL that asks for TLS in any form is told that Ferry does not speak it.
+#[test]
+fn a_database_url_asking_for_tls_gets_the_tls_explanation() {
+    for mode in ["require", "verify-ca", "verify-full"] {
+        let url = format!("postgres://ferry@127.0.0.1:9/ferry?sslmode={mode}");
+        let o = common::run_ferry(&["console", "--db", &url], "", |cmd| {
+            cmd.env_remove("FERRY_DB");
+        });
+        assert_eq!(o.status.code(), Some(2), "{mode}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!(
+                "asks for TLS (sslmode={mode}), which Ferry does not speak"
+            )),
+            "{mode}: {err}"
+        );
+    }
+}
+
+/// A host that accepts connections and never answers, as a hung PostgreSQL server does:
+/// its port. The connections are held open for as long as the test runs.
+fn silent_host() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let held: Vec<_> = listener.incoming().collect();
+        drop(held);
+    });
+    port
+}
+
+/// `ferry console`, `ferry migrate` and `ferry serve` give up on a PostgreSQL host that
+/// never answers within the README's 5 s, saying so; `serve` still stops on SIGTERM
+/// while it waits.
+#[test]
+fn a_postgresql_host_that_never_answers_is_given_up_on_within_5_s() {
+    use std::time::{Duration, Instant};
+    let url = format!("postgres://ferry@127.0.0.1:{}/ferry", silent_host());
+    let dir = std::env::temp_dir().join(format!("ferry-silent-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let from = dir.join("from.db");
+    common::run_ferry(&["console", "--db", from.to_str().unwrap()], "", |_| {});
+    let serve_env = |cmd: &mut std::process::Command| {
+        cmd.env("DISCORD_TOKEN", "token")
+            .env("FERRY_DB", &url)
+            .env("FERRY_DISCORD_PROXY", "http://127.0.0.1:9")
+            .env_remove("FERRY_SHARDS");
+    };
+    let runs: [(&[&str], i32); 3] = [
+        (&["console", "--db", &url], 2),
+        (
+            &["migrate", "--from", from.to_str().unwrap(), "--to", &url],
+            1,
+        ),
+        (&["serve"], 1),
+    ];
+    for (args, code) in runs {
+        let started = Instant::now();
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ferry"));
+        cmd.args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        serve_env(&mut cmd);
+        let mut child = cmd.spawn().unwrap();
+        // Waited for 15 s at most, so that a Ferry that hangs fails the test.
+        while child.try_wait().unwrap().is_none() && started.elapsed() < Duration::from_secs(15) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let took = started.elapsed();
+        let _ = child.kill();
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        assert!(
+            took < Duration::from_millis(6500),
+            "{args:?} took {took:?}: {err}"
+        );
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        assert!(err.contains("no answer within 5 s"), "{args:?}: {err}");
+    }
+    let mut serve = std::process::Command::new(env!("CARGO_BIN_EXE_ferry"));
+    serve.arg("serve").stderr(std::process::Stdio::null());
+    serve_env(&mut serve);
+    let mut child = serve.spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    let term = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let asked = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            asked.elapsed() < Duration::from_secs(2),
+            "serve ignored SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
