@@ -212,7 +212,8 @@ struct Setup {
 
 #[derive(Args)]
 struct ConsoleArgs {
-    /// The database file [default: ./ferry.db]
+    /// The database: a file, or postgres://USER@HOST/DB [default: $FERRY_DB, else
+    /// ./ferry.db]
     #[arg(long, value_name = "PATH")]
     db: Option<String>,
     /// Where pictures and files go [default: ferry-pictures next to the database]

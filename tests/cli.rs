@@ -17,7 +17,9 @@ fn ferry_plain(token: Option<&str>, stdin: &str) -> Output {
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let out = common::run_ferry(&[], stdin, |cmd| {
-        cmd.current_dir(&dir).env_remove("DISCORD_TOKEN");
+        cmd.current_dir(&dir)
+            .env_remove("DISCORD_TOKEN")
+            .env_remove("FERRY_DB");
         if let Some(t) = token {
             // A Discord that cannot be reached: nothing listens on port 9. Ferry gives up
             // after a second of retries.
@@ -48,6 +50,46 @@ fn plain_ferry_is_the_console_without_a_token_and_the_bot_with_one() {
     );
     assert!(stderr(&o).contains("FERRY_DISCORD_PROXY=http://127.0.0.1:9"));
     assert!(!stderr(&o).contains("secret-token-123"));
+}
+
+/// The console opens the database `FERRY_DB` names, as `ferry serve` does (plain `ferry`
+/// and `ferry console` alike); `--db` overrides it.
+#[test]
+fn the_console_opens_the_database_ferry_db_names_unless_db_is_given() {
+    let dir = std::env::temp_dir().join(format!("ferry-db-env-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let named = dir.join("named.db");
+    let console = |args: &[&str], stdin: &str| {
+        common::run_ferry(args, stdin, |cmd| {
+            cmd.current_dir(&dir)
+                .env_remove("DISCORD_TOKEN")
+                .env("FERRY_DB", &named);
+        })
+    };
+    let o = console(&[], "/challenge @bob river\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("Ferry console on {}", named.display())),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        !dir.join("ferry.db").exists(),
+        "./ferry.db was opened instead"
+    );
+    // The challenge is in that database: `ferry console` sees it there.
+    let o = console(&["console", "--as", "bob"], "/accept\n");
+    assert!(stdout(&o).contains("Game 1 starts"), "{}", stdout(&o));
+    let other = dir.join("other.db");
+    let o = console(&["console", "--db", other.to_str().unwrap()], "/games\n");
+    assert!(
+        stdout(&o).contains(&format!("Ferry console on {}", other.display())),
+        "{}",
+        stdout(&o)
+    );
+    assert!(other.exists() && !dir.join("ferry.db").exists());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn stdout(o: &Output) -> String {

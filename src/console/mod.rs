@@ -1,5 +1,6 @@
 //! `ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel
-//! NAME]`: Ferry offline. Reads chat commands from standard input, prints the replies,
+//! NAME]`: Ferry offline, on the database `--db` names, else `FERRY_DB`, else
+//! ./ferry.db. Reads chat commands from standard input, prints the replies,
 //! writes pictures and files to a directory and prints their paths. It only translates:
 //! everything else is `app`.
 
@@ -63,7 +64,7 @@ pub fn run(
 }
 
 fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
-    let mut db = PathBuf::from("./ferry.db");
+    let mut db = PathBuf::from(database_from_env().unwrap_or_else(|| "./ferry.db".into()));
     let mut pictures = None;
     let mut who = "alice".to_string();
     let mut server = "home".to_string();
@@ -398,6 +399,15 @@ impl Session {
             Err(e) => format!("(not written: {}: {e})", path.display()),
         }
     }
+}
+
+/// `FERRY_DB` (a file or a URL), which the console reads as `ferry serve` does, so that
+/// both open the same database; `--db` overrides it. Blank counts as unset.
+fn database_from_env() -> Option<String> {
+    std::env::var("FERRY_DB")
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
 }
 
 /// The console's history, in its pictures folder (one per database, as the pictures are).
