@@ -346,3 +346,46 @@ fn playing_ferry_at_the_console() {
     let played = out.rfind("@ferry (White) played").expect(&out);
     assert!(thinking < played, "Ferry's reply follows the move: {out}");
 }
+
+/// Two consoles on one database ticking the same game out at once: only one loss on time
+/// is stored, and its notice is printed once in all.
+#[test]
+fn two_consoles_ticking_at_once_print_a_loss_on_time_once() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let started = std::time::Instant::now();
+    for round in 0..10 {
+        let dir = TempDir::new(&format!("tick-race-{round}"));
+        console(&dir, "/challenge @bob river days:1\n/as bob\n/accept\n");
+        let children: Vec<_> = (0..2)
+            .map(|i| {
+                let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+                    .args(["console", "--db"])
+                    .arg(dir.db())
+                    .arg("--pictures")
+                    .arg(dir.0.join(format!("pictures-{i}")))
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .spawn()
+                    .expect("ferry console");
+                let mut stdin = child.stdin.take().unwrap();
+                writeln!(stdin, "/wait 2d").unwrap();
+                drop(stdin);
+                child
+            })
+            .collect();
+        let outputs: Vec<String> = children
+            .into_iter()
+            .map(|c| String::from_utf8(c.wait_with_output().unwrap().stdout).unwrap())
+            .collect();
+        let told: usize = outputs
+            .iter()
+            .map(|o| o.matches("loses on time").count())
+            .sum();
+        assert_eq!(told, 1, "round {round}: {outputs:#?}");
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "the rounds take too long"
+        );
+    }
+}

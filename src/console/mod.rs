@@ -328,10 +328,15 @@ impl Session {
                     ..
                 } in notices
                 {
-                    writeln!(out, "  [notice in {server} #{channel}]")?;
-                    self.print(&reply, out)?;
-                    if let Err(e) = self.app.notice_delivered(id) {
-                        writeln!(out, "  ! Ferry's clock failed: {e}")?;
+                    // Taken from the queue before it is printed: another console ticking
+                    // the same database at once prints it only if it took it first.
+                    match self.app.notice_delivered(id) {
+                        Ok(true) => {
+                            writeln!(out, "  [notice in {server} #{channel}]")?;
+                            self.print(&reply, out)?;
+                        }
+                        Ok(false) => {}
+                        Err(e) => writeln!(out, "  ! Ferry's clock failed: {e}")?,
                     }
                 }
                 Ok(())
