@@ -389,3 +389,34 @@ fn two_consoles_ticking_at_once_print_a_loss_on_time_once() {
         );
     }
 }
+
+/// Numbers outside what a command takes are refused with the range, however large.
+#[test]
+fn numbers_out_of_range_say_the_range() {
+    let dir = TempDir::new("ranges");
+    let out = console(
+        &dir,
+        "/as mod manager\n/settings days:-3\n/river-vote start hours:9999999999\n\
+         /challenge river @bob days:-3\n/challenge river @bob days:99999999999\n\
+         /wait 100000000d\n/wait 0m\n/games page:4294967296\n\
+         /leaderboard river page:4294967296\n",
+    );
+    for needle in [
+        "days must be a whole number from 1 to 30, not '-3'",
+        "hours must be a whole number from 1 to 720, not '9999999999'",
+        "days must be a whole number from 1 to 30, not '99999999999'",
+        "'100000000d' is longer than /wait goes: at most 3650 days",
+        "'0m' is no time at all",
+        "page must be a whole number from 1 to 4294967295, not '4294967296'",
+    ] {
+        assert!(out.contains(needle), "{needle}: {out}");
+    }
+    assert_eq!(out.matches("page must be").count(), 2, "{out}");
+    for wrong in [
+        "is not a whole number",
+        "not a span of time",
+        "page 4294967295",
+    ] {
+        assert!(!out.contains(wrong), "{wrong}: {out}");
+    }
+}
