@@ -390,6 +390,35 @@ fn two_consoles_ticking_at_once_print_a_loss_on_time_once() {
     }
 }
 
+/// Names typed at the console (`/as`, `@member`, `/channel`, `/server`) are bounded and
+/// never stored or printed with control characters.
+#[test]
+fn names_are_bounded_and_printed_escaped() {
+    let dir = TempDir::new("names");
+    let long = "x".repeat(1_000_000);
+    let input = format!(
+        "/as \u{1b}[2Jmallory\n/as {long}\n/channel \u{7}bell\n/server \u{1b}]0;pwned\u{7}\n\
+         /challenge @\u{1b}[31mbob river\n/profile @\u{1b}x\n/as bob\n/games\n"
+    );
+    let out = console(&dir, &input);
+    assert!(
+        !out.contains('\u{1b}') && !out.contains('\u{7}'),
+        "{}",
+        out.escape_debug()
+    );
+    assert!(out.len() < 20_000, "{} bytes printed", out.len());
+    assert!(out.contains("U+001B"), "{out}");
+    assert!(out.contains("have at most 32"), "{out}");
+    // The refused names changed nothing: bob is bob, in #general of server home.
+    assert!(out.contains("you are now bob"), "{out}");
+    assert!(out.contains("bob@#general> /games"), "{out}");
+    let dump = ferry::store::Store::open(dir.db()).unwrap().dump().unwrap();
+    assert!(
+        !dump.contains("\\u{1b}") && !dump.contains("\\u{7}"),
+        "{dump}"
+    );
+}
+
 /// Numbers outside what a command takes are refused with the range, however large.
 #[test]
 fn numbers_out_of_range_say_the_range() {

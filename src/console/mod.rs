@@ -90,6 +90,9 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
         }
         i += 2;
     }
+    let who = parse::checked_name(parse::Name::Member, &who)?;
+    let server = parse::checked_name(parse::Name::Server, &server)?;
+    let channel = parse::checked_name(parse::Name::Channel, &channel)?;
     let on_server = crate::store::is_database_url(&db.to_string_lossy());
     let pictures = pictures.unwrap_or_else(|| {
         // Beside a database file; in the working folder for a database on a server.

@@ -97,15 +97,18 @@ pub fn parse(line: &str) -> Result<Line, String> {
                 }
             };
             return Ok(Line::As {
-                name: who.trim_start_matches('@').to_string(),
+                name: checked_name(Name::Member, who.trim_start_matches('@'))?,
                 manager,
             });
         }
         "channel" => {
-            return one_word(&args, "/channel general")
-                .map(|c| Line::Channel(c.trim_start_matches('#').to_string()))
+            let name = one_word(&args, "/channel general")?;
+            return checked_name(Name::Channel, name.trim_start_matches('#')).map(Line::Channel);
         }
-        "server" => return one_word(&args, "/server home").map(Line::Server),
+        "server" => {
+            let name = one_word(&args, "/server home")?;
+            return checked_name(Name::Server, &name).map(Line::Server);
+        }
         "wait" => {
             return one_word(&args, "/wait 25h")
                 .and_then(|s| span(&s))
@@ -233,6 +236,29 @@ pub fn parse(line: &str) -> Result<Line, String> {
         }
     };
     Ok(Line::App(what))
+}
+
+/// What a name the console is given stands for: the chat's id of a member, a server or a
+/// channel, which the console takes from the name.
+#[derive(Copy, Clone, Debug)]
+pub enum Name {
+    Member,
+    Server,
+    Channel,
+}
+
+/// `name` if the chat could have it as an id (see `crate::app::id_refusal`), else why not.
+pub fn checked_name(kind: Name, name: &str) -> Result<String, String> {
+    use crate::app::{id_refusal, MEMBER_ID_CHARS, PLACE_ID_CHARS};
+    let (what, max) = match kind {
+        Name::Member => ("a member's name", MEMBER_ID_CHARS),
+        Name::Server => ("a server's name", PLACE_ID_CHARS),
+        Name::Channel => ("a channel's name", PLACE_ID_CHARS),
+    };
+    match id_refusal(what, name, max) {
+        Some(why) => Err(why),
+        None => Ok(name.to_string()),
+    }
 }
 
 fn one_word(args: &[&str], example: &str) -> Result<String, String> {
