@@ -794,6 +794,52 @@ fn match_refuses_a_level_out_of_range_with_the_range() {
     }
 }
 
+/// `ferry think --level N` plays as level N does in a game: a legal move, a forced mate
+/// taken at every level, a level outside 1 to 8 refused with the range.
+#[test]
+fn think_at_a_level_chooses_a_move_as_that_level_would() {
+    let legal = stdout(&ferry(&["moves", "continental"], ""));
+    let o = ferry(&["think", "continental", "--level", "1"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let best = text
+        .lines()
+        .last()
+        .and_then(|l| l.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("bestmove last in {text}"));
+    assert!(legal.lines().any(|m| m == best), "{best} is not legal");
+    assert!(text.starts_with("info level 1 score "), "{text}");
+    let fen = "k7/7R/1K6/8/8/8/8/8/8/8 w - - a5,h6 - 0 1";
+    for level in ["1", "8"] {
+        let o = ferry(&["think", "river", "--level", level, "--fen", fen], "");
+        assert!(
+            stdout(&o).ends_with("bestmove Rh9-h10\n"),
+            "level {level}: {}",
+            stdout(&o)
+        );
+    }
+    for (level, why) in [
+        (
+            "9",
+            "level 9 does not exist: choose a level from 1 (easiest) to 8 (strongest)",
+        ),
+        ("0", "level 0 does not exist"),
+        ("x", "'x' is not a level"),
+    ] {
+        let o = ferry(&["think", "continental", "--level", level], "");
+        assert_eq!(o.status.code(), Some(2), "{level}");
+        assert!(stderr(&o).contains(why), "{level}: {}", stderr(&o));
+    }
+    let o = ferry(
+        &["think", "continental", "--level", "2", "--depth", "3"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let help = stdout(&ferry(&["think", "--help"], ""));
+    assert!(help.contains("--level"), "{help}");
+    assert!(help.ends_with('\n'), "{help:?}");
+}
+
 /// A URL that asks for TLS in any form is told that Ferry does not speak it.
 #[test]
 fn a_database_url_asking_for_tls_gets_the_tls_explanation() {
