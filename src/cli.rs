@@ -17,8 +17,9 @@
 //!   `random`, `level:N` or `material:N`): a line per game, then `A vs B: W wins, D draws, L losses;
 //!   score S%`
 //! - `ferry uci`: a UCI engine on standard input and output (`crate::uci`)
-//! - `ferry think VARIANT [--fen TEXT] [--set KEY=VALUE]... [--depth N] [--movetime MS]`:
-//!   `info depth ... pv ...` lines, then `bestmove TEXT` last
+//! - `ferry think VARIANT [--fen TEXT] [--set KEY=VALUE]... [--depth N] [--movetime MS]
+//!   [--level N]`: `info depth ... pv ...` lines (with --level, one `info level N score ...`
+//!   line), then `bestmove TEXT` last
 //! - `ferry render VARIANT [--fen TEXT] [--set KEY=VALUE]... [--moves TEXT...] [--flip]
 //!   [--legend] [--from CELL] -o FILE`
 //! - `ferry completions SHELL`: a completion script for bash, zsh, fish, elvish or
@@ -151,8 +152,10 @@ enum Command {
     /// Searches a position for Ferry's best move; `bestmove TEXT` is the last line
     #[command(
         after_help = "One line per finished depth: depth, score (cp or mate), nodes, \
-                            nodes per second, time and the principal variation.\n\n\
-                            Example:\n  ferry think continental --movetime 500"
+                            nodes per second, time and the principal variation. With --level, \
+                            one line with the level and its score instead.\n\n\
+                            Examples:\n  ferry think continental --movetime 500\n  \
+                            ferry think river --level 2"
     )]
     Think {
         #[command(flatten)]
@@ -163,6 +166,10 @@ enum Command {
         /// Think this many milliseconds at most, 1 to 600000 [default: 2000]
         #[arg(long, value_name = "MS", value_parser = parse_movetime)]
         movetime: Option<u64>,
+        /// Choose the move as Ferry does at this level in a game, 1 (easiest) to 8
+        /// (strongest): its depth, time and margin of error
+        #[arg(long, value_name = "N", value_parser = level::parse, conflicts_with_all = ["depth", "movetime"])]
+        level: Option<u8>,
     },
     /// Writes a picture of a position (or of the variant's pieces) to a PNG file
     #[command(
@@ -212,7 +219,8 @@ struct Setup {
 
 #[derive(Args)]
 struct ConsoleArgs {
-    /// The database file [default: ./ferry.db]
+    /// The database: a file, or postgres://USER@HOST/DB [default: $FERRY_DB, else
+    /// ./ferry.db]
     #[arg(long, value_name = "PATH")]
     db: Option<String>,
     /// Where pictures and files go [default: ferry-pictures next to the database]
@@ -425,8 +433,14 @@ fn run_inner(
         }
         Some(Command::Think {
             setup,
+            level: Some(level),
+            ..
+        }) => think_at_level(&setup, level, out),
+        Some(Command::Think {
+            setup,
             depth,
             movetime,
+            level: None,
         }) => think(&setup, depth, movetime, out),
         Some(Command::Render(r)) => render(&r, out),
         Some(Command::Migrate { from, to }) => migrate(&from, &to, out),
@@ -732,16 +746,43 @@ fn think(
             writeln!(out, "bestmove {}", s.position.move_text(&r.pv[0])).map_err(io)?;
             Ok(0)
         }
-        None => {
-            let why = s.position.outcome(None).map_or_else(
-                || "no legal move".to_string(),
-                |o| format!("the game is over ({o})"),
-            );
-            Err(Failure {
-                message: format!("no move to think about: {why}"),
-                code: 1,
-            })
+        None => Err(no_move(s.position.as_ref())),
+    }
+}
+
+/// `ferry think --level N`: the move level N plays here in a game (its random choice
+/// among near-best moves seeded by the clock), after one `info level` line.
+fn think_at_level(setup: &Setup, level: u8, out: &mut dyn Write) -> Result<i32, Failure> {
+    use crate::engine::playout::Xorshift;
+    use crate::engine::search::{score, table::Table};
+    let s = setup.start()?;
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64);
+    let mut table = Table::new(THINK_TABLE_MB);
+    let play = level::Play::at(level);
+    match s
+        .position
+        .choose_move(&[], play, &mut table, &mut Xorshift::new(seed | 1))
+    {
+        Some(c) => {
+            writeln!(out, "info level {level} score {}", score::uci_text(c.score)).map_err(io)?;
+            writeln!(out, "bestmove {}", s.position.move_text(&c.mv)).map_err(io)?;
+            Ok(0)
         }
+        None => Err(no_move(s.position.as_ref())),
+    }
+}
+
+/// Why `ferry think` has no move to give: the game is over, or no move is legal.
+fn no_move(position: &dyn Position) -> Failure {
+    let why = position.outcome(None).map_or_else(
+        || "no legal move".to_string(),
+        |o| format!("the game is over ({o})"),
+    );
+    Failure {
+        message: format!("no move to think about: {why}"),
+        code: 1,
     }
 }
 

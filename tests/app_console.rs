@@ -346,3 +346,106 @@ fn playing_ferry_at_the_console() {
     let played = out.rfind("@ferry (White) played").expect(&out);
     assert!(thinking < played, "Ferry's reply follows the move: {out}");
 }
+
+/// Two consoles on one database ticking the same game out at once: only one loss on time
+/// is stored, and its notice is printed once in all.
+#[test]
+fn two_consoles_ticking_at_once_print_a_loss_on_time_once() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let started = std::time::Instant::now();
+    for round in 0..10 {
+        let dir = TempDir::new(&format!("tick-race-{round}"));
+        console(&dir, "/challenge @bob river days:1\n/as bob\n/accept\n");
+        let children: Vec<_> = (0..2)
+            .map(|i| {
+                let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+                    .args(["console", "--db"])
+                    .arg(dir.db())
+                    .arg("--pictures")
+                    .arg(dir.0.join(format!("pictures-{i}")))
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .spawn()
+                    .expect("ferry console");
+                let mut stdin = child.stdin.take().unwrap();
+                writeln!(stdin, "/wait 2d").unwrap();
+                drop(stdin);
+                child
+            })
+            .collect();
+        let outputs: Vec<String> = children
+            .into_iter()
+            .map(|c| String::from_utf8(c.wait_with_output().unwrap().stdout).unwrap())
+            .collect();
+        let told: usize = outputs
+            .iter()
+            .map(|o| o.matches("loses on time").count())
+            .sum();
+        assert_eq!(told, 1, "round {round}: {outputs:#?}");
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "the rounds take too long"
+        );
+    }
+}
+
+/// Names typed at the console (`/as`, `@member`, `/channel`, `/server`) are bounded and
+/// never stored or printed with control characters.
+#[test]
+fn names_are_bounded_and_printed_escaped() {
+    let dir = TempDir::new("names");
+    let long = "x".repeat(1_000_000);
+    let input = format!(
+        "/as \u{1b}[2Jmallory\n/as {long}\n/channel \u{7}bell\n/server \u{1b}]0;pwned\u{7}\n\
+         /challenge @\u{1b}[31mbob river\n/profile @\u{1b}x\n/as bob\n/games\n"
+    );
+    let out = console(&dir, &input);
+    assert!(
+        !out.contains('\u{1b}') && !out.contains('\u{7}'),
+        "{}",
+        out.escape_debug()
+    );
+    assert!(out.len() < 20_000, "{} bytes printed", out.len());
+    assert!(out.contains("U+001B"), "{out}");
+    assert!(out.contains("have at most 32"), "{out}");
+    // The refused names changed nothing: bob is bob, in #general of server home.
+    assert!(out.contains("you are now bob"), "{out}");
+    assert!(out.contains("bob@#general> /games"), "{out}");
+    let dump = ferry::store::Store::open(dir.db()).unwrap().dump().unwrap();
+    assert!(
+        !dump.contains("\\u{1b}") && !dump.contains("\\u{7}"),
+        "{dump}"
+    );
+}
+
+/// Numbers outside what a command takes are refused with the range, however large.
+#[test]
+fn numbers_out_of_range_say_the_range() {
+    let dir = TempDir::new("ranges");
+    let out = console(
+        &dir,
+        "/as mod manager\n/settings days:-3\n/river-vote start hours:9999999999\n\
+         /challenge river @bob days:-3\n/challenge river @bob days:99999999999\n\
+         /wait 100000000d\n/wait 0m\n/games page:4294967296\n\
+         /leaderboard river page:4294967296\n",
+    );
+    for needle in [
+        "days must be a whole number from 1 to 30, not '-3'",
+        "hours must be a whole number from 1 to 720, not '9999999999'",
+        "days must be a whole number from 1 to 30, not '99999999999'",
+        "'100000000d' is longer than /wait goes: at most 3650 days",
+        "'0m' is no time at all",
+        "page must be a whole number from 1 to 4294967295, not '4294967296'",
+    ] {
+        assert!(out.contains(needle), "{needle}: {out}");
+    }
+    assert_eq!(out.matches("page must be").count(), 2, "{out}");
+    for wrong in [
+        "is not a whole number",
+        "not a span of time",
+        "page 4294967295",
+    ] {
+        assert!(!out.contains(wrong), "{wrong}: {out}");
+    }
+}

@@ -17,7 +17,9 @@ fn ferry_plain(token: Option<&str>, stdin: &str) -> Output {
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let out = common::run_ferry(&[], stdin, |cmd| {
-        cmd.current_dir(&dir).env_remove("DISCORD_TOKEN");
+        cmd.current_dir(&dir)
+            .env_remove("DISCORD_TOKEN")
+            .env_remove("FERRY_DB");
         if let Some(t) = token {
             // A Discord that cannot be reached: nothing listens on port 9. Ferry gives up
             // after a second of retries.
@@ -48,6 +50,46 @@ fn plain_ferry_is_the_console_without_a_token_and_the_bot_with_one() {
     );
     assert!(stderr(&o).contains("FERRY_DISCORD_PROXY=http://127.0.0.1:9"));
     assert!(!stderr(&o).contains("secret-token-123"));
+}
+
+/// The console opens the database `FERRY_DB` names, as `ferry serve` does (plain `ferry`
+/// and `ferry console` alike); `--db` overrides it.
+#[test]
+fn the_console_opens_the_database_ferry_db_names_unless_db_is_given() {
+    let dir = std::env::temp_dir().join(format!("ferry-db-env-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let named = dir.join("named.db");
+    let console = |args: &[&str], stdin: &str| {
+        common::run_ferry(args, stdin, |cmd| {
+            cmd.current_dir(&dir)
+                .env_remove("DISCORD_TOKEN")
+                .env("FERRY_DB", &named);
+        })
+    };
+    let o = console(&[], "/challenge @bob river\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("Ferry console on {}", named.display())),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        !dir.join("ferry.db").exists(),
+        "./ferry.db was opened instead"
+    );
+    // The challenge is in that database: `ferry console` sees it there.
+    let o = console(&["console", "--as", "bob"], "/accept\n");
+    assert!(stdout(&o).contains("Game 1 starts"), "{}", stdout(&o));
+    let other = dir.join("other.db");
+    let o = console(&["console", "--db", other.to_str().unwrap()], "/games\n");
+    assert!(
+        stdout(&o).contains(&format!("Ferry console on {}", other.display())),
+        "{}",
+        stdout(&o)
+    );
+    assert!(other.exists() && !dir.join("ferry.db").exists());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn stdout(o: &Output) -> String {
@@ -792,4 +834,151 @@ fn a_finished_game_prints_a_position_that_replays_as_finished() {
         assert!(again.contains(&format!("position: {printed}")), "{again}");
         assert!(again.contains(result), "{id}: {again}");
     }
+}
+
+/// `ferry think --level N` plays as level N does in a game: a legal move, a forced mate
+/// taken at every level, a level outside 1 to 8 refused with the range.
+#[test]
+fn think_at_a_level_chooses_a_move_as_that_level_would() {
+    let legal = stdout(&ferry(&["moves", "continental"], ""));
+    let o = ferry(&["think", "continental", "--level", "1"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let best = text
+        .lines()
+        .last()
+        .and_then(|l| l.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("bestmove last in {text}"));
+    assert!(legal.lines().any(|m| m == best), "{best} is not legal");
+    assert!(text.starts_with("info level 1 score "), "{text}");
+    let fen = "k7/7R/1K6/8/8/8/8/8/8/8 w - - a5,h6 - 0 1";
+    for level in ["1", "8"] {
+        let o = ferry(&["think", "river", "--level", level, "--fen", fen], "");
+        assert!(
+            stdout(&o).ends_with("bestmove Rh9-h10\n"),
+            "level {level}: {}",
+            stdout(&o)
+        );
+    }
+    for (level, why) in [
+        (
+            "9",
+            "level 9 does not exist: choose a level from 1 (easiest) to 8 (strongest)",
+        ),
+        ("0", "level 0 does not exist"),
+        ("x", "'x' is not a level"),
+    ] {
+        let o = ferry(&["think", "continental", "--level", level], "");
+        assert_eq!(o.status.code(), Some(2), "{level}");
+        assert!(stderr(&o).contains(why), "{level}: {}", stderr(&o));
+    }
+    let o = ferry(
+        &["think", "continental", "--level", "2", "--depth", "3"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let help = stdout(&ferry(&["think", "--help"], ""));
+    assert!(help.contains("--level"), "{help}");
+    assert!(help.ends_with('\n'), "{help:?}");
+}
+
+/// A URL that asks for TLS in any form is told that Ferry does not speak it.
+#[test]
+fn a_database_url_asking_for_tls_gets_the_tls_explanation() {
+    for mode in ["require", "verify-ca", "verify-full"] {
+        let url = format!("postgres://ferry@127.0.0.1:9/ferry?sslmode={mode}");
+        let o = common::run_ferry(&["console", "--db", &url], "", |cmd| {
+            cmd.env_remove("FERRY_DB");
+        });
+        assert_eq!(o.status.code(), Some(2), "{mode}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!(
+                "asks for TLS (sslmode={mode}), which Ferry does not speak"
+            )),
+            "{mode}: {err}"
+        );
+    }
+}
+
+/// A host that accepts connections and never answers, as a hung PostgreSQL server does:
+/// its port. The connections are held open for as long as the test runs.
+fn silent_host() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let held: Vec<_> = listener.incoming().collect();
+        drop(held);
+    });
+    port
+}
+
+/// `ferry console`, `ferry migrate` and `ferry serve` give up on a PostgreSQL host that
+/// never answers within the README's 5 s, saying so; `serve` still stops on SIGTERM
+/// while it waits.
+#[test]
+fn a_postgresql_host_that_never_answers_is_given_up_on_within_5_s() {
+    use std::time::{Duration, Instant};
+    let url = format!("postgres://ferry@127.0.0.1:{}/ferry", silent_host());
+    let dir = std::env::temp_dir().join(format!("ferry-silent-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let from = dir.join("from.db");
+    common::run_ferry(&["console", "--db", from.to_str().unwrap()], "", |_| {});
+    let serve_env = |cmd: &mut std::process::Command| {
+        cmd.env("DISCORD_TOKEN", "token")
+            .env("FERRY_DB", &url)
+            .env("FERRY_DISCORD_PROXY", "http://127.0.0.1:9")
+            .env_remove("FERRY_SHARDS");
+    };
+    let runs: [(&[&str], i32); 3] = [
+        (&["console", "--db", &url], 2),
+        (
+            &["migrate", "--from", from.to_str().unwrap(), "--to", &url],
+            1,
+        ),
+        (&["serve"], 1),
+    ];
+    for (args, code) in runs {
+        let started = Instant::now();
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ferry"));
+        cmd.args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        serve_env(&mut cmd);
+        let mut child = cmd.spawn().unwrap();
+        // Waited for 15 s at most, so that a Ferry that hangs fails the test.
+        while child.try_wait().unwrap().is_none() && started.elapsed() < Duration::from_secs(15) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let took = started.elapsed();
+        let _ = child.kill();
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        assert!(
+            took < Duration::from_millis(6500),
+            "{args:?} took {took:?}: {err}"
+        );
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        assert!(err.contains("no answer within 5 s"), "{args:?}: {err}");
+    }
+    let mut serve = std::process::Command::new(env!("CARGO_BIN_EXE_ferry"));
+    serve.arg("serve").stderr(std::process::Stdio::null());
+    serve_env(&mut serve);
+    let mut child = serve.spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    let term = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let asked = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            asked.elapsed() < Duration::from_secs(2),
+            "serve ignored SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -160,3 +160,93 @@ fn ferry_migrate_moves_a_database_to_postgresql_and_back_and_its_game_goes_on() 
     let ids: Vec<i64> = challenges.iter().map(|c| c.id).collect();
     assert_eq!(ids, [3, 2], "{challenges:?}");
 }
+
+/// A TCP relay to the cluster that can fall silent: `silence` makes every connection open
+/// at that moment swallow what either side sends, its sockets left open, as a hung server
+/// or a dead network path does; connections made later relay as before.
+struct Relay {
+    port: u16,
+    open: std::sync::Arc<std::sync::Mutex<Vec<std::sync::Arc<std::sync::atomic::AtomicBool>>>>,
+}
+
+impl Relay {
+    fn to(server_port: u16) -> Relay {
+        use std::io::{Read, Write};
+        use std::net::{Shutdown, TcpListener, TcpStream};
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let open = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let list = Arc::clone(&open);
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                let Ok(server) = TcpStream::connect(("127.0.0.1", server_port)) else {
+                    continue;
+                };
+                let silent = Arc::new(AtomicBool::new(false));
+                list.lock().unwrap().push(Arc::clone(&silent));
+                let pairs = [
+                    (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                    (server, client),
+                ];
+                for (mut from, mut to) in pairs {
+                    let silent = Arc::clone(&silent);
+                    std::thread::spawn(move || {
+                        let mut buf = [0u8; 16 * 1024];
+                        loop {
+                            match from.read(&mut buf) {
+                                Ok(0) | Err(_) => break,
+                                Ok(_) if silent.load(Ordering::SeqCst) => {}
+                                Ok(n) => {
+                                    if to.write_all(&buf[..n]).is_err() {
+                                        break;
+                                    }
+                                }
+                            }
+                        }
+                        let _ = to.shutdown(Shutdown::Write);
+                    });
+                }
+            }
+        });
+        Relay { port, open }
+    }
+
+    fn silence(&self) {
+        for s in self.open.lock().unwrap().iter() {
+            s.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+}
+
+/// A server that stops answering in the middle of a game, its connection left open: the
+/// move waiting on it is given up on after 10 s, asked again on a new connection and
+/// answered, and stored once.
+#[test]
+fn a_server_that_stops_answering_is_left_for_a_new_connection() {
+    let Some(cluster) = throwaway_postgres::cluster_or_skip("the silent server test") else {
+        return;
+    };
+    let url = cluster.new_database("silent_server").unwrap();
+    let relay = Relay::to(cluster.port());
+    let relayed = url.replace(
+        &format!(":{}/", cluster.port()),
+        &format!(":{}/", relay.port),
+    );
+    let mut t = Table::with_store(TempDir::new("pg-silent"), Store::open(&relayed).unwrap());
+    start_game(&mut t);
+    play(&mut t, 2, 1);
+    relay.silence();
+    let started = std::time::Instant::now();
+    play(&mut t, 1, 7);
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_secs(9) && took < Duration::from_secs(30),
+        "answered after {took:?}"
+    );
+    let row = t.game_row();
+    assert_eq!(row.ply, 3);
+    let fresh = Store::open(&url).unwrap();
+    assert_eq!(fresh.entries(row.id).unwrap().len(), 3);
+}

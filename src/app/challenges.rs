@@ -133,10 +133,12 @@ impl App {
             ))
         })?;
         let days = days.unwrap_or(settings.clock_days);
-        if !(1..=30).contains(&days) {
+        if !super::CLOCK_DAYS.contains(&days) {
             return refuse(format!(
-                "A clock of {} per move is not possible: choose days:1 to days:30.",
-                count_text(days.into(), "day")
+                "A clock of {} per move is not possible: choose days:{} to days:{}.",
+                count_text(days.into(), "day"),
+                super::CLOCK_DAYS.start(),
+                super::CLOCK_DAYS.end()
             ));
         }
         let color = color

@@ -1,6 +1,35 @@
 //! Options as players type them, read one way everywhere: the chat, the console and the
 //! command line. The form shown to players is `key:value`; `key=value` is read as well.
 
+use std::ops::RangeInclusive;
+
+/// The days a move may take on a game's clock (a challenge's `days:N`, a server's default).
+pub const CLOCK_DAYS: RangeInclusive<u32> = 1..=30;
+
+/// The hours a vote may stay open (`hours:N`).
+pub const VOTE_HOURS: RangeInclusive<u32> = 1..=30 * 24;
+
+/// Page numbers (`page:N`): a page past the last is answered with the pages there are.
+pub const PAGES: RangeInclusive<u32> = 1..=u32::MAX;
+
+/// The whole number a player typed for `key` (`days:-3`, `page:4294967296`), if it lies in
+/// `range`; else a refusal that names the range, whether the text was no number, a
+/// negative one or one too large to hold.
+pub fn whole_number(key: &str, text: &str, range: RangeInclusive<u32>) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "{key} must be a whole number from {} to {}, not '{}'",
+                range.start(),
+                range.end(),
+                super::text::quote(text)
+            )
+        })
+}
+
 /// The key and value of one option, `board:8x12` or `board=8x12`, split at the first `:`
 /// or `=` (a value may hold either: `misty.schedule:0:shallow,20:wild`). `None` when the
 /// text does not start with a key (a letter, then letters, digits, `.`, `-` or `_`).
@@ -55,6 +84,19 @@ mod tests {
         assert_eq!(option_pair("20:wild"), None);
         assert_eq!(option_pair("8x12"), None);
         assert_eq!(option_pair(":x"), None);
+    }
+
+    #[test]
+    fn numbers_out_of_range_name_the_range() {
+        assert_eq!(whole_number("days", "3", CLOCK_DAYS), Ok(3));
+        for typed in ["-3", "0", "31", "99999999999", "three"] {
+            assert_eq!(
+                whole_number("days", typed, CLOCK_DAYS),
+                Err(format!(
+                    "days must be a whole number from 1 to 30, not '{typed}'"
+                ))
+            );
+        }
     }
 
     #[test]

@@ -20,10 +20,10 @@ mod suggest;
 mod text;
 mod votes;
 
-pub use bounds::cut as cut_text;
+pub use bounds::{cut as cut_text, id_refusal, MEMBER_ID_CHARS, PLACE_ID_CHARS};
 pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
 pub use ferry::{thinking_threads, Decision, Turn, CONSOLE_ID as FERRY_CONSOLE_ID};
-pub use input::{option_pair, option_words};
+pub use input::{option_pair, option_words, whole_number, CLOCK_DAYS, PAGES, VOTE_HOURS};
 pub use recent::{RecentGames, RECENT_ACTIONS};
 pub use suggest::{best_matches, Suggestions};
 pub use text::{mention, quote, quote_at_most, time_text};

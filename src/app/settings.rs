@@ -51,10 +51,12 @@ impl App {
                 "Only a server manager can set the server's clock; a challenge can say days:N.",
             );
         }
-        if !(1..=30).contains(&days) {
+        if !super::CLOCK_DAYS.contains(&days) {
             return refuse(format!(
-                "A clock of {} per move is not possible: choose days:1 to days:30.",
-                count_text(days.into(), "day")
+                "A clock of {} per move is not possible: choose days:{} to days:{}.",
+                count_text(days.into(), "day"),
+                super::CLOCK_DAYS.start(),
+                super::CLOCK_DAYS.end()
             ));
         }
         self.store.set_clock_days(&cmd.server, days)?;

@@ -16,7 +16,6 @@ fn aspects() -> &'static [&'static str] {
     crate::engine::server_option().1
 }
 const DEFAULT_HOURS: u32 = 72;
-const MAX_HOURS: u32 = 30 * 24;
 
 /// The winner of a tally: most ballots; a tie goes to the current default if it is
 /// among the tied, else to the first tied choice in the vote's order. `None` without
@@ -171,9 +170,11 @@ impl App {
             );
         }
         let hours = hours.unwrap_or(DEFAULT_HOURS);
-        if !(1..=MAX_HOURS).contains(&hours) {
+        if !super::VOTE_HOURS.contains(&hours) {
             return refuse(format!(
-                "A vote cannot last {hours} hours: choose hours:1 to hours:{MAX_HOURS}."
+                "A vote cannot last {hours} hours: choose hours:{} to hours:{}.",
+                super::VOTE_HOURS.start(),
+                super::VOTE_HOURS.end()
             ));
         }
         let now = self.now();

@@ -1,5 +1,6 @@
 //! `ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel
-//! NAME]`: Ferry offline. Reads chat commands from standard input, prints the replies,
+//! NAME]`: Ferry offline, on the database `--db` names, else `FERRY_DB`, else
+//! ./ferry.db. Reads chat commands from standard input, prints the replies,
 //! writes pictures and files to a directory and prints their paths. It only translates:
 //! everything else is `app`.
 
@@ -63,7 +64,7 @@ pub fn run(
 }
 
 fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
-    let mut db = PathBuf::from("./ferry.db");
+    let mut db = PathBuf::from(database_from_env().unwrap_or_else(|| "./ferry.db".into()));
     let mut pictures = None;
     let mut who = "alice".to_string();
     let mut server = "home".to_string();
@@ -89,6 +90,9 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
         }
         i += 2;
     }
+    let who = parse::checked_name(parse::Name::Member, &who)?;
+    let server = parse::checked_name(parse::Name::Server, &server)?;
+    let channel = parse::checked_name(parse::Name::Channel, &channel)?;
     let on_server = crate::store::is_database_url(&db.to_string_lossy());
     let pictures = pictures.unwrap_or_else(|| {
         // Beside a database file; in the working folder for a database on a server.
@@ -327,10 +331,15 @@ impl Session {
                     ..
                 } in notices
                 {
-                    writeln!(out, "  [notice in {server} #{channel}]")?;
-                    self.print(&reply, out)?;
-                    if let Err(e) = self.app.notice_delivered(id) {
-                        writeln!(out, "  ! Ferry's clock failed: {e}")?;
+                    // Taken from the queue before it is printed: another console ticking
+                    // the same database at once prints it only if it took it first.
+                    match self.app.notice_delivered(id) {
+                        Ok(true) => {
+                            writeln!(out, "  [notice in {server} #{channel}]")?;
+                            self.print(&reply, out)?;
+                        }
+                        Ok(false) => {}
+                        Err(e) => writeln!(out, "  ! Ferry's clock failed: {e}")?,
                     }
                 }
                 Ok(())
@@ -398,6 +407,15 @@ impl Session {
             Err(e) => format!("(not written: {}: {e})", path.display()),
         }
     }
+}
+
+/// `FERRY_DB` (a file or a URL), which the console reads as `ferry serve` does, so that
+/// both open the same database; `--db` overrides it. Blank counts as unset.
+fn database_from_env() -> Option<String> {
+    std::env::var("FERRY_DB")
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
 }
 
 /// The console's history, in its pictures folder (one per database, as the pictures are).

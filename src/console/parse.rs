@@ -2,7 +2,7 @@
 //! river:gentle`, `/move d4-d5`, `/draw accept`, ... Options are `key:value` (or
 //! `key=value`); a game, challenge or vote is named by its number (`12`, `#12`, `game:12`).
 
-use crate::app::{Step, What};
+use crate::app::{whole_number, Step, What, CLOCK_DAYS, PAGES, VOTE_HOURS};
 
 /// A console line: a command for Ferry, or one for the console itself.
 #[derive(Clone, Debug)]
@@ -97,15 +97,18 @@ pub fn parse(line: &str) -> Result<Line, String> {
                 }
             };
             return Ok(Line::As {
-                name: who.trim_start_matches('@').to_string(),
+                name: checked_name(Name::Member, who.trim_start_matches('@'))?,
                 manager,
             });
         }
         "channel" => {
-            return one_word(&args, "/channel general")
-                .map(|c| Line::Channel(c.trim_start_matches('#').to_string()))
+            let name = one_word(&args, "/channel general")?;
+            return checked_name(Name::Channel, name.trim_start_matches('#')).map(Line::Channel);
         }
-        "server" => return one_word(&args, "/server home").map(Line::Server),
+        "server" => {
+            let name = one_word(&args, "/server home")?;
+            return checked_name(Name::Server, &name).map(Line::Server);
+        }
         "wait" => {
             return one_word(&args, "/wait 25h")
                 .and_then(|s| span(&s))
@@ -186,7 +189,11 @@ pub fn parse(line: &str) -> Result<Line, String> {
             variant: args.first().map(|s| s.to_string()),
         },
         "games" | "mygames" => What::MyGames {
-            page: number(&args, "page")?.map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
+            page: match args.as_slice() {
+                [] => None,
+                [a] => Some(page(a)?),
+                _ => return Err("/games takes one page: /games page:2".into()),
+            },
         },
         "settings" => match args.as_slice() {
             [] => What::Settings { orientation: None },
@@ -195,9 +202,7 @@ pub fn parse(line: &str) -> Result<Line, String> {
                     orientation: Some(v.to_string()),
                 },
                 Some(("days", v)) => What::ServerClock {
-                    days: v
-                        .parse()
-                        .map_err(|_| format!("days must be a whole number of days, not '{v}'"))?,
+                    days: whole_number("days", v, CLOCK_DAYS)?,
                 },
                 _ => {
                     return Err(format!(
@@ -233,6 +238,29 @@ pub fn parse(line: &str) -> Result<Line, String> {
     Ok(Line::App(what))
 }
 
+/// What a name the console is given stands for: the chat's id of a member, a server or a
+/// channel, which the console takes from the name.
+#[derive(Copy, Clone, Debug)]
+pub enum Name {
+    Member,
+    Server,
+    Channel,
+}
+
+/// `name` if the chat could have it as an id (see `crate::app::id_refusal`), else why not.
+pub fn checked_name(kind: Name, name: &str) -> Result<String, String> {
+    use crate::app::{id_refusal, MEMBER_ID_CHARS, PLACE_ID_CHARS};
+    let (what, max) = match kind {
+        Name::Member => ("a member's name", MEMBER_ID_CHARS),
+        Name::Server => ("a server's name", PLACE_ID_CHARS),
+        Name::Channel => ("a channel's name", PLACE_ID_CHARS),
+    };
+    match id_refusal(what, name, max) {
+        Some(why) => Err(why),
+        None => Ok(name.to_string()),
+    }
+}
+
 fn one_word(args: &[&str], example: &str) -> Result<String, String> {
     match args {
         [w] => Ok(w.to_string()),
@@ -262,6 +290,12 @@ fn id(a: &str, what: &str) -> Result<i64, String> {
         .ok()
         .filter(|n| *n > 0)
         .ok_or_else(|| format!("'{a}' is not a {what} number; write it as 12 or #12"))
+}
+
+/// `page:N` (or `N`, `#N`), a page number from 1.
+fn page(a: &str) -> Result<u32, String> {
+    let digits = key_value(a).map_or(a, |(_, v)| v).trim_start_matches('#');
+    whole_number("page", digits, PAGES)
 }
 
 /// Takes a `game:N` (or `#N`) out of the arguments.
@@ -308,11 +342,7 @@ fn challenge(args: &[&str]) -> Result<What, String> {
             ));
         };
         match k.to_ascii_lowercase().as_str() {
-            "days" => {
-                days = Some(v.parse::<u32>().map_err(|_| {
-                    format!("days must be a whole number of days per move, not '{v}'")
-                })?)
-            }
+            "days" => days = Some(whole_number("days", v, CLOCK_DAYS)?),
             "color" | "colour" | "side" => color = Some(v.to_string()),
             "level" => level = Some(v.to_string()),
             "rated" => {
@@ -351,12 +381,7 @@ fn leaderboard(args: &[&str]) -> Result<What, String> {
     let mut page = None;
     for a in args.iter().copied() {
         match key_value(a) {
-            Some((k, v)) if k.eq_ignore_ascii_case("page") => {
-                page = Some(
-                    v.parse::<u32>()
-                        .map_err(|_| format!("page must be a page number, not '{v}'"))?,
-                )
-            }
+            Some((k, _)) if k.eq_ignore_ascii_case("page") => page = Some(self::page(a)?),
             Some((k, v)) if k.eq_ignore_ascii_case("variant") && variant.is_none() => {
                 variant = Some(v.to_string())
             }
@@ -383,12 +408,7 @@ fn vote(args: &[&str]) -> Result<What, String> {
             let mut hours = None;
             for a in rest {
                 match key_value(a) {
-                    Some(("hours", v)) => {
-                        hours = Some(
-                            v.parse::<u32>()
-                                .map_err(|_| format!("hours must be a whole number, not '{v}'"))?,
-                        )
-                    }
+                    Some(("hours", v)) => hours = Some(whole_number("hours", v, VOTE_HOURS)?),
                     _ => return Err(format!("/river-vote start takes hours:N, not '{a}'")),
                 }
             }
@@ -417,9 +437,14 @@ fn vote(args: &[&str]) -> Result<What, String> {
     })
 }
 
-/// `90m`, `25h`, `3d`, `1d12h`, or seconds.
+/// The longest `/wait`: ten years.
+const MAX_WAIT_DAYS: i64 = 3650;
+
+/// `90m`, `25h`, `3d`, `1d12h`, or seconds; at most `MAX_WAIT_DAYS`.
 pub fn span(s: &str) -> Result<i64, String> {
-    let bad = || format!("'{s}' is not a span of time: write it as 90m, 25h, 3d or 1d12h");
+    let typed = crate::engine::player_text::excerpt(s);
+    let bad = || format!("'{typed}' is not a span of time: write it as 90m, 25h, 3d or 1d12h");
+    let too_long = || format!("'{typed}' is longer than /wait goes: at most {MAX_WAIT_DAYS} days");
     let mut total: i64 = 0;
     let mut digits = String::new();
     for ch in s.chars() {
@@ -427,7 +452,12 @@ pub fn span(s: &str) -> Result<i64, String> {
             digits.push(ch);
             continue;
         }
-        let n: i64 = digits.parse().map_err(|_| bad())?;
+        // Digits too many for a number are a span too long, not a span misspelt.
+        let n: i64 = match digits.parse() {
+            Ok(n) => n,
+            Err(_) if !digits.is_empty() => return Err(too_long()),
+            Err(_) => return Err(bad()),
+        };
         digits.clear();
         let unit = match ch {
             's' => 1,
@@ -437,16 +467,21 @@ pub fn span(s: &str) -> Result<i64, String> {
             _ => return Err(bad()),
         };
         total = total
-            .checked_add(n.checked_mul(unit).ok_or_else(bad)?)
-            .ok_or_else(bad)?;
+            .checked_add(n.checked_mul(unit).ok_or_else(too_long)?)
+            .ok_or_else(too_long)?;
     }
     if !digits.is_empty() {
         total = total
-            .checked_add(digits.parse().map_err(|_| bad())?)
-            .ok_or_else(bad)?;
+            .checked_add(digits.parse().map_err(|_| too_long())?)
+            .ok_or_else(too_long)?;
     }
-    if total <= 0 || total > 3650 * 86_400 {
-        return Err(bad());
+    if total > MAX_WAIT_DAYS * 86_400 {
+        return Err(too_long());
+    }
+    if total <= 0 {
+        return Err(format!(
+            "'{typed}' is no time at all: /wait moves the clock forward, as in /wait 25h"
+        ));
     }
     Ok(total)
 }

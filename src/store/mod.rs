@@ -61,7 +61,10 @@ pub fn is_database_url(location: &str) -> bool {
 #[derive(Debug)]
 pub enum StoreError {
     Sqlite(rusqlite::Error),
-    Postgres(::postgres::Error),
+    Postgres(tokio_postgres::Error),
+    /// The database server stopped answering (an exchange ran out of time): the text says
+    /// what waited and how long. Handled as a lost connection.
+    NoAnswer(String),
     /// A stored value is not what Ferry wrote there.
     Data(String),
     /// Opening or migrating failed.
@@ -89,6 +92,7 @@ impl fmt::Display for StoreError {
             StoreError::Sqlite(e) => write!(f, "database error: {e}"),
             StoreError::Postgres(e) => write!(f, "database error: {}", postgres::explain(e)),
             StoreError::Data(s) => write!(f, "database error: {s}"),
+            StoreError::NoAnswer(s) => write!(f, "database error: {s}"),
             StoreError::Setup(s) => f.write_str(s),
             StoreError::NewerSchema { found, known } => write!(
                 f,
@@ -116,8 +120,8 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-impl From<::postgres::Error> for StoreError {
-    fn from(e: ::postgres::Error) -> Self {
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(e: tokio_postgres::Error) -> Self {
         StoreError::Postgres(e)
     }
 }

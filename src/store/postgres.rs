@@ -1,15 +1,18 @@
 //! Ferry on PostgreSQL: one connection, its prepared statements, the write lock, and
 //! reconnecting. A server restart or a dropped connection is waited out (up to
 //! `PATIENCE`) and the interrupted query or write run again on a new connection, so a
-//! command in flight is answered once the server is back instead of failing.
+//! command in flight is answered once the server is back instead of failing. Every
+//! exchange with the server is bounded in time (`Conn`): a server that stops answering
+//! without closing the connection counts as a lost connection too.
 
 use super::db::{Arg, Db, Row, Value};
 use super::schema::Migration;
 use super::{Result, StoreError};
-use postgres::types::{to_sql_checked, FromSql, IsNull, ToSql, Type};
-use postgres::{Client, Config, NoTls, SimpleQueryMessage, Statement};
 use std::collections::HashMap;
+use std::future::Future;
 use std::time::{Duration, Instant};
+use tokio_postgres::types::{to_sql_checked, FromSql, IsNull, ToSql, Type};
+use tokio_postgres::{Client, Config, NoTls, SimpleQueryMessage, Statement, ToStatement};
 
 /// How long a command waits for an unreachable server before it fails: long enough for a
 /// restart or a failover, short enough that a player hears of an outage.
@@ -19,13 +22,23 @@ const PATIENCE: Duration = Duration::from_secs(30);
 /// while a server that is starting up (a few seconds) is still waited for.
 const FIRST_PATIENCE: Duration = Duration::from_secs(5);
 
+/// How long one attempt to connect may take, the TCP connection and the handshake
+/// (authentication, the session's start) together.
+const CONNECT_PATIENCE: Duration = FIRST_PATIENCE;
+
+/// How long one exchange (a query, a statement, a commit) may wait for the server's
+/// answer before the connection counts as lost: far more than any of Ferry's statements
+/// takes, so only a server that stopped answering (hung, or cut off by the network without
+/// a word) runs into it.
+const ANSWER_PATIENCE: Duration = Duration::from_secs(10);
+
 /// Whether this process has reached a PostgreSQL server: from then on an unreachable
 /// server is an outage to wait out (`PATIENCE`), not a mistake in the URL.
 static CONNECTED_ONCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// A PostgreSQL error in words, with its cause: the client's own text names only the
 /// kind ("db error", "error connecting to server").
-pub(crate) fn explain(e: &postgres::Error) -> String {
+pub(crate) fn explain(e: &tokio_postgres::Error) -> String {
     if let Some(db) = e.as_db_error() {
         return format!("{} ({})", db.message(), db.code().code());
     }
@@ -45,7 +58,7 @@ pub(crate) struct Pg {
     config: Config,
     /// Where, for messages: the URL without its password.
     shown: String,
-    client: Option<Client>,
+    client: Option<Conn>,
     /// Statements prepared on `client`, by the address and length of their `&'static`
     /// text: each is parsed once per connection.
     statements: HashMap<(usize, usize), Statement>,
@@ -57,6 +70,17 @@ pub(crate) struct Pg {
 /// Whether `location` (a `FERRY_DB` value) names a PostgreSQL database.
 pub(crate) fn is_url(location: &str) -> bool {
     location.starts_with("postgres://") || location.starts_with("postgresql://")
+}
+
+/// The TLS mode `url` asks for (`sslmode=require`, `verify-ca`, `verify-full`), if any:
+/// Ferry connects without TLS, so it says so rather than fail on a mode the URL parser does
+/// not know. `disable`, `allow` and `prefer` ask for nothing Ferry lacks.
+fn tls_mode(url: &str) -> Option<&str> {
+    let (_, query) = url.split_once('?')?;
+    query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("sslmode="))
+        .filter(|mode| !matches!(*mode, "disable" | "allow" | "prefer"))
 }
 
 /// `url` with its password hidden, to show in messages and logs.
@@ -77,7 +101,7 @@ pub(crate) fn shown(url: &str) -> String {
 /// Whether the error means the connection is gone (the server restarted or is down, the
 /// network dropped): worth a new connection and another try, unlike a refusal (a wrong
 /// password, no such database) or an error in the query.
-pub(crate) fn is_lost(e: &postgres::Error) -> bool {
+pub(crate) fn is_lost(e: &tokio_postgres::Error) -> bool {
     if e.is_closed() {
         return true;
     }
@@ -99,7 +123,141 @@ pub(crate) fn is_lost(e: &postgres::Error) -> bool {
 
 impl StoreError {
     fn is_lost(&self) -> bool {
-        matches!(self, StoreError::Postgres(e) if is_lost(e))
+        match self {
+            StoreError::Postgres(e) => is_lost(e),
+            StoreError::NoAnswer(_) => true,
+            _ => false,
+        }
+    }
+
+    /// The error as the cause of a failed connection: PostgreSQL's words, or the silence.
+    fn cause(&self) -> String {
+        match self {
+            StoreError::Postgres(e) => explain(e),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// `within` in whole seconds, rounded up, for messages.
+fn seconds(within: Duration) -> u64 {
+    within.as_millis().div_ceil(1000) as u64
+}
+
+/// One connection to the server, each exchange with it bounded in time: tokio-postgres
+/// driven by a runtime of its own, one thread (the caller's), as the blocking `postgres`
+/// client does, but with the deadline that client lacks.
+struct Conn {
+    client: Client,
+    /// Drives the connection's socket while an exchange is waited for.
+    runtime: tokio::runtime::Runtime,
+    /// An exchange ran out of time: where the connection stands is unknown, so it is not
+    /// used again.
+    broken: bool,
+}
+
+impl Conn {
+    /// Connects, the handshake included, within `within`.
+    fn open(config: &Config, within: Duration) -> Result<Conn> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Setup(format!("cannot start the database client: {e}")))?;
+        let (client, connection) = runtime
+            .block_on(async { tokio::time::timeout(within, config.connect(NoTls)).await })
+            .map_err(|_| {
+                StoreError::NoAnswer(format!(
+                    "no answer within {} s: something accepts connections there but does not \
+                     answer as PostgreSQL does (a server that hangs, or another program on \
+                     that port)",
+                    seconds(within)
+                ))
+            })??;
+        // Polled whenever an exchange is waited for; its errors reach the client.
+        runtime.spawn(connection);
+        Ok(Conn {
+            client,
+            runtime,
+            broken: false,
+        })
+    }
+
+    /// Whether the connection may still be used.
+    fn is_usable(&self) -> bool {
+        !self.broken && !self.client.is_closed()
+    }
+
+    /// Waits for `exchange` at most `ANSWER_PATIENCE`; after that the connection is broken
+    /// and the exchange fails as a lost connection does.
+    fn answer<T>(
+        runtime: &tokio::runtime::Runtime,
+        broken: &mut bool,
+        exchange: impl Future<Output = std::result::Result<T, tokio_postgres::Error>>,
+    ) -> Result<T> {
+        // The timer is made inside the runtime, whose clock it needs.
+        match runtime.block_on(async { tokio::time::timeout(ANSWER_PATIENCE, exchange).await }) {
+            Ok(answer) => Ok(answer?),
+            Err(_) => {
+                *broken = true;
+                Err(StoreError::NoAnswer(format!(
+                    "the database server gave no answer within {} s",
+                    seconds(ANSWER_PATIENCE)
+                )))
+            }
+        }
+    }
+
+    fn prepare(&mut self, sql: &str) -> Result<Statement> {
+        let Conn {
+            client,
+            runtime,
+            broken,
+        } = self;
+        Conn::answer(runtime, broken, client.prepare(sql))
+    }
+
+    fn query<S: ?Sized + ToStatement>(
+        &mut self,
+        statement: &S,
+        args: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<tokio_postgres::Row>> {
+        let Conn {
+            client,
+            runtime,
+            broken,
+        } = self;
+        Conn::answer(runtime, broken, client.query(statement, args))
+    }
+
+    fn execute<S: ?Sized + ToStatement>(
+        &mut self,
+        statement: &S,
+        args: &[&(dyn ToSql + Sync)],
+    ) -> Result<u64> {
+        let Conn {
+            client,
+            runtime,
+            broken,
+        } = self;
+        Conn::answer(runtime, broken, client.execute(statement, args))
+    }
+
+    fn batch_execute(&mut self, sql: &str) -> Result<()> {
+        let Conn {
+            client,
+            runtime,
+            broken,
+        } = self;
+        Conn::answer(runtime, broken, client.batch_execute(sql))
+    }
+
+    fn simple_query(&mut self, sql: &str) -> Result<Vec<SimpleQueryMessage>> {
+        let Conn {
+            client,
+            runtime,
+            broken,
+        } = self;
+        Conn::answer(runtime, broken, client.simple_query(sql))
     }
 }
 
@@ -122,19 +280,19 @@ impl Pg {
     /// Connects to `url`, waiting out a server that is not up yet.
     pub(crate) fn open(url: &str) -> Result<Pg> {
         let shown = shown(url);
+        if let Some(mode) = tls_mode(url) {
+            return Err(StoreError::Setup(format!(
+                "'{shown}' asks for TLS (sslmode={mode}), which Ferry does not speak: leave \
+                 sslmode out and reach the database over a private network or a tunnel"
+            )));
+        }
         let mut config: Config = url.parse().map_err(|e| {
             StoreError::Setup(format!(
                 "'{shown}' is not a PostgreSQL URL Ferry can use ({e}): write it like \
                  postgres://USER:PASSWORD@HOST:5432/DATABASE"
             ))
         })?;
-        if config.get_ssl_mode() == postgres::config::SslMode::Require {
-            return Err(StoreError::Setup(format!(
-                "'{shown}' asks for TLS (sslmode=require), which Ferry does not speak: leave \
-                 sslmode out and reach the database over a private network or a tunnel"
-            )));
-        }
-        config.connect_timeout(Duration::from_secs(5));
+        config.connect_timeout(CONNECT_PATIENCE);
         if config.get_application_name().is_none() {
             config.application_name("ferry");
         }
@@ -155,8 +313,8 @@ impl Pg {
 
     /// The connection, made anew when there is none (or it was lost): tried again until
     /// `PATIENCE` runs out while the server cannot be reached.
-    fn client(&mut self) -> Result<&mut Client> {
-        if self.client.as_ref().is_some_and(Client::is_closed) {
+    fn client(&mut self) -> Result<&mut Conn> {
+        if self.client.as_ref().is_some_and(|c| !c.is_usable()) {
             self.forget_connection();
         }
         if self.client.is_none() {
@@ -168,10 +326,13 @@ impl Pg {
             let deadline = Instant::now() + patience;
             let mut pause = Duration::from_millis(50);
             let client = loop {
-                match self.config.connect(NoTls) {
+                // Each attempt ends by the deadline, however the server behaves.
+                let left = deadline.saturating_duration_since(Instant::now());
+                let within = CONNECT_PATIENCE.min(left).max(Duration::from_millis(100));
+                match Conn::open(&self.config, within) {
                     Ok(c) => break c,
-                    Err(e) if is_lost(&e) && Instant::now() + pause < deadline => {
-                        tracing::warn!(db = %self.shown, error = %e, "cannot reach PostgreSQL; trying again");
+                    Err(e) if e.is_lost() && Instant::now() + pause < deadline => {
+                        tracing::warn!(db = %self.shown, error = %e.cause(), "cannot reach PostgreSQL; trying again");
                         std::thread::sleep(pause);
                         pause = (pause * 2).min(Duration::from_secs(1));
                     }
@@ -179,7 +340,7 @@ impl Pg {
                         return Err(StoreError::Setup(format!(
                             "cannot connect to the database {}: {}",
                             self.shown,
-                            explain(&e)
+                            e.cause()
                         )))
                     }
                 }
@@ -233,7 +394,7 @@ impl Pg {
     pub(crate) fn execute(&mut self, sql: &'static str, args: &[Arg]) -> Result<u64> {
         self.again(|pg| {
             let st = pg.statement(sql)?;
-            Ok(pg.client()?.execute(&st, &params(args))?)
+            pg.client()?.execute(&st, &params(args))
         })
     }
 
@@ -249,12 +410,12 @@ impl Pg {
     /// A statement built at run time (the data copy), with `args`.
     pub(crate) fn execute_text(&mut self, sql: &str, args: &[Arg]) -> Result<u64> {
         let sql = dollar_params(sql);
-        self.again(|pg| Ok(pg.client()?.execute(sql.as_str(), &params(args))?))
+        self.again(|pg| pg.client()?.execute(sql.as_str(), &params(args)))
     }
 
     /// Runs SQL text of several statements (migrations, the data copy).
     pub(crate) fn batch(&mut self, sql: &str) -> Result<()> {
-        Ok(self.client()?.batch_execute(sql)?)
+        self.client()?.batch_execute(sql)
     }
 
     /// Opens a writing transaction holding the write lock; returns its transaction id.
@@ -275,7 +436,7 @@ impl Pg {
     /// Ends the open transaction with `COMMIT` or `ROLLBACK`.
     fn finish(&mut self, how: &str) -> Result<()> {
         self.in_transaction = false;
-        Ok(self.client()?.batch_execute(how)?)
+        self.client()?.batch_execute(how)
     }
 
     /// Whether transaction `xid`, whose commit was sent when the connection went, landed:
@@ -438,7 +599,7 @@ fn params<'a>(args: &'a [Arg<'a>]) -> Vec<&'a (dyn ToSql + Sync)> {
 }
 
 /// A PostgreSQL row as `Value`s.
-fn row_of(r: &postgres::Row) -> Result<Row> {
+fn row_of(r: &tokio_postgres::Row) -> Result<Row> {
     (0..r.len())
         .map(|i| r.try_get::<_, Value>(i).map_err(StoreError::from))
         .collect::<Result<Vec<_>>>()
@@ -449,7 +610,7 @@ impl ToSql for Arg<'_> {
     fn to_sql(
         &self,
         ty: &Type,
-        out: &mut postgres::types::private::BytesMut,
+        out: &mut tokio_postgres::types::private::BytesMut,
     ) -> std::result::Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
         // The server decides each parameter's type from the query; the store's values
         // are i64, f64, text and bytes, written as whichever of its kind it asks for.
@@ -552,5 +713,19 @@ mod tests {
             "postgres://ferry@db/ferry"
         );
         assert!(is_url("postgresql://h/db") && !is_url("ferry.db") && !is_url("sqlite:ferry.db"));
+    }
+
+    #[test]
+    fn every_tls_mode_is_noticed() {
+        assert_eq!(
+            tls_mode("postgres://h/db?sslmode=verify-full"),
+            Some("verify-full")
+        );
+        assert_eq!(
+            tls_mode("postgres://h/db?a=1&sslmode=require"),
+            Some("require")
+        );
+        assert_eq!(tls_mode("postgres://h/db?sslmode=disable"), None);
+        assert_eq!(tls_mode("postgres://h/db"), None);
     }
 }

@@ -41,13 +41,7 @@ impl Player {
                 ))
             }
         };
-        match n.parse::<i64>() {
-            Ok(n) if (i64::from(level::MIN)..=i64::from(level::MAX)).contains(&n) => {
-                Ok(Player::Level(n as u8, evaluation))
-            }
-            Ok(n) => Err(level::out_of_range(n)),
-            Err(_) => Err(level::not_a_level(n)),
-        }
+        level::parse(n).map(|l| Player::Level(l, evaluation))
     }
 }
 

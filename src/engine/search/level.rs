@@ -100,6 +100,15 @@ pub fn not_a_level(text: &str) -> String {
     )
 }
 
+/// A level as typed (`3`), or why it is none.
+pub fn parse(text: &str) -> Result<u8, String> {
+    match text.trim().parse::<i64>() {
+        Ok(n) if (i64::from(MIN)..=i64::from(MAX)).contains(&n) => Ok(n as u8),
+        Ok(n) => Err(out_of_range(n)),
+        Err(_) => Err(not_a_level(text)),
+    }
+}
+
 /// The move Ferry plays as `play` says, or `None` when there is no legal move.
 /// `random` decides among moves within the level's margin; level 8 never uses it.
 pub fn choose<R: Rules>(
