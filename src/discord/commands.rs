@@ -263,12 +263,8 @@ async fn challenge(
     if let Some(r) = river {
         texts.push(format!("river={}", r.id()));
     }
-    texts.extend(
-        options
-            .as_deref()
-            .map(crate::app::option_words)
-            .unwrap_or_default(),
-    );
+    // The command layer reads the field with the variant's keys (lists keep their commas).
+    texts.extend(options);
     let color = color.map(|c| format!("{c:?}").to_ascii_lowercase());
     run(
         ctx,
@@ -631,25 +627,6 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn options_split_on_spaces_and_commas_but_keep_lists() {
-        use crate::app::option_words;
-        assert_eq!(
-            option_words("board=8x12 bridges=2"),
-            ["board=8x12", "bridges=2"]
-        );
-        assert_eq!(
-            option_words("board:8x12,bridges:2"),
-            ["board:8x12", "bridges:2"]
-        );
-        assert_eq!(
-            option_words("misty.schedule=0:shallow,20:wild misty.every=0"),
-            ["misty.schedule=0:shallow,20:wild", "misty.every=0"]
-        );
-        assert_eq!(option_words("boats=c5,f6"), ["boats=c5,f6"]);
-        assert!(option_words("  ").is_empty());
-    }
 
     #[test]
     fn autocomplete_choices_keep_discords_limits() {
