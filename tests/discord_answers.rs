@@ -50,17 +50,20 @@ async fn started(fake: &FakeDiscord, dir: &Dir) -> (Bot, Vec<Value>) {
     (bot, commands)
 }
 
-// Items 6, 10, 11, 12: /help, the options field, stale choices and the library's refusals.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn help_options_and_every_refusal_answered_alike() {
-    let dir = Dir::new("answers");
+/// A fake Discord with Ferry connected, and Ann to speak: the commands Ferry registered.
+async fn with_ann(tag: &str) -> (Dir, FakeDiscord, Bot, FakeUser, Vec<Value>) {
+    let dir = Dir::new(tag);
     let fake = FakeDiscord::start().await;
     let ann = FakeUser::player(1_310_000_000_000_000_001, "Ann");
-    let robot = FakeUser::player(1_310_000_000_000_000_009, "**Robo**<@1>");
     fake.add_user(&ann);
-    let (_bot, commands) = started(&fake, &dir).await;
+    let (bot, commands) = started(&fake, &dir).await;
+    (dir, fake, bot, ann, commands)
+}
 
-    // /help: registered, private, the console's list in the chat's words.
+// Item 6: /help on Discord is the console's list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn help_lists_every_command_privately() {
+    let (_dir, fake, _bot, ann, commands) = with_ann("help").await;
     assert!(commands.iter().any(|c| c["name"] == "help"), "/help");
     let t = fake.slash(&ann, CHANNEL, "help", json!([])).await;
     let help = fake.answer(&t, WAIT).await.unwrap();
@@ -77,8 +80,12 @@ async fn help_options_and_every_refusal_answered_alike() {
             help.content()
         );
     }
+}
 
-    // The options field reads a list as the console, --set and UCI do.
+// Item 10: the options field reads a list as the console, --set and UCI do.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_options_field_reads_lists() {
+    let (_dir, fake, _bot, ann, commands) = with_ann("options").await;
     let amalgamated = choice_value(&commands, "challenge", "variant", "Amalgamated Chess");
     let t = fake
         .slash(
@@ -86,7 +93,7 @@ async fn help_options_and_every_refusal_answered_alike() {
             CHANNEL,
             "challenge",
             json!([
-                choice("variant", 4, amalgamated.clone()),
+                choice("variant", 4, amalgamated),
                 opt::string("options", "points:R:4.5,N:2,black_bonus:3"),
             ]),
         )
@@ -100,8 +107,15 @@ async fn help_options_and_every_refusal_answered_alike() {
         "{}",
         open.content()
     );
+}
 
-    // A bot named as opponent: refused by Ferry's own answer, its name escaped.
+// Item 12: the Discord library's refusals look like Ferry's own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_before_the_command_layer_are_ferrys_own() {
+    let (_dir, fake, _bot, ann, commands) = with_ann("refusals").await;
+    let robot = FakeUser::player(1_310_000_000_000_000_009, "**Robo**<@1>");
+    // A bot named as opponent: its name escaped.
+    let amalgamated = choice_value(&commands, "challenge", "variant", "Amalgamated Chess");
     let t = fake
         .slash(
             &ann,
@@ -145,8 +159,13 @@ async fn help_options_and_every_refusal_answered_alike() {
         "{}",
         refused.content()
     );
+}
 
-    // A choice outside the registered list (an older registration): refused in words.
+// Item 11: what an older registration sends is refused in words, never left unanswered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stale_choices_and_commands_get_an_answer() {
+    let (_dir, fake, _bot, ann, _commands) = with_ann("stale").await;
+    // A choice outside the registered list.
     let t = fake
         .slash(
             &ann,
@@ -167,15 +186,6 @@ async fn help_options_and_every_refusal_answered_alike() {
         "{}",
         stale.content()
     );
-    // A command Ferry does not have any more.
-    let t = fake.slash(&ann, CHANNEL, "oldgame", json!([])).await;
-    let unknown = fake.answer(&t, WAIT).await.unwrap();
-    private_refusal(&unknown);
-    assert!(
-        unknown.content().contains("no command /oldgame"),
-        "{}",
-        unknown.content()
-    );
     // A value of the wrong type for a choice.
     let t = fake
         .slash(
@@ -191,6 +201,15 @@ async fn help_options_and_every_refusal_answered_alike() {
         wrong.content().contains("variant takes one of"),
         "{}",
         wrong.content()
+    );
+    // A command Ferry does not have any more.
+    let t = fake.slash(&ann, CHANNEL, "oldgame", json!([])).await;
+    let unknown = fake.answer(&t, WAIT).await.unwrap();
+    private_refusal(&unknown);
+    assert!(
+        unknown.content().contains("no command /oldgame"),
+        "{}",
+        unknown.content()
     );
 }
 
