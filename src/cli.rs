@@ -560,17 +560,9 @@ struct Start {
 impl Setup {
     fn start(&self) -> Result<Start, Failure> {
         // KEY=VALUE, or KEY:VALUE as in the chat.
-        let sets: Vec<String> = self
-            .sets
-            .iter()
-            .map(|set| match crate::app::option_pair(set) {
-                Some((key, value)) => format!("{key}={value}"),
-                None => set.clone(),
-            })
-            .collect();
         let options = self
             .variant
-            .options(&sets)
+            .options(&self.sets)
             .map_err(|e| Failure::bad(e.to_string()))?;
         let position = match &self.fen {
             Some(text) => (self.variant.parse)(text, &options)

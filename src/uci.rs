@@ -2,7 +2,7 @@
 //! tournament managers can run it.
 //!
 //! - `UCI_Variant` lists Ferry's variant ids; `FerryOptions` takes the variant's options
-//!   as `key=value` words; `Level` (1 to 8, default 8) plays as Ferry does at that level.
+//!   as the chat reads them (`key=value` or `key:value`); `Level` (1 to 8, default 8) plays as Ferry does at that level.
 //! - `position startpos|fen TEXT [moves ...]`: the position text is Ferry's own.
 //! - Moves are written from-to (`e2e4`, `a9a10`), with a lowercase promotion letter
 //!   (`e9e10q`), drops as `P@e4`, castling as the King's own move (`e1g1`). Moves that
@@ -188,12 +188,8 @@ fn set_option(s: &mut Session, args: &[&str]) -> Result<(), String> {
             s.options = v.default_options();
         }
         "ferryoptions" => {
-            let pairs: Vec<&str> = if value == "<empty>" {
-                Vec::new()
-            } else {
-                value.split_whitespace().collect()
-            };
-            s.options = s.variant.options(&pairs).map_err(|e| e.to_string())?;
+            let texts: &[&str] = if value == "<empty>" { &[] } else { &[value] };
+            s.options = s.variant.options(texts).map_err(|e| e.to_string())?;
         }
         "level" => {
             let n: i64 = value.parse().map_err(|_| level::not_a_level(value))?;

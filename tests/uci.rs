@@ -158,3 +158,17 @@ fn bad_commands_options_and_moves_are_answered_and_change_nothing() {
     let best = e.until("bestmove");
     assert!(!best.last().unwrap().ends_with("(none)"), "{best:?}");
 }
+
+#[test]
+fn ferry_options_are_read_as_the_chat_reads_them() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value amalgamated");
+    // The chat's form, a list with commas, and a second option after a comma.
+    e.send("setoption name FerryOptions value points:R:4.5,N:2,black_bonus:3 black_general=d8");
+    e.send("isready");
+    let l = e.until("readyok");
+    assert!(l.iter().all(|l| !l.starts_with("info string")), "{l:?}");
+    e.send("setoption name FerryOptions value points:R:4.5,N:2,camp:on");
+    let l = e.until("info string");
+    assert!(l[0].contains("option points cannot be"), "{l:?}");
+}

@@ -20,6 +20,9 @@ pub const NAME_CHARS: usize = 32;
 /// A thread's name (Discord: at most 100 characters).
 pub const THREAD_NAME_CHARS: usize = 100;
 
+/// The most buttons a chat shows under one message (Discord: 5 rows of 5).
+pub const MAX_BUTTONS: usize = 25;
+
 /// Why a command's ids cannot be stored, if they cannot.
 pub fn refusal(cmd: &Command) -> Option<String> {
     let (named, member) = match &cmd.what {

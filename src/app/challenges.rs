@@ -1,6 +1,6 @@
 //! Challenges: made, accepted (which starts the game), declined, cancelled.
 
-use super::input::option_pair;
+use super::input::{option_pair, option_words};
 use super::questions::{challenge_key, challenge_settled, ChallengeEnd};
 use super::shared::{deadlines, engine_text};
 use super::text::{count_text, mention, quote, span_text, time_text};
@@ -104,7 +104,10 @@ impl App {
         }
         let settings = self.store.server_settings(&cmd.server)?;
         let mut pairs = Vec::new();
-        for text in options {
+        for text in options
+            .iter()
+            .flat_map(|t| option_words(variant.options, t))
+        {
             let Some((key, value)) = option_pair(text) else {
                 return refuse(format!(
                     "'{}' is not an option: write options as key:value, for example \

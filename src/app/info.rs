@@ -1,9 +1,10 @@
 //! Reading about games: the board, a piece's moves, the history with its export and
 //! replay, the rules of a variant, and a member's games.
 
+use super::bounds::MAX_BUTTONS;
 use super::shared::{ended_text, engine_text, internal, Audience};
 use super::text::{count_text, mention, quote, time_text};
-use super::{button, refuse, App, Command, Fail, Out, Picture, Reply, TextFile};
+use super::{button, refuse, App, Button, Command, Fail, Out, Picture, Reply, TextFile};
 use crate::engine::{self, Color, Game, MoveList};
 use crate::picture;
 use crate::render;
@@ -79,18 +80,20 @@ impl App {
                 texts.join(", ")
             )
         };
-        let mut reply = Reply::private(text);
-        reply.picture = Some(self.picture(&row, &g, Audience::Member(&cmd.who.id), Some(cell))?);
         let mine =
             row.color_of(&cmd.who.id) == Some(p.side_to_move()) && piece.color == p.side_to_move();
-        if mine && row.status == GameStatus::Active {
-            // A chat shows at most 25 buttons; keep room for the rest.
-            for t in texts.iter().take(20) {
-                reply
-                    .buttons
-                    .push(button(format!("move:{}:{}:{t}", row.id, row.ply), t));
-            }
-        }
+        let (buttons, more) = if mine && row.status == GameStatus::Active {
+            move_buttons(row.id, row.ply, &texts)
+        } else {
+            (Vec::new(), None)
+        };
+        let text = match more {
+            Some(more) => format!("{text} {more}"),
+            None => text,
+        };
+        let mut reply = Reply::private(text);
+        reply.picture = Some(self.picture(&row, &g, Audience::Member(&cmd.who.id), Some(cell))?);
+        reply.buttons = buttons;
         self.keep(&row, g);
         Ok(reply)
     }
@@ -263,6 +266,24 @@ impl App {
 }
 
 /// The moves in effect with move numbers: `1. e4 e5 2. Nf3`, `1... e5` from Black.
+/// A button for each move of `texts` (a piece's moves in game `game` at `ply`), as many
+/// as a chat shows; when there are more, a sentence that says how many are left to /move.
+fn move_buttons(game: i64, ply: u32, texts: &[String]) -> (Vec<Button>, Option<String>) {
+    let buttons = texts
+        .iter()
+        .take(MAX_BUTTONS)
+        .map(|t| button(format!("move:{game}:{ply}:{t}"), t))
+        .collect();
+    let left = texts.len().saturating_sub(MAX_BUTTONS);
+    let more = (left > 0).then(|| {
+        format!(
+            "The buttons show the first {MAX_BUTTONS}; play the other {} with /move.",
+            count_text(left as i64, "move")
+        )
+    });
+    (buttons, more)
+}
+
 fn move_list(g: &Game) -> Vec<String> {
     let start = g.start();
     let mut number = start.move_number();
@@ -332,4 +353,26 @@ fn ordinal(n: usize) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_piece_gets_every_button_a_chat_shows_and_a_word_on_the_rest() {
+        let texts = |n: usize| -> Vec<String> { (0..n).map(|i| format!("Qd5-m{i}")).collect() };
+        let (buttons, more) = move_buttons(7, 3, &texts(23));
+        assert_eq!(buttons.len(), 23);
+        assert_eq!(buttons[0].id, "move:7:3:Qd5-m0");
+        assert!(more.is_none());
+        let (buttons, more) = move_buttons(7, 3, &texts(28));
+        assert_eq!(buttons.len(), MAX_BUTTONS);
+        assert_eq!(
+            more.as_deref(),
+            Some("The buttons show the first 25; play the other 3 moves with /move.")
+        );
+        let (_, more) = move_buttons(7, 3, &texts(26));
+        assert!(more.unwrap().contains("the other 1 move with /move"));
+    }
 }

@@ -9,7 +9,7 @@ pub mod lines;
 pub mod parse;
 pub mod terminal;
 
-use crate::app::{App, Clock, Command, Member, Notice, Reply, SystemClock};
+use crate::app::{help_text, App, Clock, Command, HelpFor, Member, Notice, Reply, SystemClock};
 use crate::store::Store;
 use parse::Line;
 use std::io::{BufRead, IsTerminal, Write};
@@ -83,7 +83,7 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
             "--server" => server = value(i)?,
             "--channel" => channel = value(i)?,
             "-h" | "--help" => {
-                let _ = writeln!(out, "{USAGE}\n{}", parse::HELP);
+                let _ = writeln!(out, "{USAGE}\n{}", help_text(HelpFor::Console));
                 return Ok(());
             }
             other => return Err(format!("unknown argument '{other}'; {USAGE}")),
@@ -215,7 +215,7 @@ impl Session {
         match parse::parse(text) {
             Err(msg) => writeln!(out, "  ! {}", shown(&msg))?,
             Ok(Line::Quit) => return Ok(false),
-            Ok(Line::Help) => writeln!(out, "{}", parse::HELP)?,
+            Ok(Line::Help) => writeln!(out, "{}", help_text(HelpFor::Console))?,
             Ok(Line::As { name, manager }) => {
                 s.who = Member {
                     id: name.clone(),

@@ -21,24 +21,6 @@ pub enum Line {
     Quit,
 }
 
-pub const HELP: &str = "\
-Commands (as in the chat):
-  /challenge VARIANT [@member|anyone] [key:value]... [days:N] [color:white|black|random]
-  /accept [N]   /decline [N]   /cancel [N]
-  /move TEXT    /board        /moves CELL    /resign
-  /draw offer|accept|decline   /takeback request|accept|decline
-  /history      /rules [VARIANT]   /games [page:N]   /settings [orientation:own|white | days:N]
-  /river-vote start [hours:N]   /river-vote cast ASPECT   /river-vote tally
-  /river-vote close   /abort [N]     (/vote is short for /river-vote)
-  /leaderboard [VARIANT] [page:N]   /profile [@member]
-  (/challenge ... rated:false starts a casual game, which changes no rating)
-  /challenge VARIANT @ferry [level:1-8]   play Ferry itself (level 3 unless named)
-  /press BUTTON-ID   (press a button shown under a reply)
-A game, challenge or vote is named by its number (12, #12 or game:12); without one, the
-channel's game or the one that fits.
-Console only:
-  /as NAME [manager]   /channel NAME   /server NAME   /wait 25h|3d|90m   /help   /quit";
-
 /// The command names `parse` knows (without aliases), for Tab completion.
 pub const COMMANDS: &[&str] = &[
     "challenge",

@@ -59,6 +59,16 @@ impl Incoming<'_> {
             Incoming::Component(i) => i.channel_id,
         }
     }
+    /// Whether the message whose button was pressed is seen only by the presser.
+    fn pressed_private(&self) -> bool {
+        match self {
+            Incoming::Command(_) => false,
+            Incoming::Component(i) => i
+                .message
+                .flags
+                .is_some_and(|f| f.contains(serenity::MessageFlags::EPHEMERAL)),
+        }
+    }
     /// What the logs call this interaction.
     fn describe(&self) -> String {
         match self {
@@ -168,6 +178,9 @@ pub enum Mode {
     /// is settled, its message loses its buttons so nobody presses them again; the reply
     /// follows as a new message.
     Settle,
+    /// A page of a list turned by its Previous or Next button: the page replaces the
+    /// pressed message, so the channel does not fill with copies of the list.
+    Page,
 }
 
 /// Whether a command's reply is usually private: only the deferral guesses from it.
@@ -225,6 +238,18 @@ pub fn private(text: impl Into<String>) -> Reply {
 pub const RESTARTING: &str = "Ferry is restarting; try again in a minute.";
 pub const SERVER_ONLY: &str =
     "Ferry's commands work in a server's channels, not in direct messages.";
+
+/// Refuses an interaction nothing was sent for yet, privately and pinging nobody: the one
+/// way for refusals made before the command layer (by poise, or by the adapter itself).
+pub async fn refuse(http: &Http, inc: Incoming<'_>, text: impl Into<String>) {
+    reply_now(http, inc, private(text)).await
+}
+
+/// Answers an interaction nothing was sent for yet with `reply`, made without the command
+/// layer (`/help`).
+pub async fn reply_now(http: &Http, inc: Incoming<'_>, reply: Reply) {
+    deliver(http, inc, Sent::Nothing, reply).await
+}
 
 /// What has been sent for an interaction so far.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -301,6 +326,10 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
         Ok((reply, None)) if mode == Mode::Settle && !reply.private => {
             update_pressed(http, inc, sent, reply, None).await
         }
+        // A refusal (private under a public list) goes as a message of its own.
+        Ok((reply, None)) if mode == Mode::Page && reply.private == inc.pressed_private() => {
+            replace_pressed(http, inc, sent, reply).await
+        }
         Ok((reply, None)) => deliver(http, inc, sent, reply).await,
     }
     if let Some(q) = questions {
@@ -321,7 +350,7 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
 /// Tells Discord the answer is coming.
 async fn defer(http: &Http, inc: Incoming<'_>, mode: Mode, private: bool) -> Sent {
     let (response, sent) = match mode {
-        Mode::UpdatePicture | Mode::Settle => {
+        Mode::UpdatePicture | Mode::Settle | Mode::Page => {
             (CreateInteractionResponse::Acknowledge, Sent::DeferredUpdate)
         }
         Mode::NewMessage => (
@@ -407,14 +436,66 @@ async fn try_deliver(
             inc.followup(http, f).await?;
         }
     }
+    follow_with_rest(http, inc, &parts, reply.private).await
+}
+
+/// The text's pieces after the first, as follow-ups.
+async fn follow_with_rest(
+    http: &Http,
+    inc: Incoming<'_>,
+    parts: &Parts,
+    private: bool,
+) -> serenity::Result<()> {
     for chunk in parts.chunks.iter().skip(1) {
         let f = CreateInteractionResponseFollowup::new()
             .content(chunk)
-            .ephemeral(reply.private)
+            .ephemeral(private)
             .allowed_mentions(parts.mentions());
         inc.followup(http, f).await?;
     }
     Ok(())
+}
+
+/// A paging button's answer: `reply` replaces the pressed message whole (text, buttons,
+/// files), as an UPDATE_MESSAGE, or as an edit after a silent deferral. If that fails, it
+/// is sent as a new message instead.
+async fn replace_pressed(http: &Http, inc: Incoming<'_>, sent: Sent, reply: Reply) {
+    let parts = Parts::of(&reply);
+    let replaced = match sent {
+        Sent::Nothing => {
+            let msg = CreateInteractionResponseMessage::new()
+                .content(parts.first())
+                .files(parts.files.clone())
+                .components(parts.rows.clone())
+                .allowed_mentions(parts.mentions());
+            inc.respond(http, CreateInteractionResponse::UpdateMessage(msg))
+                .await
+        }
+        _ => {
+            let mut edit = EditInteractionResponse::new()
+                .content(parts.first())
+                .components(parts.rows.clone())
+                .allowed_mentions(parts.mentions())
+                .clear_attachments();
+            for f in &parts.files {
+                edit = edit.new_attachment(f.clone());
+            }
+            inc.edit(http, edit).await
+        }
+    };
+    let rest = match replaced {
+        Ok(()) => follow_with_rest(http, inc, &parts, reply.private).await,
+        Err(e) => {
+            tracing::warn!("cannot turn the page of {}: {e}", inc.describe());
+            return deliver(http, inc, sent, reply).await;
+        }
+    };
+    if let Err(e) = rest {
+        tracing::warn!(
+            "cannot send the rest of the page of {}: {e}",
+            inc.describe()
+        );
+    }
 }
 
 /// A button press that changes its own message: a vote's tally redrawn (`tally`), or a

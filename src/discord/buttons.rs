@@ -32,10 +32,12 @@ pub async fn on_event(
 }
 
 /// How a press is answered: vote buttons refresh the tally on the vote's own message;
-/// answering a question removes its buttons; the rest answer with a new message.
+/// answering a question removes its buttons; paging buttons turn the page in place; the
+/// rest answer with a new message.
 fn mode_of(id: &str) -> Mode {
     match id.split(':').next().unwrap_or("") {
         "vote" => Mode::UpdatePicture,
+        "leaderboard" => Mode::Page,
         "accept" | "decline" | "cancel" | "draw-accept" | "draw-decline" | "takeback-accept"
         | "takeback-decline" => Mode::Settle,
         _ => Mode::NewMessage,

@@ -2,8 +2,8 @@
 //! and `answer` sends the reply. poise checks the options' types; Ferry checks the rest.
 
 use super::answer::{self, Incoming, Mode};
-use super::{buttons, retry, Context, Data, Error};
-use crate::app::{Step, What};
+use super::{buttons, Context, Data, Error};
+use crate::app::{quote, quote_at_most, Step, What};
 use crate::engine::{server_option, variants};
 use poise::serenity_prelude as serenity;
 use std::sync::OnceLock;
@@ -29,6 +29,7 @@ fn all() -> Vec<poise::Command<Data, Error>> {
         abort(),
         leaderboard(),
         profile(),
+        help(),
     ]
 }
 
@@ -47,6 +48,9 @@ pub fn options() -> poise::FrameworkOptions<Data, Error> {
             ..Default::default()
         },
         initialize_owners: false,
+        // Every answer goes through `answer`, which names whom it pings; anything poise
+        // might still send pings nobody.
+        allowed_mentions: Some(serenity::CreateAllowedMentions::new()),
         ..Default::default()
     }
 }
@@ -67,24 +71,14 @@ async fn run(ctx: Context<'_>, what: What) -> Result<(), Error> {
     Ok(())
 }
 
-/// Refuses a command whose options contradict each other, before the command layer.
+/// Refuses a command before the command layer (options that contradict each other, a bot
+/// named as opponent) the way Ferry answers every refusal.
 async fn refuse_now(ctx: Context<'_>, text: impl Into<String>) -> Result<(), Error> {
-    let reply = poise::CreateReply::default()
-        .content(text.into())
-        .ephemeral(true);
-    send(ctx, reply).await?;
+    if let poise::Context::Application(app) = ctx {
+        let http = app.serenity_context.http.as_ref();
+        answer::refuse(http, Incoming::Command(app.interaction), text).await;
+    }
     Ok(())
-}
-
-/// Sends an answer of poise's making, waiting out rate limits while Discord takes it.
-async fn send(ctx: Context<'_>, reply: poise::CreateReply) -> Result<(), serenity::Error> {
-    let until = match ctx {
-        poise::Context::Application(app) => retry::first_answer_deadline(app.interaction.id.get()),
-        poise::Context::Prefix(_) => std::time::Instant::now(),
-    };
-    retry::call("an answer", until, || ctx.send(reply.clone()))
-        .await
-        .map(drop)
 }
 
 /// A choice among values the rules engine lists (the variants, the server option's
@@ -245,7 +239,7 @@ async fn challenge(
         let text = format!(
             "{} is a bot and cannot play. Challenge a member, Ferry itself, or leave \
              opponent out so anyone can accept.",
-            o.name
+            quote(&answer::user_name(o))
         );
         return refuse_now(ctx, text).await;
     }
@@ -263,12 +257,8 @@ async fn challenge(
     if let Some(r) = river {
         texts.push(format!("river={}", r.id()));
     }
-    texts.extend(
-        options
-            .as_deref()
-            .map(crate::app::option_words)
-            .unwrap_or_default(),
-    );
+    // The command layer reads the field with the variant's keys (lists keep their commas).
+    texts.extend(options);
     let color = color.map(|c| format!("{c:?}").to_ascii_lowercase());
     run(
         ctx,
@@ -585,22 +575,49 @@ async fn profile(
     run(ctx, What::Profile { member }).await
 }
 
-/// Answers what poise itself refused (bad options, direct messages), and logs the rest.
+/// Ferry's commands, what each takes and does
+#[poise::command(slash_command)]
+async fn help(ctx: Context<'_>) -> Result<(), Error> {
+    if let poise::Context::Application(app) = ctx {
+        let http = app.serenity_context.http.as_ref();
+        let text = crate::app::help_text(crate::app::HelpFor::Chat);
+        answer::reply_now(
+            http,
+            Incoming::Command(app.interaction),
+            answer::private(text),
+        )
+        .await;
+    }
+    Ok(())
+}
+
+/// Answers what poise itself refused (bad options, stale choices, commands Ferry no
+/// longer has, direct messages) as Ferry answers every refusal, and logs the rest.
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     use poise::FrameworkError as E;
     let (ctx, text) = match error {
         E::ArgumentParse {
             ctx, input, error, ..
         } => {
+            let why = quote_at_most(&error.to_string(), ERROR_CHARS);
             let what = match input {
-                Some(i) => format!("'{i}' is not a valid value ({error})"),
-                None => format!("an option is missing or wrong ({error})"),
+                Some(i) => format!("'{}' is not a valid value ({why})", quote(&i)),
+                None => format!("an option is missing or wrong ({why})"),
             };
             let usage = format!(
                 "/{}: {what}. Discord's command form lists what each option takes.",
                 ctx.command().qualified_name
             );
             (ctx, usage)
+        }
+        E::CommandStructureMismatch {
+            ctx, description, ..
+        } => {
+            tracing::warn!(command = %ctx.command.qualified_name, "{description} (registered by an older version?)");
+            if ctx.interaction_type == poise::CommandInteractionType::Autocomplete {
+                return;
+            }
+            (poise::Context::Application(ctx), stale_options(ctx))
         }
         E::GuildOnly { ctx, .. } => (ctx, answer::SERVER_ONLY.to_string()),
         E::Command { error, ctx, .. } => {
@@ -613,8 +630,14 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 answer::log_failure(&format!("/{} panicked", ctx.command().qualified_name), &why);
             (ctx, sorry.text)
         }
-        E::UnknownInteraction { interaction, .. } => {
+        E::UnknownInteraction {
+            ctx, interaction, ..
+        } => {
             tracing::warn!(command = %interaction.data.name, "a command Ferry does not have (registered by an older version?)");
+            if interaction.data.autocomplete().is_none() {
+                let text = unknown_command(&interaction.data.name);
+                answer::refuse(&ctx.http, Incoming::Command(interaction), text).await;
+            }
             return;
         }
         other => {
@@ -622,34 +645,55 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             return;
         }
     };
-    let reply = poise::CreateReply::default().content(text).ephemeral(true);
-    if let Err(e) = send(ctx, reply).await {
-        tracing::warn!("cannot answer a refused command: {e}");
+    if let poise::Context::Application(app) = ctx {
+        let http = app.serenity_context.http.as_ref();
+        answer::refuse(http, Incoming::Command(app.interaction), text).await;
     }
+}
+
+/// How many characters of poise's own reason a refusal shows.
+const ERROR_CHARS: usize = 100;
+
+/// The refusal of a command whose options do not fit Ferry's commands (Discord still shows
+/// an older registration): the options whose value is none of the choices, with the choices.
+fn stale_options(ctx: poise::ApplicationContext<'_, Data, Error>) -> String {
+    let name = &ctx.command.qualified_name;
+    let stale: Vec<String> = ctx
+        .command
+        .parameters
+        .iter()
+        .filter(|p| !p.choices.is_empty())
+        .filter_map(|p| {
+            let given = ctx.args.iter().find(|a| a.name == p.name)?;
+            let fits = matches!(given.value, serenity::ResolvedValue::Integer(i)
+                if usize::try_from(i).is_ok_and(|i| i < p.choices.len()));
+            let names: Vec<&str> = p.choices.iter().map(|c| c.name.as_str()).collect();
+            (!fits).then(|| format!("{} takes one of: {}", p.name, names.join(", ")))
+        })
+        .collect();
+    let what = if stale.is_empty() {
+        "its options do not fit the command as Ferry has it now".to_string()
+    } else {
+        format!("a value is not one of the choices ({})", stale.join("; "))
+    };
+    format!(
+        "/{name}: {what}. Discord may be showing an older form of the command: pick the \
+         value from the list again, or reload Discord if the list looks different."
+    )
+}
+
+/// The refusal of a command Ferry does not have (Discord still shows an older registration).
+fn unknown_command(name: &str) -> String {
+    format!(
+        "Ferry has no command /{} (Discord may be showing an older list): /help lists the \
+         commands Ferry has.",
+        quote(name)
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn options_split_on_spaces_and_commas_but_keep_lists() {
-        use crate::app::option_words;
-        assert_eq!(
-            option_words("board=8x12 bridges=2"),
-            ["board=8x12", "bridges=2"]
-        );
-        assert_eq!(
-            option_words("board:8x12,bridges:2"),
-            ["board:8x12", "bridges:2"]
-        );
-        assert_eq!(
-            option_words("misty.schedule=0:shallow,20:wild misty.every=0"),
-            ["misty.schedule=0:shallow,20:wild", "misty.every=0"]
-        );
-        assert_eq!(option_words("boats=c5,f6"), ["boats=c5,f6"]);
-        assert!(option_words("  ").is_empty());
-    }
 
     #[test]
     fn autocomplete_choices_keep_discords_limits() {
@@ -688,6 +732,13 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn help_lists_every_command_and_only_those() {
+        let registered: Vec<String> = all().into_iter().map(|c| c.name).collect();
+        let listed: Vec<&str> = crate::app::HELP_COMMANDS.iter().map(|c| c.name).collect();
+        assert_eq!(registered, listed);
     }
 
     #[test]

@@ -93,20 +93,23 @@ impl Options {
         }
     }
 
-    /// Defaults overridden by `key=value` texts, each checked. Keys are case-insensitive;
-    /// a key given twice takes its last value.
-    pub fn parse<S: AsRef<str>>(specs: &[OptionSpec], pairs: &[S]) -> Result<Options, OptionError> {
+    /// Defaults overridden by the options written in `texts`, each checked. A text holds
+    /// one option or several, read by `option_words` and `option_pair` (the chat, the
+    /// console, `--set` and UCI all come here). Keys are case-insensitive; a key given
+    /// twice takes its last value.
+    pub fn parse<S: AsRef<str>>(specs: &[OptionSpec], texts: &[S]) -> Result<Options, OptionError> {
         let mut options = Options::defaults(specs);
-        for pair in pairs {
-            let pair = pair.as_ref();
-            let Some((key, value)) = pair.split_once('=') else {
-                return Err(OptionError(format!(
-                    "option '{}' is not of the form key=value; {}",
-                    excerpt(pair),
-                    valid_keys(specs)
-                )));
-            };
-            options.set(specs, key, value)?;
+        for text in texts {
+            for word in option_words(specs, text.as_ref()) {
+                let Some((key, value)) = option_pair(word) else {
+                    return Err(OptionError(format!(
+                        "option '{}' is not of the form key:value (or key=value); {}",
+                        excerpt(word),
+                        valid_keys(specs)
+                    )));
+                };
+                options.set(specs, key, value)?;
+            }
         }
         Ok(options)
     }
@@ -147,6 +150,61 @@ impl Options {
             .map(|s| format!("{}={}", s.key, self.get(s.key)))
             .collect()
     }
+}
+
+/// The key and value of one option, `board:8x12` or `board=8x12`, split at the first `:`
+/// or `=` (a value may hold either: `misty.schedule:0:shallow,20:wild`). `None` when the
+/// text does not start with a key (a letter, then letters, digits, `.`, `-` or `_`).
+pub fn option_pair(text: &str) -> Option<(&str, &str)> {
+    let text = text.trim();
+    let at = text.find([':', '='])?;
+    let (key, value) = (&text[..at], &text[at + 1..]);
+    let is_key = key.starts_with(|c: char| c.is_ascii_alphabetic())
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
+    is_key.then_some((key, value))
+}
+
+/// The options written in one text, as players type them: separated by spaces, or by
+/// commas. A comma inside the value of a free-text option (a list such as
+/// `points:R:4.5,N:2` or `boats:c5,f6`) stays in the value unless one of `specs`' keys
+/// follows it, so `points:R:4.5,N:2,black_bonus:3` is two options.
+pub fn option_words<'a>(specs: &[OptionSpec], text: &'a str) -> Vec<&'a str> {
+    let mut words = Vec::new();
+    for word in text.split_whitespace() {
+        let mut start = 0;
+        for (comma, _) in word.match_indices(',') {
+            let next = word[comma + 1..].split(',').next().unwrap_or("");
+            if starts_option(specs, &word[start..comma], next) {
+                words.push(&word[start..comma]);
+                start = comma + 1;
+            }
+        }
+        words.push(&word[start..]);
+    }
+    words
+        .into_iter()
+        .map(|w| w.trim_matches(','))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Whether `next`, after a comma that ends `current`, starts a new option: it names one of
+/// `specs`' keys, or it looks like an option and `current`'s value cannot hold commas.
+fn starts_option(specs: &[OptionSpec], current: &str, next: &str) -> bool {
+    let spec_of = |key: &str| {
+        specs
+            .iter()
+            .find(|s| s.key.eq_ignore_ascii_case(key.trim()))
+    };
+    let Some((key, _)) = option_pair(next) else {
+        return false;
+    };
+    let takes_lists = option_pair(current)
+        .and_then(|(k, _)| spec_of(k))
+        .is_some_and(|s| matches!(s.values, OptionValues::Checked { .. }));
+    spec_of(key).is_some() || !takes_lists
 }
 
 fn valid_keys(specs: &[OptionSpec]) -> String {
@@ -208,6 +266,98 @@ mod tests {
         );
         let e = Options::parse(SPECS, &["camp"]).unwrap_err();
         assert!(e.0.contains("key=value"), "{e}");
+    }
+
+    /// Keys of free-text options (lists among them) and of a choice.
+    const LISTS: &[OptionSpec] = &[
+        text_option("points"),
+        text_option("black_bonus"),
+        text_option("boats"),
+        text_option("misty.schedule"),
+        text_option("misty.every"),
+        OptionSpec {
+            key: "board",
+            server_default: false,
+            values: OptionValues::Choice(&["8x10", "8x12"]),
+            default: "8x10",
+            help: "",
+        },
+        text_option("bridges"),
+    ];
+
+    fn any_text(v: &str) -> Result<String, String> {
+        Ok(v.to_string())
+    }
+
+    const fn text_option(key: &'static str) -> OptionSpec {
+        OptionSpec {
+            key,
+            server_default: false,
+            values: OptionValues::Checked {
+                hint: "anything",
+                check: any_text,
+            },
+            default: "",
+            help: "",
+        }
+    }
+
+    #[test]
+    fn both_forms_split_at_the_first_separator() {
+        assert_eq!(option_pair("board:8x12"), Some(("board", "8x12")));
+        assert_eq!(option_pair("board=8x12"), Some(("board", "8x12")));
+        assert_eq!(
+            option_pair("misty.schedule=0:shallow,20:wild"),
+            Some(("misty.schedule", "0:shallow,20:wild"))
+        );
+        assert_eq!(
+            option_pair("misty.schedule:0:shallow"),
+            Some(("misty.schedule", "0:shallow"))
+        );
+        assert_eq!(option_pair("20:wild"), None);
+        assert_eq!(option_pair("8x12"), None);
+        assert_eq!(option_pair(":x"), None);
+    }
+
+    #[test]
+    fn options_split_on_spaces_and_commas_but_keep_lists() {
+        let words = |text| option_words(LISTS, text);
+        assert_eq!(words("board=8x12 bridges=2"), ["board=8x12", "bridges=2"]);
+        assert_eq!(words("board:8x12,bridges:2"), ["board:8x12", "bridges:2"]);
+        assert_eq!(words("board:8x12, bridges=2"), ["board:8x12", "bridges=2"]);
+        assert_eq!(
+            words("misty.schedule=0:shallow,20:wild misty.every=0"),
+            ["misty.schedule=0:shallow,20:wild", "misty.every=0"]
+        );
+        assert_eq!(
+            words("misty.schedule:0:shallow,20:wild,misty.every:7"),
+            ["misty.schedule:0:shallow,20:wild", "misty.every:7"]
+        );
+        assert_eq!(words("boats=c5,f6"), ["boats=c5,f6"]);
+        assert!(words("  ").is_empty());
+        // A list whose entries look like options: only a key of the variant ends it.
+        assert_eq!(words("points:R:4.5,N:2"), ["points:R:4.5,N:2"]);
+        assert_eq!(
+            words("points:R:4.5,N:2,black_bonus:3"),
+            ["points:R:4.5,N:2", "black_bonus:3"]
+        );
+        // A choice holds no commas: what follows is another option, named as such.
+        assert_eq!(words("board:8x12,bridgez:2"), ["board:8x12", "bridgez:2"]);
+        assert_eq!(words(",board:8x12,,"), ["board:8x12"]);
+    }
+
+    #[test]
+    fn every_reader_takes_lists_in_either_form() {
+        for text in [
+            "points:R:4.5,N:2",
+            "points=R:4.5,N:2",
+            "POINTS:R:4.5,N:2 bridges:1",
+        ] {
+            let o = Options::parse(LISTS, &[text]).unwrap();
+            assert_eq!(o.get("points"), "R:4.5,N:2", "{text}");
+        }
+        let e = Options::parse(LISTS, &["board:8x12,bridgez:2"]).unwrap_err();
+        assert!(e.0.contains("unknown option 'bridgez'"), "{e}");
     }
 
     #[test]

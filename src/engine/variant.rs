@@ -226,7 +226,7 @@ impl fmt::Debug for Variant {
 }
 
 impl Variant {
-    /// Checked options from `key=value` texts, defaults for the rest.
+    /// Checked options from texts as `Options::parse` reads them, defaults for the rest.
     pub fn options<S: AsRef<str>>(&self, pairs: &[S]) -> Result<Options, OptionError> {
         let options = Options::parse(self.options, pairs)?;
         (self.check_options)(&options)?;

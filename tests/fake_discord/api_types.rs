@@ -135,6 +135,13 @@ pub mod opt {
         })
     }
 
+    /// A User option naming a bot account (`bot: true` in `data.resolved`).
+    pub fn bot_user(name: &str, user: &FakeUser) -> Value {
+        let mut o = self::user(name, user);
+        o["_fake_bot"] = json!(true);
+        o
+    }
+
     pub fn channel(name: &str, id: u64) -> Value {
         json!({"name": name, "type": 7, "value": id.to_string()})
     }

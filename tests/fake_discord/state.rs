@@ -199,6 +199,10 @@ impl State {
                 };
                 self.users.insert(user.id, user);
             }
+            let bot = o
+                .as_object_mut()
+                .and_then(|m| m.remove("_fake_bot"))
+                .is_some();
             if matches!(kind, 6 | 7 | 8 | 9 | 11) && o.get("focused").is_none() {
                 if let Some(id) = id_of(&o["value"]) {
                     o["value"] = json!(id.to_string());
@@ -227,7 +231,9 @@ impl State {
                             .get(&id)
                             .cloned()
                             .unwrap_or_else(|| FakeUser::player(id, &format!("user{id}")));
-                        resolved.users.insert(id.to_string(), user.user_json());
+                        let mut json = user.user_json();
+                        json["bot"] = json!(bot);
+                        resolved.users.insert(id.to_string(), json);
                         resolved
                             .members
                             .insert(id.to_string(), user.partial_member_json_in(manager_role));
