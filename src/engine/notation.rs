@@ -570,9 +570,9 @@ pub fn read_move(
             game: style.game,
         }));
     }
-    // A text that names both squares in full, in any case, is read as those squares first
-    // (`E1-F2` is e1-f2, not an Elephant from rank 1); the text as written may also read
-    // as a short form (`E1f2`), and both readings count.
+    // A text that names both squares in full, in any case, is read as those squares
+    // first. With a dash it is nothing else (`E1-F2` is e1-f2, not an Elephant from rank
+    // 1); without one it may also be a short form (`E1F2`), and both readings count.
     let long = long_form(shape, style, t);
     let mut patterns = Vec::new();
     for swap in [false, true] {
