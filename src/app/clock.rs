@@ -4,7 +4,7 @@
 
 use super::questions::{challenge_settled, ChallengeEnd};
 use super::shared::{outcome_parts, queued, Audience};
-use super::text::{mention, time_text};
+use super::text::{deadline_text, mention};
 use super::{App, AppError, Button, Fail, Picture, Reply};
 use crate::engine::Action;
 use crate::store::{Lease, QueuedNotice, StoreError};
@@ -179,7 +179,7 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
                 "Game {}: {} did not move by {} and loses on time. {} wins as {}.{}",
                 row.id,
                 mention(&who),
-                time_text(row.deadline),
+                deadline_text(row.deadline),
                 mention(winner),
                 side.opposite(),
                 super::ratings::changes_text(&ratings)
@@ -221,7 +221,7 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
                  on time.",
                 row.id,
                 mention(&who),
-                time_text(row.deadline)
+                deadline_text(row.deadline)
             ))
             .mentioning(&[&who]);
             reply.buttons = vec![super::button(format!("board:{}", row.id), "Board")];

@@ -2,7 +2,7 @@
 //! on.
 
 use super::shared::{deadlines, ended_text, internal, outcome_parts, queued, Audience};
-use super::text::{mention, span_text, time_text};
+use super::text::{deadline_text, mention, relative_text};
 use super::{refuse, App, Command, Fail, Out, Picture, Reply};
 use crate::engine::{self, Action, Color, Game, GameResult, Outcome};
 use crate::picture::{self, Request};
@@ -237,10 +237,10 @@ impl App {
                 };
                 (
                     format!(
-                        "{}, your move as {side}{check}, by {} ({} from now).",
+                        "{}, your move as {side}{check}, by {} ({}).",
                         mention(who),
-                        time_text(deadline),
-                        span_text(deadline - self.now())
+                        deadline_text(deadline),
+                        relative_text(deadline)
                     ),
                     vec![who.to_string()],
                 )

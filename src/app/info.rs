@@ -2,7 +2,7 @@
 //! replay, the rules of a variant, and a member's games.
 
 use super::shared::{ended_text, engine_text, internal, Audience};
-use super::text::{count_text, mention, quote, time_text};
+use super::text::{count_text, deadline_text, mention, quote};
 use super::{button, refuse, App, Command, Fail, Out, Picture, Reply, TextFile};
 use crate::engine::{self, Color, Game, MoveList};
 use crate::picture;
@@ -229,7 +229,7 @@ impl App {
             let color = row.color_of(&cmd.who.id).unwrap_or(Color::White);
             let g = self.load(row)?;
             let turn = if g.position().side_to_move() == color {
-                format!("your move, by {}", time_text(row.deadline))
+                format!("your move, by {}", deadline_text(row.deadline))
             } else {
                 "their move".to_string()
             };

@@ -26,7 +26,7 @@ pub use ferry::{thinking_threads, Decision, Turn, CONSOLE_ID as FERRY_CONSOLE_ID
 pub use input::{option_pair, option_words};
 pub use recent::{RecentGames, RECENT_ACTIONS};
 pub use suggest::{best_matches, Suggestions};
-pub use text::{mention, quote, quote_at_most, time_text};
+pub use text::{mention, quote, quote_at_most, time_text, timestamp_text};
 
 pub use crate::store::{Lease, MessageRef};
 use crate::store::{Store, StoreError};
