@@ -5,7 +5,9 @@
 
 mod fake_discord;
 
-use fake_discord::bot::{challenge_and_accept, Bot, Dir, CHANNEL, WAIT};
+use fake_discord::bot::{
+    challenge_and_accept, choice_value, posted, wait_posted, Bot, Dir, CHANNEL, WAIT,
+};
 use fake_discord::{Answer, FakeDiscord, FakeUser};
 use serde_json::json;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -75,6 +77,17 @@ async fn start(fake: &FakeDiscord, dir: &Dir) -> Bot {
     bot
 }
 
+/// The bodies of the messages the bot posted (in channels and direct messages) whose text
+/// contains `needle`, oldest first: what it asked of Discord, `allowed_mentions` included.
+fn sent(fake: &FakeDiscord, needle: &str) -> Vec<serde_json::Value> {
+    fake.requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/messages") && r.status == 200)
+        .map(|r| r.json)
+        .filter(|j| j["content"].as_str().is_some_and(|c| c.contains(needle)))
+        .collect()
+}
+
 async fn answer(fake: &FakeDiscord, token: &str) -> Answer {
     fake.answer(token, WAIT).await.unwrap()
 }
@@ -106,4 +119,209 @@ async fn deadlines_are_discord_timestamps() {
     // /games: the member's own deadline.
     let t = fake.slash(&ann, CHANNEL, "games", json!([])).await;
     assert_deadline(answer(&fake, &t).await.content(), 3 * DAY, false);
+}
+
+/// `who` sets `/settings notify:CHOICE` (the registered choice named `choice`): privately
+/// confirmed.
+async fn notify(fake: &FakeDiscord, who: &FakeUser, choice: &str) {
+    let value = choice_value(&fake.global_commands(), "settings", "notify", choice);
+    let t = fake
+        .slash(
+            who,
+            CHANNEL,
+            "settings",
+            json!([{"name": "notify", "type": 4, "value": value}]),
+        )
+        .await;
+    let a = answer(fake, &t).await;
+    assert!(a.ephemeral, "{}", a.content());
+    assert!(
+        a.content().contains("From now on Ferry tells you"),
+        "{}",
+        a.content()
+    );
+}
+
+/// `who` plays `text` in the channel's game: the public reply.
+async fn play(fake: &FakeDiscord, who: &FakeUser, text: &str) -> Answer {
+    let t = fake
+        .slash(
+            who,
+            CHANNEL,
+            "move",
+            json!([{"name": "text", "type": 3, "value": text}]),
+        )
+        .await;
+    let a = answer(fake, &t).await;
+    assert!(!a.ephemeral, "{}", a.content());
+    a
+}
+
+/// Waits for the `n`th direct message to `who` (counting from 1).
+async fn wait_direct(fake: &FakeDiscord, who: &FakeUser, n: usize) -> serde_json::Value {
+    let until = std::time::Instant::now() + WAIT;
+    loop {
+        if let Some(m) = fake.direct_messages(who).get(n - 1) {
+            return m.clone();
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "no direct message {n} to {}",
+            who.name
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+const REFUSED: &str = "Ferry cannot send you direct messages";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn your_turn_by_direct_message_as_each_member_asks() {
+    let dir = Dir::new("notices-dm");
+    let fake = FakeDiscord::start().await;
+    let ann = FakeUser::player(1_310_000_000_000_000_011, "Ann");
+    let ben = FakeUser::player(1_310_000_000_000_000_012, "Ben");
+    for u in [&ann, &ben] {
+        fake.add_user(u);
+    }
+    let _bot = start(&fake, &dir).await;
+    notify(&fake, &ben, "dm (a direct message)").await;
+    notify(&fake, &ann, "both").await;
+    let t = fake.slash(&ben, CHANNEL, "settings", json!([])).await;
+    let shown = answer(&fake, &t).await;
+    assert!(
+        shown.content().contains("by direct message"),
+        "{}",
+        shown.content()
+    );
+
+    // Ann asked for both: the game's start pings her in the channel (Ben accepted), and
+    // comes by direct message too.
+    let (_, accept) = challenge_and_accept(&fake, CHANNEL, &ann, &ben, "Continental Chess").await;
+    let started = answer(&fake, &accept).await;
+    assert!(
+        pinged(&started.json).contains(&ann.id.to_string()),
+        "{}",
+        started.json
+    );
+    let dm = wait_direct(&fake, &ann, 1).await;
+    assert!(
+        dm["content"]
+            .as_str()
+            .unwrap()
+            .contains("your move as White"),
+        "{dm}"
+    );
+
+    // Ben asked for direct messages only: the channel names him without a ping, and his
+    // direct message (after one failure of Discord's, tried again) links the channel.
+    fake.fail_next("POST", "/users/@me/channels", 500);
+    let moved = play(&fake, &ann, "e4").await;
+    assert!(
+        moved.content().contains(&mention(&ben)),
+        "{}",
+        moved.content()
+    );
+    assert!(
+        !pinged(&moved.json).contains(&ben.id.to_string()),
+        "{}",
+        moved.json
+    );
+    let dm = wait_direct(&fake, &ben, 1).await;
+    let text = dm["content"].as_str().unwrap();
+    assert!(text.contains(&format!("<#{CHANNEL}>")), "{text}");
+    assert!(text.contains("Game 1: <@"), "{text}");
+    assert!(text.contains("your move as Black"), "{text}");
+    assert_deadline(text, 3 * DAY, true);
+    let request = &sent(&fake, "your move as Black")[0];
+    assert!(
+        pinged(request).is_empty(),
+        "a direct message pings nobody: {request}"
+    );
+    assert!(
+        !dm["attachments"].as_array().unwrap().is_empty(),
+        "the board: {dm}"
+    );
+    let opened: Vec<String> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/users/@me/channels"))
+        .map(|r| r.json["recipient_id"].to_string().replace('"', ""))
+        .collect();
+    // Ann's once, Ben's twice (Discord failed the first time).
+    let ben_id = ben.id.to_string();
+    assert_eq!(
+        opened.iter().filter(|r| **r == ben_id).count(),
+        2,
+        "{opened:?}"
+    );
+
+    // Ann: pinged in the channel, and a direct message.
+    let moved = play(&fake, &ben, "e5").await;
+    assert!(
+        pinged(&moved.json).contains(&ann.id.to_string()),
+        "{}",
+        moved.json
+    );
+    let dm = wait_direct(&fake, &ann, 2).await;
+    assert!(
+        dm["content"]
+            .as_str()
+            .unwrap()
+            .contains("your move as White"),
+        "{dm}"
+    );
+    // Nothing went to the channel in their stead, and no direct message to a sender.
+    assert!(posted(&fake, CHANNEL, REFUSED).is_empty());
+    assert_eq!(fake.direct_messages(&ben).len(), 1);
+    assert_eq!(fake.direct_messages(&ann).len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closed_direct_messages_fall_back_to_the_channel_and_say_so_once() {
+    let dir = Dir::new("notices-closed");
+    let fake = FakeDiscord::start().await;
+    let ann = FakeUser::player(1_310_000_000_000_000_021, "Ann");
+    let ben = FakeUser::player(1_310_000_000_000_000_022, "Ben");
+    for u in [&ann, &ben] {
+        fake.add_user(u);
+    }
+    fake.close_dms(&ben);
+    let _bot = start(&fake, &dir).await;
+    notify(&fake, &ben, "dm (a direct message)").await;
+    challenge_and_accept(&fake, CHANNEL, &ann, &ben, "Continental Chess").await;
+
+    // Discord refuses Ben's direct message (50007): the channel mentions him instead, and
+    // says why.
+    let moved = play(&fake, &ann, "e4").await;
+    assert!(
+        !pinged(&moved.json).contains(&ben.id.to_string()),
+        "{}",
+        moved.json
+    );
+    wait_posted(&fake, CHANNEL, REFUSED).await;
+    let told = sent(&fake, REFUSED);
+    assert_eq!(told.len(), 1);
+    let text = told[0]["content"].as_str().unwrap();
+    assert!(
+        text.starts_with(&format!("{}, your move in game 1.", mention(&ben))),
+        "{text}"
+    );
+    assert!(text.contains("/settings notify:channel"), "{text}");
+    assert_eq!(pinged(&told[0]), [ben.id.to_string()], "{}", told[0]);
+    assert!(fake.direct_messages(&ben).is_empty());
+
+    // The next time: the mention alone, without saying why again.
+    play(&fake, &ben, "e5").await;
+    play(&fake, &ann, "d4").await;
+    let again = format!("{}, your move in game 1.", mention(&ben));
+    let until = std::time::Instant::now() + WAIT;
+    while posted(&fake, CHANNEL, &again).len() < 2 {
+        assert!(std::time::Instant::now() < until, "a second mention of Ben");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let mentions = sent(&fake, &again);
+    assert_eq!(mentions[1]["content"], again.as_str(), "{}", mentions[1]);
+    assert_eq!(pinged(&mentions[1]), [ben.id.to_string()]);
+    assert_eq!(posted(&fake, CHANNEL, REFUSED).len(), 1, "said once");
 }

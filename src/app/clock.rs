@@ -60,6 +60,9 @@ pub struct Notice {
     pub server: String,
     pub channel: String,
     pub reply: Reply,
+    /// A direct message to this member (`None`: a post in `channel`). When the chat
+    /// refuses it for good, call `App::direct_refused`.
+    pub direct_to: Option<String>,
 }
 
 /// The lease the process running the clocks holds.
@@ -72,6 +75,7 @@ impl Notice {
             id: q.id,
             server: n.server,
             channel: n.channel,
+            direct_to: n.direct_to,
             reply: Reply {
                 text: n.text,
                 picture: n.picture.map(|(name, png)| Picture { name, png }),
@@ -225,6 +229,7 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
             ))
             .mentioning(&[&who]);
             reply.buttons = vec![super::button(format!("board:{}", row.id), "Board")];
+            reply.turn = Some(super::notify::your_turn(&row, &who, &reply));
             let notice = queued(&row.server, &row.channel, &reply, now);
             // False: another process reminded first (or a move came in meanwhile).
             app.store.mark_reminded(row.id, row.seq, &notice)?;

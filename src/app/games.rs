@@ -257,7 +257,12 @@ impl App {
         let mut reply = Reply::public(format!("{said} {status}{note}"));
         reply.picture = Some(self.picture(row, game, Audience::Channel, None)?);
         let ids: Vec<&str> = mentions.iter().map(String::as_str).collect();
-        Ok(reply.mentioning(&ids))
+        let mut reply = reply.mentioning(&ids);
+        if game.outcome().is_none() && !row.computer_plays(game.position().side_to_move()) {
+            let who = row.player(game.position().side_to_move());
+            reply.turn = Some(super::notify::your_turn(row, who, &reply));
+        }
+        Ok(reply)
     }
 }
 

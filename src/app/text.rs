@@ -31,10 +31,13 @@ const RELATIVE: char = 'R';
 pub fn timestamp_text(inside: &str, now: i64) -> Option<String> {
     let (t, style) = inside.split_once(':')?;
     let t: i64 = t.parse().ok()?;
+    // To the nearest minute: a deadline 3 days away, read a few seconds later, is still
+    // "in 3 days".
+    let minutes = |secs: i64| span_text((secs + 30) / 60 * 60);
     match style.chars().collect::<Vec<_>>()[..] {
         [ABSOLUTE] => Some(time_text(t)),
-        [RELATIVE] if t >= now => Some(format!("in {}", span_text(t - now))),
-        [RELATIVE] => Some(format!("{} ago", span_text(now - t))),
+        [RELATIVE] if t >= now => Some(format!("in {}", minutes(t - now))),
+        [RELATIVE] => Some(format!("{} ago", minutes(now - t))),
         _ => None,
     }
 }

@@ -324,10 +324,14 @@ impl Session {
                     server,
                     channel,
                     reply,
-                    ..
+                    direct_to,
                 } in notices
                 {
-                    writeln!(out, "  [notice in {server} #{channel}]")?;
+                    // The console takes every direct message (it has no member to refuse it).
+                    match direct_to {
+                        Some(member) => writeln!(out, "  [direct message to @{member}]")?,
+                        None => writeln!(out, "  [notice in {server} #{channel}]")?,
+                    }
                     self.print(&reply, out)?;
                     if let Err(e) = self.app.notice_delivered(id) {
                         writeln!(out, "  ! Ferry's clock failed: {e}")?;

@@ -27,7 +27,8 @@ Commands (as in the chat):
   /accept [N]   /decline [N]   /cancel [N]
   /move TEXT    /board        /moves CELL    /resign
   /draw offer|accept|decline   /takeback request|accept|decline
-  /history      /rules [VARIANT]   /games [page:N]   /settings [orientation:own|white | days:N]
+  /history      /rules [VARIANT]   /games [page:N]
+  /settings [orientation:own|white | notify:channel|dm|both | days:N]
   /river-vote start [hours:N]   /river-vote cast ASPECT   /river-vote tally
   /river-vote close   /abort [N]     (/vote is short for /river-vote)
   /leaderboard [VARIANT] [page:N]   /profile [@member]
@@ -189,10 +190,18 @@ pub fn parse(line: &str) -> Result<Line, String> {
             page: number(&args, "page")?.map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
         },
         "settings" => match args.as_slice() {
-            [] => What::Settings { orientation: None },
+            [] => What::Settings {
+                orientation: None,
+                notify: None,
+            },
             [a] => match key_value(a) {
                 Some(("orientation", v)) => What::Settings {
                     orientation: Some(v.to_string()),
+                    notify: None,
+                },
+                Some(("notify", v)) => What::Settings {
+                    orientation: None,
+                    notify: Some(v.to_string()),
                 },
                 Some(("days", v)) => What::ServerClock {
                     days: v
@@ -201,8 +210,8 @@ pub fn parse(line: &str) -> Result<Line, String> {
                 },
                 _ => {
                     return Err(format!(
-                        "/settings takes orientation:own, orientation:white or (server managers) \
-                         days:N, not '{a}'"
+                        "/settings takes orientation:own|white, notify:channel|dm|both or \
+                         (server managers) days:N, not '{a}'"
                     ))
                 }
             },
