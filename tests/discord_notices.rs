@@ -8,7 +8,7 @@ mod fake_discord;
 use fake_discord::bot::{
     challenge_and_accept, choice_value, posted, wait_posted, Bot, Dir, CHANNEL, WAIT,
 };
-use fake_discord::{Answer, FakeDiscord, FakeUser};
+use fake_discord::{opt, Answer, FakeDiscord, FakeUser};
 use serde_json::json;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -98,7 +98,8 @@ async fn deadlines_are_discord_timestamps() {
     let fake = FakeDiscord::start().await;
     let ann = FakeUser::player(1_310_000_000_000_000_001, "Ann");
     let ben = FakeUser::player(1_310_000_000_000_000_002, "Ben");
-    for u in [&ann, &ben] {
+    let mo = FakeUser::manager(1_310_000_000_000_000_003, "Mo");
+    for u in [&ann, &ben, &mo] {
         fake.add_user(u);
     }
     let _bot = start(&fake, &dir).await;
@@ -116,9 +117,31 @@ async fn deadlines_are_discord_timestamps() {
     );
     assert_deadline(started.content(), 3 * DAY, true);
 
-    // /games: the member's own deadline.
+    // /games: the member's own deadline; /board: the player to move's.
     let t = fake.slash(&ann, CHANNEL, "games", json!([])).await;
     assert_deadline(answer(&fake, &t).await.content(), 3 * DAY, false);
+    let t = fake.slash(&ben, CHANNEL, "board", json!([])).await;
+    assert_deadline(answer(&fake, &t).await.content(), 3 * DAY, true);
+
+    // A vote says when it closes, and a ballot until when it may change.
+    let t = fake
+        .slash(
+            &mo,
+            CHANNEL,
+            "river-vote",
+            json!([opt::sub("start", vec![opt::int("hours", 24)])]),
+        )
+        .await;
+    assert_deadline(answer(&fake, &t).await.content(), DAY, true);
+    let t = fake
+        .slash(
+            &ann,
+            CHANNEL,
+            "river-vote",
+            json!([opt::sub("tally", vec![])]),
+        )
+        .await;
+    assert_deadline(answer(&fake, &t).await.content(), DAY, false);
 }
 
 /// `who` sets `/settings notify:CHOICE` (the registered choice named `choice`): privately
