@@ -365,6 +365,7 @@ fn notice(text: &str) -> NewNotice {
         mentions: vec!["alice".into(), "bob".into()],
         settles: vec![("challenge:3".into(), "Challenge 3: declined.".into())],
         created_at: 77,
+        ..NewNotice::default()
     }
 }
 

@@ -3,7 +3,7 @@
 use super::input::{option_pair, option_words};
 use super::questions::{challenge_key, challenge_settled, ChallengeEnd};
 use super::shared::{deadlines, engine_text};
-use super::text::{count_text, mention, quote, span_text, time_text};
+use super::text::{count_text, deadline_text, mention, quote, relative_text};
 use super::{button, refuse, App, Command, Fail, Out, Reply};
 use crate::engine::{self, Options, Variant};
 use crate::picture;
@@ -197,6 +197,7 @@ impl App {
             agreed_text(variant, &checked),
             rated_text(new.rated)
         );
+        let expires_at = new.expires_at;
         let side = match color.as_str() {
             "random" => "sides drawn at random".to_string(),
             c => format!("{} plays {c}", mention(&cmd.who.id)),
@@ -205,19 +206,21 @@ impl App {
         let text = match opponent {
             Some(o) => format!(
                 "{me} challenges {} to {}{opts}, {} per move, {side} (challenge {id}). \
-                 {}: /accept or /decline within {}.",
+                 {}: /accept or /decline by {} ({}).",
                 mention(o),
                 variant.name,
                 count_text(days.into(), "day"),
                 mention(o),
-                span_text(CHALLENGE_HOURS * 3600)
+                deadline_text(expires_at),
+                relative_text(expires_at)
             ),
             None => format!(
                 "{me} challenges anyone to {}{opts}, {} per move, {side} (challenge \
-                 {id}): /accept within {}.",
+                 {id}): /accept by {} ({}).",
                 variant.name,
                 count_text(days.into(), "day"),
-                span_text(CHALLENGE_HOURS * 3600)
+                deadline_text(expires_at),
+                relative_text(expires_at)
             ),
         };
         let mut reply = Reply::public(text);
@@ -269,7 +272,7 @@ impl App {
                 Some(c) => refuse(format!(
                     "Challenge {} expired on {}; ask for a new one with /challenge.",
                     c.id,
-                    time_text(c.new.expires_at)
+                    deadline_text(c.new.expires_at)
                 )),
                 None => refuse(format!(
                     "There is no open challenge for you to {verb} on this server."
@@ -298,7 +301,7 @@ impl App {
             return refuse(format!(
                 "Challenge {} expired on {}; ask for a new one with /challenge.",
                 c.id,
-                time_text(c.new.expires_at)
+                deadline_text(c.new.expires_at)
             ));
         }
         Ok(())

@@ -4,7 +4,7 @@
 
 use super::questions::{challenge_settled, ChallengeEnd};
 use super::shared::{outcome_parts, queued, Audience};
-use super::text::{mention, time_text};
+use super::text::{deadline_text, mention};
 use super::{App, AppError, Button, Fail, Picture, Reply};
 use crate::engine::Action;
 use crate::store::{Lease, QueuedNotice, StoreError};
@@ -60,6 +60,9 @@ pub struct Notice {
     pub server: String,
     pub channel: String,
     pub reply: Reply,
+    /// A direct message to this member (`None`: a post in `channel`). When the chat
+    /// refuses it for good, call `App::direct_refused`.
+    pub direct_to: Option<String>,
 }
 
 /// The lease the process running the clocks holds.
@@ -72,6 +75,7 @@ impl Notice {
             id: q.id,
             server: n.server,
             channel: n.channel,
+            direct_to: n.direct_to,
             reply: Reply {
                 text: n.text,
                 picture: n.picture.map(|(name, png)| Picture { name, png }),
@@ -179,7 +183,7 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
                 "Game {}: {} did not move by {} and loses on time. {} wins as {}.{}",
                 row.id,
                 mention(&who),
-                time_text(row.deadline),
+                deadline_text(row.deadline),
                 mention(winner),
                 side.opposite(),
                 super::ratings::changes_text(&ratings)
@@ -221,10 +225,11 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
                  on time.",
                 row.id,
                 mention(&who),
-                time_text(row.deadline)
+                deadline_text(row.deadline)
             ))
             .mentioning(&[&who]);
             reply.buttons = vec![super::button(format!("board:{}", row.id), "Board")];
+            reply.turn = Some(super::notify::your_turn(&row, &who, &reply));
             let notice = queued(&row.server, &row.channel, &reply, now);
             // False: another process reminded first (or a move came in meanwhile).
             app.store.mark_reminded(row.id, row.seq, &notice)?;

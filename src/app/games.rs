@@ -2,7 +2,7 @@
 //! on.
 
 use super::shared::{deadlines, ended_text, internal, outcome_parts, queued, Audience};
-use super::text::{mention, span_text, time_text};
+use super::text::{deadline_text, mention, relative_text};
 use super::{refuse, App, Command, Fail, Out, Picture, Reply};
 use crate::engine::{self, Action, Color, Game, GameResult, Outcome};
 use crate::picture::{self, Request};
@@ -237,10 +237,10 @@ impl App {
                 };
                 (
                     format!(
-                        "{}, your move as {side}{check}, by {} ({} from now).",
+                        "{}, your move as {side}{check}, by {} ({}).",
                         mention(who),
-                        time_text(deadline),
-                        span_text(deadline - self.now())
+                        deadline_text(deadline),
+                        relative_text(deadline)
                     ),
                     vec![who.to_string()],
                 )
@@ -257,7 +257,12 @@ impl App {
         let mut reply = Reply::public(format!("{said} {status}{note}"));
         reply.picture = Some(self.picture(row, game, Audience::Channel, None)?);
         let ids: Vec<&str> = mentions.iter().map(String::as_str).collect();
-        Ok(reply.mentioning(&ids))
+        let mut reply = reply.mentioning(&ids);
+        if game.outcome().is_none() && !row.computer_plays(game.position().side_to_move()) {
+            let who = row.player(game.position().side_to_move());
+            reply.turn = Some(super::notify::your_turn(row, who, &reply));
+        }
+        Ok(reply)
     }
 }
 

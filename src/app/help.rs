@@ -41,8 +41,8 @@ pub const COMMANDS: &[HelpEntry] = &[
     ),
     entry(
         "settings",
-        "[orientation:own|white | days:N]",
-        "your board orientation; managers: the days per move",
+        "[orientation:own|white | notify:channel|dm|both | days:N]",
+        "your board orientation, where your turn is announced; managers: the days per move",
     ),
     entry("abort", "[N]", "managers: end a stuck game without a result"),
     entry("leaderboard", "[VARIANT] [page:N]", "the server's best-rated players"),

@@ -3,7 +3,7 @@
 
 use super::bounds::MAX_BUTTONS;
 use super::shared::{ended_text, engine_text, internal, Audience};
-use super::text::{count_text, mention, quote, time_text};
+use super::text::{count_text, deadline_text, mention, quote};
 use super::{button, refuse, App, Button, Command, Fail, Out, Picture, Reply, TextFile};
 use crate::engine::{self, Color, Game, MoveList};
 use crate::picture;
@@ -232,7 +232,7 @@ impl App {
             let color = row.color_of(&cmd.who.id).unwrap_or(Color::White);
             let g = self.load(row)?;
             let turn = if g.position().side_to_move() == color {
-                format!("your move, by {}", time_text(row.deadline))
+                format!("your move, by {}", deadline_text(row.deadline))
             } else {
                 "their move".to_string()
             };

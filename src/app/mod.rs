@@ -11,6 +11,7 @@ mod help;
 mod info;
 mod input;
 mod moves;
+mod notify;
 mod offers;
 mod questions;
 mod ratings;
@@ -28,9 +29,9 @@ pub use help::{help_text, HelpFor, COMMANDS as HELP_COMMANDS};
 pub use input::{option_pair, option_words, whole_number, CLOCK_DAYS, PAGES, VOTE_HOURS};
 pub use recent::{RecentGames, RECENT_ACTIONS};
 pub use suggest::{best_matches, Suggestions};
-pub use text::{mention, quote, quote_at_most, time_text};
+pub use text::{mention, quote, quote_at_most, time_text, timestamp_text};
 
-pub use crate::store::{Lease, MessageRef};
+pub use crate::store::{Lease, MessageRef, Notify, YourTurn};
 use crate::store::{Store, StoreError};
 use std::fmt;
 use std::sync::Arc;
@@ -137,9 +138,12 @@ pub enum What {
     MyGames {
         page: Option<u32>,
     },
-    /// `own` or `white`; `None` shows the setting.
+    /// A member's settings; with neither given, shows them.
     Settings {
+        /// `own` or `white`.
         orientation: Option<String>,
+        /// Where they are told it is their move: `channel`, `dm` or `both`.
+        notify: Option<String>,
     },
     /// Server managers: the default days per move of new challenges on the server.
     ServerClock {
@@ -227,6 +231,10 @@ pub struct Reply {
     /// Ferry has something to do in this game (its move, a draw offer to answer): the
     /// adapter runs `App::ferry_turn` off the command path, after posting this reply.
     pub ferry_turn: Option<i64>,
+    /// The member whose move this reply announces: told as they asked (`/settings
+    /// notify`). A direct message, if they want one, is queued as a notice (see
+    /// `Notice::direct_to`), and a member who wants only that is not in `mentions`.
+    pub turn: Option<YourTurn>,
 }
 
 /// An answered (or lapsed) question: its message should now read `text`, without buttons.
@@ -392,6 +400,7 @@ impl App {
                 if reply.open_thread.is_none() {
                     let _ = self.store.touch_member(&cmd.who.id, &cmd.who.name);
                 }
+                self.tell_turn(cmd, &mut reply);
                 Ok(reply)
             }
             Err(Fail::Refuse(text)) => Ok(Reply::private(text)),
@@ -431,7 +440,10 @@ impl App {
             What::History { game } => self.history(cmd, *game),
             What::Rules { variant } => self.rules(cmd, variant.as_deref()),
             What::MyGames { page } => self.my_games(cmd, *page),
-            What::Settings { orientation } => self.settings(cmd, orientation.as_deref()),
+            What::Settings {
+                orientation,
+                notify,
+            } => self.settings(cmd, orientation.as_deref(), notify.as_deref()),
             What::ServerClock { days } => self.server_clock(cmd, *days),
             What::VoteStart { hours } => self.vote_start(cmd, *hours),
             What::Vote { choice, vote } => self.vote(cmd, choice, *vote),
@@ -472,6 +484,14 @@ impl App {
     /// had left already.
     pub fn notice_delivered(&mut self, id: i64) -> Result<bool, AppError> {
         Ok(self.store.notice_delivered(id)?)
+    }
+
+    /// The chat refused the direct message `id` for good (the member does not take direct
+    /// messages): it becomes a post in the game's channel that mentions the member, and the
+    /// first time, says why; when the channel mentioned them already and they were told, it
+    /// leaves the queue. True when there is something to post.
+    pub fn direct_refused(&mut self, id: i64) -> Result<bool, AppError> {
+        Ok(notify::direct_refused(self, id)?)
     }
 
     /// Posting the notice failed; it stays queued. Returns the failures so far.

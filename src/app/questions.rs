@@ -4,7 +4,7 @@
 //! their messages should read now, so a chat can edit each asking message however the
 //! question was answered (its own button, a command, another route, the clock).
 
-use super::text::{mention, time_text};
+use super::text::{deadline_text, mention};
 use super::Settled;
 use crate::engine::{self, Action, Color, Game};
 use crate::store::{ChallengeRow, GameRow};
@@ -218,11 +218,11 @@ pub(super) fn challenge_settled(c: &ChallengeRow, end: ChallengeEnd<'_>) -> Sett
         ChallengeEnd::Expired => match &opponent {
             Some(o) => format!(
                 "{o} did not answer by {}, so it expired",
-                time_text(c.new.expires_at)
+                deadline_text(c.new.expires_at)
             ),
             None => format!(
                 "nobody accepted it by {}, so it expired",
-                time_text(c.new.expires_at)
+                deadline_text(c.new.expires_at)
             ),
         },
     };

@@ -75,6 +75,9 @@ pub(super) fn queued(server: &str, channel: &str, reply: &Reply, now: i64) -> Ne
             .map(|s| (s.key.clone(), s.text.clone()))
             .collect(),
         created_at: now,
+        turn: reply.turn.clone(),
+        direct_to: None,
+        fallback: None,
     }
 }
 

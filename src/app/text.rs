@@ -8,7 +8,42 @@ pub fn mention(id: &str) -> String {
     format!("<@{id}>")
 }
 
-/// A Unix time as `2026-11-24 09:30 UTC`.
+/// A deadline (a Unix time) as a reply writes it: `<t:UNIX:f>`, the chat's timestamp
+/// markup, so that Discord shows each member their own local time; the console prints it
+/// as `time_text` (see `timestamp_text`). Every deadline in a reply goes through here.
+pub fn deadline_text(t: i64) -> String {
+    format!("<t:{t}:{ABSOLUTE}>")
+}
+
+/// How long until a Unix time, as a reply writes it: `<t:UNIX:R>`, which Discord shows as
+/// "in 3 days" and keeps up to date; the console prints `in 3 days` as of its own clock.
+pub fn relative_text(t: i64) -> String {
+    format!("<t:{t}:{RELATIVE}>")
+}
+
+/// The styles of the timestamp markup Ferry writes: a date and time, and a relative time.
+const ABSOLUTE: char = 'f';
+const RELATIVE: char = 'R';
+
+/// A timestamp markup's inside (`UNIX:STYLE`, from `<t:UNIX:STYLE>`) as plain text at
+/// `now`: `time_text` for a date, `in 3 days` or `3 days ago` for a relative time. `None`
+/// when it is not a timestamp Ferry writes.
+pub fn timestamp_text(inside: &str, now: i64) -> Option<String> {
+    let (t, style) = inside.split_once(':')?;
+    let t: i64 = t.parse().ok()?;
+    // To the nearest minute: a deadline 3 days away, read a few seconds later, is still
+    // "in 3 days".
+    let minutes = |secs: i64| span_text((secs + 30) / 60 * 60);
+    match style.chars().collect::<Vec<_>>()[..] {
+        [ABSOLUTE] => Some(time_text(t)),
+        [RELATIVE] if t >= now => Some(format!("in {}", minutes(t - now))),
+        [RELATIVE] => Some(format!("{} ago", minutes(now - t))),
+        _ => None,
+    }
+}
+
+/// A Unix time as `2026-11-24 09:30 UTC`: for pictures, which show no chat markup, and
+/// the console.
 pub fn time_text(t: i64) -> String {
     let days = t.div_euclid(86_400);
     let secs = t.rem_euclid(86_400);
@@ -108,6 +143,28 @@ mod tests {
         assert_eq!(span_text(5), "1 minute");
         assert_eq!(count_text(1, "day"), "1 day");
         assert_eq!(count_text(0, "game"), "0 games");
+    }
+
+    #[test]
+    fn deadlines_are_timestamps_the_console_reads_back() {
+        assert_eq!(deadline_text(1_795_000_000), "<t:1795000000:f>");
+        assert_eq!(relative_text(1_795_000_000), "<t:1795000000:R>");
+        let now = 1_795_000_000 - 3 * 86_400;
+        assert_eq!(
+            timestamp_text("1795000000:f", now).as_deref(),
+            Some("2026-11-18 11:06 UTC")
+        );
+        assert_eq!(
+            timestamp_text("1795000000:R", now).as_deref(),
+            Some("in 3 days")
+        );
+        assert_eq!(
+            timestamp_text("1795000000:R", 1_795_000_000 + 7200).as_deref(),
+            Some("2 hours ago")
+        );
+        for other in ["1795000000:F", "x:f", "1795000000", "1795000000:ff"] {
+            assert_eq!(timestamp_text(other, now), None, "{other}");
+        }
     }
 
     #[test]

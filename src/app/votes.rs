@@ -2,7 +2,7 @@
 //! change their vote until it closes; the winner becomes the server's default aspect.
 
 use super::questions::vote_key;
-use super::text::{span_text, time_text};
+use super::text::{deadline_text, relative_text, time_text};
 use super::{button, refuse, App, Command, Fail, Out, Picture, Reply, Settled};
 use crate::render::{tally_png, TallyEntry};
 use crate::store::{NewVote, StoreError, VoteRow, VoteStatus};
@@ -158,7 +158,7 @@ impl App {
             VoteStatus::Open => format!(
                 "River-aspect vote {} closed on {}; its result is being counted.",
                 v.id,
-                time_text(v.closes_at)
+                deadline_text(v.closes_at)
             ),
         })
     }
@@ -197,11 +197,11 @@ impl App {
         let current = self.store.server_settings(&cmd.server)?.river_aspect;
         let mut reply = Reply::public(format!(
             "Vote {id}: which river aspect should Little River challenges on this server take \
-             when they name none? Now: {current}. Choices: {}. /river-vote cast ASPECT (or a button below) until {} ({} from \
-             now); you can change your vote until then. {}",
+             when they name none? Now: {current}. Choices: {}. /river-vote cast ASPECT (or a button below) until {} ({}); you \
+             can change your vote until then. {}",
             aspects().join(", "),
-            time_text(closes_at),
-            span_text(closes_at - now),
+            deadline_text(closes_at),
+            relative_text(closes_at),
             tie_rule(&current)
         ));
         // The standing so far (nobody yet): a chat shows it under the vote and redraws it
@@ -255,7 +255,7 @@ impl App {
         };
         Ok(Reply::private(format!(
             "{text} You can change it until {}.",
-            time_text(v.closes_at)
+            deadline_text(v.closes_at)
         )))
     }
 
@@ -274,7 +274,7 @@ impl App {
                 format!(
                     "River-aspect vote {} is open until {}: {}.{lead}",
                     v.id,
-                    time_text(v.closes_at),
+                    deadline_text(v.closes_at),
                     tally_text(&tally)
                 ),
                 format!("open until {}", time_text(v.closes_at)),

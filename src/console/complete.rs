@@ -45,7 +45,14 @@ impl Suggest for ConsoleSuggest {
             "river-vote" | "vote" if args.is_empty() => {
                 words_of(&["start", "cast", "tally", "close"])
             }
-            "settings" => words_of(&["orientation:own", "orientation:white", "days:"]),
+            "settings" => words_of(&[
+                "orientation:own",
+                "orientation:white",
+                "notify:channel",
+                "notify:dm",
+                "notify:both",
+                "days:",
+            ]),
             "games" | "mygames" => words_of(&["page:"]),
             "leaderboard" | "top" if args.is_empty() => variant_ids(),
             "leaderboard" | "top" => words_of(&["page:"]),

@@ -328,14 +328,18 @@ impl Session {
                     server,
                     channel,
                     reply,
-                    ..
+                    direct_to,
                 } in notices
                 {
                     // Taken from the queue before it is printed: another console ticking
-                    // the same database at once prints it only if it took it first.
+                    // the same database at once prints it only if it took it first. The
+                    // console takes every direct message (it has no member to refuse it).
                     match self.app.notice_delivered(id) {
                         Ok(true) => {
-                            writeln!(out, "  [notice in {server} #{channel}]")?;
+                            match direct_to {
+                                Some(member) => writeln!(out, "  [direct message to @{member}]")?,
+                                None => writeln!(out, "  [notice in {server} #{channel}]")?,
+                            }
                             self.print(&reply, out)?;
                         }
                         Ok(false) => {}
@@ -352,7 +356,7 @@ impl Session {
         let who = if reply.private { "(only you) " } else { "" };
         // A clock notice may only settle earlier messages (an expired challenge).
         if !reply.text.is_empty() {
-            let text = format!("  {who}{}", plain(&reply.text));
+            let text = format!("  {who}{}", plain(&reply.text, self.app.now()));
             if self.colour && reply.private {
                 writeln!(out, "{}", terminal::paint(terminal::Colour::Private, &text))?;
             } else {
@@ -383,7 +387,7 @@ impl Session {
                 out,
                 "  (the message of {} now reads: {})",
                 settled.key,
-                plain(&settled.text)
+                plain(&settled.text, self.app.now())
             )?;
         }
         Ok(())
@@ -433,13 +437,15 @@ fn colour_of(line: &str) -> terminal::Colour {
 /// Typed text as the console prints it back: control characters (a terminal's escape
 /// sequences among them) as `U+XXXX`, at most a screenful.
 fn shown(text: &str) -> String {
-    plain(&crate::app::quote_at_most(text, 1000))
+    // Quoted text holds no markup (`<` is escaped): the time is never read.
+    plain(&crate::app::quote_at_most(text, 1000), 0)
 }
 
-/// Mentions `<@bob>` printed as `@bob`, channel links `<#general>` as `#general`, the
-/// chat's markdown escapes (`\*`, `\<`, the zero-width space after `@` in echoed text)
-/// as the characters they keep; other text untouched.
-fn plain(text: &str) -> String {
+/// Mentions `<@bob>` printed as `@bob`, channel links `<#general>` as `#general`,
+/// deadlines `<t:UNIX:f>` in UTC and `<t:UNIX:R>` as `in 3 days` from `now`, the chat's
+/// markdown escapes (`\*`, `\<`, the zero-width space after `@` in echoed text) as the
+/// characters they keep; other text untouched.
+fn plain(text: &str, now: i64) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find(['<', '\\', '\u{200B}']) {
@@ -459,6 +465,15 @@ fn plain(text: &str) -> String {
             _ => {}
         }
         let tail = &rest[at..];
+        let timestamp = tail
+            .strip_prefix("<t:")
+            .and_then(|t| t.split_once('>'))
+            .and_then(|(inside, after)| Some((crate::app::timestamp_text(inside, now)?, after)));
+        if let Some((time, after)) = timestamp {
+            out.push_str(&time);
+            rest = after;
+            continue;
+        }
         let sigil = match tail.as_bytes().get(1) {
             Some(b'@') => Some('@'),
             Some(b'#') => Some('#'),
@@ -493,13 +508,23 @@ mod tests {
 
     #[test]
     fn mentions_and_channel_links_read_plainly() {
-        assert_eq!(plain("<@bob>, your move"), "@bob, your move");
-        assert_eq!(plain("game 3 (in <#general>)"), "game 3 (in #general)");
-        assert_eq!(plain("a < b <@ c> <#> <@x"), "a < b <@ c> <#> <@x");
-        assert_eq!(plain("é<@ann>é"), "é@anné");
+        assert_eq!(plain("<@bob>, your move", 0), "@bob, your move");
+        assert_eq!(plain("game 3 (in <#general>)", 0), "game 3 (in #general)");
+        assert_eq!(plain("a < b <@ c> <#> <@x", 0), "a < b <@ c> <#> <@x");
+        assert_eq!(plain("é<@ann>é", 0), "é@anné");
         assert_eq!(
-            plain("'\\*\\*e9\\*\\* \\<@\u{200B}1\\> @\u{200B}everyone'"),
+            plain("'\\*\\*e9\\*\\* \\<@\u{200B}1\\> @\u{200B}everyone'", 0),
             "'**e9** <@1> @everyone'"
         );
+    }
+
+    #[test]
+    fn deadlines_read_in_utc() {
+        let now = 1_795_000_000 - 86_400;
+        assert_eq!(
+            plain("by <t:1795000000:f> (<t:1795000000:R>).", now),
+            "by 2026-11-18 11:06 UTC (in 1 day)."
+        );
+        assert_eq!(plain("<t:x:f> <t:1:Z> <t:5", now), "<t:x:f> <t:1:Z> <t:5");
     }
 }

@@ -178,18 +178,26 @@ pub fn parse(line: &str) -> Result<Line, String> {
             },
         },
         "settings" => match args.as_slice() {
-            [] => What::Settings { orientation: None },
+            [] => What::Settings {
+                orientation: None,
+                notify: None,
+            },
             [a] => match key_value(a) {
                 Some(("orientation", v)) => What::Settings {
                     orientation: Some(v.to_string()),
+                    notify: None,
+                },
+                Some(("notify", v)) => What::Settings {
+                    orientation: None,
+                    notify: Some(v.to_string()),
                 },
                 Some(("days", v)) => What::ServerClock {
                     days: whole_number("days", v, CLOCK_DAYS)?,
                 },
                 _ => {
                     return Err(format!(
-                        "/settings takes orientation:own, orientation:white or (server managers) \
-                         days:N, not '{a}'"
+                        "/settings takes orientation:own|white, notify:channel|dm|both or \
+                         (server managers) days:N, not '{a}'"
                     ))
                 }
             },

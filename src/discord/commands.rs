@@ -211,6 +211,17 @@ pub enum OrientationChoice {
     White,
 }
 
+/// The values are `Notify`'s texts, lowercased.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum NotifyChoice {
+    #[name = "channel (a mention in the game's channel)"]
+    Channel,
+    #[name = "dm (a direct message)"]
+    Dm,
+    #[name = "both"]
+    Both,
+}
+
 /// Challenge a member (or anyone) to a game of one of Ferry's variants
 // poise makes each option an argument.
 #[allow(clippy::too_many_arguments)]
@@ -511,23 +522,29 @@ async fn vote_close(
     run(ctx, What::VoteClose { vote }).await
 }
 
-/// Your board orientation; server managers: the server's days per move
+/// Your board orientation and how you hear of your move; server managers: the server's days per move
 #[poise::command(slash_command, guild_only)]
 async fn settings(
     ctx: Context<'_>,
     #[description = "How the boards only you see are drawn"] orientation: Option<OrientationChoice>,
+    #[description = "How Ferry tells you it is your move"] notify: Option<NotifyChoice>,
     #[description = "Server managers: default days per move of new challenges"]
     #[min = 1]
     #[max = 30]
     days: Option<u32>,
 ) -> Result<(), Error> {
     let orientation = orientation.map(|o| format!("{o:?}").to_ascii_lowercase());
-    match (orientation, days) {
-        (Some(_), Some(_)) => {
-            refuse_now(ctx, "Change one setting at a time: orientation, or days.").await
+    let notify = notify.map(|n| format!("{n:?}").to_ascii_lowercase());
+    match (orientation, notify, days) {
+        (None, None, Some(days)) => run(ctx, What::ServerClock { days }).await,
+        (orientation, notify, None) => run(ctx, What::Settings { orientation, notify }).await,
+        _ => {
+            refuse_now(
+                ctx,
+                "Change your own settings (orientation, notify) or the server's days, not both at once.",
+            )
+            .await
         }
-        (orientation, None) => run(ctx, What::Settings { orientation }).await,
-        (None, Some(days)) => run(ctx, What::ServerClock { days }).await,
     }
 }
 

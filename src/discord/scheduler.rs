@@ -31,29 +31,59 @@ enum Posted {
     Limited(serenity::Error),
 }
 
-/// Posts a notice, trying again when Discord fails (its servers, the network); `post`
-/// waits out rate limits. The notice's id is its nonce, so a copy Discord already has is
-/// not shown twice.
+/// Makes a call for a notice (`what`), trying again when Discord fails (its servers, the
+/// network); the calls wait out rate limits themselves. `Err`: what became of the notice.
+async fn with_retries<T, F, Fut>(what: &str, mut send: F) -> Result<T, Posted>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = serenity::Result<T>>,
+{
+    let mut waits = RETRY_AFTER.iter();
+    loop {
+        match send().await {
+            Ok(done) => return Ok(done),
+            Err(e) if retry::refused_for_good(&e) => return Err(Posted::Refused(e)),
+            Err(e) if retry::rate_limited(&e) => return Err(Posted::Limited(e)),
+            Err(e) => match waits.next() {
+                Some(wait) => {
+                    tracing::warn!("cannot post {what} yet ({e}); trying again in {wait:?}");
+                    tokio::time::sleep(*wait).await;
+                }
+                None => return Err(Posted::NotYet(e)),
+            },
+        }
+    }
+}
+
+/// Posts a notice in `channel` (see `with_retries`). The notice's id is its nonce, so a
+/// copy Discord already has is not shown twice.
 async fn post_with_retries(
     http: &serenity::Http,
     channel: serenity::ChannelId,
     n: &Notice,
 ) -> Posted {
     let nonce = format!("n{}", n.id);
-    let mut waits = RETRY_AFTER.iter();
-    loop {
-        match post(http, channel, &n.reply, Some(&nonce)).await {
-            Ok(_) => return Posted::Yes,
-            Err(e) if retry::refused_for_good(&e) => return Posted::Refused(e),
-            Err(e) if retry::rate_limited(&e) => return Posted::Limited(e),
-            Err(e) => match waits.next() {
-                Some(wait) => {
-                    tracing::warn!(%channel, "cannot post a notice yet ({e}); trying again in {wait:?}");
-                    tokio::time::sleep(*wait).await;
-                }
-                None => return Posted::NotYet(e),
-            },
-        }
+    let what = format!("a notice in {channel}");
+    with_retries(&what, || post(http, channel, &n.reply, Some(&nonce)))
+        .await
+        .map_or_else(|failed| failed, |_| Posted::Yes)
+}
+
+/// Sends a notice to `member`'s direct messages: opens the channel (Discord gives the same
+/// one each time), then posts there. A member who does not take direct messages from
+/// Ferry is a refusal for good (Discord's 50007, "Cannot send messages to this user").
+async fn send_direct(http: &serenity::Http, member: &str, n: &Notice) -> Posted {
+    let Some(user) = member.parse::<u64>().ok().filter(|&u| u > 0) else {
+        return Posted::Refused(serenity::Error::Other("not a Discord member id"));
+    };
+    let user = serenity::UserId::new(user);
+    let opened = with_retries("a direct message channel", || {
+        retry::patiently("a direct message channel", || user.create_dm_channel(http))
+    })
+    .await;
+    match opened {
+        Ok(dm) => post_with_retries(http, dm.id, n).await,
+        Err(failed) => failed,
     }
 }
 
@@ -156,6 +186,27 @@ async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>, lease
         if k > 0 && hold(data, lease_seconds, true).await != Some(true) {
             return;
         }
+        if let Some(member) = n.direct_to.clone() {
+            match send_direct(http, &member, &n).await {
+                Posted::Yes => {
+                    tracing::info!(notice = n.id, "sent a direct message: {}", n.reply.text);
+                    forget(data, n.id).await;
+                }
+                Posted::Refused(e) => {
+                    tracing::info!(
+                        notice = n.id,
+                        "Discord refused a direct message ({e}); the channel is told instead"
+                    );
+                    fall_back(data, n.id).await;
+                }
+                Posted::Limited(e) => {
+                    tracing::warn!(notice = n.id, "Discord is rate limiting Ferry ({e}); the notices stay queued for the next tick");
+                    return;
+                }
+                Posted::NotYet(e) => failed(data, n.id, &e).await,
+            }
+            continue;
+        }
         if n.reply.text.is_empty() {
             // It only settles earlier messages (an expired challenge): nothing to post.
             super::settle::settle_all(http, data, &n.reply.settles).await;
@@ -187,16 +238,35 @@ async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>, lease
                 tracing::warn!(%channel, notice = n.id, "Discord is rate limiting Ferry ({e}); the notices stay queued for the next tick");
                 return;
             }
-            Posted::NotYet(e) => {
-                let id = n.id;
-                match data.bridge.run(move |app| app.notice_failed(id)).await {
-                    Ok(tries) => {
-                        tracing::warn!(%channel, notice = n.id, "cannot post a notice ({e}); it stays queued ({tries} failed ticks)")
-                    }
-                    Err(db) => tracing::error!(notice = n.id, "cannot count a failed notice: {db}"),
-                }
-            }
+            Posted::NotYet(e) => failed(data, n.id, &e).await,
         }
+    }
+}
+
+/// Every try of a notice failed: it stays queued for the next tick.
+async fn failed(data: &Data, id: i64, e: &serenity::Error) {
+    match data.bridge.run(move |app| app.notice_failed(id)).await {
+        Ok(tries) => {
+            tracing::warn!(
+                notice = id,
+                "cannot post a notice ({e}); it stays queued ({tries} failed ticks)"
+            )
+        }
+        Err(db) => tracing::error!(notice = id, "cannot count a failed notice: {db}"),
+    }
+}
+
+/// A direct message Discord refused becomes a post in the game's channel (see
+/// `App::direct_refused`), posted at once.
+async fn fall_back(data: &Data, id: i64) {
+    match data.bridge.run(move |app| app.direct_refused(id)).await {
+        Ok(true) => data.thinkers.wake.notify_one(),
+        Ok(false) => {}
+        // It stays queued as it was: the next tick tries the direct message again.
+        Err(e) => tracing::error!(
+            notice = id,
+            "cannot turn a refused direct message into a post: {e}"
+        ),
     }
 }
 

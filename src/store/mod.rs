@@ -21,7 +21,7 @@ pub use games::{
     NewGame,
 };
 pub use leases::Lease;
-pub use outbox::{NewNotice, QueuedNotice};
+pub use outbox::{DirectRefused, NewNotice, QueuedNotice, YourTurn};
 pub use questions::MessageRef;
 pub use ratings::{RatingChanges, RatingPoint, RatingRow, Results};
 pub use schema::{Migration, MIGRATIONS};
@@ -136,6 +136,43 @@ pub struct ServerSettings {
 }
 
 pub const DEFAULT_CLOCK_DAYS: u32 = 3;
+
+/// Where a member is told it is their move (`/settings notify`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Notify {
+    /// A mention in the game's channel (the default).
+    Channel,
+    /// A direct message; the channel names them without a mention.
+    Dm,
+    /// Both.
+    Both,
+}
+
+impl Notify {
+    pub const ALL: [Notify; 3] = [Notify::Channel, Notify::Dm, Notify::Both];
+
+    pub fn text(self) -> &'static str {
+        match self {
+            Notify::Channel => "channel",
+            Notify::Dm => "dm",
+            Notify::Both => "both",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Notify> {
+        Notify::ALL.into_iter().find(|n| n.text() == s)
+    }
+
+    /// Whether the member gets a direct message.
+    pub fn direct(self) -> bool {
+        self != Notify::Channel
+    }
+
+    /// Whether the channel's message pings the member.
+    pub fn in_channel(self) -> bool {
+        self != Notify::Dm
+    }
+}
 
 /// Board orientation a member asked for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -330,6 +367,25 @@ impl Store {
             |r| r.get(0),
         )?;
         Ok(o.map_or(Orientation::Own, |s| Orientation::parse(&s)))
+    }
+
+    /// How a member wants to be told it is their move (`Channel` for a member never seen).
+    pub fn notify(&self, id: &str) -> Result<Notify> {
+        let n: Option<String> =
+            self.db
+                .query_opt("SELECT notify FROM members WHERE id = ?1", args![id], |r| {
+                    r.get(0)
+                })?;
+        Ok(n.and_then(|s| Notify::parse(&s)).unwrap_or(Notify::Channel))
+    }
+
+    pub fn set_notify(&mut self, id: &str, name: &str, n: Notify) -> Result<()> {
+        self.db.execute(
+            "INSERT INTO members (id, name, notify) VALUES (?1, ?2, ?3)
+             ON CONFLICT (id) DO UPDATE SET notify = excluded.notify",
+            args![id, name, n.text()],
+        )?;
+        Ok(())
     }
 
     pub fn set_orientation(&mut self, id: &str, name: &str, o: Orientation) -> Result<()> {

@@ -36,6 +36,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(4, "0004_action_lookup.sql"),
     migration!(5, "0005_ratings.sql"),
     migration!(6, "0006_ferry_plays.sql"),
+    migration!(7, "0007_turn_notices.sql"),
 ];
 
 /// How long a writer waits for another (thread or process) to finish before giving up.

@@ -348,6 +348,17 @@ impl FakeDiscord {
         self.state().users.insert(user.id, user.clone());
     }
 
+    /// `user` takes no direct message from the bot from now on: Discord's 403, code 50007.
+    pub fn close_dms(&self, user: &FakeUser) {
+        self.state().closed_dms.insert(user.id);
+    }
+
+    /// The messages the bot sent `user` by direct message, oldest first.
+    pub fn direct_messages(&self, user: &FakeUser) -> Vec<Value> {
+        let channel = self.state().dm_channels.get(&user.id).copied();
+        channel.map_or_else(Vec::new, |c| self.channel_messages(c))
+    }
+
     /// Answers the next `method` request whose path contains `path` with `status` (a
     /// Discord outage, say 500), once.
     pub fn fail_next(&self, method: &str, path: &str, status: u16) {

@@ -29,6 +29,11 @@
 //! let token = fake.press(&bob, CHANNEL, &shown, "accept:1").await;
 //! ```
 //!
+//! Direct messages: `POST /users/@me/channels` opens a user's channel with the bot (the same
+//! one each time); a post there to a user who closed their direct messages
+//! ([`FakeDiscord::close_dms`]) is refused with 403, code 50007. [`FakeDiscord::direct_messages`]
+//! reads what a user was sent.
+//!
 //! Behaviour modelled from Discord's documentation (not checked against the live service):
 //! the first follow-up after a type-5 deferral replaces the "thinking" message and keeps its
 //! ephemerality; an edit's `attachments` lists the files to keep (serenity's
@@ -234,6 +239,10 @@ struct State {
     guild_commands: HashMap<u64, Vec<Value>>,
     command_ids: HashMap<String, u64>,
     users: HashMap<u64, FakeUser>,
+    /// Each user's direct-message channel with the bot, once opened (user → channel).
+    dm_channels: HashMap<u64, u64>,
+    /// Users who take no direct message from the bot (Discord answers 50007).
+    closed_dms: BTreeSet<u64>,
     app_permissions: u64,
 }
 

@@ -303,10 +303,39 @@ impl Inner {
                     None => (200, st.text_channel_json(ch)),
                 }
             }
+            ("POST", ["users", "@me", "channels"]) => {
+                let Some(user) = id_of(&body["recipient_id"]).and_then(|u| st.users.get(&u)) else {
+                    return error(404, 10013, "Unknown User");
+                };
+                let user = user.clone();
+                let channel = match st.dm_channels.get(&user.id) {
+                    Some(&c) => c,
+                    None => {
+                        let c = st.new_id();
+                        st.dm_channels.insert(user.id, c);
+                        c
+                    }
+                };
+                let dm = json!({
+                    "id": channel.to_string(),
+                    "type": 1,
+                    "last_message_id": null,
+                    "recipients": [user.user_json()],
+                });
+                (200, dm)
+            }
             ("POST", ["channels", ch, "messages"]) => {
                 let Ok(ch) = ch.parse::<u64>() else {
                     return error(404, 10003, "Unknown Channel");
                 };
+                let recipient = st
+                    .dm_channels
+                    .iter()
+                    .find(|(_, &c)| c == ch)
+                    .map(|(&u, _)| u);
+                if recipient.is_some_and(|u| st.closed_dms.contains(&u)) {
+                    return error(403, 50007, "Cannot send messages to this user");
+                }
                 let mut problems = Vec::new();
                 validate_message_body(&body, &mut problems);
                 let (nonce, enforce_nonce) = message_nonce(&body, &mut problems);
@@ -335,7 +364,9 @@ impl Inner {
                     rec.message = Some(m.clone());
                     return (200, m);
                 }
-                st.note_channel(ch);
+                if recipient.is_none() {
+                    st.note_channel(ch);
+                }
                 let kind = if body["message_reference"].is_object() {
                     19
                 } else {
