@@ -1,0 +1,173 @@
+//! What the channel is told, through the command layer: a draw offer in Amalgamated says
+//! that a draw is settled on points and what accepting gives, and so do its button and
+//! its settled message; Ferry judges such an offer on the points, and declines an even
+//! draw in the opening, saying why.
+
+mod app_support;
+
+use app_support::game::{some_move, Table};
+use ferry::app::Reply;
+use ferry::store::GameStatus;
+
+const FERRY: &str = "ferry";
+
+fn contains_all(text: &str, parts: &[&str]) {
+    for p in parts {
+        assert!(text.contains(p), "{p:?} not in: {text}");
+    }
+}
+
+/// Alice (White) and Bob (Black) start a game of `variant`; its id.
+fn game(t: &mut Table, variant: &str) -> i64 {
+    t.ok("alice", &format!("/challenge @bob {variant} color:white"));
+    t.ok("bob", "/accept");
+    t.game_row().id
+}
+
+/// Ferry's single answer in `game`, as posted.
+fn ferry_answers(t: &mut Table, game: i64) -> Reply {
+    assert_eq!(t.app.ferry_play(game).unwrap(), 1, "Ferry answered once");
+    let now = t.app.now();
+    let mut notices = t.tick(now);
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    notices.remove(0).reply
+}
+
+// At the start of Amalgamated the material is equal and Black has 2.5 points of bonus.
+const START_POINTS: &str = "now White 34 – 36.5 Black";
+
+#[test]
+fn an_amalgamated_draw_offer_says_it_is_settled_on_points() {
+    let mut t = Table::new("msg-points-offer");
+    let id = game(&mut t, "amalgamated");
+    let r = t.ok("alice", "/draw offer");
+    contains_all(
+        &r.text,
+        &[
+            &format!("Game {id}: <@alice> offers a draw."),
+            &format!("A draw in Amalgamated Chess is settled on points: {START_POINTS}, so accepting gives Black the win."),
+            "<@bob>: /draw accept",
+        ],
+    );
+    let labels: Vec<&str> = r.buttons.iter().map(|b| b.label.as_str()).collect();
+    assert_eq!(labels, ["Accept: Black wins on points", "Decline draw"]);
+    let offer = r.asks.clone().expect("the offer asks");
+
+    let r = t.ok("bob", "/press draw-accept:1");
+    contains_all(
+        &r.text,
+        &[
+            "<@bob> accepts the draw. A draw in Amalgamated Chess is settled on points",
+            "Game over: 0-1 points (agreement) 34 - 36.5. <@bob> wins as Black.",
+        ],
+    );
+    assert_eq!(r.settles.len(), 1, "{r:#?}");
+    assert_eq!(r.settles[0].key, offer);
+    assert_eq!(
+        r.settles[0].text,
+        format!(
+            "Game {id}: <@alice> offered a draw; <@bob> accepted; the game ended on points, \
+             0-1 (White 34 – 36.5 Black)."
+        )
+    );
+}
+
+#[test]
+fn a_draw_offer_in_another_variant_says_nothing_of_points() {
+    let mut t = Table::new("msg-plain-offer");
+    game(&mut t, "continental");
+    let r = t.ok("alice", "/draw offer");
+    assert!(!r.text.contains("points"), "{}", r.text);
+    let labels: Vec<&str> = r.buttons.iter().map(|b| b.label.as_str()).collect();
+    assert_eq!(labels, ["Accept draw", "Decline draw"]);
+    let r = t.ok("bob", "/draw accept");
+    assert!(
+        r.settles[0]
+            .text
+            .ends_with("<@bob> accepted, and the game is drawn."),
+        "{}",
+        r.settles[0].text
+    );
+}
+
+#[test]
+fn ferry_judges_an_amalgamated_draw_offer_on_the_points() {
+    // Ferry is Black: the points give it the win, so it accepts, and says why.
+    let mut t = Table::new("msg-ferry-points-win");
+    t.app.set_ferry_id(FERRY);
+    t.ok("alice", "/challenge amalgamated @ferry color:white level:1");
+    let id = t.game_row().id;
+    let r = t.ok("alice", "/draw offer");
+    contains_all(
+        &r.text,
+        &[
+            "A draw in Amalgamated Chess is settled on points",
+            "accepting gives Black the win",
+        ],
+    );
+    let r = ferry_answers(&mut t, id);
+    contains_all(
+        &r.text,
+        &[
+            "<@ferry> accepts the draw (a draw in Amalgamated Chess is settled on points",
+            START_POINTS,
+            "so accepting gives Black the win)",
+            "0-1 points (agreement)",
+        ],
+    );
+    let row = t.app.store().game(id).unwrap().unwrap();
+    assert_eq!(row.status, GameStatus::Finished);
+    assert_eq!(row.result.as_deref(), Some("0-1"));
+
+    // Ferry is White: accepting would lose on points, so it declines, and plays.
+    let mut t = Table::new("msg-ferry-points-loss");
+    t.app.set_ferry_id(FERRY);
+    t.ok("alice", "/challenge amalgamated @ferry color:black level:1");
+    let id = t.game_row().id;
+    ferry_answers(&mut t, id);
+    let r = t.ok("alice", "/draw offer");
+    assert!(
+        r.text.contains("accepting gives Black the win"),
+        "{}",
+        r.text
+    );
+    let r = ferry_answers(&mut t, id);
+    contains_all(
+        &r.text,
+        &[
+            "<@ferry> declines the draw (a draw in Amalgamated Chess is settled on points, \
+             now White 34 – 36.5 Black, so accepting would give Black the win); play on.",
+        ],
+    );
+    assert_eq!(
+        t.app.store().game(id).unwrap().unwrap().status,
+        GameStatus::Active
+    );
+}
+
+#[test]
+fn ferry_declines_an_even_draw_in_the_opening_and_says_why() {
+    let mut t = Table::new("msg-ferry-opening");
+    t.app.set_ferry_id(FERRY);
+    t.ok("alice", "/challenge continental @ferry color:white level:8");
+    let id = t.game_row().id;
+    for seed in 0..2 {
+        let mv = some_move(&t.rebuild(id), seed).unwrap();
+        t.ok("alice", &format!("/move {mv}"));
+        ferry_answers(&mut t, id);
+    }
+    t.ok("alice", "/draw offer");
+    let r = ferry_answers(&mut t, id);
+    contains_all(
+        &r.text,
+        &[
+            "<@ferry> declines the draw (it plays on until both sides have made 20 moves \
+             (each has made 2 so far) unless it is clearly worse, and it judges the position",
+            "play on.",
+        ],
+    );
+    assert_eq!(
+        t.app.store().game(id).unwrap().unwrap().status,
+        GameStatus::Active
+    );
+}
