@@ -602,6 +602,35 @@ mod tests {
         }
     }
 
+    fn turn_after(plies: u32) -> Turn {
+        let v = crate::engine::variant("continental").expect("continental");
+        Turn {
+            game: 1,
+            seq: 0,
+            position: (v.start)(&v.default_options()),
+            earlier: Vec::new(),
+            level: level::DEFAULT,
+            color: Color::Black,
+            draw_offered: true,
+            draw_on_points: None,
+            plies,
+        }
+    }
+
+    #[test]
+    fn in_the_opening_only_a_clearly_worse_position_takes_a_draw() {
+        let opening = turn_after(39);
+        assert!(!opening.judged_answer(0).accept);
+        assert!(!opening.judged_answer(DRAW_CLEARLY_WORSE + 1).accept);
+        let worse = opening.judged_answer(DRAW_CLEARLY_WORSE);
+        assert!(worse.accept);
+        assert_eq!(worse.why, DrawWhy::Opening { each: 19 });
+        let later = turn_after(40).judged_answer(0);
+        assert!(later.accept);
+        assert_eq!(later.why, DrawWhy::Position);
+        assert!(!turn_after(40).judged_answer(1).accept);
+    }
+
     #[test]
     fn evaluations_in_words() {
         assert!(eval_words(10).starts_with("about even"));
