@@ -171,3 +171,55 @@ fn ferry_declines_an_even_draw_in_the_opening_and_says_why() {
         GameStatus::Active
     );
 }
+
+/// A legal move of the game's position that moves no piece from `cell`.
+fn move_not_from(t: &Table, id: i64, cell: &str) -> String {
+    let g = t.rebuild(id);
+    let p = g.position();
+    let mut list = ferry::engine::MoveList::new();
+    p.legal_moves(&mut list);
+    list.iter()
+        .map(|m| p.move_text(m))
+        .find(|m| !m.contains(cell))
+        .expect("another move")
+}
+
+#[test]
+fn a_wild_river_warns_the_player_and_names_what_drowns() {
+    let mut t = Table::new("msg-drowning");
+    t.ok(
+        "alice",
+        "/challenge @bob little-river river:wild color:white",
+    );
+    t.ok("bob", "/accept");
+    let id = t.game_row().id;
+    // White's Pawn stops in the river: Bob, to move, has nothing there.
+    let r = t.ok("alice", "/move c4-c5");
+    assert!(!r.text.contains("river"), "{}", r.text);
+    assert!(!r.text.contains("drown"), "{}", r.text);
+    // Bob moves elsewhere: Alice is told her Pawn must leave the river.
+    let mv = move_not_from(&t, id, "c5");
+    let r = t.ok("bob", &format!("/move {mv}"));
+    assert!(
+        r.text.contains("<@alice>, your move as White, by",)
+            && r.text.ends_with(
+                "Your White Pawn on c5 stands in the river: it drowns unless it leaves this move."
+            ),
+        "{}",
+        r.text
+    );
+    // She moves another piece: the Pawn drowns, and the reply says so.
+    let mv = move_not_from(&t, id, "c5");
+    let r = t.ok("alice", &format!("/move {mv}"));
+    assert!(
+        r.text.contains(&format!(
+            "<@alice> (White) played {mv}. The White Pawn on c5 drowned."
+        )),
+        "{}",
+        r.text
+    );
+    let g = t.rebuild(id);
+    let c5 = g.position().shape().parse_cell("c5").expect("c5");
+    assert_eq!(g.position().piece_at(c5), None, "gone from the board");
+    assert!(!r.text.contains("Your White Pawn"), "{}", r.text);
+}

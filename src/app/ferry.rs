@@ -5,6 +5,7 @@
 //! checks as a member's command and queues its message with the change.
 
 use super::challenges::{agreed_text, coin, rated_text};
+use super::moves::drowned_note;
 use super::offers::{draw_on_points, points_text};
 use super::questions::{self, open_in};
 use super::shared::{deadlines, internal};
@@ -432,10 +433,11 @@ impl App {
                 let played = play_or_another(&mut g, text)
                     .ok_or_else(|| internal(format!("game {}: Ferry found no move", row.id)))?;
                 let mut said = format!(
-                    "Game {}: {} ({}) played {played}.",
+                    "Game {}: {} ({}) played {played}.{}",
                     row.id,
                     mention(&me),
-                    computer.color
+                    computer.color,
+                    drowned_note(&g)
                 );
                 if let Some(a) = d.draw {
                     said.push_str(&format!(
