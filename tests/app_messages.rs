@@ -223,3 +223,58 @@ fn a_wild_river_warns_the_player_and_names_what_drowns() {
     assert_eq!(g.position().piece_at(c5), None, "gone from the board");
     assert!(!r.text.contains("Your White Pawn"), "{}", r.text);
 }
+
+#[test]
+fn games_lists_this_servers_games_and_the_challenges_waiting() {
+    let mut t = Table::new("msg-games");
+    // A game on this server, and one on another.
+    game(&mut t, "continental");
+    t.server = "elsewhere".into();
+    t.ok("carol", "/challenge @alice river color:white");
+    t.ok("alice", "/accept");
+    t.server = "home".into();
+    // Challenges here: two to alice (one to her, one to anyone), one of hers to dave, and
+    // one between others that is none of her business.
+    t.channel = "lobby".into();
+    t.ok("carol", "/challenge @alice fluidity");
+    t.ok("erin", "/challenge amalgamated");
+    t.ok("alice", "/challenge @dave little-river");
+    t.ok("frank", "/challenge @gina continental");
+
+    let r = t.run("alice", "/games");
+    assert!(r.private);
+    let text = &r.text;
+    contains_all(
+        text,
+        &[
+            "Your games on this server, the most recently active first (showing 1-1 of 1):\n\
+             game 1 (Continental Chess, in <#general>): White vs <@bob>",
+            "Challenges waiting for you (/accept ID or /decline ID):\n\
+             challenge 4 from <@erin> to anyone: Amalgamated Chess, 3 days per move, in \
+             <#lobby>\n\
+             challenge 3 from <@carol>: Fluidity Chess, 3 days per move, in <#lobby>",
+            "Your challenges waiting for others (/cancel ID withdraws one):\n\
+             challenge 5 to <@dave>: Little River Chess, 3 days per move, in <#lobby>",
+            "You also play 1 game on other servers: /games there lists them.",
+        ],
+    );
+    assert!(!text.contains("game 2 "), "{text}");
+    assert!(!text.contains("<@gina>"), "{text}");
+    assert!(r.mentions.is_empty(), "a private list pings nobody");
+
+    // On the other server: its game, and the one here counted.
+    t.server = "elsewhere".into();
+    let r = t.run("alice", "/games");
+    contains_all(&r.text, &["game 2 (River Chess", "1 game on other servers"]);
+    assert!(!r.text.contains("Challenges"), "{}", r.text);
+    // Nothing here at all, a game elsewhere: said so.
+    t.server = "third".into();
+    let r = t.run("alice", "/games");
+    contains_all(
+        &r.text,
+        &[
+            "You have no game going on this server.",
+            "You also play 2 games on other servers",
+        ],
+    );
+}
