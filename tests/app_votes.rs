@@ -166,10 +166,10 @@ fn settings_rules_and_my_games() {
         r.text
     );
     assert!(r.text.contains("1 game on other servers"), "{}", r.text);
+    assert!(r.text.contains("your move"), "{}", r.text);
     t.server = "home".into();
     let r = t.run("bob", "/games");
     assert!(r.text.contains("game 1 "), "{}", r.text);
-    assert!(r.text.contains("your move"), "{}", r.text);
     t.server = "elsewhere".into();
     // A manager cancels a stuck game.
     let r = t.ok("mod!", "/abort 2");
