@@ -278,3 +278,46 @@ fn games_lists_this_servers_games_and_the_challenges_waiting() {
         ],
     );
 }
+
+/// How far across the picture the chart's first line reaches, in pixels: the leftmost
+/// and rightmost pixels of its colour under the legend.
+fn first_line_extent(png: &[u8]) -> u32 {
+    let img = image::load_from_memory(png).unwrap().to_rgb8();
+    let line = [86u8, 180, 233];
+    let xs: Vec<u32> = img
+        .enumerate_pixels()
+        .filter(|(_, y, p)| *y > 100 && p.0 == line)
+        .map(|(x, _, _)| x)
+        .collect();
+    xs.iter().max().unwrap_or(&0) - xs.iter().min().unwrap_or(&0)
+}
+
+#[test]
+fn a_rating_chart_of_games_minutes_apart_spreads_them_out() {
+    let mut t = Table::new("msg-chart");
+    for k in 0..6 {
+        t.channel = format!("g{k}");
+        let id = game(&mut t, "continental");
+        // A game of a few moves: shorter ones are not rated.
+        for n in 0..4 {
+            let mv = some_move(&t.rebuild(id), n + 7 * k).unwrap();
+            t.ok(
+                if n % 2 == 0 { "alice" } else { "bob" },
+                &format!("/move {mv}"),
+            );
+        }
+        t.ok(if k % 2 == 0 { "bob" } else { "alice" }, "/resign");
+        t.clock.advance(60);
+    }
+    let r = t.ok("bob", "/profile @alice");
+    let pic = r.picture.expect("a chart");
+    if let Ok(dir) = std::env::var("FERRY_SAVE_PICTURES") {
+        std::fs::write(
+            std::path::Path::new(&dir).join("chart-minutes.png"),
+            &pic.png,
+        )
+        .unwrap();
+    }
+    let extent = first_line_extent(&pic.png);
+    assert!(extent > 400, "the line spans only {extent} pixels");
+}
