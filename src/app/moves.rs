@@ -56,10 +56,9 @@ fn stranded(g: &Game) -> Vec<(Cell, Piece)> {
         let fx = after.play(m);
         for (c, piece, why) in fx.removed.iter() {
             let stood_there = p.piece_at(c) == Some(piece);
-            if why == Removal::Drowned && piece.color == us && stood_there {
-                if !out.iter().any(|(o, _)| *o == c) {
-                    out.push((c, piece));
-                }
+            let new = !out.iter().any(|(o, _)| *o == c);
+            if why == Removal::Drowned && piece.color == us && stood_there && new {
+                out.push((c, piece));
             }
         }
     }
