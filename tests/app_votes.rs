@@ -157,14 +157,20 @@ fn settings_rules_and_my_games() {
     t.server = "elsewhere".into();
     t.ok("carol", &format!("/challenge @bob {v} color:black"));
     t.ok("bob", "/accept");
+    // Each server lists its own games and counts the others'.
     let r = t.run("bob", "/games");
     assert!(r.private);
     assert!(
-        r.text.contains("game 1") && r.text.contains("game 2"),
+        !r.text.contains("game 1 ") && r.text.contains("game 2"),
         "{}",
         r.text
     );
+    assert!(r.text.contains("1 game on other servers"), "{}", r.text);
     assert!(r.text.contains("your move"), "{}", r.text);
+    t.server = "home".into();
+    let r = t.run("bob", "/games");
+    assert!(r.text.contains("game 1 "), "{}", r.text);
+    t.server = "elsewhere".into();
     // A manager cancels a stuck game.
     let r = t.ok("mod!", "/abort 2");
     assert!(r.mentions.contains(&"bob".to_string()));

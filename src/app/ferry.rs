@@ -5,6 +5,8 @@
 //! checks as a member's command and queues its message with the change.
 
 use super::challenges::{agreed_text, coin, rated_text};
+use super::moves::drowned_note;
+use super::offers::{draw_on_points, points_text};
 use super::questions::{self, open_in};
 use super::shared::{deadlines, internal};
 use super::text::{count_text, mention};
@@ -13,7 +15,9 @@ use crate::engine::playout::Xorshift;
 use crate::engine::search::level;
 use crate::engine::search::table::Table;
 use crate::engine::search::{Limits, Seen};
-use crate::engine::{Action, Color, Game, MoveList, Options, Position, Variant};
+use crate::engine::{
+    Action, Color, Game, GameResult, MoveList, Options, Outcome, Position, Variant,
+};
 use crate::store::{Computer, GameRow, GameStatus, NewGame, StoreError};
 
 /// Ferry's member id in the console (`/challenge @ferry ...`).
@@ -23,6 +27,14 @@ pub const CONSOLE_ID: &str = "ferry";
 /// centipawns): when it does not think it is better. A player who offers a draw in an
 /// even position gets it; one who is worse does not.
 pub const DRAW_ACCEPT_AT_MOST: i32 = 0;
+
+/// Before both sides have made this many moves Ferry plays on: an even opening is no
+/// reason to stop a game that has hardly begun.
+pub const DRAW_OPENING_MOVES: u32 = 20;
+
+/// In the opening Ferry still accepts a draw when its evaluation is at most this: when it
+/// judges itself clearly worse (one and a half pawns).
+pub const DRAW_CLEARLY_WORSE: i32 = -150;
 
 /// The search table of one turn, in MiB: a turn is short, and several run at once.
 const TABLE_MB: usize = 8;
@@ -71,6 +83,10 @@ pub struct Turn {
     color: Color,
     /// The member has offered a draw that Ferry has not answered.
     draw_offered: bool,
+    /// What a draw would end the game with where draws are settled on points.
+    draw_on_points: Option<Outcome>,
+    /// Moves played in the game so far (plies).
+    plies: u32,
 }
 
 impl Turn {
@@ -85,6 +101,9 @@ impl Turn {
         let p = self.position.as_ref();
         let ours = p.side_to_move() == self.color;
         let draw = self.draw_offered.then(|| {
+            if let Some(a) = self.points_answer() {
+                return a;
+            }
             let style = level::style(self.level).unwrap_or_else(|| {
                 level::style(level::DEFAULT).expect("the default level has a style")
             });
@@ -97,10 +116,7 @@ impl Turn {
                 .think(&self.earlier, limits, &mut table, &mut |_| {})
                 .map_or(0, |r| r.score);
             let eval = if ours { score } else { -score };
-            DrawAnswer {
-                accept: eval <= DRAW_ACCEPT_AT_MOST,
-                eval,
-            }
+            self.judged_answer(eval)
         });
         let accepted = draw.is_some_and(|d| d.accept);
         let mv = (ours && !accepted)
@@ -124,11 +140,86 @@ impl Turn {
     }
 }
 
+impl Turn {
+    /// Where a draw is settled on points and the totals name a winner, that result decides:
+    /// Ferry takes a win and refuses a loss, whatever the position.
+    fn points_answer(&self) -> Option<DrawAnswer> {
+        let o = self.draw_on_points?;
+        let GameResult::Win(winner) = o.result else {
+            return None;
+        };
+        Some(DrawAnswer {
+            accept: winner == self.color,
+            eval: 0,
+            why: DrawWhy::Points(o),
+        })
+    }
+
+    /// The answer from Ferry's evaluation `eval` (its side): in the opening only when it is
+    /// clearly worse, later whenever it does not think itself better.
+    fn judged_answer(&self, eval: i32) -> DrawAnswer {
+        let each = self.plies / 2;
+        if each < DRAW_OPENING_MOVES {
+            DrawAnswer {
+                accept: eval <= DRAW_CLEARLY_WORSE,
+                eval,
+                why: DrawWhy::Opening { each },
+            }
+        } else {
+            DrawAnswer {
+                accept: eval <= DRAW_ACCEPT_AT_MOST,
+                eval,
+                why: DrawWhy::Position,
+            }
+        }
+    }
+}
+
 /// Ferry's answer to a draw offer, with the evaluation it rests on (from Ferry's side).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct DrawAnswer {
     pub accept: bool,
     pub eval: i32,
+    pub why: DrawWhy,
+}
+
+/// What Ferry's answer to a draw offer rests on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DrawWhy {
+    /// Its evaluation of the position.
+    Position,
+    /// Its evaluation, before both sides have made `DRAW_OPENING_MOVES` moves (`each`
+    /// made by both so far).
+    Opening { each: u32 },
+    /// The points a draw is settled on (Amalgamated): accepting is a win or a loss.
+    Points(Outcome),
+}
+
+impl DrawAnswer {
+    /// Why Ferry answers so, in words for the channel (no full stop): `it judges the
+    /// position about even (+0.1) for itself`.
+    fn reason(&self, variant: &str) -> String {
+        let judged = format!(
+            "it judges the position {} for itself",
+            eval_words(self.eval)
+        );
+        match self.why {
+            DrawWhy::Position => judged,
+            DrawWhy::Opening { each } => format!(
+                "it plays on until both sides have made {DRAW_OPENING_MOVES} moves (each has made \
+                 {each} so far) unless it is clearly worse, and {judged}"
+            ),
+            DrawWhy::Points(o) => format!(
+                "a draw in {variant} is settled on points, now {}, so accepting {} {}",
+                points_text(&o),
+                if self.accept { "gives" } else { "would give" },
+                match o.result {
+                    GameResult::Win(c) => format!("{c} the win"),
+                    GameResult::Draw => "a draw".to_string(),
+                }
+            ),
+        }
+    }
 }
 
 /// What Ferry decided in one game: played by `App::ferry_answer`.
@@ -278,6 +369,8 @@ impl App {
             level: computer.level,
             color: computer.color,
             draw_offered,
+            draw_on_points: draw_on_points(&g),
+            plies: g.plies().len() as u32,
         });
         self.keep(&row, g);
         Ok(turn)
@@ -325,31 +418,32 @@ impl App {
         let me = row.player(computer.color).to_string();
         let member = row.player(computer.color.opposite()).to_string();
         let before = open_in(&g);
+        let variant = g.variant().name;
         let (action, said) = match (d.draw, &d.mv) {
             (Some(a), _) if a.accept => (
                 Action::AcceptDraw(computer.color),
                 format!(
-                    "Game {}: {} accepts the draw (it judges the position {} for itself).",
+                    "Game {}: {} accepts the draw ({}).",
                     row.id,
                     mention(&me),
-                    eval_words(a.eval)
+                    a.reason(variant)
                 ),
             ),
             (_, Some(text)) => {
                 let played = play_or_another(&mut g, text)
                     .ok_or_else(|| internal(format!("game {}: Ferry found no move", row.id)))?;
                 let mut said = format!(
-                    "Game {}: {} ({}) played {played}.",
+                    "Game {}: {} ({}) played {played}.{}",
                     row.id,
                     mention(&me),
-                    computer.color
+                    computer.color,
+                    drowned_note(&g)
                 );
                 if let Some(a) = d.draw {
                     said.push_str(&format!(
-                        " It declines the draw offer of {} (it judges the position {} for \
-                         itself).",
+                        " It declines the draw offer of {} ({}).",
                         mention(&member),
-                        eval_words(a.eval)
+                        a.reason(variant)
                     ));
                 }
                 (Action::Move(played), said)
@@ -357,11 +451,10 @@ impl App {
             (Some(a), None) => (
                 Action::DeclineDraw(computer.color),
                 format!(
-                    "Game {}: {} declines the draw (it judges the position {} for itself); \
-                     play on.",
+                    "Game {}: {} declines the draw ({}); play on.",
                     row.id,
                     mention(&me),
-                    eval_words(a.eval)
+                    a.reason(variant)
                 ),
             ),
             (None, None) => return Ok(false),
@@ -509,6 +602,35 @@ mod tests {
                 _ => panic!("{bad} accepted"),
             }
         }
+    }
+
+    fn turn_after(plies: u32) -> Turn {
+        let v = crate::engine::variant("continental").expect("continental");
+        Turn {
+            game: 1,
+            seq: 0,
+            position: (v.start)(&v.default_options()),
+            earlier: Vec::new(),
+            level: level::DEFAULT,
+            color: Color::Black,
+            draw_offered: true,
+            draw_on_points: None,
+            plies,
+        }
+    }
+
+    #[test]
+    fn in_the_opening_only_a_clearly_worse_position_takes_a_draw() {
+        let opening = turn_after(39);
+        assert!(!opening.judged_answer(0).accept);
+        assert!(!opening.judged_answer(DRAW_CLEARLY_WORSE + 1).accept);
+        let worse = opening.judged_answer(DRAW_CLEARLY_WORSE);
+        assert!(worse.accept);
+        assert_eq!(worse.why, DrawWhy::Opening { each: 19 });
+        let later = turn_after(40).judged_answer(0);
+        assert!(later.accept);
+        assert_eq!(later.why, DrawWhy::Position);
+        assert!(!turn_after(40).judged_answer(1).accept);
     }
 
     #[test]

@@ -254,7 +254,13 @@ impl App {
     pub(super) fn position_reply(&self, row: &GameRow, game: &Game, said: String) -> Out {
         let (status, mentions) = self.status(row, game, row.deadline);
         let note = self.rating_note(row)?;
-        let mut reply = Reply::public(format!("{said} {status}{note}"));
+        // The member to move is warned of a piece of theirs that must leave the river.
+        let warning = if row.computer_plays(game.position().side_to_move()) {
+            String::new()
+        } else {
+            super::moves::stranded_warning(game)
+        };
+        let mut reply = Reply::public(format!("{said} {status}{warning}{note}"));
         reply.picture = Some(self.picture(row, game, Audience::Channel, None)?);
         let ids: Vec<&str> = mentions.iter().map(String::as_str).collect();
         let mut reply = reply.mentioning(&ids);

@@ -206,27 +206,58 @@ impl App {
         Ok(reply)
     }
 
+    /// `/games`: the member's games on this server (a page of them), then the challenges
+    /// on this server waiting for them and theirs waiting for others, and how many games
+    /// they play on other servers.
     pub(super) fn my_games(&mut self, cmd: &Command, page: Option<u32>) -> Out {
-        let total = self.store.count_active_games_of(&cmd.who.id)?;
-        if total == 0 {
-            return Ok(Reply::private(
-                "You have no game going. /challenge VARIANT [@member] starts one.",
-            ));
-        }
-        let pages = (total + GAMES_PER_PAGE - 1) / GAMES_PER_PAGE;
+        let me = cmd.who.id.as_str();
+        let total = self.store.count_active_games_in(me, &cmd.server)?;
+        let elsewhere = self.store.count_active_games_of(me)? - total;
+        let pages = ((total + GAMES_PER_PAGE - 1) / GAMES_PER_PAGE).max(1);
         let page = i64::from(page.unwrap_or(1));
         if page == 0 || page > pages {
             return refuse(format!(
-                "There is no page {page} of your games: you have {} ({}), so choose \
-                 page:1 to page:{pages}.",
+                "There is no page {page} of your games: you have {} on this server ({}), so \
+                 choose page:1 to page:{pages}.",
                 count_text(total, "game"),
                 count_text(pages, "page")
             ));
         }
+        let mut parts = vec![self.games_here(cmd, total, page, pages)?];
+        let (for_me, mine) = self.challenges_of(cmd)?;
+        if !for_me.is_empty() {
+            parts.push(format!(
+                "Challenges waiting for you (/accept ID or /decline ID):\n{}",
+                shown_lines(&for_me)
+            ));
+        }
+        if !mine.is_empty() {
+            parts.push(format!(
+                "Your challenges waiting for others (/cancel ID withdraws one):\n{}",
+                shown_lines(&mine)
+            ));
+        }
+        if elsewhere > 0 {
+            parts.push(format!(
+                "You also play {} on other servers: /games there lists them.",
+                count_text(elsewhere, "game")
+            ));
+        }
+        Ok(Reply::private(parts.join("\n\n")))
+    }
+
+    /// The page of the member's games on this server, with its heading.
+    fn games_here(&mut self, cmd: &Command, total: i64, page: i64, pages: i64) -> Out<String> {
+        if total == 0 {
+            return Ok(
+                "You have no game going on this server. /challenge VARIANT [@member] starts one."
+                    .to_string(),
+            );
+        }
         let skip = (page - 1) * GAMES_PER_PAGE;
         let rows = self
             .store
-            .active_games_page(&cmd.who.id, skip, GAMES_PER_PAGE)?;
+            .active_games_page(&cmd.who.id, &cmd.server, skip, GAMES_PER_PAGE)?;
         let mut lines = Vec::new();
         for row in &rows {
             let color = row.color_of(&cmd.who.id).unwrap_or(Color::White);
@@ -236,16 +267,12 @@ impl App {
             } else {
                 "their move".to_string()
             };
-            // `<#id>` is how a chat links a channel; another server's is named as such.
-            let place = if row.server == cmd.server {
-                format!("in <#{}>", row.channel)
-            } else {
-                format!("in <#{}> on another server", row.channel)
-            };
+            // `<#id>` is how a chat links a channel.
             lines.push(format!(
-                "game {} ({}, {place}): {color} vs {}, ply {}, {turn}",
+                "game {} ({}, in <#{}>): {color} vs {}, ply {}, {turn}",
                 row.id,
                 g.variant().name,
+                row.channel,
                 mention(row.player(color.opposite())),
                 row.ply
             ));
@@ -258,11 +285,64 @@ impl App {
         } else {
             String::new()
         };
-        Ok(Reply::private(format!(
-            "Your games, the most recently active first (showing {first}-{last} of {total}{more}):\n{}",
+        Ok(format!(
+            "Your games on this server, the most recently active first (showing \
+             {first}-{last} of {total}{more}):\n{}",
             lines.join("\n")
-        )))
+        ))
     }
+
+    /// The open challenges on this server that wait for the member (to them, or to anyone
+    /// and not theirs), and theirs that wait for others, one line each, newest first.
+    fn challenges_of(&self, cmd: &Command) -> Out<(Vec<String>, Vec<String>)> {
+        let me = cmd.who.id.as_str();
+        let now = self.now();
+        let (mut for_me, mut mine) = (Vec::new(), Vec::new());
+        for c in self.store.open_challenges(&cmd.server)? {
+            let new = &c.new;
+            if new.expires_at <= now {
+                continue;
+            }
+            let variant = engine::variant(&new.variant).map_or(new.variant.as_str(), |v| v.name);
+            let what = format!(
+                "{variant}, {} per move, in <#{}>",
+                count_text(new.clock_days.into(), "day"),
+                new.channel
+            );
+            if new.challenger == me {
+                let to = new
+                    .opponent
+                    .as_deref()
+                    .map_or("anyone".to_string(), mention);
+                mine.push(format!("challenge {} to {to}: {what}", c.id));
+            } else if new.opponent.as_deref().is_none_or(|o| o == me) {
+                let to_anyone = if new.opponent.is_none() {
+                    " to anyone"
+                } else {
+                    ""
+                };
+                for_me.push(format!(
+                    "challenge {} from {}{to_anyone}: {what}",
+                    c.id,
+                    mention(&new.challenger)
+                ));
+            }
+        }
+        Ok((for_me, mine))
+    }
+}
+
+/// How many challenges of each list `/games` shows: with the games a reply stays within a
+/// chat message.
+const CHALLENGES_SHOWN: usize = 5;
+
+/// The first `CHALLENGES_SHOWN` lines, and how many more there are.
+fn shown_lines(lines: &[String]) -> String {
+    let mut out: Vec<String> = lines.iter().take(CHALLENGES_SHOWN).cloned().collect();
+    if lines.len() > CHALLENGES_SHOWN {
+        out.push(format!("and {} more", lines.len() - CHALLENGES_SHOWN));
+    }
+    out.join("\n")
 }
 
 /// The moves in effect with move numbers: `1. e4 e5 2. Nf3`, `1... e5` from Black.

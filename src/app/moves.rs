@@ -4,7 +4,88 @@ use super::questions::{self, open_in};
 use super::shared::engine_text;
 use super::text::{mention, quote};
 use super::{refuse, App, Command, Fail, Out, Reply};
-use crate::engine::Action;
+use crate::engine::{Action, Cell, Game, MoveList, Piece, Removal};
+
+/// The pieces named as a sentence's subject: `the White Pawn on b5 and the Black Rook on
+/// c5`.
+fn pieces_text(g: &Game, pieces: &[(Cell, Piece)]) -> String {
+    let shape = g.position().shape();
+    let names: Vec<String> = pieces
+        .iter()
+        .map(|(c, p)| format!("the {p} on {}", shape.name(*c)))
+        .collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// For the reply to the last move of `g`: every piece it drowned, in one sentence (a
+/// piece gone from the picture must be named); empty when none drowned.
+pub(super) fn drowned_note(g: &Game) -> String {
+    let Some(ply) = g.plies().last() else {
+        return String::new();
+    };
+    let drowned: Vec<(Cell, Piece)> = ply
+        .effects
+        .removed
+        .iter()
+        .filter(|(_, _, why)| *why == Removal::Drowned)
+        .map(|(c, p, _)| (c, p))
+        .collect();
+    if drowned.is_empty() {
+        return String::new();
+    }
+    let mut text = pieces_text(g, &drowned);
+    text[..1].make_ascii_uppercase();
+    format!(" {text} drowned.")
+}
+
+/// The pieces of the side to move that stand in the river and drown unless they leave
+/// this move (Little River's stranded pieces): those some legal move drowns where they
+/// stand. Read from the moves themselves, so every aspect and option is judged as played.
+fn stranded(g: &Game) -> Vec<(Cell, Piece)> {
+    let p = g.position();
+    let us = p.side_to_move();
+    let mut moves = MoveList::new();
+    p.legal_moves(&mut moves);
+    let mut out: Vec<(Cell, Piece)> = Vec::new();
+    for m in &moves {
+        let mut after = p.boxed_clone();
+        let fx = after.play(m);
+        for (c, piece, why) in fx.removed.iter() {
+            let stood_there = p.piece_at(c) == Some(piece);
+            let new = !out.iter().any(|(o, _)| *o == c);
+            if why == Removal::Drowned && piece.color == us && stood_there && new {
+                out.push((c, piece));
+            }
+        }
+    }
+    out.sort_by_key(|(c, _)| c.index());
+    out
+}
+
+/// For the prompt to the player to move: a warning when a piece of theirs must leave the
+/// river this move or drown; empty otherwise.
+pub(super) fn stranded_warning(g: &Game) -> String {
+    if g.outcome().is_some() {
+        return String::new();
+    }
+    let pieces = stranded(g);
+    match pieces.len() {
+        0 => String::new(),
+        1 => format!(
+            " Your {} stands in the river: it drowns unless it leaves this move.",
+            pieces_text(g, &pieces).trim_start_matches("the ")
+        ),
+        _ => format!(
+            " Your pieces in the river ({}) must leave it: each that does not leave this \
+             move drowns.",
+            pieces_text(g, &pieces)
+        ),
+    }
+}
 
 impl App {
     pub(super) fn play_move(
@@ -59,9 +140,10 @@ impl App {
         let action = Action::Move(played.clone());
         let stored = self.commit(Some(cmd), &row, &action, &game)?;
         let mut said = format!(
-            "Game {}: {} ({color}) played {played}.",
+            "Game {}: {} ({color}) played {played}.{}",
             row.id,
-            mention(&cmd.who.id)
+            mention(&cmd.who.id),
+            drowned_note(&game)
         );
         // Offers and requests the move made lapse are said, as their messages will.
         for o in questions::closed(&before, &game) {

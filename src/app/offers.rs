@@ -6,7 +6,53 @@ use super::questions::{self, open_in};
 use super::shared::engine_text;
 use super::text::mention;
 use super::{button, refuse, App, Command, Fail, Out, Reply, Step};
-use crate::engine::{Action, Color, Game};
+use crate::engine::outcome::halves_text;
+use crate::engine::{Action, Color, Game, GameResult, Outcome, Reason};
+
+/// What accepting a draw in `g` would end the game with, when the variant settles a draw
+/// on points (Amalgamated): a draw by agreement is then a win for the side ahead.
+pub(super) fn draw_on_points(g: &Game) -> Option<Outcome> {
+    let o = g.position().settle_draw(Reason::Agreement);
+    o.points.is_some().then_some(o)
+}
+
+/// The totals of a points settlement: `White 34 – 36.5 Black`.
+pub(super) fn points_text(o: &Outcome) -> String {
+    o.points.map_or_else(String::new, |p| {
+        format!(
+            "White {} – {} Black",
+            halves_text(p.white_halves),
+            halves_text(p.black_halves)
+        )
+    })
+}
+
+/// Who a points settlement makes the winner: `Black the win`, or `a draw`.
+fn settled_result(o: &Outcome) -> String {
+    match o.result {
+        GameResult::Win(c) => format!("{c} the win"),
+        GameResult::Draw => "a draw (the totals are equal)".to_string(),
+    }
+}
+
+/// For an offer: what accepting a draw would mean now, in `variant`, when it settles draws
+/// on points; one sentence.
+fn points_terms(variant: &str, o: &Outcome) -> String {
+    format!(
+        "A draw in {variant} is settled on points: now {}, so accepting gives {}.",
+        points_text(o),
+        settled_result(o)
+    )
+}
+
+/// The Accept button's label: what accepting does, short (a label holds 80 characters).
+fn accept_label(terms: Option<&Outcome>) -> String {
+    match terms.map(|o| o.result) {
+        None => "Accept draw".to_string(),
+        Some(GameResult::Win(c)) => format!("Accept: {c} wins on points"),
+        Some(GameResult::Draw) => "Accept: drawn on points".to_string(),
+    }
+}
 
 /// A question one player puts to the other.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -115,15 +161,15 @@ impl Offer {
     }
 
     /// What the channel is told after `step`, by `me` to `other`; `last` is the move a
-    /// takeback concerns.
-    fn said(self, step: Step, id: i64, me: &str, other: &str, last: &str) -> String {
+    /// takeback concerns; `terms` says what a draw means where it is settled on points.
+    fn said(self, step: Step, id: i64, me: &str, other: &str, last: &str, terms: &str) -> String {
         match (self, step) {
             (Offer::Draw, Step::Offer) => format!(
-                "Game {id}: {me} offers a draw. {}: /draw accept or /draw decline (a move \
-                 declines it too).",
+                "Game {id}: {me} offers a draw.{terms} {}: /draw accept or /draw decline (a \
+                 move declines it too).",
                 mention(other)
             ),
-            (Offer::Draw, Step::Accept) => format!("Game {id}: {me} accepts the draw."),
+            (Offer::Draw, Step::Accept) => format!("Game {id}: {me} accepts the draw.{terms}"),
             (Offer::Draw, Step::Decline) => {
                 format!("Game {id}: {me} declines the draw; play on.")
             }
@@ -186,23 +232,28 @@ impl App {
             }
         }
         let last = g.plies().last().map(|p| p.text.clone()).unwrap_or_default();
+        // Read before the action: accepting ends the game.
+        let points = draw_on_points(&g).filter(|_| offer == Offer::Draw);
+        let terms = points.map_or_else(String::new, |o| {
+            format!(" {}", points_terms(g.variant().name, &o))
+        });
         let before = open_in(&g);
         g.apply(action.clone())
             .map_err(|e| Fail::Refuse(format!("Game {}: {}.", row.id, engine_text(&e))))?;
         let stored = self.commit(Some(cmd), &row, &action, &g)?;
-        let said = offer.said(step, row.id, &mention(&cmd.who.id), &other, &last);
+        let said = offer.said(step, row.id, &mention(&cmd.who.id), &other, &last, &terms);
         let mut reply = match step {
             // Ferry answers after thinking, in its own message.
             Step::Offer if against_ferry => Reply {
                 ferry_turn: Some(row.id),
                 ..Reply::public(format!(
-                    "Game {}: {} offers a draw; {} answers when it has thought about it.",
+                    "Game {}: {} offers a draw.{terms} {} answers when it has thought about it.",
                     row.id,
                     mention(&cmd.who.id),
                     mention(&other)
                 ))
             },
-            Step::Offer => ask(said, &other, offer.name(), row.id),
+            Step::Offer => ask(said, &other, offer, row.id, points.as_ref()),
             Step::Accept => self.position_reply(&stored, &g, said)?,
             Step::Decline => Reply::public(said).mentioning(&[&other]),
         };
@@ -216,11 +267,16 @@ impl App {
 }
 
 /// A question to the opponent with Accept and Decline buttons whose ids name the game,
-/// so a click works after a restart.
-fn ask(text: String, other: &str, what: &str, game: i64) -> Reply {
+/// so a click works after a restart; `points`: what accepting a draw settles on.
+fn ask(text: String, other: &str, offer: Offer, game: i64, points: Option<&Outcome>) -> Reply {
     let mut reply = Reply::public(text).mentioning(&[other]);
+    let what = offer.name();
+    let accept = match offer {
+        Offer::Draw => accept_label(points),
+        Offer::Takeback => format!("Accept {what}"),
+    };
     reply.buttons = vec![
-        button(format!("{what}-accept:{game}"), &format!("Accept {what}")),
+        button(format!("{what}-accept:{game}"), &accept),
         button(format!("{what}-decline:{game}"), &format!("Decline {what}")),
     ];
     reply

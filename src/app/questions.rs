@@ -156,9 +156,14 @@ fn settled_text(row: &GameRow, o: &Open, by: Option<(&Game, &Action)>) -> String
     };
     let after = by.map(|(g, _)| g);
     let what = match (o.kind, by.map(|(_, a)| a)) {
-        (Kind::Draw, Some(Action::AcceptDraw(_))) => {
-            format!("{other} accepted, and the game is drawn")
-        }
+        (Kind::Draw, Some(Action::AcceptDraw(_))) => match after.and_then(|g| g.outcome()) {
+            Some(o) if o.points.is_some() => format!(
+                "{other} accepted; the game ended on points, {} ({})",
+                o.result.text(),
+                super::offers::points_text(&o)
+            ),
+            _ => format!("{other} accepted, and the game is drawn"),
+        },
         (Kind::Draw, Some(Action::DeclineDraw(_))) => format!("{other} declined"),
         (Kind::Takeback, Some(Action::AcceptTakeback(_))) => {
             format!("{other} agreed, and {} was taken back", o.last)

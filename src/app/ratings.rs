@@ -332,8 +332,10 @@ impl App {
     /// The chart of a member's ratings over time, one line per variant.
     fn rating_chart(&self, cmd: &Command, member: &str) -> Out<Picture> {
         let history = self.store.rating_history(&cmd.server, member)?;
+        let times: Vec<i64> = history.iter().map(|p| p.at).collect();
+        let scale = ChartScale::of(&times);
         let mut series: Vec<(String, ChartSeries)> = Vec::new();
-        for p in &history {
+        for (k, p) in history.iter().enumerate() {
             let i = match series.iter().position(|(v, _)| *v == p.variant) {
                 Some(i) => i,
                 None => {
@@ -343,30 +345,35 @@ impl App {
                         p.variant.clone(),
                         ChartSeries {
                             label: variant_name(&p.variant),
-                            points: vec![(p.at as f64, p.rating_before)],
+                            points: vec![(scale.before(k), p.rating_before)],
                         },
                     ));
                     series.len() - 1
                 }
             };
-            series[i].1.points.push((p.at as f64, p.rating));
+            series[i].1.points.push((scale.x[k], p.rating));
         }
         let series: Vec<ChartSeries> = series.into_iter().map(|(_, s)| s).collect();
         let (first, last) = match (history.first(), history.last()) {
             (Some(f), Some(l)) => (f.at, l.at),
             _ => (self.now(), self.now()),
         };
-        let ticks = date_ticks(first, last);
         let name = self.store.member_name(member)?;
         let png = render::chart_png(
             &format!("Ratings of {name}"),
             &format!(
-                "Glicko-2 after each rated game on this server, {} to {}",
+                "Glicko-2 after each rated game on this server, {} to {}{}",
                 &time_text(first)[..10],
-                &time_text(last)[..10]
+                &time_text(last)[..10],
+                if scale.by_game {
+                    ", one step per game"
+                } else {
+                    ""
+                }
             ),
             &series,
-            &ticks,
+            &scale.ticks,
+            scale.min_pad,
         );
         let safe: String = member
             .chars()
@@ -379,6 +386,92 @@ impl App {
     }
 }
 
+/// The least room the chart leaves either side of its points on a time axis: an hour.
+const TIME_PAD: f64 = 3600.0;
+
+/// A rating chart's plot is about 670 pixels wide: two games closer than a 80th of the
+/// span drawn (about 8 pixels) would sit on one vertical line.
+const CROWDED_GAPS: f64 = 80.0;
+
+/// Where a rating chart places each rated game (in time order) on its x axis, and the
+/// dates it labels: by time, or, when games crowd together, one step per game.
+struct ChartScale {
+    x: Vec<f64>,
+    /// One step per game instead of time.
+    by_game: bool,
+    ticks: Vec<ChartTick>,
+    min_pad: f64,
+}
+
+impl ChartScale {
+    fn of(times: &[i64]) -> ChartScale {
+        let (first, last) = match (times.first(), times.last()) {
+            (Some(&f), Some(&l)) => (f, l),
+            _ => (0, 0),
+        };
+        if !crowded(times) {
+            return ChartScale {
+                x: times.iter().map(|&t| t as f64).collect(),
+                by_game: false,
+                ticks: date_ticks(first, last),
+                min_pad: TIME_PAD,
+            };
+        }
+        let span = last - first;
+        let mut ticks: Vec<ChartTick> = Vec::new();
+        let n = times.len();
+        // At most five labels, at evenly spread games, none repeating the one before.
+        for i in 0..5 {
+            let k = (n - 1) * i / 4;
+            let label = date_label(times[k], span);
+            if ticks.last().is_none_or(|t| t.label != label) {
+                ticks.push(ChartTick {
+                    x: (k + 1) as f64,
+                    label,
+                });
+            }
+        }
+        ChartScale {
+            x: (1..=n).map(|k| k as f64).collect(),
+            by_game: true,
+            ticks,
+            min_pad: 0.5,
+        }
+    }
+
+    /// Where a line starting before game `k` starts: the step before it by game, the
+    /// game's own time by time.
+    fn before(&self, k: usize) -> f64 {
+        if self.by_game {
+            self.x[k] - 1.0
+        } else {
+            self.x[k]
+        }
+    }
+}
+
+/// Whether two consecutive games of `times` (in order) lie so close, on a chart of the
+/// whole span, that their points would stack.
+fn crowded(times: &[i64]) -> bool {
+    let (Some(first), Some(last)) = (times.first(), times.last()) else {
+        return false;
+    };
+    let drawn = (last - first) as f64 + 2.0 * TIME_PAD;
+    times
+        .windows(2)
+        .any(|w| ((w[1] - w[0]) as f64) < drawn / CROWDED_GAPS)
+}
+
+/// A date on the chart's axis: the day when the span is long, day and time when short.
+fn date_label(t: i64, span: i64) -> String {
+    let full = time_text(t);
+    if span >= 3 * 86_400 {
+        full[..10].to_string()
+    } else {
+        full[5..16].to_string()
+    }
+}
+
 /// Five dates spread evenly from `first` to `last`: days when the span is long, hours and
 /// minutes when it is short.
 fn date_ticks(first: i64, last: i64) -> Vec<ChartTick> {
@@ -386,13 +479,10 @@ fn date_ticks(first: i64, last: i64) -> Vec<ChartTick> {
     (0..5)
         .map(|i| {
             let t = first + span * i / 4;
-            let full = time_text(t);
-            let label = if span >= 3 * 86_400 {
-                full[..10].to_string()
-            } else {
-                full[5..16].to_string()
-            };
-            ChartTick { x: t as f64, label }
+            ChartTick {
+                x: t as f64,
+                label: date_label(t, span),
+            }
         })
         .collect()
 }
@@ -425,5 +515,41 @@ mod tests {
         assert_eq!(ticks.len(), 5);
         assert_eq!(ticks[0].label, "1970-01-01");
         assert_eq!(date_ticks(0, 3600)[4].label, "01-01 01:00");
+    }
+
+    #[test]
+    fn games_close_together_are_spaced_by_game() {
+        // A game a day: by time.
+        let daily: Vec<i64> = (0..6).map(|k| k * 86_400).collect();
+        let scale = ChartScale::of(&daily);
+        assert!(!scale.by_game);
+        assert_eq!(scale.x[2], 2.0 * 86_400.0);
+        // Six games a minute apart: one step each, the line's start a step before the
+        // first, five of them labelled.
+        let minutes: Vec<i64> = (0..6).map(|k| 1_795_000_000 + k * 60).collect();
+        let scale = ChartScale::of(&minutes);
+        assert!(scale.by_game);
+        assert_eq!(scale.x, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert_eq!(scale.before(0), 0.0);
+        let labels: Vec<&str> = scale.ticks.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "11-18 11:06",
+                "11-18 11:07",
+                "11-18 11:08",
+                "11-18 11:09",
+                "11-18 11:11"
+            ]
+        );
+        // Within one minute: its date is labelled once.
+        let seconds: Vec<i64> = (0..6).map(|k| 1_794_999_960 + k * 5).collect();
+        let ticks = ChartScale::of(&seconds).ticks;
+        assert_eq!(ticks.len(), 1);
+        assert_eq!((ticks[0].x, ticks[0].label.as_str()), (1.0, "11-18 11:06"));
+        // Weeks of games with two on one afternoon: they would stack, so by game too.
+        let mut mixed: Vec<i64> = (0..5).map(|k| k * 7 * 86_400).collect();
+        mixed.push(mixed[4] + 600);
+        assert!(ChartScale::of(&mixed).by_game);
     }
 }

@@ -73,8 +73,16 @@ fn stroke(img: &mut RgbImage, a: (f32, f32), b: (f32, f32), width: f32, color: R
     }
 }
 
-/// The chart, or a note in its place when there is nothing to draw.
-pub fn draw(title: &str, subtitle: &str, series: &[ChartSeries], ticks: &[ChartTick]) -> RgbImage {
+/// The chart, or a note in its place when there is nothing to draw. `min_x_pad`: the
+/// least room left of the first point and right of the last, in the x axis's units (an
+/// hour of Unix seconds, half a step of game numbers).
+pub fn draw(
+    title: &str,
+    subtitle: &str,
+    series: &[ChartSeries],
+    ticks: &[ChartTick],
+    min_x_pad: f64,
+) -> RgbImage {
     let mut img = RgbImage::from_pixel(WIDTH, HEIGHT, Rgb(BACKGROUND));
     canvas::text(&mut img, Face::Bold, 22.0, 16.0, 32.0, CAPTION, title);
     canvas::text(&mut img, Face::Regular, 15.0, 16.0, 56.0, DIM, subtitle);
@@ -104,7 +112,7 @@ pub fn draw(title: &str, subtitle: &str, series: &[ChartSeries], ticks: &[ChartT
         ((ymin - pad) / step).floor() * step,
         ((ymax + pad) / step).ceil() * step,
     );
-    let xpad = ((xmax - xmin) * 0.03).max(3600.0);
+    let xpad = ((xmax - xmin) * 0.03).max(min_x_pad);
     let (xlo, xhi) = (xmin - xpad, xmax + xpad);
     // Legend: a swatch and the series' name, in rows under the subtitle.
     let (mut x, mut row) = (LEFT + 8.0, 0.0);
@@ -268,7 +276,7 @@ mod tests {
             x: 0.0,
             label: "1970-01-01".into(),
         }];
-        let img = draw("Ratings of someone", "five lines", &series, &ticks);
+        let img = draw("Ratings of someone", "five lines", &series, &ticks, 3600.0);
         assert_eq!(img.dimensions(), (WIDTH, HEIGHT));
         if let Ok(dir) = std::env::var("FERRY_SAVE_PICTURES") {
             img.save(std::path::Path::new(&dir).join("chart-five.png"))
@@ -278,13 +286,13 @@ mod tests {
 
     #[test]
     fn empty_and_single_point_charts_draw() {
-        let img = draw("t", "s", &[], &[]);
+        let img = draw("t", "s", &[], &[], 3600.0);
         assert_eq!(img.dimensions(), (WIDTH, HEIGHT));
         let one = ChartSeries {
             label: "River Chess".into(),
             points: vec![(1000.0, 1500.0)],
         };
-        let img = draw("t", "s", &[one], &[]);
+        let img = draw("t", "s", &[one], &[], 0.5);
         assert_eq!(img.dimensions(), (WIDTH, HEIGHT));
     }
 }

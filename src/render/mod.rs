@@ -40,16 +40,18 @@ pub fn tally_png(title: &str, subtitle: &str, entries: &[TallyEntry]) -> Vec<u8>
     encode::png(&tally::draw(title, subtitle, entries))
 }
 
-/// A line chart of ratings over time, one line per series, dates under the ticks. Its
-/// line colours are its own, outside the boards' fixed palette, so it is written in RGB
-/// (a profile's chart is drawn once per command, not per move).
+/// A line chart of ratings over time, one line per series, dates under the ticks, at
+/// least `min_x_pad` of room either side (see `chart::draw`). Its line colours are its
+/// own, outside the boards' fixed palette, so it is written in RGB (a profile's chart is
+/// drawn once per command, not per move).
 pub fn chart_png(
     title: &str,
     subtitle: &str,
     series: &[ChartSeries],
     ticks: &[ChartTick],
+    min_x_pad: f64,
 ) -> Vec<u8> {
-    encode::png_rgb(&chart::draw(title, subtitle, series, ticks))
+    encode::png_rgb(&chart::draw(title, subtitle, series, ticks, min_x_pad))
 }
 
 /// The picture of a position as palette indices (see `encode_png`).

@@ -369,16 +369,32 @@ impl Store {
         )
     }
 
-    /// A page of a member's active games, the most recently active first.
-    pub fn active_games_page(&self, member: &str, skip: i64, take: i64) -> Result<Vec<GameRow>> {
+    /// How many active games a member plays in on one server.
+    pub fn count_active_games_in(&self, member: &str, server: &str) -> Result<i64> {
+        self.db.value(
+            "SELECT COUNT(*) FROM games
+             WHERE status = 'active' AND (white = ?1 OR black = ?1) AND server = ?2",
+            args![member, server],
+        )
+    }
+
+    /// A page of a member's active games on one server, the most recently active first.
+    pub fn active_games_page(
+        &self,
+        member: &str,
+        server: &str,
+        skip: i64,
+        take: i64,
+    ) -> Result<Vec<GameRow>> {
         self.db.query_all(
             concat!(
                 "SELECT ",
                 game_columns!(),
                 " FROM games WHERE status = 'active' AND (white = ?1 OR black = ?1)
+                 AND server = ?4
                  ORDER BY updated_at DESC, id DESC LIMIT ?3 OFFSET ?2"
             ),
-            args![member, skip, take],
+            args![member, skip, take, server],
             game_row,
         )
     }
