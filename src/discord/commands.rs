@@ -537,11 +537,21 @@ async fn settings(
     let notify = notify.map(|n| format!("{n:?}").to_ascii_lowercase());
     match (orientation, notify, days) {
         (None, None, Some(days)) => run(ctx, What::ServerClock { days }).await,
-        (orientation, notify, None) => run(ctx, What::Settings { orientation, notify }).await,
+        (orientation, notify, None) => {
+            run(
+                ctx,
+                What::Settings {
+                    orientation,
+                    notify,
+                },
+            )
+            .await
+        }
         _ => {
             refuse_now(
                 ctx,
-                "Change your own settings (orientation, notify) or the server's days, not both at once.",
+                "Change one setting at a time: your own (orientation, notify), or the \
+                 server's days.",
             )
             .await
         }

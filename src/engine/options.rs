@@ -169,23 +169,39 @@ pub fn option_pair(text: &str) -> Option<(&str, &str)> {
 /// The options written in one text, as players type them: separated by spaces, or by
 /// commas. A comma inside the value of a free-text option (a list such as
 /// `points:R:4.5,N:2` or `boats:c5,f6`) stays in the value unless one of `specs`' keys
-/// follows it, so `points:R:4.5,N:2,black_bonus:3` is two options.
+/// follows it, so `points:R:4.5,N:2,black_bonus:3` is two options; a list may also go on
+/// after a space that follows its comma (`points:R:4.5, N:2`).
 pub fn option_words<'a>(specs: &[OptionSpec], text: &'a str) -> Vec<&'a str> {
-    let mut words = Vec::new();
+    let mut spans = Vec::new();
+    // The option being read: where it starts in `text`, and where it ends so far.
+    let mut current: Option<(usize, usize)> = None;
     for word in text.split_whitespace() {
-        let mut start = 0;
+        let at = word.as_ptr() as usize - text.as_ptr() as usize;
+        let first = word.split(',').next().unwrap_or("");
+        let goes_on = current.is_some_and(|(start, end)| {
+            let before = &text[start..end];
+            (before.ends_with(',') || word.starts_with(',')) && !starts_option(specs, before, first)
+        });
+        let mut start = match current {
+            Some((start, _)) if goes_on => start,
+            _ => {
+                spans.extend(current.map(|(start, end)| &text[start..end]));
+                at
+            }
+        };
         for (comma, _) in word.match_indices(',') {
             let next = word[comma + 1..].split(',').next().unwrap_or("");
-            if starts_option(specs, &word[start..comma], next) {
-                words.push(&word[start..comma]);
-                start = comma + 1;
+            if starts_option(specs, &text[start..at + comma], next) {
+                spans.push(&text[start..at + comma]);
+                start = at + comma + 1;
             }
         }
-        words.push(&word[start..]);
+        current = Some((start, at + word.len()));
     }
-    words
+    spans.extend(current.map(|(start, end)| &text[start..end]));
+    spans
         .into_iter()
-        .map(|w| w.trim_matches(','))
+        .map(|w| w.trim_matches(|c: char| c == ',' || c.is_whitespace()))
         .filter(|w| !w.is_empty())
         .collect()
 }
@@ -344,6 +360,12 @@ mod tests {
         // A choice holds no commas: what follows is another option, named as such.
         assert_eq!(words("board:8x12,bridgez:2"), ["board:8x12", "bridgez:2"]);
         assert_eq!(words(",board:8x12,,"), ["board:8x12"]);
+        // A list goes on after a space that follows (or precedes) its comma.
+        assert_eq!(words("points=r:4.5, +p:2"), ["points=r:4.5, +p:2"]);
+        assert_eq!(
+            words("points:R:4.5 ,N:2 black_bonus:3"),
+            ["points:R:4.5 ,N:2", "black_bonus:3"]
+        );
     }
 
     #[test]
