@@ -118,3 +118,42 @@ fn the_console_takes_the_setting_and_shows_direct_messages() {
     // Deadlines in UTC at the console.
     assert!(dm.contains(" UTC (in 3 days)"), "{dm}");
 }
+
+#[test]
+fn once_a_direct_message_gets_through_a_later_refusal_is_explained_again() {
+    databases::each("notify-again", |db| {
+        let mut t = Table::on(db);
+        t.run("bob", "/settings notify:dm");
+        t.ok("alice", "/challenge @bob continental color:white days:1");
+        t.ok("bob", "/accept");
+        let why = "Ferry cannot send you direct messages";
+        // Each of Alice's moves queues one direct message to Bob; `refused` says whether
+        // the chat refuses it, and the channel's fallback (if any) is returned.
+        let mut exchange = |t: &mut Table, alice: &str, bob: Option<&str>, refused: bool| {
+            if let Some(mv) = bob {
+                t.ok("bob", &format!("/move {mv}"));
+            }
+            t.ok("alice", &format!("/move {alice}"));
+            let queued = t.app.tick(T0).unwrap();
+            assert_eq!(queued.len(), 1, "{queued:?}");
+            assert_eq!(queued[0].direct_to.as_deref(), Some("bob"));
+            if refused {
+                assert!(t.app.direct_refused(queued[0].id).unwrap());
+                let fallback = t.tick(T0);
+                assert_eq!(fallback.len(), 1, "{fallback:?}");
+                Some(fallback[0].reply.text.clone())
+            } else {
+                assert!(t.app.notice_delivered(queued[0].id).unwrap());
+                None
+            }
+        };
+        let first = exchange(&mut t, "e4", None, true).unwrap();
+        assert!(first.contains(why), "{first}");
+        let second = exchange(&mut t, "d4", Some("e5"), true).unwrap();
+        assert!(!second.contains(why), "said once: {second}");
+        // Bob opened his direct messages: one gets through. Closed again, he is told why.
+        assert_eq!(exchange(&mut t, "c4", Some("d5"), false), None);
+        let again = exchange(&mut t, "h4", Some("c5"), true).unwrap();
+        assert!(again.contains(why), "{again}");
+    });
+}

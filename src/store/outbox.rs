@@ -272,10 +272,25 @@ impl Store {
     /// The chat has the notice (or refused it for good): it leaves the queue. False when it
     /// had left already (another process delivered it).
     pub fn notice_delivered(&mut self, id: i64) -> Result<bool> {
-        Ok(self
-            .db
-            .execute("DELETE FROM outbox WHERE id = ?1", args![id])?
-            == 1)
+        self.db.write(|db| {
+            let Some(direct_to) = db.query_opt(
+                "DELETE FROM outbox WHERE id = ?1 RETURNING direct_to",
+                args![id],
+                |r| r.get::<Option<String>>(0),
+            )?
+            else {
+                return Ok(false);
+            };
+            // A direct message got through: should the member close them again, the
+            // channel says why again.
+            if let Some(member) = direct_to {
+                db.execute(
+                    "UPDATE members SET dm_refused_told = 0 WHERE id = ?1",
+                    args![member],
+                )?;
+            }
+            Ok(true)
+        })
     }
 
     /// A delivery failed; the notice stays queued. Returns the failures so far.
