@@ -30,6 +30,11 @@ impl App {
         let Some(turn) = reply.turn.as_ref().filter(|t| t.member != cmd.who.id) else {
             return;
         };
+        // Most members keep the channel: a read, and no write transaction or copy of the
+        // picture, on every move.
+        if !self.store.notify(&turn.member).is_ok_and(|n| n.direct()) {
+            return;
+        }
         let picture = reply
             .picture
             .as_ref()
