@@ -48,6 +48,11 @@ pub(super) fn drowned_note(g: &Game) -> String {
 fn stranded(g: &Game) -> Vec<(Cell, Piece)> {
     let p = g.position();
     let us = p.side_to_move();
+    // Only a piece in the water can drown: every other position skips trying each move.
+    let mut water = p.shape().regions().water;
+    if !Iterator::any(&mut water, |c| p.piece_at(c).is_some_and(|q| q.color == us)) {
+        return Vec::new();
+    }
     let mut moves = MoveList::new();
     p.legal_moves(&mut moves);
     let mut out: Vec<(Cell, Piece)> = Vec::new();
