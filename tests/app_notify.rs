@@ -129,7 +129,7 @@ fn once_a_direct_message_gets_through_a_later_refusal_is_explained_again() {
         let why = "Ferry cannot send you direct messages";
         // Each of Alice's moves queues one direct message to Bob; `refused` says whether
         // the chat refuses it, and the channel's fallback (if any) is returned.
-        let mut exchange = |t: &mut Table, alice: &str, bob: Option<&str>, refused: bool| {
+        let exchange = |t: &mut Table, alice: &str, bob: Option<&str>, refused: bool| {
             if let Some(mv) = bob {
                 t.ok("bob", &format!("/move {mv}"));
             }
