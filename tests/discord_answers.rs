@@ -7,7 +7,9 @@ mod app_support;
 mod fake_discord;
 
 use app_support::game::{some_move, Table};
-use fake_discord::bot::{choice, choice_value, registered_commands, Bot, Dir, CHANNEL, WAIT};
+use fake_discord::bot::{
+    challenge_and_accept, choice, choice_value, registered_commands, Bot, Dir, CHANNEL, WAIT,
+};
 use fake_discord::{opt, Answer, FakeDiscord, FakeUser};
 use serde_json::{json, Value};
 
@@ -222,25 +224,8 @@ async fn moves_shows_a_button_for_every_move() {
     let ben = FakeUser::player(1_320_000_000_000_000_002, "Ben");
     fake.add_user(&ann);
     fake.add_user(&ben);
-    let (_bot, commands) = started(&fake, &dir).await;
-    let fluidity = choice_value(&commands, "challenge", "variant", "Fluidity Chess");
-    let white = choice_value(&commands, "challenge", "color", "White");
-    let t = fake
-        .slash(
-            &ann,
-            CHANNEL,
-            "challenge",
-            json!([
-                choice("variant", 4, fluidity),
-                opt::user("opponent", &ben),
-                choice("color", 4, white),
-            ]),
-        )
-        .await;
-    fake.answer(&t, WAIT).await.unwrap();
-    let t = fake.slash(&ben, CHANNEL, "accept", json!([])).await;
-    let start = fake.answer(&t, WAIT).await.unwrap();
-    assert!(start.content().contains("your move"), "{}", start.content());
+    let (_bot, _) = started(&fake, &dir).await;
+    challenge_and_accept(&fake, CHANNEL, &ann, &ben, "Fluidity Chess").await;
     for (who, mv) in [(&ann, "Qd1-d5"), (&ben, "Bc8-a6")] {
         let t = fake
             .slash(who, CHANNEL, "move", json!([opt::string("text", mv)]))

@@ -4,8 +4,10 @@
 
 mod fake_discord;
 
-use fake_discord::bot::{choice, choice_value, registered_commands, Bot, Dir, CHANNEL, WAIT};
-use fake_discord::{opt, Answer, FakeDiscord, FakeUser};
+use fake_discord::bot::{
+    challenge_and_accept, choice, choice_value, registered_commands, Bot, Dir, CHANNEL, WAIT,
+};
+use fake_discord::{Answer, FakeDiscord, FakeUser};
 use serde_json::json;
 
 fn mention(u: &FakeUser) -> String {
@@ -50,28 +52,7 @@ async fn an_amalgamated_draw_offer_says_it_is_settled_on_points() {
     let commands = registered_commands(&fake).await;
 
     // Ann (White) and Ben play Amalgamated: equal material, and Black's 2.5 of bonus.
-    let variant = choice_value(&commands, "challenge", "variant", "Amalgamated Chess");
-    let white = choice_value(&commands, "challenge", "color", "White");
-    let t = fake
-        .slash(
-            &ann,
-            CHANNEL,
-            "challenge",
-            json!([
-                choice("variant", 4, variant),
-                opt::user("opponent", &ben),
-                choice("color", 4, white),
-            ]),
-        )
-        .await;
-    fake.answer(&t, WAIT).await.unwrap();
-    let t = fake.slash(&ben, CHANNEL, "accept", json!([])).await;
-    let started = fake.answer(&t, WAIT).await.unwrap();
-    assert!(
-        started.content().contains("your move"),
-        "{}",
-        started.content()
-    );
+    challenge_and_accept(&fake, CHANNEL, &ann, &ben, "Amalgamated Chess").await;
 
     // Ann offers a draw: the offer and its Accept button say that accepting gives Black
     // the win on points.

@@ -255,7 +255,11 @@ pub async fn challenge_and_accept(
     black: &FakeUser,
     variant: &str,
 ) -> (String, String) {
-    let commands = fake.global_commands();
+    // Registered globally, or on the test server (`DISCORD_GUILD`).
+    let mut commands = fake.global_commands();
+    if commands.is_empty() {
+        commands = fake.guild_commands(FakeDiscord::GUILD_ID);
+    }
     let variant = choice_value(&commands, "challenge", "variant", variant);
     let color = choice_value(&commands, "challenge", "color", "White");
     let challenge = fake
