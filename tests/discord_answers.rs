@@ -377,3 +377,57 @@ async fn leaderboard_pages_turn_in_place() {
         "no new message"
     );
 }
+
+// Item 8: /games lists this server's games, then the challenges waiting for you and
+// yours waiting for others, privately and pinging nobody.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_lists_the_games_here_and_the_challenges_waiting() {
+    let (_dir, fake, _bot, ann, commands) = with_ann("games").await;
+    let ben = FakeUser::player(1_310_000_000_000_000_002, "Ben");
+    let cat = FakeUser::player(1_310_000_000_000_000_003, "Cat");
+    fake.add_user(&ben);
+    fake.add_user(&cat);
+    challenge_and_accept(&fake, CHANNEL, &ann, &ben, "Continental Chess").await;
+    // Cat challenges Ann, and Ann challenges Ben to a second game: both wait.
+    for (from, to, variant) in [(&cat, &ann, "Fluidity Chess"), (&ann, &ben, "River Chess")] {
+        let v = choice_value(&commands, "challenge", "variant", variant);
+        let t = fake
+            .slash(
+                from,
+                CHANNEL,
+                "challenge",
+                json!([choice("variant", 4, v), opt::user("opponent", to)]),
+            )
+            .await;
+        // The channel has a game: the challenge is posted in a thread of its own.
+        let asked = fake.answer(&t, WAIT).await.unwrap();
+        assert!(
+            asked.content().contains("new thread"),
+            "{}",
+            asked.content()
+        );
+    }
+
+    let t = fake.slash(&ann, CHANNEL, "games", json!([])).await;
+    let listed = fake.answer(&t, WAIT).await.unwrap();
+    assert!(listed.ephemeral, "{}", listed.content());
+    pings_nobody(&listed);
+    let text = listed.content();
+    let game = text.find("Your games on this server").expect("the games");
+    let waiting = text
+        .find("Challenges waiting for you")
+        .expect("Cat's challenge");
+    let theirs = text
+        .find("Your challenges waiting for others")
+        .expect("Ann's challenge to Ben");
+    assert!(game < waiting && waiting < theirs, "{text}");
+    assert!(text.contains("Continental Chess"), "{text}");
+    assert!(
+        text.contains(&format!("from <@{}>: Fluidity Chess", cat.id)),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("to <@{}>: River Chess", ben.id)),
+        "{text}"
+    );
+}
