@@ -150,8 +150,6 @@ fn chat_syntax_is_read_as_the_chat_writes_it() {
 /// for the same turn from each: exactly one move lands.
 #[test]
 fn two_processes_on_one_file_store_one_move_per_turn() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let dir = TempDir::new("processes");
     let v = ferry::engine::variants()[0];
     console(
@@ -162,28 +160,11 @@ fn two_processes_on_one_file_store_one_move_per_turn() {
     let mut list = ferry::engine::MoveList::new();
     start.legal_moves(&mut list);
     let moves: Vec<String> = list.iter().take(2).map(|m| start.move_text(m)).collect();
-    let children: Vec<_> = moves
+    let inputs: Vec<String> = moves
         .iter()
-        .map(|mv| {
-            let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
-                .args(["console", "--db"])
-                .arg(dir.db())
-                .arg("--pictures")
-                .arg(dir.0.join(format!("pictures-{mv}")))
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .spawn()
-                .expect("ferry console");
-            let mut stdin = child.stdin.take().unwrap();
-            writeln!(stdin, "/as alice\n/move {mv}").unwrap();
-            drop(stdin);
-            child
-        })
+        .map(|mv| format!("/as alice\n/move {mv}"))
         .collect();
-    let outputs: Vec<String> = children
-        .into_iter()
-        .map(|c| String::from_utf8(c.wait_with_output().unwrap().stdout).unwrap())
-        .collect();
+    let outputs = consoles_at_once(&dir, &inputs);
     let landed = outputs.iter().filter(|o| o.contains(" played ")).count();
     assert_eq!(landed, 1, "{outputs:#?}");
     let store = ferry::store::Store::open(dir.db()).unwrap();
@@ -351,33 +332,11 @@ fn playing_ferry_at_the_console() {
 /// is stored, and its notice is printed once in all.
 #[test]
 fn two_consoles_ticking_at_once_print_a_loss_on_time_once() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let started = std::time::Instant::now();
     for round in 0..10 {
         let dir = TempDir::new(&format!("tick-race-{round}"));
         console(&dir, "/challenge @bob river days:1\n/as bob\n/accept\n");
-        let children: Vec<_> = (0..2)
-            .map(|i| {
-                let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
-                    .args(["console", "--db"])
-                    .arg(dir.db())
-                    .arg("--pictures")
-                    .arg(dir.0.join(format!("pictures-{i}")))
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .spawn()
-                    .expect("ferry console");
-                let mut stdin = child.stdin.take().unwrap();
-                writeln!(stdin, "/wait 2d").unwrap();
-                drop(stdin);
-                child
-            })
-            .collect();
-        let outputs: Vec<String> = children
-            .into_iter()
-            .map(|c| String::from_utf8(c.wait_with_output().unwrap().stdout).unwrap())
-            .collect();
+        let outputs = consoles_at_once(&dir, &["/wait 2d".to_string(), "/wait 2d".to_string()]);
         let told: usize = outputs
             .iter()
             .map(|o| o.matches("loses on time").count())
@@ -448,4 +407,34 @@ fn numbers_out_of_range_say_the_range() {
     ] {
         assert!(!out.contains(wrong), "{wrong}: {out}");
     }
+}
+
+/// One `ferry console` process per input, all on `dir`'s database at once, each with its
+/// own pictures folder: what each printed.
+fn consoles_at_once(dir: &TempDir, inputs: &[String]) -> Vec<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let children: Vec<_> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, input)| {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+                .args(["console", "--db"])
+                .arg(dir.db())
+                .arg("--pictures")
+                .arg(dir.0.join(format!("pictures-{i}")))
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("ferry console");
+            let mut stdin = child.stdin.take().unwrap();
+            writeln!(stdin, "{input}").unwrap();
+            drop(stdin);
+            child
+        })
+        .collect();
+    children
+        .into_iter()
+        .map(|c| String::from_utf8(c.wait_with_output().unwrap().stdout).unwrap())
+        .collect()
 }
