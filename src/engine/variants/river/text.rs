@@ -1,7 +1,7 @@
 //! Position text (rules section 3): reading with every check of the file, and writing.
 
 use super::options::Config;
-use super::tables::{geo, letter, role_of};
+use super::tables::{geo, letter, role_of, Geo};
 use super::River;
 use super::MAX_FULLMOVE;
 use crate::engine::board::{Cell, CellSet};
@@ -45,169 +45,29 @@ impl River {
     }
 
     /// Reads and validates a position text.
+    ///
+    /// The checks run in the order the refusals are promised: the fields, the bridges
+    /// (they decide which cells are water), the boats, where each piece stands, the
+    /// kings, castling, en passant, the counters, and last the side not to move in check.
     pub(super) fn read(text: &str, config: Config) -> Result<River, PositionError> {
         let g = geo(config.land);
-        let shape = &g.shape;
         let mut f = Fields::new(text, FIELDS)?;
         let board = f.board()?;
-        let pieces = notation::parse_board(shape, board, token)?;
+        let pieces = notation::parse_board(&g.shape, board, token)?;
         let side = notation::parse_side(f.field())?;
-        let missing = |field: &'static str| PositionError::FieldMissing {
-            field,
-            fields: FIELDS,
-        };
-        let castling_text = f.field().ok_or_else(|| missing("CASTLING"))?;
-        let ep_text = f.field().ok_or_else(|| missing("EP"))?;
-        let boats_text = f.field().ok_or_else(|| missing("BOATS"))?;
-        let bridges_text = f.field().ok_or_else(|| missing("BRIDGES"))?;
-        let half_text = f.field().ok_or_else(|| missing("HALFMOVE"))?;
-        let full_text = f.field().ok_or_else(|| missing("FULLMOVE"))?;
-        f.finish()?;
+        let rest = FieldsAfterSide::take(&mut f)?;
 
-        // Bridges first: they decide which cells are water.
-        let mut bridges = [None; 8];
-        if bridges_text != "-" {
-            for entry in bridges_text.split(',') {
-                let b = entry.as_bytes();
-                let ok = b.len() == 2
-                    && (b'a'..=b'h').contains(&b[0].to_ascii_lowercase())
-                    && matches!(b[1], b'w' | b'b' | b'W' | b'B');
-                if !ok {
-                    return Err(PositionError::BadBridge {
-                        text: excerpt(entry),
-                    });
-                }
-                let file = b[0].to_ascii_lowercase() - b'a';
-                if bridges[file as usize].is_some() {
-                    return Err(PositionError::TwoBridges {
-                        file: File(b[0].to_ascii_lowercase() - b'a'),
-                    });
-                }
-                bridges[file as usize] = Color::from_letter(b[1] as char);
-            }
-        }
-        let mut water = g.water;
-        for (file, b) in bridges.iter().enumerate() {
-            if b.is_some() {
-                for c in g.water_cells(file as u8) {
-                    water.remove(c);
-                }
-            }
-        }
-        let mut boats = CellSet::EMPTY;
-        if boats_text != "-" {
-            for entry in boats_text.split(',') {
-                let c = shape
-                    .parse_cell(entry)
-                    .ok_or_else(|| PositionError::BadBoatSquare {
-                        text: excerpt(entry),
-                    })?;
-                if !water.contains(c) {
-                    return Err(PositionError::BoatOffWater {
-                        text: entry.to_string(),
-                        water: (g.water_lo + 1, g.water_lo + 2),
-                    });
-                }
-                if boats.contains(c) {
-                    return Err(PositionError::BoatTwice {
-                        text: entry.to_string(),
-                    });
-                }
-                boats.insert(c);
-            }
-        }
+        let bridges = parse_bridges(rest.bridges)?;
+        let water = water_without_bridges(g, &bridges);
+        let boats = parse_boats(g, rest.boats, water)?;
+        check_places(g, &pieces, water, boats)?;
+        check_one_king_each(&pieces)?;
         let placement = Placement::from_pieces(&pieces);
-        for &(c, p) in &pieces {
-            let at = shape.square(c);
-            let rank = shape.rank(c);
-            if p.role == Role::Pawn && (rank == 0 || rank == g.ranks - 1) {
-                return Err(PositionError::PawnOnEndRank { at });
-            }
-            if water.contains(c) && !boats.contains(c) {
-                if p.role != Role::Pawn {
-                    return Err(PositionError::OnOpenWater { role: p.role, at });
-                }
-                let far = match p.color {
-                    Color::White => g.water_lo + 1,
-                    Color::Black => g.water_lo,
-                };
-                if rank != far {
-                    return Err(PositionError::SwimmerRank {
-                        color: p.color,
-                        at,
-                        rank: far + 1,
-                    });
-                }
-            }
-        }
-        for color in Color::ALL {
-            let kings = pieces
-                .iter()
-                .filter(|(_, p)| *p == Piece::new(color, Role::King))
-                .count();
-            if kings != 1 {
-                return Err(PositionError::KingCount {
-                    color,
-                    count: kings as u32,
-                });
-            }
-        }
-
-        let mut castling = 0u8;
-        if castling_text != "-" {
-            for ch in castling_text.chars() {
-                let bit = match ch {
-                    'K' => 1,
-                    'Q' => 2,
-                    'k' => 4,
-                    'q' => 8,
-                    _ => {
-                        return Err(PositionError::CastlingLetters {
-                            text: excerpt(castling_text),
-                        })
-                    }
-                };
-                if castling & bit != 0 {
-                    return Err(PositionError::CastlingTwice {
-                        text: excerpt(castling_text),
-                        letter: ch,
-                    });
-                }
-                castling |= bit;
-            }
-        }
-        // Rights whose king or rook is not at home are dropped.
-        for color in Color::ALL {
-            let rank = g.home_rank(color);
-            let at = |file: u8, role: Role| {
-                shape
-                    .cell(file, rank)
-                    .is_some_and(|c| placement.get(c) == Some(Piece::new(color, role)))
-            };
-            let shift = 2 * color.index() as u8;
-            if !at(4, Role::King) {
-                castling &= !(3 << shift);
-            }
-            if !at(7, Role::Rook) {
-                castling &= !(1 << shift);
-            }
-            if !at(0, Role::Rook) {
-                castling &= !(2 << shift);
-            }
-        }
-
-        let ep = if ep_text == "-" {
-            None
-        } else {
-            let c = shape
-                .parse_cell(ep_text)
-                .ok_or_else(|| PositionError::BadEnPassant {
-                    text: excerpt(ep_text),
-                })?;
-            Some(c)
-        };
-        let halfmove = notation::parse_number(half_text, "HALFMOVE", 0, 9999)?;
-        let fullmove = notation::parse_number(full_text, "FULLMOVE", 1, MAX_FULLMOVE)?;
+        let castling = parse_castling(rest.castling)?;
+        let castling = rights_at_home(g, &placement, castling);
+        let ep = parse_en_passant(g, rest.ep)?;
+        let halfmove = notation::parse_number(rest.halfmove, "HALFMOVE", 0, 9999)?;
+        let fullmove = notation::parse_number(rest.fullmove, "FULLMOVE", 1, MAX_FULLMOVE)?;
 
         let mut pos = River {
             board: placement,
@@ -305,4 +165,222 @@ impl River {
             self.side.letter()
         )
     }
+}
+
+/// The six fields after SIDE, still as text: every one must be there before any is
+/// read, so a missing field is reported before a wrong one.
+struct FieldsAfterSide<'a> {
+    castling: &'a str,
+    ep: &'a str,
+    boats: &'a str,
+    bridges: &'a str,
+    halfmove: &'a str,
+    fullmove: &'a str,
+}
+
+impl<'a> FieldsAfterSide<'a> {
+    /// Takes the six fields in order and makes sure nothing follows them.
+    fn take(f: &mut Fields<'a>) -> Result<FieldsAfterSide<'a>, PositionError> {
+        let mut next = |field: &'static str| {
+            f.field().ok_or(PositionError::FieldMissing {
+                field,
+                fields: FIELDS,
+            })
+        };
+        let rest = FieldsAfterSide {
+            castling: next("CASTLING")?,
+            ep: next("EP")?,
+            boats: next("BOATS")?,
+            bridges: next("BRIDGES")?,
+            halfmove: next("HALFMOVE")?,
+            fullmove: next("FULLMOVE")?,
+        };
+        f.finish()?;
+        Ok(rest)
+    }
+}
+
+/// Reads BRIDGES (`-` or entries like `dw,eb`): the colour of the bridge on each file.
+fn parse_bridges(text: &str) -> Result<[Option<Color>; 8], PositionError> {
+    let mut bridges = [None; 8];
+    if text == "-" {
+        return Ok(bridges);
+    }
+    for entry in text.split(',') {
+        let b = entry.as_bytes();
+        let ok = b.len() == 2
+            && (b'a'..=b'h').contains(&b[0].to_ascii_lowercase())
+            && matches!(b[1], b'w' | b'b' | b'W' | b'B');
+        if !ok {
+            return Err(PositionError::BadBridge {
+                text: excerpt(entry),
+            });
+        }
+        let file = b[0].to_ascii_lowercase() - b'a';
+        if bridges[file as usize].is_some() {
+            return Err(PositionError::TwoBridges { file: File(file) });
+        }
+        bridges[file as usize] = Color::from_letter(b[1] as char);
+    }
+    Ok(bridges)
+}
+
+/// The water cells left once every bridged file's water is covered.
+fn water_without_bridges(g: &Geo, bridges: &[Option<Color>; 8]) -> CellSet {
+    let mut water = g.water;
+    for (file, b) in bridges.iter().enumerate() {
+        if b.is_some() {
+            for c in g.water_cells(file as u8) {
+                water.remove(c);
+            }
+        }
+    }
+    water
+}
+
+/// Reads BOATS (`-` or squares like `c7,f8`): each on open water, none twice.
+fn parse_boats(g: &Geo, text: &str, water: CellSet) -> Result<CellSet, PositionError> {
+    let mut boats = CellSet::EMPTY;
+    if text == "-" {
+        return Ok(boats);
+    }
+    for entry in text.split(',') {
+        let c = g
+            .shape
+            .parse_cell(entry)
+            .ok_or_else(|| PositionError::BadBoatSquare {
+                text: excerpt(entry),
+            })?;
+        if !water.contains(c) {
+            return Err(PositionError::BoatOffWater {
+                text: entry.to_string(),
+                water: (g.water_lo + 1, g.water_lo + 2),
+            });
+        }
+        if boats.contains(c) {
+            return Err(PositionError::BoatTwice {
+                text: entry.to_string(),
+            });
+        }
+        boats.insert(c);
+    }
+    Ok(boats)
+}
+
+/// Checks where each piece may stand: no pawn on an end rank, and on water without a
+/// boat only a pawn swimming on its far water rank.
+fn check_places(
+    g: &Geo,
+    pieces: &[(Cell, Piece)],
+    water: CellSet,
+    boats: CellSet,
+) -> Result<(), PositionError> {
+    for &(c, p) in pieces {
+        let at = g.shape.square(c);
+        let rank = g.shape.rank(c);
+        if p.role == Role::Pawn && (rank == 0 || rank == g.ranks - 1) {
+            return Err(PositionError::PawnOnEndRank { at });
+        }
+        if water.contains(c) && !boats.contains(c) {
+            if p.role != Role::Pawn {
+                return Err(PositionError::OnOpenWater { role: p.role, at });
+            }
+            let far = match p.color {
+                Color::White => g.water_lo + 1,
+                Color::Black => g.water_lo,
+            };
+            if rank != far {
+                return Err(PositionError::SwimmerRank {
+                    color: p.color,
+                    at,
+                    rank: far + 1,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that each side has exactly one king, White first.
+fn check_one_king_each(pieces: &[(Cell, Piece)]) -> Result<(), PositionError> {
+    for color in Color::ALL {
+        let kings = pieces
+            .iter()
+            .filter(|(_, p)| *p == Piece::new(color, Role::King))
+            .count();
+        if kings != 1 {
+            return Err(PositionError::KingCount {
+                color,
+                count: kings as u32,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Reads CASTLING (`-` or letters of `KQkq`, each at most once) into its four bits.
+fn parse_castling(text: &str) -> Result<u8, PositionError> {
+    let mut castling = 0u8;
+    if text == "-" {
+        return Ok(castling);
+    }
+    for ch in text.chars() {
+        let bit = match ch {
+            'K' => 1,
+            'Q' => 2,
+            'k' => 4,
+            'q' => 8,
+            _ => {
+                return Err(PositionError::CastlingLetters {
+                    text: excerpt(text),
+                })
+            }
+        };
+        if castling & bit != 0 {
+            return Err(PositionError::CastlingTwice {
+                text: excerpt(text),
+                letter: ch,
+            });
+        }
+        castling |= bit;
+    }
+    Ok(castling)
+}
+
+/// Drops the castling rights whose king or rook is not at home: the text may name
+/// them, but they cannot be used.
+fn rights_at_home(g: &Geo, placement: &Placement, mut castling: u8) -> u8 {
+    for color in Color::ALL {
+        let rank = g.home_rank(color);
+        let at = |file: u8, role: Role| {
+            g.shape
+                .cell(file, rank)
+                .is_some_and(|c| placement.get(c) == Some(Piece::new(color, role)))
+        };
+        let shift = 2 * color.index() as u8;
+        if !at(4, Role::King) {
+            castling &= !(3 << shift);
+        }
+        if !at(7, Role::Rook) {
+            castling &= !(1 << shift);
+        }
+        if !at(0, Role::Rook) {
+            castling &= !(2 << shift);
+        }
+    }
+    castling
+}
+
+/// Reads EP: `-` or a square of the board.
+fn parse_en_passant(g: &Geo, text: &str) -> Result<Option<Cell>, PositionError> {
+    if text == "-" {
+        return Ok(None);
+    }
+    let c = g
+        .shape
+        .parse_cell(text)
+        .ok_or_else(|| PositionError::BadEnPassant {
+            text: excerpt(text),
+        })?;
+    Ok(Some(c))
 }
