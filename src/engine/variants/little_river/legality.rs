@@ -15,10 +15,85 @@ use crate::engine::errors::{
 /// The game's name in refusals of what it does not have.
 const GAME: &str = "Little River Chess";
 use crate::engine::moves::{Move, MoveList};
-use crate::engine::types::{Color, Role};
+use crate::engine::types::{Color, Piece, Role};
 
 fn rule(r: RuleBroken) -> IllegalMove {
     IllegalMove::Rule(r)
+}
+
+/// The path a move spells, as `check_path` reads it: a normal move is a path with no
+/// river cells, a river path lists its entry cell and the cell it floats to.
+#[derive(Clone, Copy)]
+struct SpelledPath {
+    from: Cell,
+    via: [Cell; 2],
+    via_len: usize,
+    to: Cell,
+    drown: bool,
+}
+
+impl SpelledPath {
+    /// The path of `m`, refused when the move is of a kind this game has not or its
+    /// river cells are not a recorded path.
+    fn of(m: &Move) -> Result<SpelledPath, IllegalMove> {
+        match *m {
+            Move::Normal {
+                from,
+                to,
+                promotion,
+            } => {
+                if promotion.is_some() {
+                    return Err(rule(RuleBroken::NoPromotion { game: GAME }));
+                }
+                Ok(SpelledPath {
+                    from,
+                    via: [to, to],
+                    via_len: 0,
+                    to,
+                    drown: false,
+                })
+            }
+            Move::Path {
+                from,
+                via,
+                via_len,
+                to,
+                drown,
+            } => {
+                let ok = match via_len {
+                    1 => via[1] == via[0],
+                    2 => via[1] != via[0],
+                    _ => false,
+                };
+                if !ok {
+                    return Err(IllegalMove::NoSuchMove(NoSuchMove::PathNotRecorded));
+                }
+                Ok(SpelledPath {
+                    from,
+                    via,
+                    via_len: via_len as usize,
+                    to,
+                    drown,
+                })
+            }
+            Move::Drop { .. } => Err(IllegalMove::BadDrop(BadDrop::NoDrops { game: GAME })),
+            Move::Castle { .. } => Err(rule(RuleBroken::NoCastling { game: GAME })),
+            Move::Bridge { .. } => Err(rule(RuleBroken::NoBridges { game: GAME })),
+        }
+    }
+
+    /// Refuses a path with a cell off the board.
+    fn check_on_board(&self) -> Result<(), IllegalMove> {
+        let t = tables();
+        let on_board = |c: Cell| c.index() < CELLS && t.shape.cells().contains(c);
+        if !on_board(self.from) || !on_board(self.to) || !self.via.iter().all(|&c| on_board(c)) {
+            return Err(IllegalMove::NoSuchMove(NoSuchMove::OffBoard {
+                word: "cell",
+                bounds: None,
+            }));
+        }
+        Ok(())
+    }
 }
 
 impl LittleRiver {
@@ -119,48 +194,23 @@ impl LittleRiver {
     /// The rules of sections 4-6 on the path `m` spells, tested on their own: everything
     /// `check` asks but one-move-per-outcome and check.
     pub(super) fn check_path(&self, m: &Move) -> Result<(), IllegalMove> {
-        let t = tables();
-        let (from, via, via_len, to, drown) = match *m {
-            Move::Normal {
-                from,
-                to,
-                promotion,
-            } => {
-                if promotion.is_some() {
-                    return Err(rule(RuleBroken::NoPromotion { game: GAME }));
-                }
-                (from, [to, to], 0usize, to, false)
-            }
-            Move::Path {
-                from,
-                via,
-                via_len,
-                to,
-                drown,
-            } => {
-                let ok = match via_len {
-                    1 => via[1] == via[0],
-                    2 => via[1] != via[0],
-                    _ => false,
-                };
-                if !ok {
-                    return Err(IllegalMove::NoSuchMove(NoSuchMove::PathNotRecorded));
-                }
-                (from, via, via_len as usize, to, drown)
-            }
-            Move::Drop { .. } => return Err(IllegalMove::BadDrop(BadDrop::NoDrops { game: GAME })),
-            Move::Castle { .. } => return Err(rule(RuleBroken::NoCastling { game: GAME })),
-            Move::Bridge { .. } => return Err(rule(RuleBroken::NoBridges { game: GAME })),
-        };
-        let on_board = |c: Cell| c.index() < CELLS && t.shape.cells().contains(c);
-        if !on_board(from) || !on_board(to) || !via.iter().all(|&c| on_board(c)) {
-            return Err(IllegalMove::NoSuchMove(NoSuchMove::OffBoard {
-                word: "cell",
-                bounds: None,
-            }));
+        let path = SpelledPath::of(m)?;
+        path.check_on_board()?;
+        let piece = self.own_piece_on(path.from)?;
+        let aspect = self.aspect();
+        if self.stranded(aspect).contains(path.from) {
+            self.check_leaving_river(piece, &path, aspect)
+        } else if path.via_len == 0 {
+            self.check_plain_move(path.from, path.to, aspect)
+        } else {
+            self.check_river_path(piece, &path, aspect)
         }
+    }
+
+    /// The piece on `from`, refused when there is none or it is the opponent's.
+    fn own_piece_on(&self, from: Cell) -> Result<Piece, IllegalMove> {
         let piece = self.board[from.index()]
-            .ok_or_else(|| IllegalMove::NoPiece(NoPiece::On(t.shape.square(from))))?;
+            .ok_or_else(|| IllegalMove::NoPiece(NoPiece::On(tables().shape.square(from))))?;
         if piece.color != self.side {
             return Err(IllegalMove::NotYourPiece(NotYourPiece::Owner {
                 piece: self.describe(from),
@@ -168,121 +218,177 @@ impl LittleRiver {
                 side: self.side,
             }));
         }
+        Ok(piece)
+    }
+
+    /// A piece stranded in the river must leave it: straight out, or under a Gentle
+    /// river (without the float die) after one float.
+    fn check_leaving_river(
+        &self,
+        piece: Piece,
+        path: &SpelledPath,
+        aspect: Aspect,
+    ) -> Result<(), IllegalMove> {
+        let t = tables();
+        let SpelledPath {
+            from,
+            via,
+            via_len,
+            to,
+            drown,
+        } = *path;
         let me = self.describe(from);
-        let aspect = self.aspect();
-        let stranded = self.stranded(aspect);
-        let floats_allowed = !self.config.float_die;
-        if stranded.contains(from) {
-            let half = self.exit_half(from, piece.color);
-            let must = || {
-                rule(RuleBroken::RiverMustBeLeft {
-                    piece: me,
-                    aspect: aspect.name(),
-                    north: half == 1,
-                })
-            };
-            let exit = match via_len {
-                0 => (from, to),
-                1 if aspect == Aspect::Gentle && floats_allowed && !drown => {
-                    if !self.floats(from).contains(via[0]) || via[0] == from {
-                        return Err(rule(RuleBroken::FloatBlocked {
-                            piece: me,
-                            to: t.shape.square(via[0]),
-                        }));
-                    }
-                    (via[0], to)
+        let half = self.exit_half(from, piece.color);
+        let must = || {
+            rule(RuleBroken::RiverMustBeLeft {
+                piece: me,
+                aspect: aspect.name(),
+                north: half == 1,
+            })
+        };
+        let exit = match via_len {
+            0 => (from, to),
+            1 if aspect == Aspect::Gentle && !self.config.float_die && !drown => {
+                if !self.floats(from).contains(via[0]) || via[0] == from {
+                    return Err(rule(RuleBroken::FloatBlocked {
+                        piece: me,
+                        to: t.shape.square(via[0]),
+                    }));
                 }
-                _ => return Err(must()),
-            };
-            if !self
-                .exits(piece.role, exit.0, half, aspect == Aspect::Wild)
-                .contains(exit.1)
-            {
-                if t.in_river(exit.1) || t.half_of(exit.1) != Some(half) {
-                    return Err(must());
-                }
-                return Err(rule(RuleBroken::LeaveRiverOnto {
-                    piece: me,
-                    to: t.shape.square(exit.1),
-                    exit: self.exit_words(piece.role, aspect == Aspect::Wild),
-                }));
+                (via[0], to)
             }
-        } else if via_len == 0 {
-            self.check_step(from, to, aspect)?;
-            if t.in_river(to) && !t.in_river(from) {
-                match aspect {
-                    Aspect::Gentle => {
-                        return Err(rule(RuleBroken::GentleMustFloat {
-                            piece: me,
-                            at: t.shape.square(to),
-                        }))
-                    }
-                    Aspect::Wild if self.config.float_die && self.die_after_entry(to) != to => {
-                        return Err(rule(RuleBroken::DieCarries {
-                            piece: me,
-                            to: t.shape.square(self.die_after_entry(to)),
-                        }))
-                    }
-                    _ => {}
-                }
+            _ => return Err(must()),
+        };
+        if !self
+            .exits(piece.role, exit.0, half, aspect == Aspect::Wild)
+            .contains(exit.1)
+        {
+            if t.in_river(exit.1) || t.half_of(exit.1) != Some(half) {
+                return Err(must());
             }
-        } else {
-            let r = via[0];
-            if !t.in_river(r) || t.in_river(from) {
-                return Err(IllegalMove::NoSuchMove(NoSuchMove::RiverPathNeedsEntry {
-                    piece: me,
-                }));
-            }
-            self.check_step(from, r, aspect)?;
-            let after = self.entered(r);
-            let f = via[via_len - 1];
-            let reach = if floats_allowed {
-                after.floats(r)
-            } else {
-                CellSet64::single(after.die_float(r))
-            };
-            let half = 1 - t.half_of(from).unwrap_or(0);
+            return Err(rule(RuleBroken::LeaveRiverOnto {
+                piece: me,
+                to: t.shape.square(exit.1),
+                exit: self.exit_words(piece.role, aspect == Aspect::Wild),
+            }));
+        }
+        Ok(())
+    }
+
+    /// A plain step from outside the river: its pattern, and no stopping on entering
+    /// the river where the river carries the piece on (Gentle, or Wild with the die).
+    fn check_plain_move(&self, from: Cell, to: Cell, aspect: Aspect) -> Result<(), IllegalMove> {
+        let t = tables();
+        self.check_step(from, to, aspect)?;
+        if t.in_river(to) && !t.in_river(from) {
+            let me = self.describe(from);
             match aspect {
-                Aspect::Shallow => return Err(rule(RuleBroken::ShallowRiver)),
-                Aspect::Wild => {
-                    if via_len != 1 || drown || !t.in_river(to) {
-                        return Err(rule(RuleBroken::WildStopsAfterEntering { piece: me }));
-                    }
-                    if !reach.contains(to) || to == r {
-                        return Err(self.float_refusal(me, r, to));
-                    }
-                }
                 Aspect::Gentle => {
-                    if t.in_river(to) && !drown {
-                        return Err(rule(RuleBroken::GentleMustFloat {
-                            piece: me,
-                            at: t.shape.square(to),
-                        }));
-                    }
-                    if !reach.contains(f) {
-                        return Err(self.float_refusal(me, r, f));
-                    }
-                    let exits = after.exits(piece.role, f, half, false);
-                    if drown {
-                        let drowns = if floats_allowed {
-                            f == r && to == r && { reach }
-                                .all(|g| after.exits(piece.role, g, half, false).is_empty())
-                        } else {
-                            to == f && exits.is_empty()
-                        };
-                        if !drowns {
-                            return Err(rule(RuleBroken::DoesNotDrown { piece: me }));
-                        }
-                    } else if !exits.contains(to) {
-                        return Err(rule(RuleBroken::StepOutOnto {
-                            piece: me,
-                            to: t.shape.square(to),
-                            occupant: self.board[to.index()].map(Owned),
-                            exit: self.exit_words(piece.role, false),
-                        }));
-                    }
+                    return Err(rule(RuleBroken::GentleMustFloat {
+                        piece: me,
+                        at: t.shape.square(to),
+                    }))
                 }
+                Aspect::Wild if self.config.float_die && self.die_after_entry(to) != to => {
+                    return Err(rule(RuleBroken::DieCarries {
+                        piece: me,
+                        to: t.shape.square(self.die_after_entry(to)),
+                    }))
+                }
+                _ => {}
             }
+        }
+        Ok(())
+    }
+
+    /// A path that enters the river from outside: the entry step, then what the river's
+    /// aspect allows after it.
+    fn check_river_path(
+        &self,
+        piece: Piece,
+        path: &SpelledPath,
+        aspect: Aspect,
+    ) -> Result<(), IllegalMove> {
+        let t = tables();
+        let me = self.describe(path.from);
+        let r = path.via[0];
+        if !t.in_river(r) || t.in_river(path.from) {
+            return Err(IllegalMove::NoSuchMove(NoSuchMove::RiverPathNeedsEntry {
+                piece: me,
+            }));
+        }
+        self.check_step(path.from, r, aspect)?;
+        let after = self.entered(r);
+        let reach = if self.config.float_die {
+            CellSet64::single(after.die_float(r))
+        } else {
+            after.floats(r)
+        };
+        match aspect {
+            Aspect::Shallow => Err(rule(RuleBroken::ShallowRiver)),
+            Aspect::Wild => self.check_wild_entry(me, path, reach),
+            Aspect::Gentle => self.check_gentle_float(piece, path, &after, reach),
+        }
+    }
+
+    /// Under a Wild river the piece stops on entering: a float (or the die's cell) and
+    /// nothing after it.
+    fn check_wild_entry(
+        &self,
+        me: Subject,
+        path: &SpelledPath,
+        reach: CellSet64,
+    ) -> Result<(), IllegalMove> {
+        let (r, to) = (path.via[0], path.to);
+        if path.via_len != 1 || path.drown || !tables().in_river(to) {
+            return Err(rule(RuleBroken::WildStopsAfterEntering { piece: me }));
+        }
+        if !reach.contains(to) || to == r {
+            return Err(self.float_refusal(me, r, to));
+        }
+        Ok(())
+    }
+
+    /// Under a Gentle river the piece floats to a cell it can reach, then steps out by
+    /// its exit, or drowns where it has no exit at all.
+    fn check_gentle_float(
+        &self,
+        piece: Piece,
+        path: &SpelledPath,
+        after: &LittleRiver,
+        reach: CellSet64,
+    ) -> Result<(), IllegalMove> {
+        let t = tables();
+        let me = self.describe(path.from);
+        let (r, f, to) = (path.via[0], path.via[path.via_len - 1], path.to);
+        if t.in_river(to) && !path.drown {
+            return Err(rule(RuleBroken::GentleMustFloat {
+                piece: me,
+                at: t.shape.square(to),
+            }));
+        }
+        if !reach.contains(f) {
+            return Err(self.float_refusal(me, r, f));
+        }
+        let half = 1 - t.half_of(path.from).unwrap_or(0);
+        let exits = after.exits(piece.role, f, half, false);
+        if path.drown {
+            let drowns = if self.config.float_die {
+                to == f && exits.is_empty()
+            } else {
+                f == r && to == r && { reach }
+                    .all(|g| after.exits(piece.role, g, half, false).is_empty())
+            };
+            if !drowns {
+                return Err(rule(RuleBroken::DoesNotDrown { piece: me }));
+            }
+        } else if !exits.contains(to) {
+            return Err(rule(RuleBroken::StepOutOnto {
+                piece: me,
+                to: t.shape.square(to),
+                occupant: self.board[to.index()].map(Owned),
+                exit: self.exit_words(piece.role, false),
+            }));
         }
         Ok(())
     }
