@@ -29,6 +29,58 @@ enum Token {
     Drown,
 }
 
+/// What a move text says once its tokens are sorted: the piece it names, its cells in
+/// order, a file or rank qualifier before them, and its float and drowning marks.
+struct TextParts<'a> {
+    clean: &'a str,
+    role: Option<Role>,
+    cells: Vec<Cell>,
+    qual_file: Option<u8>,
+    qual_rank: Option<u8>,
+    drown: bool,
+    float: bool,
+}
+
+impl<'a> TextParts<'a> {
+    /// Sorts the tokens of `clean`, refused when a file or rank stands anywhere but first.
+    fn of(
+        clean: &'a str,
+        role: Option<Role>,
+        tokens: &[Token],
+    ) -> Result<TextParts<'a>, IllegalMove> {
+        let mut parts = TextParts {
+            clean,
+            role,
+            cells: Vec::new(),
+            qual_file: None,
+            qual_rank: None,
+            drown: false,
+            float: false,
+        };
+        for (k, tok) in tokens.iter().enumerate() {
+            match *tok {
+                Token::Cell(c) => parts.cells.push(c),
+                Token::File(f) if k == 0 => parts.qual_file = Some(f),
+                Token::Rank(r) if k == 0 => parts.qual_rank = Some(r),
+                Token::Drown => parts.drown = true,
+                Token::Float => parts.float = true,
+                Token::Step => {}
+                _ => {
+                    return Err(IllegalMove::Unreadable(Unreadable::QualifierFirst {
+                        text: excerpt(clean),
+                    }))
+                }
+            }
+        }
+        Ok(parts)
+    }
+
+    /// Whether the spelling's piece is the one the text names (any, when it names none).
+    fn role_fits(&self, s: &Spelling) -> bool {
+        self.role.is_none_or(|r| r == s.role)
+    }
+}
+
 /// Turns the cells of a spelled path back into the `Move` that spells it (the inverse of
 /// `rules::route`).
 fn path_move(cells: &[Cell], drown: bool) -> Option<Move> {
@@ -199,7 +251,6 @@ impl LittleRiver {
     /// Reads any accepted form of a move text (section 11) that `plug::move_text_shape`
     /// passed.
     pub(super) fn read_text(&self, clean: &str) -> Result<Move, IllegalMove> {
-        let t = tables();
         let upper = clean.to_ascii_uppercase().replace('0', "O");
         if matches!(upper.as_str(), "O-O" | "O-O-O" | "OO" | "OOO") {
             return Err(IllegalMove::Rule(RuleBroken::NoCastling {
@@ -207,157 +258,178 @@ impl LittleRiver {
             }));
         }
         let (role, tokens) = self.tokens(clean)?;
-        let mut cells = Vec::new();
-        let mut qual_file = None;
-        let mut qual_rank = None;
-        let mut drown = false;
-        let mut float = false;
-        for (k, tok) in tokens.iter().enumerate() {
-            match *tok {
-                Token::Cell(c) => cells.push(c),
-                Token::File(f) if k == 0 => qual_file = Some(f),
-                Token::Rank(r) if k == 0 => qual_rank = Some(r),
-                Token::Drown => drown = true,
-                Token::Float => float = true,
-                Token::Step => {}
-                _ => {
-                    return Err(IllegalMove::Unreadable(Unreadable::QualifierFirst {
-                        text: excerpt(clean),
-                    }))
-                }
-            }
-        }
+        let text = TextParts::of(clean, role, &tokens)?;
         let spellings = self.spellings();
-        let role_ok = |s: &Spelling| role.is_none_or(|r| r == s.role);
-        let found = |moves: Vec<Move>| -> Result<Move, IllegalMove> {
-            let mut moves = moves;
-            moves.sort();
-            moves.dedup();
-            match moves.len() {
-                1 => Ok(moves[0]),
-                0 => Err(IllegalMove::NoSuchMove(NoSuchMove::NoMatch {
-                    text: excerpt(clean),
-                })),
-                _ => {
-                    let mut texts: Vec<String> =
-                        moves.iter().map(|m| self.canonical_text(m)).collect();
-                    texts.sort();
-                    Err(IllegalMove::Ambiguous(texts))
-                }
-            }
-        };
-        if cells.is_empty() {
+        if text.cells.is_empty() {
             return Err(IllegalMove::Unreadable(Unreadable::NamesNoCell {
                 text: excerpt(clean),
             }));
         }
-        if let Some(p) = role {
-            if cells.len() >= 2 {
-                if let Some(piece) = self.board[cells[0].index()] {
-                    if piece.role != p && piece.color == self.side {
-                        return Err(IllegalMove::NoSuchMove(NoSuchMove::PieceIsNot {
-                            at: t.shape.square(cells[0]),
-                            is: piece.role,
-                            named: p,
-                        }));
-                    }
-                }
-            }
+        self.check_named_role(&text)?;
+        if text.cells.len() == 1 {
+            return self.read_final_cell(&text, &spellings);
         }
-        if cells.len() == 1 {
-            // SAN-like: the final cell, or the drowning cell with '~'.
-            let target = cells[0];
-            let wanted = role.unwrap_or(Role::Pawn);
-            let matches: Vec<Move> = spellings
-                .iter()
-                .filter(|s| s.role == wanted && s.path == s.mv)
-                .filter(|s| {
-                    let (c, n, d) = route(&s.mv);
-                    d == drown && n >= 2 && c[n - 1] == target && {
-                        let from = c[0];
-                        qual_file.is_none_or(|f| f == file(from))
-                            && qual_rank.is_none_or(|r| r == t.shape.rank(from))
-                    }
-                })
-                .map(|s| s.mv)
-                .collect();
-            if matches.is_empty() {
-                let to = t.shape.square(target);
-                return Err(IllegalMove::NoSuchMove(if role.is_none() {
-                    NoSuchMove::NoPawnReaches { to, drown }
-                } else {
-                    NoSuchMove::NoneOfYoursReaches {
-                        role: wanted,
-                        to,
-                        drown,
-                    }
-                }));
-            }
-            return found(matches);
-        }
-        if qual_file.is_some() || qual_rank.is_some() {
+        if text.qual_file.is_some() || text.qual_rank.is_some() {
             return Err(IllegalMove::Unreadable(Unreadable::PathFromCell {
                 text: excerpt(clean),
             }));
         }
-        let Some(spelled) = path_move(&cells, drown) else {
+        self.read_path(&text, &spellings)
+    }
+
+    /// The one move of `moves` (its paths merged), refused when there is none or when
+    /// several remain.
+    fn the_one_move(&self, mut moves: Vec<Move>, clean: &str) -> Result<Move, IllegalMove> {
+        moves.sort();
+        moves.dedup();
+        match moves.len() {
+            1 => Ok(moves[0]),
+            0 => Err(IllegalMove::NoSuchMove(NoSuchMove::NoMatch {
+                text: excerpt(clean),
+            })),
+            _ => {
+                let mut texts: Vec<String> = moves.iter().map(|m| self.canonical_text(m)).collect();
+                texts.sort();
+                Err(IllegalMove::Ambiguous(texts))
+            }
+        }
+    }
+
+    /// A text that names a piece and a path must name the piece that stands on the
+    /// path's first cell, when one of ours stands there.
+    fn check_named_role(&self, text: &TextParts) -> Result<(), IllegalMove> {
+        let Some(named) = text.role else {
+            return Ok(());
+        };
+        if text.cells.len() < 2 {
+            return Ok(());
+        }
+        let from = text.cells[0];
+        match self.board[from.index()] {
+            Some(piece) if piece.role != named && piece.color == self.side => {
+                Err(IllegalMove::NoSuchMove(NoSuchMove::PieceIsNot {
+                    at: tables().shape.square(from),
+                    is: piece.role,
+                    named,
+                }))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// SAN-like: the final cell, or the drowning cell with '~', of a pawn or of the named
+    /// piece, narrowed by a file or rank qualifier.
+    fn read_final_cell(
+        &self,
+        text: &TextParts,
+        spellings: &[Spelling],
+    ) -> Result<Move, IllegalMove> {
+        let t = tables();
+        let target = text.cells[0];
+        let wanted = text.role.unwrap_or(Role::Pawn);
+        let matches: Vec<Move> = spellings
+            .iter()
+            .filter(|s| s.role == wanted && s.path == s.mv)
+            .filter(|s| {
+                let (c, n, d) = route(&s.mv);
+                d == text.drown && n >= 2 && c[n - 1] == target && {
+                    let from = c[0];
+                    text.qual_file.is_none_or(|f| f == file(from))
+                        && text.qual_rank.is_none_or(|r| r == t.shape.rank(from))
+                }
+            })
+            .map(|s| s.mv)
+            .collect();
+        if matches.is_empty() {
+            let to = t.shape.square(target);
+            let drown = text.drown;
+            return Err(IllegalMove::NoSuchMove(if text.role.is_none() {
+                NoSuchMove::NoPawnReaches { to, drown }
+            } else {
+                NoSuchMove::NoneOfYoursReaches {
+                    role: wanted,
+                    to,
+                    drown,
+                }
+            }));
+        }
+        self.the_one_move(matches, text.clean)
+    }
+
+    /// A text of two cells or more: a path some legal move spells, or else from and
+    /// final cell, or else the reason the path it spells is refused.
+    fn read_path(&self, text: &TextParts, spellings: &[Spelling]) -> Result<Move, IllegalMove> {
+        let clean = text.clean;
+        let Some(spelled) = path_move(&text.cells, text.drown) else {
             return Err(IllegalMove::Unreadable(Unreadable::NotARiverPath {
                 text: excerpt(clean),
             }));
         };
         let exact: Vec<Move> = spellings
             .iter()
-            .filter(|s| s.path == spelled && role_ok(s))
+            .filter(|s| s.path == spelled && text.role_fits(s))
             .map(|s| s.mv)
             .collect();
         if !exact.is_empty() {
-            return found(exact);
+            return self.the_one_move(exact, clean);
         }
-        if cells.len() == 2 && !drown && !float {
-            let (a, b) = (cells[0], cells[1]);
-            // With the die, a text that stops at the entry cell names what the die does.
-            if self.config.float_die && t.in_river(b) && !t.in_river(a) {
-                let entering: Vec<Move> = spellings
-                    .iter()
-                    .filter(|s| {
-                        let (c, n, _) = route(&s.path);
-                        n >= 3 && c[0] == a && c[1] == b
-                    })
-                    .map(|s| s.mv)
-                    .collect();
-                if !entering.is_empty() {
-                    return found(entering);
-                }
-            }
-            // A plain step the piece could make names itself, even when it is illegal.
-            match self.check(&Move::normal(a, b)) {
-                Err(IllegalMove::CannotMoveThere(_)) | Err(IllegalMove::NoSuchMove(_)) => {}
-                Err(e) => return Err(e),
-                Ok(()) => {}
-            }
-            // From and final cell.
-            let short: Vec<Move> = spellings
-                .iter()
-                .filter(|s| s.path == s.mv && role_ok(s))
-                .filter(|s| {
-                    let (c, n, d) = route(&s.mv);
-                    !d && c[0] == a && c[n - 1] == b
-                })
-                .map(|s| s.mv)
-                .collect();
-            if short.is_empty() {
-                return Err(self.check(&Move::normal(a, b)).err().unwrap_or_else(|| {
-                    IllegalMove::NoSuchMove(NoSuchMove::NoMatch {
-                        text: excerpt(clean),
-                    })
-                }));
-            }
-            return found(short);
+        if text.cells.len() == 2 && !text.drown && !text.float {
+            return self.read_from_and_final(text, spellings);
         }
         Err(self.check(&spelled).err().unwrap_or_else(|| {
             IllegalMove::NoSuchMove(NoSuchMove::NoPathMatch {
                 text: excerpt(clean),
             })
         }))
+    }
+
+    /// Two cells that no path spells exactly: with the die, a stop on the entry cell; a
+    /// plain step's own refusal; else the move from the first cell ending on the second.
+    fn read_from_and_final(
+        &self,
+        text: &TextParts,
+        spellings: &[Spelling],
+    ) -> Result<Move, IllegalMove> {
+        let t = tables();
+        let clean = text.clean;
+        let (a, b) = (text.cells[0], text.cells[1]);
+        // With the die, a text that stops at the entry cell names what the die does.
+        if self.config.float_die && t.in_river(b) && !t.in_river(a) {
+            let entering: Vec<Move> = spellings
+                .iter()
+                .filter(|s| {
+                    let (c, n, _) = route(&s.path);
+                    n >= 3 && c[0] == a && c[1] == b
+                })
+                .map(|s| s.mv)
+                .collect();
+            if !entering.is_empty() {
+                return self.the_one_move(entering, clean);
+            }
+        }
+        // A plain step the piece could make names itself, even when it is illegal.
+        match self.check(&Move::normal(a, b)) {
+            Err(IllegalMove::CannotMoveThere(_)) | Err(IllegalMove::NoSuchMove(_)) => {}
+            Err(e) => return Err(e),
+            Ok(()) => {}
+        }
+        // From and final cell.
+        let short: Vec<Move> = spellings
+            .iter()
+            .filter(|s| s.path == s.mv && text.role_fits(s))
+            .filter(|s| {
+                let (c, n, d) = route(&s.mv);
+                !d && c[0] == a && c[n - 1] == b
+            })
+            .map(|s| s.mv)
+            .collect();
+        if short.is_empty() {
+            return Err(self.check(&Move::normal(a, b)).err().unwrap_or_else(|| {
+                IllegalMove::NoSuchMove(NoSuchMove::NoMatch {
+                    text: excerpt(clean),
+                })
+            }));
+        }
+        self.the_one_move(short, clean)
     }
 }
