@@ -3,7 +3,7 @@
 
 use super::rules::{sail, via};
 use super::River;
-use crate::engine::board::Cell;
+use crate::engine::board::{Cell, CellSet};
 use crate::engine::errors::{
     Blocked, CannotMoveThere, File, GameOver, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
     NotYourPiece, Obstacle, OwnPiece, RuleBroken, Subject,
@@ -12,32 +12,23 @@ use crate::engine::moves::{Move, MoveList};
 use crate::engine::types::Role;
 
 impl River {
+    /// The check of one move: the game not over, then by the kind of move.
     pub(super) fn check(&self, m: &Move) -> Result<(), IllegalMove> {
         if self.over_by_position() {
             return Err(IllegalMove::GameOver(GameOver::Over));
         }
-        let g = self.geo();
-        let us = self.side;
-        let all = g.shape.cells();
         // A cell index past the bit set is off the board too (and must not be shifted by).
-        let cells = Cells(all);
-        let v = self.view();
-        let off = || {
-            IllegalMove::NoSuchMove(NoSuchMove::OffBoard {
-                word: "square",
-                bounds: None,
-            })
-        };
+        let cells = Cells(self.geo().shape.cells());
         match *m {
             Move::Drop { .. } => Err(IllegalMove::Rule(RuleBroken::NoDrops {
                 game: "River Chess",
             })),
             Move::Castle { king, rook } => {
                 if !cells.contains(king) || !cells.contains(rook) {
-                    return Err(off());
+                    return Err(off_board());
                 }
                 let mut list = MoveList::new();
-                self.castles(&v, &mut list);
+                self.castles(&self.view(), &mut list);
                 if list.contains(m) {
                     Ok(())
                 } else {
@@ -45,120 +36,160 @@ impl River {
                 }
             }
             Move::Normal { from, to, .. } | Move::Path { from, to, .. } => {
-                if !cells.contains(from) || !cells.contains(to) {
-                    return Err(off());
-                }
-                if let Move::Path {
-                    via: vc,
-                    via_len,
-                    drown,
-                    ..
-                } = *m
-                {
-                    let canonical = match via_len {
-                        0 => sail(from, to),
-                        1 if cells.contains(vc[0]) => via(from, vc[0], to),
-                        _ => Move::Drop {
-                            role: Role::Pawn,
-                            to,
-                        },
-                    };
-                    if drown || canonical != *m {
-                        return Err(IllegalMove::NoSuchMove(NoSuchMove::NoSuchCompound));
-                    }
-                }
-                let f = g.shape.square(from);
-                match self.board.get(from) {
-                    None if !v.boats.contains(from) => {
-                        return Err(IllegalMove::NoPiece(NoPiece::PieceOrBoat(f)))
-                    }
-                    None => {
-                        if matches!(m, Move::Normal { .. }) {
-                            return Err(IllegalMove::NoPiece(NoPiece::EmptyBoat {
-                                boat: f,
-                                to: g.shape.square(to),
-                            }));
-                        }
-                        let side = g.side_of(from);
-                        if side != us {
-                            return Err(IllegalMove::NotYourPiece(NotYourPiece::BoatOnOtherSide {
-                                boat: f,
-                                side,
-                            }));
-                        }
-                    }
-                    Some(p) if p.color != us => {
-                        return Err(IllegalMove::NotYourPiece(NotYourPiece::Owner {
-                            piece: Subject::Piece(p.role, f),
-                            owner: p.color,
-                            side: us,
-                        }))
-                    }
-                    Some(_) => {}
-                }
-                if !self.direct_ok(&v, m) {
-                    return Err(self.why_not(m));
-                }
-                if !self.safe_after(m) {
-                    return Err(IllegalMove::LeavesInCheck(LeavesInCheck::King));
-                }
-                Ok(())
+                self.check_piece_or_boat_move(m, &cells, from, to)
             }
-            Move::Bridge { file, then } => {
-                if file >= 8 {
-                    return Err(IllegalMove::NoSuchMove(NoSuchMove::BridgeFile));
-                }
-                let limit = self.config.bridges;
-                if self.built(us) >= limit {
-                    return Err(IllegalMove::Rule(RuleBroken::BridgesUsedUp {
-                        side: us,
-                        built: self.built(us),
-                    }));
-                }
-                if self.config.bridge_files & (1 << file) == 0 {
-                    return Err(IllegalMove::Rule(RuleBroken::BridgeFilesOnly {
-                        files: self.config.bridge_files,
-                    }));
-                }
-                let [a, b] = g.water_cells(file);
-                if !v.open.contains(a) || !v.open.contains(b) {
-                    return Err(IllegalMove::Rule(RuleBroken::BridgeNeedsOpenWater {
-                        file: File(file),
-                        water: [g.shape.square(a), g.shape.square(b)],
-                    }));
-                }
-                let builders = self.builders(&v, file, us);
-                if builders.is_empty() {
-                    return Err(IllegalMove::Rule(RuleBroken::BridgeNeedsBuilders {
-                        file,
-                        white_bank: g.bank.white + 1,
-                        black_bank: g.bank.black + 1,
-                    }));
-                }
-                if let Some((from, to)) = then {
-                    if !cells.contains(from) || !cells.contains(to) {
-                        return Err(off());
-                    }
-                    if !builders.contains(from) {
-                        return Err(IllegalMove::Rule(RuleBroken::NotABuilder {
-                            file: File(file),
-                            from: g.shape.square(from),
-                        }));
-                    }
-                    if !self.crossing_ok(file, from, to) {
-                        return Err(IllegalMove::CannotMoveThere(CannotMoveThere::CrossBridge {
-                            file: File(file),
-                            from: g.shape.square(from),
-                            to: g.shape.square(to),
-                        }));
-                    }
-                }
-                if !self.safe_after(m) {
-                    return Err(IllegalMove::LeavesInCheck(LeavesInCheck::King));
-                }
-                Ok(())
-            }
+            Move::Bridge { file, then } => self.check_bridge(m, &cells, file, then),
         }
+    }
+
+    /// A move of a piece or a boat (a sail, or a piece that rides a boat): its cells, how
+    /// it is spelled, whose it is, its pattern, and the king after it.
+    fn check_piece_or_boat_move(
+        &self,
+        m: &Move,
+        cells: &Cells,
+        from: Cell,
+        to: Cell,
+    ) -> Result<(), IllegalMove> {
+        if !cells.contains(from) || !cells.contains(to) {
+            return Err(off_board());
+        }
+        check_compound_spelling(m, cells, from, to)?;
+        let v = self.view();
+        self.check_mover(m, v.boats, from, to)?;
+        if !self.direct_ok(&v, m) {
+            return Err(self.why_not(m));
+        }
+        if !self.safe_after(m) {
+            return Err(IllegalMove::LeavesInCheck(LeavesInCheck::King));
+        }
+        Ok(())
+    }
+
+    /// What moves from `from` is the mover's: a piece of theirs, or a boat on their
+    /// side of the river that sails empty.
+    fn check_mover(
+        &self,
+        m: &Move,
+        boats: CellSet,
+        from: Cell,
+        to: Cell,
+    ) -> Result<(), IllegalMove> {
+        let g = self.geo();
+        let us = self.side;
+        let f = g.shape.square(from);
+        match self.board.get(from) {
+            None if !boats.contains(from) => Err(IllegalMove::NoPiece(NoPiece::PieceOrBoat(f))),
+            None => {
+                if matches!(m, Move::Normal { .. }) {
+                    return Err(IllegalMove::NoPiece(NoPiece::EmptyBoat {
+                        boat: f,
+                        to: g.shape.square(to),
+                    }));
+                }
+                let side = g.side_of(from);
+                if side != us {
+                    return Err(IllegalMove::NotYourPiece(NotYourPiece::BoatOnOtherSide {
+                        boat: f,
+                        side,
+                    }));
+                }
+                Ok(())
+            }
+            Some(p) if p.color != us => Err(IllegalMove::NotYourPiece(NotYourPiece::Owner {
+                piece: Subject::Piece(p.role, f),
+                owner: p.color,
+                side: us,
+            })),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// Building a bridge on `file`, and the crossing that may follow it: the mover may
+    /// build there, the water is open, a builder stands by, and the king is safe after.
+    fn check_bridge(
+        &self,
+        m: &Move,
+        cells: &Cells,
+        file: u8,
+        then: Option<(Cell, Cell)>,
+    ) -> Result<(), IllegalMove> {
+        let g = self.geo();
+        self.check_bridge_allowed(file)?;
+        let v = self.view();
+        let [a, b] = g.water_cells(file);
+        if !v.open.contains(a) || !v.open.contains(b) {
+            return Err(IllegalMove::Rule(RuleBroken::BridgeNeedsOpenWater {
+                file: File(file),
+                water: [g.shape.square(a), g.shape.square(b)],
+            }));
+        }
+        let builders = self.builders(&v, file, self.side);
+        if builders.is_empty() {
+            return Err(IllegalMove::Rule(RuleBroken::BridgeNeedsBuilders {
+                file,
+                white_bank: g.bank.white + 1,
+                black_bank: g.bank.black + 1,
+            }));
+        }
+        if let Some((from, to)) = then {
+            self.check_crossing(cells, builders, file, from, to)?;
+        }
+        if !self.safe_after(m) {
+            return Err(IllegalMove::LeavesInCheck(LeavesInCheck::King));
+        }
+        Ok(())
+    }
+
+    /// Whether the options let the mover build on `file` at all: a file of the board,
+    /// bridges left to build, and a file bridges may be built on.
+    fn check_bridge_allowed(&self, file: u8) -> Result<(), IllegalMove> {
+        if file >= 8 {
+            return Err(IllegalMove::NoSuchMove(NoSuchMove::BridgeFile));
+        }
+        let us = self.side;
+        if self.built(us) >= self.config.bridges {
+            return Err(IllegalMove::Rule(RuleBroken::BridgesUsedUp {
+                side: us,
+                built: self.built(us),
+            }));
+        }
+        if self.config.bridge_files & (1 << file) == 0 {
+            return Err(IllegalMove::Rule(RuleBroken::BridgeFilesOnly {
+                files: self.config.bridge_files,
+            }));
+        }
+        Ok(())
+    }
+
+    /// The crossing after a bridge is built: made by one of its builders, by a move the
+    /// new bridge allows.
+    fn check_crossing(
+        &self,
+        cells: &Cells,
+        builders: CellSet,
+        file: u8,
+        from: Cell,
+        to: Cell,
+    ) -> Result<(), IllegalMove> {
+        let g = self.geo();
+        if !cells.contains(from) || !cells.contains(to) {
+            return Err(off_board());
+        }
+        if !builders.contains(from) {
+            return Err(IllegalMove::Rule(RuleBroken::NotABuilder {
+                file: File(file),
+                from: g.shape.square(from),
+            }));
+        }
+        if !self.crossing_ok(file, from, to) {
+            return Err(IllegalMove::CannotMoveThere(CannotMoveThere::CrossBridge {
+                file: File(file),
+                from: g.shape.square(from),
+                to: g.shape.square(to),
+            }));
+        }
+        Ok(())
     }
 
     /// Why a move of a piece or boat that is the mover's is not among its moves.
@@ -329,7 +360,46 @@ impl River {
 }
 
 /// The board's cells, asked about cells of any index.
-struct Cells(crate::engine::board::CellSet);
+/// The refusal of a move that names a cell off the board.
+fn off_board() -> IllegalMove {
+    IllegalMove::NoSuchMove(NoSuchMove::OffBoard {
+        word: "square",
+        bounds: None,
+    })
+}
+
+/// A compound move (a sail, or a ride through one river cell) must be spelled the one
+/// way the rules record it, and never drowns.
+fn check_compound_spelling(
+    m: &Move,
+    cells: &Cells,
+    from: Cell,
+    to: Cell,
+) -> Result<(), IllegalMove> {
+    let Move::Path {
+        via: vc,
+        via_len,
+        drown,
+        ..
+    } = *m
+    else {
+        return Ok(());
+    };
+    let canonical = match via_len {
+        0 => sail(from, to),
+        1 if cells.contains(vc[0]) => via(from, vc[0], to),
+        _ => Move::Drop {
+            role: Role::Pawn,
+            to,
+        },
+    };
+    if drown || canonical != *m {
+        return Err(IllegalMove::NoSuchMove(NoSuchMove::NoSuchCompound));
+    }
+    Ok(())
+}
+
+struct Cells(CellSet);
 
 impl Cells {
     fn contains(&self, c: Cell) -> bool {
