@@ -3,7 +3,7 @@
 //! the King's safety.
 
 use super::rules::right_of;
-use super::tables::{pattern_words, shape, square, KING};
+use super::tables::{kind, pattern_words, shape, square, tables, KING};
 use super::FluidityPosition;
 use crate::engine::board::{Cell, CellSet64};
 use crate::engine::errors::{
@@ -46,19 +46,10 @@ impl FluidityPosition {
         }
     }
 
+    /// The check of a move on the board: the mover, its pattern, the square it lands on,
+    /// what it passes, and the King after it.
     fn check_normal(&self, from: u8, to: u8) -> Result<(), IllegalMove> {
-        let us = self.side;
-        let (f, t) = (square(from), square(to));
-        let Some(piece) = self.piece(from) else {
-            return Err(IllegalMove::NoPiece(NoPiece::On(f)));
-        };
-        if piece.color != us {
-            return Err(IllegalMove::NotYourPiece(NotYourPiece::NotYours {
-                piece: self.describe(from),
-                side: us,
-            }));
-        }
-        let role = piece.role;
+        let role = self.own_piece_on(from)?;
         let me = self.describe(from);
         if from == to {
             return Err(IllegalMove::CannotMoveThere(CannotMoveThere::SameCell {
@@ -66,6 +57,29 @@ impl FluidityPosition {
                 word: "square",
             }));
         }
+        self.check_pattern(role, me, from, to)?;
+        self.check_landing(role, me, to)?;
+        let removed = self.removed_on_the_way(role, me, from, to)?;
+        self.check_king_after(role, me, from, to, removed)
+    }
+
+    /// The role of the mover's piece on `from`, refused when there is none or it is the
+    /// opponent's.
+    fn own_piece_on(&self, from: u8) -> Result<Role, IllegalMove> {
+        let Some(piece) = self.piece(from) else {
+            return Err(IllegalMove::NoPiece(NoPiece::On(square(from))));
+        };
+        if piece.color != self.side {
+            return Err(IllegalMove::NotYourPiece(NotYourPiece::NotYours {
+                piece: self.describe(from),
+                side: self.side,
+            }));
+        }
+        Ok(piece.role)
+    }
+
+    /// Refuses a move that is not the piece's pattern on an empty board.
+    fn check_pattern(&self, role: Role, me: Subject, from: u8, to: u8) -> Result<(), IllegalMove> {
         let sh = shape();
         let df = sh.file(Cell(to)) as i8 - sh.file(Cell(from)) as i8;
         let dr = sh.rank(Cell(to)) as i8 - sh.rank(Cell(from)) as i8;
@@ -80,106 +94,114 @@ impl FluidityPosition {
         if !fits {
             return Err(IllegalMove::CannotMoveThere(CannotMoveThere::PatternIs {
                 piece: me,
-                from: f,
-                to: t,
+                from: square(from),
+                to: square(to),
                 pattern: pattern_words(role),
             }));
         }
-        if let Some(p) = self.piece(to) {
-            if p.color == us {
-                return Err(IllegalMove::OwnPiece(OwnPiece::MoveStandsThere {
-                    piece: me,
-                    to: t,
-                    own: p.role,
-                }));
-            }
-            return Err(IllegalMove::Blocked(Blocked::Occupied {
+        Ok(())
+    }
+
+    /// A piece lands only on an empty square: it never captures there.
+    fn check_landing(&self, role: Role, me: Subject, to: u8) -> Result<(), IllegalMove> {
+        let Some(p) = self.piece(to) else {
+            return Ok(());
+        };
+        if p.color == self.side {
+            return Err(IllegalMove::OwnPiece(OwnPiece::MoveStandsThere {
                 piece: me,
-                to: t,
-                by: self.describe(to),
-                role,
+                to: square(to),
+                own: p.role,
             }));
         }
-        let mut removed = CellSet64::EMPTY;
-        match role {
-            Role::King => {}
-            Role::Knight => {
-                // Two squares straight along the long side of the leap, then one sideways.
-                let (sf, sr) = if dr.abs() == 2 {
-                    (0, dr.signum())
-                } else {
-                    (df.signum(), 0)
-                };
-                for k in 1..=2 {
-                    if let Some(c) = sh.offset(Cell(from), sf * k, sr * k) {
-                        if self.own(us.opposite()).contains(c) {
-                            removed.insert(Cell(c.0));
-                        }
-                    }
-                }
-            }
-            _ => {
-                let between = sh.between(Cell(from), Cell(to)).unwrap_or_default();
-                let mut enemies = 0u8;
-                for c in between {
-                    match self.piece(c.0) {
-                        Some(p) if p.color == us => {
-                            return Err(IllegalMove::Blocked(Blocked::PassOwn {
-                                piece: me,
-                                own: p.role,
-                                at: square(c.0),
-                                to: t,
-                            }));
-                        }
-                        Some(_) => {
-                            enemies += 1;
-                            removed.insert(Cell(c.0));
-                        }
-                        None => {}
-                    }
-                }
-                let limit = self.config.limits[super::tables::kind(role).unwrap_or(KING)];
-                if enemies > limit {
-                    return Err(IllegalMove::Rule(RuleBroken::TooManyRemoved {
-                        piece: me,
-                        enemies,
-                        to: t,
-                        role,
-                        limit,
-                    }));
-                }
-            }
+        Err(IllegalMove::Blocked(Blocked::Occupied {
+            piece: me,
+            to: square(to),
+            by: self.describe(to),
+            role,
+        }))
+    }
+
+    /// The enemy pieces the move removes on its way; a slider may pass none of its own
+    /// pieces and no more enemies than its limit.
+    fn removed_on_the_way(
+        &self,
+        role: Role,
+        me: Subject,
+        from: u8,
+        to: u8,
+    ) -> Result<CellSet64, IllegalMove> {
+        let kind = kind(role).unwrap_or(KING);
+        let removed = self.removed_by(kind, from, to);
+        if matches!(role, Role::King | Role::Knight) {
+            return Ok(removed);
         }
-        let kind = super::tables::kind(role).unwrap_or(KING);
-        let next = self.moved(kind, from, to, removed);
+        let passed = tables().between[from as usize][to as usize];
+        let first_own =
+            (passed & self.own(self.side)).find_map(|c| self.piece(c.0).map(|p| (c, p.role)));
+        if let Some((c, own)) = first_own {
+            return Err(IllegalMove::Blocked(Blocked::PassOwn {
+                piece: me,
+                own,
+                at: square(c.0),
+                to: square(to),
+            }));
+        }
+        let enemies = removed.count() as u8;
+        let limit = self.config.limits[kind];
+        if enemies > limit {
+            return Err(IllegalMove::Rule(RuleBroken::TooManyRemoved {
+                piece: me,
+                enemies,
+                to: square(to),
+                role,
+                limit,
+            }));
+        }
+        Ok(removed)
+    }
+
+    /// The mover's King must be neither in check nor dissected after the move, unless
+    /// the move removes the enemy King where that wins.
+    fn check_king_after(
+        &self,
+        role: Role,
+        me: Subject,
+        from: u8,
+        to: u8,
+        removed: CellSet64,
+    ) -> Result<(), IllegalMove> {
+        let us = self.side;
+        let next = self.moved(kind(role).unwrap_or(KING), from, to, removed);
         let them = us.opposite();
         if self.config.wins && self.king(them).is_some() && next.king(them).is_none() {
             // Removing the enemy King wins at once.
             return Ok(());
         }
-        if next.in_danger(us) {
-            let danger = if next.exposed(us, false) {
-                Danger::InCheck
-            } else {
-                Danger::Dissection
-            };
-            return Err(IllegalMove::LeavesInCheck(if role == Role::King {
-                LeavesInCheck::KingInto { to: t, danger }
-            } else if self.in_danger(us) {
-                LeavesInCheck::StaysInDanger {
-                    piece: me,
-                    to: t,
-                    danger,
-                }
-            } else {
-                LeavesInCheck::WouldBeInDanger {
-                    piece: me,
-                    to: t,
-                    danger,
-                }
-            }));
+        if !next.in_danger(us) {
+            return Ok(());
         }
-        Ok(())
+        let danger = if next.exposed(us, false) {
+            Danger::InCheck
+        } else {
+            Danger::Dissection
+        };
+        let t = square(to);
+        Err(IllegalMove::LeavesInCheck(if role == Role::King {
+            LeavesInCheck::KingInto { to: t, danger }
+        } else if self.in_danger(us) {
+            LeavesInCheck::StaysInDanger {
+                piece: me,
+                to: t,
+                danger,
+            }
+        } else {
+            LeavesInCheck::WouldBeInDanger {
+                piece: me,
+                to: t,
+                danger,
+            }
+        }))
     }
 
     fn check_castle(&self, king: Cell, rook: Cell) -> Result<(), IllegalMove> {
