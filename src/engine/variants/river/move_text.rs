@@ -44,6 +44,32 @@ struct San {
     promotion: Option<Role>,
 }
 
+/// The moves a text could have meant when no legal move fits it, kept to explain why
+/// it is refused.
+#[derive(Default)]
+struct Readings {
+    moves: Vec<Move>,
+    /// The refusal of the first SAN-like step no piece of its role could make.
+    fallback: Option<NoSuchMove>,
+}
+
+/// A text as written first, then with the first letter's case swapped (`bd2-a5` as a
+/// Bishop's move, `Bxc3` as a b-pawn's capture when no Bishop can take there).
+fn as_written_then_case_swapped(t: &str) -> Vec<String> {
+    let mut attempts = vec![t.to_string()];
+    if let Some(first) = t.chars().next() {
+        if first.is_ascii_alphabetic() {
+            let swapped = if first.is_ascii_uppercase() {
+                first.to_ascii_lowercase()
+            } else {
+                first.to_ascii_uppercase()
+            };
+            attempts.push(swapped.to_string() + &t[1..]);
+        }
+    }
+    attempts
+}
+
 impl River {
     /// The canonical text of a move (also printed, in the same shape, for a move that is
     /// not legal).
@@ -129,28 +155,7 @@ impl River {
         let legal = legal_list(self);
         let upper = t.to_ascii_uppercase().replace('0', "O");
         if matches!(upper.as_str(), "O-O" | "O-O-O" | "OO" | "OOO") {
-            let long = upper.matches('O').count() == 3;
-            let g = self.geo();
-            return legal
-                .iter()
-                .find(|m| {
-                    matches!(m, Move::Castle { king, rook }
-                        if (g.shape.file(*rook) < g.shape.file(*king)) == long)
-                })
-                .copied()
-                .ok_or_else(|| {
-                    let king = g.shape.cell(4, g.home_rank(self.side));
-                    let rook = g
-                        .shape
-                        .cell(if long { 0 } else { 7 }, g.home_rank(self.side));
-                    match (king, rook) {
-                        (Some(king), Some(rook)) => self
-                            .check(&Move::Castle { king, rook })
-                            .err()
-                            .unwrap_or(IllegalMove::NoSuchMove(NoSuchMove::CastlingNotNow)),
-                        _ => IllegalMove::NoSuchMove(NoSuchMove::CastlingNotNow),
-                    }
-                });
+            return self.read_castling(upper.matches('O').count() == 3, &legal);
         }
         if let Some(rest) = t.strip_prefix('~') {
             return self.read_boat(rest, &legal);
@@ -158,78 +163,137 @@ impl River {
         if let Some(rest) = t.strip_prefix('@') {
             return self.read_build(rest, &legal);
         }
-        // As written first, then with the first letter's case swapped (`bd2-a5` as a
-        // Bishop's move, `Bxc3` as a b-pawn's capture when no Bishop can take there).
-        let mut attempts = vec![t.to_string()];
-        if let Some(first) = t.chars().next() {
-            if first.is_ascii_alphabetic() {
-                let swapped = if first.is_ascii_uppercase() {
-                    first.to_ascii_lowercase()
-                } else {
-                    first.to_ascii_uppercase()
-                };
-                attempts.push(swapped.to_string() + &t[1..]);
-            }
-        }
-        let mut readings: Vec<Move> = Vec::new();
-        let mut fallback = None;
-        for a in &attempts {
-            if let Some(form) = self.read_form(a) {
-                let found: Vec<Move> = legal
-                    .iter()
-                    .filter(|m| !matches!(m, Move::Bridge { .. } | Move::Castle { .. }))
-                    .filter(|m| {
-                        self.read_form(&self.text_of(m))
-                            .is_some_and(|c| self.form_fits(&form, &c))
-                    })
-                    .copied()
-                    .collect();
-                match found.len() {
-                    0 => readings.push(self.form_move(&form)),
-                    1 => return Ok(found[0]),
-                    _ => return Err(self.ambiguous(&found)),
-                }
+        let mut readings = Readings::default();
+        for a in &as_written_then_case_swapped(t) {
+            let found = if let Some(form) = self.read_form(a) {
+                self.read_long_form(&form, &legal, &mut readings)?
             } else if let Some(san) = self.read_san(a) {
-                let found: Vec<Move> = legal
-                    .iter()
-                    .filter(|m| self.san_fits(&san, m))
-                    .copied()
-                    .collect();
-                match found.len() {
-                    0 => {
-                        let role = san.letter.unwrap_or(Role::Pawn);
-                        fallback.get_or_insert_with(|| NoSuchMove::NoRoleMovesTo {
-                            role,
-                            to: self.geo().shape.square(san.to),
-                            text: excerpt(t),
-                        });
-                        for from in self.board.of(self.side) {
-                            if self.board.get(from).is_some_and(|p| p.role == role) {
-                                readings.push(Move::Normal {
-                                    from,
-                                    to: san.to,
-                                    promotion: san.promotion,
-                                });
-                            }
-                        }
-                        if readings.is_empty() {
-                            return Err(IllegalMove::NoPiece(NoPiece::NoneCanMove {
-                                role,
-                                to: self.geo().shape.square(san.to),
-                            }));
-                        }
-                    }
-                    1 => return Ok(found[0]),
-                    _ => return Err(self.ambiguous(&found)),
-                }
+                self.read_san_step(&san, t, &legal, &mut readings)?
+            } else {
+                None
+            };
+            if let Some(m) = found {
+                return Ok(m);
             }
         }
+        Err(self.refusal_of_readings(t, readings))
+    }
+
+    /// `O-O` (short) or `O-O-O` (long): the legal castling of that wing, or why the
+    /// castling is refused.
+    fn read_castling(&self, long: bool, legal: &[Move]) -> Result<Move, IllegalMove> {
+        let g = self.geo();
+        legal
+            .iter()
+            .find(|m| {
+                matches!(m, Move::Castle { king, rook }
+                    if (g.shape.file(*rook) < g.shape.file(*king)) == long)
+            })
+            .copied()
+            .ok_or_else(|| {
+                let king = g.shape.cell(4, g.home_rank(self.side));
+                let rook = g
+                    .shape
+                    .cell(if long { 0 } else { 7 }, g.home_rank(self.side));
+                match (king, rook) {
+                    (Some(king), Some(rook)) => self
+                        .check(&Move::Castle { king, rook })
+                        .err()
+                        .unwrap_or(IllegalMove::NoSuchMove(NoSuchMove::CastlingNotNow)),
+                    _ => IllegalMove::NoSuchMove(NoSuchMove::CastlingNotNow),
+                }
+            })
+    }
+
+    /// The legal move a long form names (`Nb1-c3`, `Rc5>e5`, `Nc4-a5>b5`); with none,
+    /// the move the form would name is kept among the readings.
+    fn read_long_form(
+        &self,
+        form: &Form,
+        legal: &[Move],
+        readings: &mut Readings,
+    ) -> Result<Option<Move>, IllegalMove> {
+        let found: Vec<Move> = legal
+            .iter()
+            .filter(|m| !matches!(m, Move::Bridge { .. } | Move::Castle { .. }))
+            .filter(|m| {
+                self.read_form(&self.text_of(m))
+                    .is_some_and(|c| self.form_fits(form, &c))
+            })
+            .copied()
+            .collect();
+        let one = self.one_unless_ambiguous(&found)?;
+        if one.is_none() {
+            readings.moves.push(self.form_move(form));
+        }
+        Ok(one)
+    }
+
+    /// The legal move a SAN-like step names (`Nf3`, `exd5`); with none, every move of a
+    /// piece of that role to the square is kept among the readings, and a text no piece
+    /// of that role could mean is refused at once.
+    fn read_san_step(
+        &self,
+        san: &San,
+        t: &str,
+        legal: &[Move],
+        readings: &mut Readings,
+    ) -> Result<Option<Move>, IllegalMove> {
+        let found: Vec<Move> = legal
+            .iter()
+            .filter(|m| self.san_fits(san, m))
+            .copied()
+            .collect();
+        let one = self.one_unless_ambiguous(&found)?;
+        if one.is_some() {
+            return Ok(one);
+        }
+        let role = san.letter.unwrap_or(Role::Pawn);
+        let to = self.geo().shape.square(san.to);
+        readings
+            .fallback
+            .get_or_insert_with(|| NoSuchMove::NoRoleMovesTo {
+                role,
+                to,
+                text: excerpt(t),
+            });
+        for from in self.board.of(self.side) {
+            if self.board.get(from).is_some_and(|p| p.role == role) {
+                readings.moves.push(Move::Normal {
+                    from,
+                    to: san.to,
+                    promotion: san.promotion,
+                });
+            }
+        }
+        if readings.moves.is_empty() {
+            return Err(IllegalMove::NoPiece(NoPiece::NoneCanMove { role, to }));
+        }
+        Ok(None)
+    }
+
+    /// The one move found, none, or the refusal that lists several.
+    fn one_unless_ambiguous(&self, found: &[Move]) -> Result<Option<Move>, IllegalMove> {
+        match found {
+            [] => Ok(None),
+            [m] => Ok(Some(*m)),
+            _ => Err(self.ambiguous(found)),
+        }
+    }
+
+    /// Why no legal move fits the text: the most telling refusal of the moves it could
+    /// have meant, or that it reads as no move at all.
+    fn refusal_of_readings(&self, t: &str, readings: Readings) -> IllegalMove {
+        let Readings {
+            moves: mut readings,
+            fallback,
+        } = readings;
         if readings.is_empty() {
-            return Err(IllegalMove::Unreadable(Unreadable::NotAMove {
+            return IllegalMove::Unreadable(Unreadable::NotAMove {
                 text: excerpt(t),
                 like: "e2-e4, Nf3, exd5, d4-d6, ~a5>b6, Nc4-a5>b5, Rc5>e5, Qd5>e6xe7, @d or \
                        @d:Rd4-d8",
-            }));
+            });
         }
         readings.sort();
         readings.dedup();
@@ -243,11 +307,11 @@ impl River {
                 }),
             })
             .collect();
-        Err(most_telling(&reasons).unwrap_or_else(|| {
+        most_telling(&reasons).unwrap_or_else(|| {
             IllegalMove::NoSuchMove(
                 fallback.unwrap_or_else(|| NoSuchMove::MatchesNone { text: excerpt(t) }),
             )
-        }))
+        })
     }
 
     fn ambiguous(&self, found: &[Move]) -> IllegalMove {
