@@ -17,6 +17,7 @@ mod bridge;
 mod buttons;
 mod commands;
 mod gateway;
+mod incoming;
 mod retry;
 mod scheduler;
 mod settle;
