@@ -258,6 +258,7 @@ pub(super) fn render(flags: &RenderArgs, out: &mut dyn Write) -> Result<i32, Fai
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::variants;
 
     #[test]
     fn move_numbers_and_results_are_skipped() {
