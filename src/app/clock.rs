@@ -6,8 +6,8 @@ use super::questions::{challenge_settled, ChallengeEnd};
 use super::shared::{outcome_parts, queued, Audience};
 use super::text::{deadline_text, mention};
 use super::{App, AppError, Button, Fail, Picture, Reply};
-use crate::engine::Action;
-use crate::store::{Lease, QueuedNotice, StoreError};
+use crate::engine::{Action, Color, Game};
+use crate::store::{GameRow, Lease, QueuedNotice, RatingChanges, StoreError};
 use std::sync::atomic::{AtomicI64, Ordering};
 
 /// Where the time comes from.
@@ -149,91 +149,7 @@ pub(super) fn due(app: &App, now: i64) -> Result<Vec<Due>, AppError> {
 /// processes at once: each change is made, and its notice queued, once.
 pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
     for row in app.store.games_due(now)? {
-        let game = match app.load(&row) {
-            Ok(game) => game,
-            // Another process acted in the game since `games_due` read it: the next tick
-            // sees it as it is now.
-            Err(Fail::Refuse(_)) => continue,
-            Err(Fail::Error(e)) => return Err(e),
-        };
-        let side = game.position().side_to_move();
-        if row.computer_plays(side) {
-            // Ferry never runs out of time: it moves when it can (at start, after a
-            // restart); no reminder, no loss on time.
-            app.keep(&row, game);
-            continue;
-        }
-        let who = row.player(side).to_string();
-        if row.deadline <= now {
-            let mut g = game;
-            let action = Action::Timeout(side);
-            let before = super::questions::open_in(&g);
-            if g.apply(action.clone()).is_err() {
-                continue;
-            }
-            let winner = row.player(side.opposite());
-            let finished = g.outcome().as_ref().map(outcome_parts);
-            // The ratings this loss on time writes, named in its notice; the store writes
-            // the ending only if they still hold (see `Append::expect_ratings`).
-            let ratings = match &finished {
-                Some((result, _)) => app.store.rating_preview(row.id, result, row.ply)?,
-                None => Vec::new(),
-            };
-            let mut reply = Reply::public(format!(
-                "Game {}: {} did not move by {} and loses on time. {} wins as {}.{}",
-                row.id,
-                mention(&who),
-                deadline_text(row.deadline),
-                mention(winner),
-                side.opposite(),
-                super::ratings::changes_text(&ratings)
-            ))
-            .mentioning(&[&row.white, &row.black]);
-            reply.picture = Some(
-                app.picture(&row, &g, Audience::Channel, None)
-                    .map_err(fail)?,
-            );
-            reply.settles = super::questions::settled(&row, &before, &g, &action);
-            let notice = queued(&row.server, &row.channel, &reply, now);
-            // The game's own time: the deadline, not the moment the scheduler ran.
-            let append = crate::store::Append {
-                game_id: row.id,
-                expect_seq: row.seq,
-                expect_ply: row.ply,
-                action: &action,
-                member: None,
-                at: row.deadline,
-                position_after: None,
-                ply: row.ply,
-                finished,
-                deadline: row.deadline,
-                remind_at: row.remind_at,
-                reminded: row.reminded,
-                notice: Some(&notice),
-                expect_ratings: Some(&ratings),
-            };
-            match app.store.append(&append) {
-                Ok(()) => {}
-                // Someone moved in time after all, or another process ended it.
-                Err(StoreError::Stale { .. }) => continue,
-                Err(e) => return Err(e.into()),
-            }
-        } else {
-            let left = super::text::span_text(row.deadline - now);
-            let mut reply = Reply::public(format!(
-                "Game {}: {}, {left} left to move as {side}, by {}; after that the game is lost \
-                 on time.",
-                row.id,
-                mention(&who),
-                deadline_text(row.deadline)
-            ))
-            .mentioning(&[&who]);
-            reply.buttons = vec![super::button(format!("board:{}", row.id), "Board")];
-            reply.turn = Some(super::notify::your_turn(&row, &who, &reply));
-            let notice = queued(&row.server, &row.channel, &reply, now);
-            // False: another process reminded first (or a move came in meanwhile).
-            app.store.mark_reminded(row.id, row.seq, &notice)?;
-        }
+        game_due(app, &row, now)?;
     }
     for v in app.store.votes_due(now)? {
         app.close(&v, true).map_err(fail)?;
@@ -249,6 +165,117 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
             .tell_expiry(c.id, &queued(&c.new.server, &c.new.channel, &reply, now))?;
     }
     queue(app)
+}
+
+/// A game whose reminder or deadline fell due: the player to move is reminded, or loses on
+/// time.
+fn game_due(app: &mut App, row: &GameRow, now: i64) -> Result<(), AppError> {
+    let game = match app.load(row) {
+        Ok(game) => game,
+        // Another process acted in the game since `games_due` read it: the next tick
+        // sees it as it is now.
+        Err(Fail::Refuse(_)) => return Ok(()),
+        Err(Fail::Error(e)) => return Err(e),
+    };
+    let side = game.position().side_to_move();
+    if row.computer_plays(side) {
+        // Ferry never runs out of time: it moves when it can (at start, after a
+        // restart); no reminder, no loss on time.
+        app.keep(row, game);
+        return Ok(());
+    }
+    let who = row.player(side).to_string();
+    if row.deadline <= now {
+        lose_on_time(app, row, game, &who, now)
+    } else {
+        remind(app, row, side, &who, now)
+    }
+}
+
+/// Ends the game: `who`, to move, did not move by the deadline. The loss, its ratings and
+/// its notice are stored in one transaction, at the deadline.
+fn lose_on_time(
+    app: &mut App,
+    row: &GameRow,
+    mut g: Game,
+    who: &str,
+    now: i64,
+) -> Result<(), AppError> {
+    let side = g.position().side_to_move();
+    let action = Action::Timeout(side);
+    let before = super::questions::open_in(&g);
+    if g.apply(action.clone()).is_err() {
+        return Ok(());
+    }
+    let finished = g.outcome().as_ref().map(outcome_parts);
+    // The ratings this loss on time writes, named in its notice; the store writes
+    // the ending only if they still hold (see `Append::expect_ratings`).
+    let ratings = match &finished {
+        Some((result, _)) => app.store.rating_preview(row.id, result, row.ply)?,
+        None => Vec::new(),
+    };
+    let mut reply = lost_on_time_reply(row, side, who, &ratings);
+    reply.picture = Some(
+        app.picture(row, &g, Audience::Channel, None)
+            .map_err(fail)?,
+    );
+    reply.settles = super::questions::settled(row, &before, &g, &action);
+    let notice = queued(&row.server, &row.channel, &reply, now);
+    // The game's own time: the deadline, not the moment the scheduler ran.
+    let append = crate::store::Append {
+        game_id: row.id,
+        expect_seq: row.seq,
+        expect_ply: row.ply,
+        action: &action,
+        member: None,
+        at: row.deadline,
+        position_after: None,
+        ply: row.ply,
+        finished,
+        deadline: row.deadline,
+        remind_at: row.remind_at,
+        reminded: row.reminded,
+        notice: Some(&notice),
+        expect_ratings: Some(&ratings),
+    };
+    match app.store.append(&append) {
+        // Someone moved in time after all, or another process ended it.
+        Ok(()) | Err(StoreError::Stale { .. }) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The notice of a loss on time: who lost, who won, and the ratings it changes.
+fn lost_on_time_reply(row: &GameRow, side: Color, who: &str, ratings: &RatingChanges) -> Reply {
+    Reply::public(format!(
+        "Game {}: {} did not move by {} and loses on time. {} wins as {}.{}",
+        row.id,
+        mention(who),
+        deadline_text(row.deadline),
+        mention(row.player(side.opposite())),
+        side.opposite(),
+        super::ratings::changes_text(ratings)
+    ))
+    .mentioning(&[&row.white, &row.black])
+}
+
+/// Reminds `who`, to move as `side`, of the deadline, once.
+fn remind(app: &mut App, row: &GameRow, side: Color, who: &str, now: i64) -> Result<(), AppError> {
+    let left = super::text::span_text(row.deadline - now);
+    let mut reply = Reply::public(format!(
+        "Game {}: {}, {left} left to move as {side}, by {}; after that the game is lost \
+         on time.",
+        row.id,
+        mention(who),
+        deadline_text(row.deadline)
+    ))
+    .mentioning(&[who]);
+    reply.buttons = vec![super::button(format!("board:{}", row.id), "Board")];
+    reply.turn = Some(super::notify::your_turn(row, who, &reply));
+    let notice = queued(&row.server, &row.channel, &reply, now);
+    // False: another process reminded first (or a move came in meanwhile).
+    app.store.mark_reminded(row.id, row.seq, &notice)?;
+    Ok(())
 }
 
 /// Every notice waiting to be posted, oldest first.

@@ -6,9 +6,9 @@
 
 use super::challenges::{agreed_text, coin, rated_text};
 use super::moves::drowned_note;
-use super::offers::{draw_on_points, points_text};
+use super::offers::draw_on_points;
 use super::questions::{self, open_in};
-use super::shared::{deadlines, internal};
+use super::shared::{deadlines, internal, points_text};
 use super::text::{count_text, mention};
 use super::{refuse, App, AppError, Command, Fail, Out, Reply};
 use crate::engine::playout::Xorshift;

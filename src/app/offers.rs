@@ -3,10 +3,9 @@
 //! (a move declines it too); only the checks and the sentences differ.
 
 use super::questions::{self, open_in};
-use super::shared::engine_text;
+use super::shared::{engine_text, points_text};
 use super::text::mention;
 use super::{button, refuse, App, Command, Fail, Out, Reply, Step};
-use crate::engine::outcome::halves_text;
 use crate::engine::{Action, Color, Game, GameResult, Outcome, Reason};
 
 /// What accepting a draw in `g` would end the game with, when the variant settles a draw
@@ -14,17 +13,6 @@ use crate::engine::{Action, Color, Game, GameResult, Outcome, Reason};
 pub(super) fn draw_on_points(g: &Game) -> Option<Outcome> {
     let o = g.position().settle_draw(Reason::Agreement);
     o.points.is_some().then_some(o)
-}
-
-/// The totals of a points settlement: `White 34 – 36.5 Black`.
-pub(super) fn points_text(o: &Outcome) -> String {
-    o.points.map_or_else(String::new, |p| {
-        format!(
-            "White {} – {} Black",
-            halves_text(p.white_halves),
-            halves_text(p.black_halves)
-        )
-    })
 }
 
 /// Who a points settlement makes the winner: `Black the win`, or `a draw`.

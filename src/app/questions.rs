@@ -4,6 +4,7 @@
 //! their messages should read now, so a chat can edit each asking message however the
 //! question was answered (its own button, a command, another route, the clock).
 
+use super::shared::points_text;
 use super::text::{deadline_text, mention};
 use super::Settled;
 use crate::engine::{self, Action, Color, Game};
@@ -160,7 +161,7 @@ fn settled_text(row: &GameRow, o: &Open, by: Option<(&Game, &Action)>) -> String
             Some(o) if o.points.is_some() => format!(
                 "{other} accepted; the game ended on points, {} ({})",
                 o.result.text(),
-                super::offers::points_text(&o)
+                points_text(&o)
             ),
             _ => format!("{other} accepted, and the game is drawn"),
         },

@@ -5,6 +5,7 @@
 
 use super::text::{quote_at_most, ENGINE_TEXT_CHARS};
 use super::{AppError, Fail, Reply};
+use crate::engine::outcome::halves_text;
 use crate::engine::Outcome;
 use crate::store::{GameRow, NewNotice};
 
@@ -25,6 +26,17 @@ pub(super) fn outcome_parts(o: &Outcome) -> (String, String) {
         .split_once(' ')
         .map_or(String::new(), |(_, r)| r.to_string());
     (o.result.text().to_string(), reason)
+}
+
+/// The totals of a points settlement: `White 34 – 36.5 Black`.
+pub(super) fn points_text(o: &Outcome) -> String {
+    o.points.map_or_else(String::new, |p| {
+        format!(
+            "White {} – {} Black",
+            halves_text(p.white_halves),
+            halves_text(p.black_halves)
+        )
+    })
 }
 
 /// A refusal of the rules engine as a reply shows it: bounded and escaped (it may echo

@@ -64,11 +64,64 @@ pub fn run(
 }
 
 fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
-    let mut db = PathBuf::from(database_from_env().unwrap_or_else(|| "./ferry.db".into()));
-    let mut pictures = None;
-    let mut who = "alice".to_string();
-    let mut server = "home".to_string();
-    let mut channel = "general".to_string();
+    let Some(flags) = read_flags(args, out)? else {
+        return Ok(());
+    };
+    let mut s = open_session(&flags)?;
+    let echo = !std::io::stdin().is_terminal();
+    let mut terminal = open_terminal(&mut s, &flags.db)?;
+    let mut coloured;
+    let out: &mut dyn Write = if terminal.is_some() {
+        coloured = terminal::Coloured::new(out, colour_of);
+        &mut coloured
+    } else {
+        out
+    };
+    greet(&s, &flags.db, out).map_err(write_failed)?;
+    catch_up(&mut s, out).map_err(write_failed)?;
+    loop {
+        let typed = match terminal.as_mut() {
+            Some(t) => read_at_terminal(t, &s, out)?,
+            None => read_piped(input, echo, &s, out)?,
+        };
+        let line = match typed {
+            terminal::Typed::Line(line) => line,
+            terminal::Typed::Cancelled => continue,
+            terminal::Typed::End => break,
+        };
+        // A line typed at the terminal is on the screen already: only piped lines echo.
+        let echoed = echo && terminal.is_none();
+        if !s.line(&line, echoed, out).map_err(write_failed)? {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// A failure to write the console's output, as the console says it.
+fn write_failed(e: std::io::Error) -> String {
+    format!("cannot write: {e}")
+}
+
+/// The console's flags, defaults filled in: where the database and pictures are, and who
+/// types where.
+struct Flags {
+    db: PathBuf,
+    pictures: Option<PathBuf>,
+    who: String,
+    server: String,
+    channel: String,
+}
+
+/// The flags `args` give, or `None` once `--help` was answered.
+fn read_flags(args: &[String], out: &mut dyn Write) -> Result<Option<Flags>, String> {
+    let mut flags = Flags {
+        db: PathBuf::from(database_from_env().unwrap_or_else(|| "./ferry.db".into())),
+        pictures: None,
+        who: "alice".to_string(),
+        server: "home".to_string(),
+        channel: "general".to_string(),
+    };
     let mut i = 0;
     while i < args.len() {
         let value = |i: usize| {
@@ -77,35 +130,41 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
                 .ok_or_else(|| format!("{} needs a value; {USAGE}", args[i]))
         };
         match args[i].as_str() {
-            "--db" => db = PathBuf::from(value(i)?),
-            "--pictures" => pictures = Some(PathBuf::from(value(i)?)),
-            "--as" => who = value(i)?,
-            "--server" => server = value(i)?,
-            "--channel" => channel = value(i)?,
+            "--db" => flags.db = PathBuf::from(value(i)?),
+            "--pictures" => flags.pictures = Some(PathBuf::from(value(i)?)),
+            "--as" => flags.who = value(i)?,
+            "--server" => flags.server = value(i)?,
+            "--channel" => flags.channel = value(i)?,
             "-h" | "--help" => {
                 let _ = writeln!(out, "{USAGE}\n{}", help_text(HelpFor::Console));
-                return Ok(());
+                return Ok(None);
             }
             other => return Err(format!("unknown argument '{other}'; {USAGE}")),
         }
         i += 2;
     }
-    let who = parse::checked_name(parse::Name::Member, &who)?;
-    let server = parse::checked_name(parse::Name::Server, &server)?;
-    let channel = parse::checked_name(parse::Name::Channel, &channel)?;
+    Ok(Some(flags))
+}
+
+/// The session the flags describe, its names checked and its database open.
+fn open_session(flags: &Flags) -> Result<Session, String> {
+    let who = parse::checked_name(parse::Name::Member, &flags.who)?;
+    let server = parse::checked_name(parse::Name::Server, &flags.server)?;
+    let channel = parse::checked_name(parse::Name::Channel, &flags.channel)?;
+    let db = &flags.db;
     let on_server = crate::store::is_database_url(&db.to_string_lossy());
-    let pictures = pictures.unwrap_or_else(|| {
+    let pictures = flags.pictures.clone().unwrap_or_else(|| {
         // Beside a database file; in the working folder for a database on a server.
         db.parent()
             .filter(|p| !p.as_os_str().is_empty() && !on_server)
             .unwrap_or(Path::new("."))
             .join("ferry-pictures")
     });
-    let store = Store::open(&db).map_err(|e| e.to_string())?;
+    let store = Store::open(db).map_err(|e| e.to_string())?;
     let clock = Arc::new(ConsoleClock::default());
     let mut app = App::new(store, clock.clone());
     app.set_ferry_id(crate::app::FERRY_CONSOLE_ID);
-    let mut s = Session {
+    Ok(Session {
         app,
         clock,
         who: Member::new(&who),
@@ -115,33 +174,32 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
         threads: 0,
         told_clocks_elsewhere: false,
         colour: false,
+    })
+}
+
+/// At a terminal: line editing, completion (read from a second connection to `db`) and a
+/// history beside the pictures; private replies then show in colour. `None` elsewhere.
+fn open_terminal(
+    s: &mut Session,
+    db: &Path,
+) -> Result<Option<terminal::Terminal<complete::ConsoleSuggest>>, String> {
+    if !terminal::interactive() {
+        return Ok(None);
+    }
+    let reading = App::new(Store::open(db).map_err(|e| e.to_string())?, s.clock.clone());
+    let suggest = complete::ConsoleSuggest {
+        app: reading,
+        who: String::new(),
+        server: String::new(),
+        channel: String::new(),
     };
-    let echo = !std::io::stdin().is_terminal();
-    let io = |e: std::io::Error| format!("cannot write: {e}");
-    // At a terminal: line editing, completion and a history beside the pictures.
-    let mut terminal = None;
-    let mut coloured;
-    let out: &mut dyn Write = if terminal::interactive() {
-        let reading = App::new(
-            Store::open(&db).map_err(|e| e.to_string())?,
-            s.clock.clone(),
-        );
-        let suggest = complete::ConsoleSuggest {
-            app: reading,
-            who: String::new(),
-            server: String::new(),
-            channel: String::new(),
-        };
-        terminal = Some(terminal::Terminal::open(
-            suggest,
-            Some(s.pictures.join(HISTORY_FILE)),
-        )?);
-        s.colour = true;
-        coloured = terminal::Coloured::new(out, colour_of);
-        &mut coloured
-    } else {
-        out
-    };
+    let terminal = terminal::Terminal::open(suggest, Some(s.pictures.join(HISTORY_FILE)))?;
+    s.colour = true;
+    Ok(Some(terminal))
+}
+
+/// The first line: where the console works, and as whom.
+fn greet(s: &Session, db: &Path, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(
         out,
         "Ferry console on {} (pictures in {}). You are {} in #{} of server {}. /help lists the commands.",
@@ -151,54 +209,59 @@ fn run_inner(args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> R
         s.channel,
         s.server
     )
-    .map_err(io)?;
-    // Whatever fell due while Ferry was not running is handled first, and Ferry plays in
-    // the games where it is to move.
-    s.tick(out).map_err(io)?;
+}
+
+/// Whatever fell due while Ferry was not running is handled first, and Ferry plays in the
+/// games where it is to move.
+fn catch_up(s: &mut Session, out: &mut dyn Write) -> std::io::Result<()> {
+    s.tick(out)?;
     match s.app.ferry_games() {
         Ok(games) => {
             for game in games {
-                s.ferry(game, out).map_err(io)?;
+                s.ferry(game, out)?;
             }
         }
-        Err(e) => writeln!(out, "  ! Ferry failed: {e}").map_err(io)?,
-    }
-    loop {
-        if let Some(t) = terminal.as_mut() {
-            let place = t.suggest_mut();
-            place.who.clone_from(&s.who.id);
-            place.server.clone_from(&s.server);
-            place.channel.clone_from(&s.channel);
-            out.flush().map_err(io)?;
-            match t.read(&format!("{}@#{}> ", s.who.id, s.channel))? {
-                terminal::Typed::Line(line) => {
-                    if !s.line(&line, false, out).map_err(io)? {
-                        break;
-                    }
-                }
-                terminal::Typed::Cancelled => {}
-                terminal::Typed::End => break,
-            }
-            continue;
-        }
-        if !echo {
-            write!(out, "{}@#{}> ", s.who.id, s.channel).map_err(io)?;
-            out.flush().map_err(io)?;
-        }
-        let line = match lines::read_line(input) {
-            Ok(lines::InputLine::Text(line)) => line,
-            Ok(lines::InputLine::NotText(why)) => {
-                writeln!(out, "  ! {why}").map_err(io)?;
-                continue;
-            }
-            Ok(lines::InputLine::End) => break,
-            Err(e) => return Err(format!("cannot read standard input: {e}")),
-        };
-        if !s.line(&line, echo, out).map_err(io)? {
-            break;
-        }
+        Err(e) => writeln!(out, "  ! Ferry failed: {e}")?,
     }
     Ok(())
+}
+
+/// The next line typed at the terminal, after a prompt with who types where; completion
+/// knows the same.
+fn read_at_terminal(
+    t: &mut terminal::Terminal<complete::ConsoleSuggest>,
+    s: &Session,
+    out: &mut dyn Write,
+) -> Result<terminal::Typed, String> {
+    let place = t.suggest_mut();
+    place.who.clone_from(&s.who.id);
+    place.server.clone_from(&s.server);
+    place.channel.clone_from(&s.channel);
+    out.flush().map_err(write_failed)?;
+    t.read(&format!("{}@#{}> ", s.who.id, s.channel))
+}
+
+/// The next line of piped input (prompted unless the lines are echoed); a line that is
+/// not text is said and skipped.
+fn read_piped(
+    input: &mut dyn BufRead,
+    echo: bool,
+    s: &Session,
+    out: &mut dyn Write,
+) -> Result<terminal::Typed, String> {
+    if !echo {
+        write!(out, "{}@#{}> ", s.who.id, s.channel).map_err(write_failed)?;
+        out.flush().map_err(write_failed)?;
+    }
+    match lines::read_line(input) {
+        Ok(lines::InputLine::Text(line)) => Ok(terminal::Typed::Line(line)),
+        Ok(lines::InputLine::NotText(why)) => {
+            writeln!(out, "  ! {why}").map_err(write_failed)?;
+            Ok(terminal::Typed::Cancelled)
+        }
+        Ok(lines::InputLine::End) => Ok(terminal::Typed::End),
+        Err(e) => Err(format!("cannot read standard input: {e}")),
+    }
 }
 
 impl Session {

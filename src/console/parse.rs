@@ -62,170 +62,209 @@ pub fn parse(line: &str) -> Result<Line, String> {
     let mut words = body.split_whitespace();
     let name = words.next().unwrap_or("").to_ascii_lowercase();
     let args: Vec<&str> = words.collect();
-    let what = match name.as_str() {
-        "as" => {
-            let Some(who) = args.first() else {
-                return Err(
-                    "/as needs a member: /as bob (add 'manager' for a server manager)".into(),
-                );
-            };
-            let manager = match args.get(1).map(|s| s.to_ascii_lowercase()) {
-                None => false,
-                Some(m) if m == "manager" => true,
-                Some(other) => {
-                    return Err(format!(
-                        "/as takes a name and optionally 'manager', not '{other}'"
-                    ))
-                }
-            };
-            return Ok(Line::As {
-                name: checked_name(Name::Member, who.trim_start_matches('@'))?,
-                manager,
-            });
-        }
+    match console_line(&name, &args)? {
+        Some(line) => Ok(line),
+        None => app_command(&name, &args).map(Line::App),
+    }
+}
+
+/// A command for the console itself (who types, where, the time, help, quitting), or
+/// `None` when `name` is not one.
+fn console_line(name: &str, args: &[&str]) -> Result<Option<Line>, String> {
+    Ok(Some(match name {
+        "as" => as_member(args)?,
         "channel" => {
-            let name = one_word(&args, "/channel general")?;
-            return checked_name(Name::Channel, name.trim_start_matches('#')).map(Line::Channel);
+            let name = one_word(args, "/channel general")?;
+            checked_name(Name::Channel, name.trim_start_matches('#')).map(Line::Channel)?
         }
         "server" => {
-            let name = one_word(&args, "/server home")?;
-            return checked_name(Name::Server, &name).map(Line::Server);
+            let name = one_word(args, "/server home")?;
+            checked_name(Name::Server, &name).map(Line::Server)?
         }
-        "wait" => {
-            return one_word(&args, "/wait 25h")
-                .and_then(|s| span(&s))
-                .map(Line::Wait)
+        "wait" => one_word(args, "/wait 25h")
+            .and_then(|s| span(&s))
+            .map(Line::Wait)?,
+        "help" => Line::Help,
+        "quit" | "exit" => Line::Quit,
+        _ => return Ok(None),
+    }))
+}
+
+/// `/as NAME [manager]`: who types the next lines.
+fn as_member(args: &[&str]) -> Result<Line, String> {
+    let Some(who) = args.first() else {
+        return Err("/as needs a member: /as bob (add 'manager' for a server manager)".into());
+    };
+    let manager = match args.get(1).map(|s| s.to_ascii_lowercase()) {
+        None => false,
+        Some(m) if m == "manager" => true,
+        Some(other) => {
+            return Err(format!(
+                "/as takes a name and optionally 'manager', not '{other}'"
+            ))
         }
-        "help" => return Ok(Line::Help),
-        "quit" | "exit" => return Ok(Line::Quit),
-        "challenge" => challenge(&args)?,
+    };
+    Ok(Line::As {
+        name: checked_name(Name::Member, who.trim_start_matches('@'))?,
+        manager,
+    })
+}
+
+/// A command for Ferry, as the chat's command of the same name.
+fn app_command(name: &str, args: &[&str]) -> Result<What, String> {
+    Ok(match name {
+        "challenge" => challenge(args)?,
         "accept" => What::Accept {
-            challenge: number(&args, "challenge")?,
+            challenge: number(args, "challenge")?,
         },
         "decline" => What::Decline {
-            challenge: number(&args, "challenge")?,
+            challenge: number(args, "challenge")?,
         },
         "cancel" => What::Cancel {
-            challenge: number(&args, "challenge")?,
+            challenge: number(args, "challenge")?,
         },
-        "move" | "m" => {
-            let (game, rest) = game_key(&args)?;
-            if rest.is_empty() {
-                return Err("/move needs a move, for example /move e2-e4".into());
-            }
-            What::Move {
-                text: rest.join(" "),
-                game,
-                ply: None,
-            }
-        }
+        "move" | "m" => a_move(args)?,
         "board" => What::Board {
-            game: number(&args, "game")?,
+            game: number(args, "game")?,
         },
-        "moves" => {
-            let (game, rest) = game_key(&args)?;
-            let [from] = rest.as_slice() else {
-                return Err("/moves needs one square, for example /moves b1".into());
-            };
-            What::Moves {
-                from: from.to_string(),
-                game,
-            }
-        }
+        "moves" => moves_from(args)?,
         "resign" => What::Resign {
-            game: number(&args, "game")?,
+            game: number(args, "game")?,
         },
-        "draw" | "takeback" => {
-            let (mut game, rest) = game_key(&args)?;
-            let mut step = None;
-            for w in rest {
-                if w.starts_with(|c: char| c.is_ascii_digit()) && game.is_none() {
-                    game = Some(id(w, "game")?);
-                    continue;
-                }
-                step = Some(match w.to_ascii_lowercase().as_str() {
-                    _ if step.is_some() => {
-                        return Err(format!("/{name} takes one of offer, accept or decline"))
-                    }
-                    "offer" | "request" | "ask" => Step::Offer,
-                    "accept" | "yes" => Step::Accept,
-                    "decline" | "no" => Step::Decline,
-                    other => {
-                        return Err(format!(
-                            "/{name} takes offer, accept or decline, not '{other}'"
-                        ))
-                    }
-                });
-            }
-            let step = step.unwrap_or(Step::Offer);
-            if name == "draw" {
-                What::Draw { step, game }
-            } else {
-                What::Takeback { step, game }
-            }
-        }
+        "draw" | "takeback" => offer(name, args)?,
         "history" => What::History {
-            game: number(&args, "game")?,
+            game: number(args, "game")?,
         },
         "rules" => What::Rules {
             variant: args.first().map(|s| s.to_string()),
         },
-        "games" | "mygames" => What::MyGames {
-            page: match args.as_slice() {
-                [] => None,
-                [a] => Some(page(a)?),
-                _ => return Err("/games takes one page: /games page:2".into()),
-            },
-        },
-        "settings" => match args.as_slice() {
-            [] => What::Settings {
-                orientation: None,
-                notify: None,
-            },
-            [a] => match key_value(a) {
-                Some(("orientation", v)) => What::Settings {
-                    orientation: Some(v.to_string()),
-                    notify: None,
-                },
-                Some(("notify", v)) => What::Settings {
-                    orientation: None,
-                    notify: Some(v.to_string()),
-                },
-                Some(("days", v)) => What::ServerClock {
-                    days: whole_number("days", v, CLOCK_DAYS)?,
-                },
-                _ => {
-                    return Err(format!(
-                        "/settings takes orientation:own|white, notify:channel|dm|both or \
-                         (server managers) days:N, not '{a}'"
-                    ))
-                }
-            },
-            _ => return Err("/settings takes one setting at a time".into()),
-        },
-        "river-vote" | "vote" => vote(&args)?,
+        "games" | "mygames" => my_games(args)?,
+        "settings" => settings(args)?,
+        "river-vote" | "vote" => vote(args)?,
         "tally" => What::Tally {
-            vote: number(&args, "vote")?,
+            vote: number(args, "vote")?,
         },
         "abort" => What::Abort {
-            game: number(&args, "game")?,
+            game: number(args, "game")?,
         },
-        "press" => What::Button(one_word(&args, "/press accept:3")?),
-        "leaderboard" | "top" => leaderboard(&args)?,
-        "profile" => match args.as_slice() {
-            [] => What::Profile { member: None },
-            [m] => What::Profile {
-                member: Some(m.trim_start_matches('@').to_string()),
-            },
-            _ => return Err("/profile takes one member: /profile @bob".into()),
-        },
+        "press" => What::Button(one_word(args, "/press accept:3")?),
+        "leaderboard" | "top" => leaderboard(args)?,
+        "profile" => profile(args)?,
         _ => {
             return Err(format!(
                 "unknown command '/{name}'; /help lists the commands"
             ))
         }
+    })
+}
+
+/// `/move [game:N] MOVE`.
+fn a_move(args: &[&str]) -> Result<What, String> {
+    let (game, rest) = game_key(args)?;
+    if rest.is_empty() {
+        return Err("/move needs a move, for example /move e2-e4".into());
+    }
+    Ok(What::Move {
+        text: rest.join(" "),
+        game,
+        ply: None,
+    })
+}
+
+/// `/moves [game:N] SQUARE`.
+fn moves_from(args: &[&str]) -> Result<What, String> {
+    let (game, rest) = game_key(args)?;
+    let [from] = rest.as_slice() else {
+        return Err("/moves needs one square, for example /moves b1".into());
     };
-    Ok(Line::App(what))
+    Ok(What::Moves {
+        from: from.to_string(),
+        game,
+    })
+}
+
+/// `/draw` or `/takeback` (`name`): `[game] [offer|accept|decline]`, offering when no step
+/// is named.
+fn offer(name: &str, args: &[&str]) -> Result<What, String> {
+    let (mut game, rest) = game_key(args)?;
+    let mut step = None;
+    for w in rest {
+        if w.starts_with(|c: char| c.is_ascii_digit()) && game.is_none() {
+            game = Some(id(w, "game")?);
+            continue;
+        }
+        step = Some(match w.to_ascii_lowercase().as_str() {
+            _ if step.is_some() => {
+                return Err(format!("/{name} takes one of offer, accept or decline"))
+            }
+            "offer" | "request" | "ask" => Step::Offer,
+            "accept" | "yes" => Step::Accept,
+            "decline" | "no" => Step::Decline,
+            other => {
+                return Err(format!(
+                    "/{name} takes offer, accept or decline, not '{other}'"
+                ))
+            }
+        });
+    }
+    let step = step.unwrap_or(Step::Offer);
+    Ok(if name == "draw" {
+        What::Draw { step, game }
+    } else {
+        What::Takeback { step, game }
+    })
+}
+
+/// `/games [page:N]`.
+fn my_games(args: &[&str]) -> Result<What, String> {
+    Ok(What::MyGames {
+        page: match args {
+            [] => None,
+            [a] => Some(page(a)?),
+            _ => return Err("/games takes one page: /games page:2".into()),
+        },
+    })
+}
+
+/// `/settings [orientation:V | notify:V | days:N]`: one setting at a time.
+fn settings(args: &[&str]) -> Result<What, String> {
+    Ok(match args {
+        [] => What::Settings {
+            orientation: None,
+            notify: None,
+        },
+        [a] => match key_value(a) {
+            Some(("orientation", v)) => What::Settings {
+                orientation: Some(v.to_string()),
+                notify: None,
+            },
+            Some(("notify", v)) => What::Settings {
+                orientation: None,
+                notify: Some(v.to_string()),
+            },
+            Some(("days", v)) => What::ServerClock {
+                days: whole_number("days", v, CLOCK_DAYS)?,
+            },
+            _ => {
+                return Err(format!(
+                    "/settings takes orientation:own|white, notify:channel|dm|both or \
+                     (server managers) days:N, not '{a}'"
+                ))
+            }
+        },
+        _ => return Err("/settings takes one setting at a time".into()),
+    })
+}
+
+/// `/profile [@member]`.
+fn profile(args: &[&str]) -> Result<What, String> {
+    Ok(match args {
+        [] => What::Profile { member: None },
+        [m] => What::Profile {
+            member: Some(m.trim_start_matches('@').to_string()),
+        },
+        _ => return Err("/profile takes one member: /profile @bob".into()),
+    })
 }
 
 /// What a name the console is given stands for: the chat's id of a member, a server or a

@@ -5,14 +5,15 @@
 //! and answered with a short apology that carries it. Every call to Discord goes through
 //! `retry`, which waits out rate limits.
 
+use super::incoming::Incoming;
 use super::settle::{self, Questions};
 use super::{retry, Data};
 use crate::app::{AppError, Button, Command, Member, Picture, Reply, What};
 use poise::serenity_prelude as serenity;
 use serenity::{
-    ButtonStyle, CommandInteraction, ComponentInteraction, CreateActionRow, CreateAllowedMentions,
-    CreateAttachment, CreateButton, CreateInteractionResponse, CreateInteractionResponseFollowup,
-    CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse, Http,
+    ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, EditInteractionResponse, Http,
 };
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
@@ -26,109 +27,6 @@ const BUTTONS_PER_ROW: usize = 5;
 const MAX_ROWS: usize = 5;
 const MAX_CUSTOM_ID: usize = 100;
 const MAX_LABEL: usize = 80;
-
-/// The interaction being answered: a slash command or a button press.
-#[derive(Copy, Clone)]
-pub enum Incoming<'a> {
-    Command(&'a CommandInteraction),
-    Component(&'a ComponentInteraction),
-}
-
-impl Incoming<'_> {
-    fn user(&self) -> &serenity::User {
-        match self {
-            Incoming::Command(i) => &i.user,
-            Incoming::Component(i) => &i.user,
-        }
-    }
-    fn member(&self) -> Option<&serenity::Member> {
-        match self {
-            Incoming::Command(i) => i.member.as_deref(),
-            Incoming::Component(i) => i.member.as_ref(),
-        }
-    }
-    fn guild_id(&self) -> Option<serenity::GuildId> {
-        match self {
-            Incoming::Command(i) => i.guild_id,
-            Incoming::Component(i) => i.guild_id,
-        }
-    }
-    pub fn channel_id(&self) -> serenity::ChannelId {
-        match self {
-            Incoming::Command(i) => i.channel_id,
-            Incoming::Component(i) => i.channel_id,
-        }
-    }
-    /// Whether the message whose button was pressed is seen only by the presser.
-    fn pressed_private(&self) -> bool {
-        match self {
-            Incoming::Command(_) => false,
-            Incoming::Component(i) => i
-                .message
-                .flags
-                .is_some_and(|f| f.contains(serenity::MessageFlags::EPHEMERAL)),
-        }
-    }
-    /// What the logs call this interaction.
-    fn describe(&self) -> String {
-        match self {
-            Incoming::Command(i) => format!("/{} ({})", i.data.name, i.id),
-            Incoming::Component(i) => format!("button {} ({})", i.data.custom_id, i.id),
-        }
-    }
-    /// When Discord stops taking a first answer.
-    fn first_answer_deadline(&self) -> std::time::Instant {
-        retry::first_answer_deadline(match self {
-            Incoming::Command(i) => i.id.get(),
-            Incoming::Component(i) => i.id.get(),
-        })
-    }
-    /// The first answer, tried again after a rate limit while Discord still takes it.
-    async fn respond(&self, http: &Http, r: CreateInteractionResponse) -> serenity::Result<()> {
-        let what = match self {
-            Incoming::Command(_) => "an interaction's answer",
-            Incoming::Component(_) => "a button's answer",
-        };
-        retry::call(what, self.first_answer_deadline(), || async {
-            match self {
-                Incoming::Command(i) => i.create_response(http, r.clone()).await,
-                Incoming::Component(i) => i.create_response(http, r.clone()).await,
-            }
-        })
-        .await
-    }
-    async fn edit(&self, http: &Http, e: EditInteractionResponse) -> serenity::Result<()> {
-        retry::patiently("an edit of an answer", || async {
-            match self {
-                Incoming::Command(i) => i.edit_response(http, e.clone()).await.map(drop),
-                Incoming::Component(i) => i.edit_response(http, e.clone()).await.map(drop),
-            }
-        })
-        .await
-    }
-    async fn followup(
-        &self,
-        http: &Http,
-        f: CreateInteractionResponseFollowup,
-    ) -> serenity::Result<()> {
-        retry::patiently("a follow-up", || async {
-            match self {
-                Incoming::Command(i) => i.create_followup(http, f.clone()).await.map(drop),
-                Incoming::Component(i) => i.create_followup(http, f.clone()).await.map(drop),
-            }
-        })
-        .await
-    }
-    async fn delete_original(&self, http: &Http) -> serenity::Result<()> {
-        retry::patiently("deleting an answer", || async {
-            match self {
-                Incoming::Command(i) => i.delete_response(http).await,
-                Incoming::Component(i) => i.delete_response(http).await,
-            }
-        })
-        .await
-    }
-}
 
 /// What Discord shows as a user's name outside a server: the global display name, else
 /// the user name.

@@ -1,7 +1,8 @@
 //! Presses of the buttons under Ferry's messages. A button's id says what it acts on
 //! (`app::parse_button`), so a press works after a restart; the command layer judges it.
 
-use super::answer::{self, Incoming, Mode};
+use super::answer::{self, Mode};
+use super::incoming::Incoming;
 use super::{Data, Error};
 use crate::app::What;
 use poise::serenity_prelude as serenity;

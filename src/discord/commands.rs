@@ -1,7 +1,8 @@
 //! The slash commands. Each one only names its `app::What`; the command layer judges it
 //! and `answer` sends the reply. poise checks the options' types; Ferry checks the rest.
 
-use super::answer::{self, Incoming, Mode};
+use super::answer::{self, Mode};
+use super::incoming::Incoming;
 use super::{buttons, Context, Data, Error};
 use crate::app::{quote, quote_at_most, Step, What};
 use crate::engine::{server_option, variants};

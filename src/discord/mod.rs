@@ -17,6 +17,7 @@ mod bridge;
 mod buttons;
 mod commands;
 mod gateway;
+mod incoming;
 mod retry;
 mod scheduler;
 mod settle;
@@ -204,6 +205,20 @@ pub struct Data {
     thinkers: Arc<thinking::Thinkers>,
 }
 
+impl Data {
+    /// What the handlers of a starting process share: no interaction in flight yet, not
+    /// closing.
+    fn new(bridge: Bridge) -> Data {
+        Data {
+            bridge,
+            in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT as usize)),
+            closing: Arc::new(AtomicBool::new(false)),
+            clock_holder: scheduler::holder_name().into(),
+            thinkers: Arc::new(thinking::Thinkers::new()),
+        }
+    }
+}
+
 /// The most interactions answered at once; shutdown takes all of these permits.
 const MAX_IN_FLIGHT: u32 = 1024;
 /// How long shutdown waits for interactions being answered.
@@ -240,17 +255,7 @@ pub fn serve(config: Config) -> Result<(), String> {
 }
 
 async fn run(config: Config) -> Result<(), String> {
-    let bridge = Bridge::new(config.db.clone(), Arc::new(SystemClock));
-    bridge
-        .check()
-        .await
-        .map_err(|e| format!("cannot use the database {}: {e}", shown_db(&config.db)))?;
-    let shards = config.shards.map_or_else(
-        || "all (as Discord recommends)".to_string(),
-        |r| r.to_string(),
-    );
-    tracing::info!(db = %shown_db(&config.db), guild = ?config.guild, proxy = ?config.proxy, %shards, "starting Ferry");
-
+    let bridge = open_database(&config).await?;
     let stop = gateway::Stop::listen();
     let http = http_client(&config);
     let proxy = config.proxy.as_deref();
@@ -261,63 +266,10 @@ async fn run(config: Config) -> Result<(), String> {
             return Ok(());
         }
     };
-
-    let in_flight = Arc::new(Semaphore::new(MAX_IN_FLIGHT as usize));
-    let closing = Arc::new(AtomicBool::new(false));
-    let clock_holder: Arc<str> = scheduler::holder_name().into();
-    let data = Data {
-        bridge: bridge.clone(),
-        in_flight: Arc::clone(&in_flight),
-        closing: Arc::clone(&closing),
-        clock_holder: Arc::clone(&clock_holder),
-        thinkers: Arc::new(thinking::Thinkers::new()),
-    };
-    let guild = config.guild.map(serenity::GuildId::new);
-    let tick = config.tick;
-    let registers = config.shards.is_none_or(|r| r.has_first());
-    let framework = poise::Framework::builder()
-        .options(commands::options())
-        .initialize_owners(false)
-        .setup(move |ctx, ready, framework| {
-            Box::pin(async move {
-                let commands = &framework.options().commands;
-                if registers {
-                    let registered = retry::patiently("registering the commands", || async {
-                        match guild {
-                            Some(g) => poise::builtins::register_in_guild(ctx, commands, g).await,
-                            None => poise::builtins::register_globally(ctx, commands).await,
-                        }
-                    })
-                    .await;
-                    // Without data no command is answered, so a failed registration must
-                    // not stop the bot: the commands Discord already has keep working.
-                    match registered {
-                        Ok(()) => tracing::info!(
-                            user = %ready.user.name,
-                            commands = commands.len(),
-                            in_guild = ?guild,
-                            "connected; slash commands registered"
-                        ),
-                        Err(e) => tracing::error!(
-                            user = %ready.user.name,
-                            "connected, but the slash commands could not be registered ({e}); \
-                             those registered before stay in use"
-                        ),
-                    }
-                } else {
-                    tracing::info!(user = %ready.user.name, "connected; the process running shard 0 registers the slash commands");
-                }
-                // A challenge naming Ferry itself starts a game against its engine.
-                data.bridge.set_ferry_id(&ready.user.id.to_string());
-                scheduler::start(ctx.http.clone(), data.clone(), tick);
-                thinking::resume(&data);
-                Ok(data)
-            })
-        })
-        .build();
+    let data = Data::new(bridge);
     let intents = serenity::GatewayIntents::non_privileged();
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
-        .framework(framework)
+        .framework(framework(&config, data.clone()))
         .await
         .map_err(|e| format!("cannot set up the Discord client: {e}"))?;
 
@@ -339,14 +291,98 @@ async fn run(config: Config) -> Result<(), String> {
         () = stop.requested() => Ok(()),
         gave_up = gateway::watch(&manager, range.first..=range.last, config.give_up) => Err(gave_up),
     };
+    shut_down(&data, &manager).await;
+    if outcome.is_ok() {
+        tracing::info!("stopped");
+    }
+    outcome
+}
 
-    closing.store(true, Ordering::SeqCst);
-    match tokio::time::timeout(SHUTDOWN_GRACE, in_flight.acquire_many(MAX_IN_FLIGHT)).await {
+/// The database, checked before Discord is reached; the start is logged.
+async fn open_database(config: &Config) -> Result<Bridge, String> {
+    let bridge = Bridge::new(config.db.clone(), Arc::new(SystemClock));
+    bridge
+        .check()
+        .await
+        .map_err(|e| format!("cannot use the database {}: {e}", shown_db(&config.db)))?;
+    let shards = config.shards.map_or_else(
+        || "all (as Discord recommends)".to_string(),
+        |r| r.to_string(),
+    );
+    tracing::info!(db = %shown_db(&config.db), guild = ?config.guild, proxy = ?config.proxy, %shards, "starting Ferry");
+    Ok(bridge)
+}
+
+/// Ferry's commands, and what a connection starts: the commands registered (by the
+/// process that runs shard 0), Ferry's own id known, the clocks and Ferry's turns going.
+fn framework(config: &Config, data: Data) -> poise::Framework<Data, Error> {
+    let guild = config.guild.map(serenity::GuildId::new);
+    let tick = config.tick;
+    let registers = config.shards.is_none_or(|r| r.has_first());
+    poise::Framework::builder()
+        .options(commands::options())
+        .initialize_owners(false)
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                let commands = &framework.options().commands;
+                if registers {
+                    register_commands(ctx, commands, guild, &ready.user.name).await;
+                } else {
+                    tracing::info!(user = %ready.user.name, "connected; the process running shard 0 registers the slash commands");
+                }
+                // A challenge naming Ferry itself starts a game against its engine.
+                data.bridge.set_ferry_id(&ready.user.id.to_string());
+                scheduler::start(ctx.http.clone(), data.clone(), tick);
+                thinking::resume(&data);
+                Ok(data)
+            })
+        })
+        .build()
+}
+
+/// Registers the slash commands in `guild`, or globally; a failure is logged only.
+async fn register_commands(
+    ctx: &serenity::Context,
+    commands: &[poise::Command<Data, Error>],
+    guild: Option<serenity::GuildId>,
+    user: &str,
+) {
+    let registered = retry::patiently("registering the commands", || async {
+        match guild {
+            Some(g) => poise::builtins::register_in_guild(ctx, commands, g).await,
+            None => poise::builtins::register_globally(ctx, commands).await,
+        }
+    })
+    .await;
+    // Without data no command is answered, so a failed registration must
+    // not stop the bot: the commands Discord already has keep working.
+    match registered {
+        Ok(()) => tracing::info!(
+            %user,
+            commands = commands.len(),
+            in_guild = ?guild,
+            "connected; slash commands registered"
+        ),
+        Err(e) => tracing::error!(
+            %user,
+            "connected, but the slash commands could not be registered ({e}); \
+             those registered before stay in use"
+        ),
+    }
+}
+
+/// Stops in order: no new interactions, those being answered finished (for a while), the
+/// clocks' lease given up for another process, the gateway connections closed.
+async fn shut_down(data: &Data, manager: &serenity::ShardManager) {
+    data.closing.store(true, Ordering::SeqCst);
+    match tokio::time::timeout(SHUTDOWN_GRACE, data.in_flight.acquire_many(MAX_IN_FLIGHT)).await {
         Ok(_) => tracing::info!("all commands finished"),
         Err(_) => tracing::warn!("commands still running after {SHUTDOWN_GRACE:?}; each is one transaction, so none is half-stored"),
     }
     // Another process sharing the database runs the clocks from its next tick.
-    match bridge
+    let clock_holder = Arc::clone(&data.clock_holder);
+    match data
+        .bridge
         .run(move |app| app.release_clock(&clock_holder))
         .await
     {
@@ -362,10 +398,6 @@ async fn run(config: Config) -> Result<(), String> {
     {
         tracing::warn!("the gateway connections did not close within {CLOSE_GRACE:?}");
     }
-    if outcome.is_ok() {
-        tracing::info!("stopped");
-    }
-    outcome
 }
 
 /// The REST client: through `FERRY_DISCORD_PROXY` with serenity's rate limiter off (the

@@ -4,7 +4,7 @@
 //! Which message asked which question is kept in the database (`App::remember_question`),
 //! so it survives restarts and any process can settle it.
 
-use super::answer::Incoming;
+use super::incoming::Incoming;
 use super::{retry, Data};
 use crate::app::{MessageRef, Reply, Settled};
 use poise::serenity_prelude as serenity;

@@ -2,7 +2,8 @@
 //! PostgreSQL when a server outgrows one host, and back. Every row of every table is
 //! copied in one transaction on the target, ids included, then the counts compared.
 
-use super::db::{sqlite_value, Arg, Db, Value};
+use super::db::Db;
+use super::value::{sqlite_value, Arg, Value};
 use super::{Result, Store, StoreError};
 
 /// The tables in an order where each row's references are copied before it.

@@ -8,6 +8,9 @@
 //! on PostgreSQL a transaction-scoped advisory lock every writing transaction takes).
 
 use super::postgres::Pg;
+/// What a query module needs besides `Db`, so that each imports the interface from here.
+pub(crate) use super::value::{args, Row, Value};
+use super::value::{sqlite_value, Arg, FromValue};
 use super::{Result, StoreError};
 use std::cell::RefCell;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -21,216 +24,6 @@ pub(crate) enum Db {
     },
     /// Boxed: the PostgreSQL client is larger than a SQLite connection.
     Postgres(Box<RefCell<Pg>>),
-}
-
-/// A parameter of a query.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Arg<'a> {
-    Null,
-    Int(i64),
-    Real(f64),
-    Text(&'a str),
-    Blob(&'a [u8]),
-}
-
-/// A value read from a row.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Value {
-    Null,
-    Int(i64),
-    Real(f64),
-    Text(String),
-    Blob(Vec<u8>),
-}
-
-/// What can be a query parameter: `args!` calls it on each.
-pub(crate) trait ToArg {
-    fn arg(&self) -> Arg<'_>;
-}
-
-/// The parameters of a query: `args![a, b]` is `&[Arg; 2]`.
-macro_rules! args {
-    ($($e:expr),* $(,)?) => {
-        &[$($crate::store::db::ToArg::arg(&$e)),*][..]
-    };
-}
-pub(crate) use args;
-
-impl<T: ToArg + ?Sized> ToArg for &T {
-    fn arg(&self) -> Arg<'_> {
-        (**self).arg()
-    }
-}
-impl ToArg for str {
-    fn arg(&self) -> Arg<'_> {
-        Arg::Text(self)
-    }
-}
-impl ToArg for String {
-    fn arg(&self) -> Arg<'_> {
-        Arg::Text(self)
-    }
-}
-impl ToArg for [u8] {
-    fn arg(&self) -> Arg<'_> {
-        Arg::Blob(self)
-    }
-}
-impl ToArg for Vec<u8> {
-    fn arg(&self) -> Arg<'_> {
-        Arg::Blob(self)
-    }
-}
-impl ToArg for bool {
-    fn arg(&self) -> Arg<'_> {
-        Arg::Int(i64::from(*self))
-    }
-}
-impl ToArg for f64 {
-    fn arg(&self) -> Arg<'_> {
-        Arg::Real(*self)
-    }
-}
-macro_rules! int_args {
-    ($($t:ty),*) => {$(
-        impl ToArg for $t {
-            fn arg(&self) -> Arg<'_> {
-                Arg::Int(i64::from(*self))
-            }
-        }
-    )*};
-}
-int_args!(i64, i32, u32, u8);
-impl<T: ToArg> ToArg for Option<T> {
-    fn arg(&self) -> Arg<'_> {
-        self.as_ref().map_or(Arg::Null, ToArg::arg)
-    }
-}
-
-/// A row read: its values, taken out one by one.
-pub(crate) struct Row(pub(crate) Vec<Value>);
-
-impl Row {
-    /// Column `i` (from 0) as a `T`.
-    pub(crate) fn get<T: FromValue>(&mut self, i: usize) -> Result<T> {
-        let v = self.0.get_mut(i).map(|v| std::mem::replace(v, Value::Null));
-        let v = v.ok_or_else(|| StoreError::Data(format!("no column {i} in the row")))?;
-        T::from_value(v).map_err(|found| {
-            StoreError::Data(format!(
-                "column {i} holds {found}, not {}",
-                std::any::type_name::<T>()
-            ))
-        })
-    }
-}
-
-/// What a column can be read as. The error names what the column held.
-pub(crate) trait FromValue: Sized {
-    fn from_value(v: Value) -> std::result::Result<Self, String>;
-}
-
-fn wrong(v: &Value) -> String {
-    match v {
-        Value::Null => "NULL".to_string(),
-        Value::Int(n) => format!("the integer {n}"),
-        Value::Real(x) => format!("the number {x}"),
-        Value::Text(_) => "text".to_string(),
-        Value::Blob(_) => "bytes".to_string(),
-    }
-}
-
-impl FromValue for i64 {
-    fn from_value(v: Value) -> std::result::Result<Self, String> {
-        match v {
-            Value::Int(n) => Ok(n),
-            other => Err(wrong(&other)),
-        }
-    }
-}
-macro_rules! narrow_ints {
-    ($($t:ty),*) => {$(
-        impl FromValue for $t {
-            fn from_value(v: Value) -> std::result::Result<Self, String> {
-                match v {
-                    Value::Int(n) => <$t>::try_from(n).map_err(|_| wrong(&v)),
-                    other => Err(wrong(&other)),
-                }
-            }
-        }
-    )*};
-}
-narrow_ints!(u32, u8);
-impl FromValue for bool {
-    fn from_value(v: Value) -> std::result::Result<Self, String> {
-        match v {
-            Value::Int(n) => Ok(n != 0),
-            other => Err(wrong(&other)),
-        }
-    }
-}
-impl FromValue for f64 {
-    fn from_value(v: Value) -> std::result::Result<Self, String> {
-        match v {
-            Value::Real(x) => Ok(x),
-            // SQLite keeps a whole REAL as an integer when it can.
-            Value::Int(n) => Ok(n as f64),
-            other => Err(wrong(&other)),
-        }
-    }
-}
-impl FromValue for String {
-    fn from_value(v: Value) -> std::result::Result<Self, String> {
-        match v {
-            Value::Text(s) => Ok(s),
-            other => Err(wrong(&other)),
-        }
-    }
-}
-impl FromValue for Vec<u8> {
-    fn from_value(v: Value) -> std::result::Result<Self, String> {
-        match v {
-            Value::Blob(b) => Ok(b),
-            other => Err(wrong(&other)),
-        }
-    }
-}
-impl<T: FromValue> FromValue for Option<T> {
-    fn from_value(v: Value) -> std::result::Result<Self, String> {
-        match v {
-            Value::Null => Ok(None),
-            v => T::from_value(v).map(Some),
-        }
-    }
-}
-impl FromValue for Value {
-    fn from_value(v: Value) -> std::result::Result<Self, String> {
-        Ok(v)
-    }
-}
-
-impl rusqlite::ToSql for Arg<'_> {
-    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-        use rusqlite::types::{ToSqlOutput, ValueRef};
-        Ok(ToSqlOutput::Borrowed(match *self {
-            Arg::Null => ValueRef::Null,
-            Arg::Int(n) => ValueRef::Integer(n),
-            Arg::Real(x) => ValueRef::Real(x),
-            Arg::Text(s) => ValueRef::Text(s.as_bytes()),
-            Arg::Blob(b) => ValueRef::Blob(b),
-        }))
-    }
-}
-
-/// A SQLite value as Ferry reads it.
-pub(crate) fn sqlite_value(v: rusqlite::types::ValueRef) -> Value {
-    use rusqlite::types::ValueRef;
-    match v {
-        ValueRef::Null => Value::Null,
-        ValueRef::Integer(n) => Value::Int(n),
-        ValueRef::Real(x) => Value::Real(x),
-        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
-        ValueRef::Blob(b) => Value::Blob(b.to_vec()),
-    }
 }
 
 impl Db {
@@ -319,21 +112,21 @@ impl Db {
     /// commits when `body` succeeds and changes nothing when it fails. On PostgreSQL a
     /// connection lost before the commit is known runs `body` again on a new connection,
     /// so `body` must read what it depends on (as every write here does).
-    pub(crate) fn write<T>(&self, body: impl FnMut(&Db) -> Result<T>) -> Result<T> {
+    pub(crate) fn write<T>(&self, mut body: impl FnMut(&Db) -> Result<T>) -> Result<T> {
         match self {
             Db::Sqlite { conn, writers } => {
                 let _turn = writers.lock().unwrap_or_else(PoisonError::into_inner);
                 sqlite_transaction(conn, "BEGIN IMMEDIATE", self, body)
             }
-            Db::Postgres(_) => Pg::write(self, body),
+            Db::Postgres(pg) => Pg::write(pg, || body(self)),
         }
     }
 
     /// Runs reads in one transaction, so they see one state of the database.
-    pub(crate) fn snapshot<T>(&self, body: impl FnMut(&Db) -> Result<T>) -> Result<T> {
+    pub(crate) fn snapshot<T>(&self, mut body: impl FnMut(&Db) -> Result<T>) -> Result<T> {
         match self {
             Db::Sqlite { conn, .. } => sqlite_transaction(conn, "BEGIN", self, body),
-            Db::Postgres(_) => Pg::snapshot(self, body),
+            Db::Postgres(pg) => Pg::snapshot(pg, || body(self)),
         }
     }
 

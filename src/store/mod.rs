@@ -13,6 +13,7 @@ mod postgres;
 mod questions;
 mod ratings;
 mod schema;
+mod value;
 mod votes;
 
 pub use copy::{copy_database, Copied};

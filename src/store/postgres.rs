@@ -5,13 +5,14 @@
 //! exchange with the server is bounded in time (`Conn`): a server that stops answering
 //! without closing the connection counts as a lost connection too.
 
-use super::db::{Arg, Db, Row, Value};
 use super::schema::Migration;
+use super::value::{Arg, Row, Value};
 use super::{Result, StoreError};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::future::Future;
 use std::time::{Duration, Instant};
-use tokio_postgres::types::{to_sql_checked, FromSql, IsNull, ToSql, Type};
+use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Config, NoTls, SimpleQueryMessage, Statement, ToStatement};
 
 /// How long a command waits for an unreachable server before it fails: long enough for a
@@ -459,14 +460,14 @@ impl Pg {
         }
     }
 
-    /// `Db::write` on PostgreSQL (see there).
-    pub(crate) fn write<T>(db: &Db, mut body: impl FnMut(&Db) -> Result<T>) -> Result<T> {
-        let pg = db.postgres().expect("a PostgreSQL store");
+    /// `Db::write` on PostgreSQL (see there): `body` runs the transaction's statements on
+    /// `pg`.
+    pub(crate) fn write<T>(pg: &RefCell<Pg>, mut body: impl FnMut() -> Result<T>) -> Result<T> {
         let deadline = Instant::now() + PATIENCE;
         loop {
             let begun = pg.borrow_mut().again(Pg::begin_write);
             let xid = begun?;
-            let out = body(db);
+            let out = body();
             let mut p = pg.borrow_mut();
             let retry = match out {
                 Ok(v) => match p.finish("COMMIT") {
@@ -497,9 +498,9 @@ impl Pg {
         }
     }
 
-    /// `Db::snapshot` on PostgreSQL: reads in one repeatable-read transaction.
-    pub(crate) fn snapshot<T>(db: &Db, mut body: impl FnMut(&Db) -> Result<T>) -> Result<T> {
-        let pg = db.postgres().expect("a PostgreSQL store");
+    /// `Db::snapshot` on PostgreSQL: reads in one repeatable-read transaction, `body`
+    /// reading on `pg`.
+    pub(crate) fn snapshot<T>(pg: &RefCell<Pg>, mut body: impl FnMut() -> Result<T>) -> Result<T> {
         let deadline = Instant::now() + PATIENCE;
         loop {
             pg.borrow_mut().again(|p| {
@@ -508,7 +509,7 @@ impl Pg {
                 p.in_transaction = true;
                 Ok(())
             })?;
-            let out = body(db);
+            let out = body();
             let mut p = pg.borrow_mut();
             match out {
                 Ok(v) => {
@@ -604,90 +605,6 @@ fn row_of(r: &tokio_postgres::Row) -> Result<Row> {
         .map(|i| r.try_get::<_, Value>(i).map_err(StoreError::from))
         .collect::<Result<Vec<_>>>()
         .map(Row)
-}
-
-impl ToSql for Arg<'_> {
-    fn to_sql(
-        &self,
-        ty: &Type,
-        out: &mut tokio_postgres::types::private::BytesMut,
-    ) -> std::result::Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
-        // The server decides each parameter's type from the query; the store's values
-        // are i64, f64, text and bytes, written as whichever of its kind it asks for.
-        match *self {
-            Arg::Null => Ok(IsNull::Yes),
-            Arg::Int(n) => match *ty {
-                Type::INT2 => i16::try_from(n)?.to_sql(ty, out),
-                Type::INT4 => i32::try_from(n)?.to_sql(ty, out),
-                Type::BOOL => (n != 0).to_sql(ty, out),
-                Type::FLOAT8 => (n as f64).to_sql(ty, out),
-                _ => n.to_sql(ty, out),
-            },
-            Arg::Real(x) => x.to_sql(ty, out),
-            Arg::Text(s) => s.to_sql(ty, out),
-            Arg::Blob(b) => b.to_sql(ty, out),
-        }
-    }
-
-    fn accepts(ty: &Type) -> bool {
-        matches!(
-            *ty,
-            Type::INT2
-                | Type::INT4
-                | Type::INT8
-                | Type::BOOL
-                | Type::FLOAT8
-                | Type::TEXT
-                | Type::VARCHAR
-                | Type::BPCHAR
-                | Type::NAME
-                | Type::UNKNOWN
-                | Type::BYTEA
-        )
-    }
-
-    to_sql_checked!();
-}
-
-impl<'a> FromSql<'a> for Value {
-    fn from_sql(
-        ty: &Type,
-        raw: &'a [u8],
-    ) -> std::result::Result<Self, Box<dyn std::error::Error + Sync + Send>> {
-        Ok(match *ty {
-            Type::INT2 => Value::Int(i16::from_sql(ty, raw)?.into()),
-            Type::INT4 => Value::Int(i32::from_sql(ty, raw)?.into()),
-            Type::INT8 => Value::Int(i64::from_sql(ty, raw)?),
-            Type::BOOL => Value::Int(bool::from_sql(ty, raw)?.into()),
-            Type::FLOAT4 => Value::Real(f32::from_sql(ty, raw)?.into()),
-            Type::FLOAT8 => Value::Real(f64::from_sql(ty, raw)?),
-            Type::BYTEA => Value::Blob(<Vec<u8>>::from_sql(ty, raw)?),
-            _ => Value::Text(String::from_sql(ty, raw)?),
-        })
-    }
-
-    fn from_sql_null(
-        _: &Type,
-    ) -> std::result::Result<Self, Box<dyn std::error::Error + Sync + Send>> {
-        Ok(Value::Null)
-    }
-
-    fn accepts(ty: &Type) -> bool {
-        matches!(
-            *ty,
-            Type::INT2
-                | Type::INT4
-                | Type::INT8
-                | Type::BOOL
-                | Type::FLOAT4
-                | Type::FLOAT8
-                | Type::BYTEA
-                | Type::TEXT
-                | Type::VARCHAR
-                | Type::BPCHAR
-                | Type::NAME
-        )
-    }
 }
 
 #[cfg(test)]

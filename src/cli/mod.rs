@@ -1,0 +1,582 @@
+//! The `ferry` command line, parsed by clap (`ferry help`, `ferry help COMMAND`). Other
+//! tools depend on this exact interface:
+//!
+//! - `ferry` alone: the Discord bot when DISCORD_TOKEN is set, else the console
+//! - `ferry serve` (the Discord bot: see `crate::discord::Config` for its environment)
+//! - `ferry console [--db PATH] [--pictures DIR] [--as NAME] [--server NAME] [--channel NAME]`
+//!   (Ferry offline: see `crate::console`)
+//! - `ferry variants`
+//! - `ferry moves VARIANT [--fen TEXT] [--set KEY=VALUE]...`
+//! - `ferry perft VARIANT DEPTH [--fen TEXT] [--set KEY=VALUE]... [--divide]`: `nodes N`
+//!   is the last line of standard output; time and speed go to stderr, and so does a
+//!   progress bar at depth 6 and more when stderr is a terminal
+//! - `ferry replay VARIANT [--fen TEXT] [--set KEY=VALUE]... [FILE]`: `position:` and
+//!   `result:` lines
+//! - `ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]...` (a game at the terminal)
+//! - `ferry match VARIANT --white SPEC --black SPEC --games N [--set KEY=VALUE]...` (SPEC
+//!   `random`, `level:N` or `material:N`): a line per game, then `A vs B: W wins, D draws, L losses;
+//!   score S%`
+//! - `ferry uci`: a UCI engine on standard input and output (`crate::uci`)
+//! - `ferry think VARIANT [--fen TEXT] [--set KEY=VALUE]... [--depth N] [--movetime MS]
+//!   [--level N]`: `info depth ... pv ...` lines (with --level, one `info level N score ...`
+//!   line), then `bestmove TEXT` last
+//! - `ferry render VARIANT [--fen TEXT] [--set KEY=VALUE]... [--moves TEXT...] [--flip]
+//!   [--legend] [--from CELL] -o FILE`
+//! - `ferry completions SHELL`: a completion script for bash, zsh, fish, elvish or
+//!   powershell
+//! - `ferry --version`, `ferry --help`, `ferry COMMAND --help`
+//!
+//! Bad input gives one line on stderr and exit status 2; an illegal move in a replay,
+//! exit status 1. Help and the version go to stdout with exit status 0.
+
+mod failure;
+mod play;
+mod position;
+mod setup;
+mod thinking;
+
+use failure::{io, Failure};
+use position::RenderArgs;
+use setup::Setup;
+
+use crate::engine::player_text::excerpt;
+use crate::engine::search::arena::{self, Player};
+use crate::engine::search::level;
+use crate::engine::variants;
+use clap::error::{ContextKind, ErrorKind};
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+/// The deepest perft the command line accepts: deeper trees would run for days.
+const MAX_PERFT_DEPTH: u32 = 12;
+
+const SERVE_ENVIRONMENT: &str = "\
+Environment (the token is never taken from the command line, where a process list shows it):
+  DISCORD_TOKEN              the bot's token (required)
+  DISCORD_GUILD              a server id: register the commands there at once, not globally
+  FERRY_DB                   the database: a file, or postgres://USER@HOST/DB [default: ferry.db]
+  FERRY_DISCORD_PROXY        a base URL to reach Discord through (such as a rate-limit proxy)
+  FERRY_TICK_SECONDS         how often clocks are checked, 1 to 3600 [default: 60]
+  FERRY_SHARDS               the gateway shards this process runs, START-END/TOTAL (0-3/8)
+  FERRY_UNREACHABLE_SECONDS  how long to retry an unreachable Discord before giving up
+  RUST_LOG                   log filter, such as info or ferry=debug
+
+Example:
+  DISCORD_TOKEN=... FERRY_DB=/data/ferry.db ferry serve";
+
+/// Ferry: correspondence play of five chess variants.
+///
+/// With no command, Ferry is the Discord bot when DISCORD_TOKEN is set, else the console.
+#[derive(Parser)]
+#[command(name = "ferry", version = env!("FERRY_VERSION"), max_term_width = 100)]
+#[command(
+    after_help = "Examples:\n  ferry variants\n  ferry perft continental 5 --divide\n  \
+                        ferry help perft"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The Discord bot, configured by the environment alone
+    #[command(after_help = SERVE_ENVIRONMENT)]
+    Serve {
+        /// (none: serve reads its settings from the environment)
+        #[arg(hide = true, allow_hyphen_values = true)]
+        extra: Vec<String>,
+    },
+    /// Ferry offline: chat commands from standard input, replies on standard output
+    #[command(after_help = "Type /help in the console for its commands.\n\n\
+                            Example:\n  ferry console --db games.db --as bob")]
+    Console(ConsoleArgs),
+    /// The variants with their options, values and defaults
+    #[command(after_help = "Example:\n  ferry variants")]
+    Variants,
+    /// Every legal move of a position, in canonical text, sorted
+    #[command(after_help = "Example:\n  ferry moves amalgamated --set black_general=d8")]
+    Moves(Setup),
+    /// Counts the leaves of the legal move tree; `nodes N` is the last line
+    #[command(after_help = "Example:\n  ferry perft continental 5 --divide")]
+    Perft {
+        #[command(flatten)]
+        setup: Setup,
+        /// Plies to look ahead, 0 to 12
+        #[arg(value_name = "DEPTH", value_parser = parse_depth)]
+        depth: u32,
+        /// One line per first move with the leaves below it, before the total
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Plays a game record and prints the `position:` and `result:` it ends in
+    #[command(after_help = "Exit status 1 at an illegal move.\n\n\
+                            Example:\n  echo '1. e4 e5 2. He2' | ferry replay continental")]
+    Replay {
+        #[command(flatten)]
+        setup: Setup,
+        /// The game record (moves; numbers and results are skipped) [default: stdin]
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
+    /// A game at the terminal, both sides typed by the same person
+    #[command(after_help = "Example:\n  ferry play river")]
+    Play(Setup),
+    /// Plays games between two players (level:N, material:N or random) and prints the score
+    #[command(after_help = match_help())]
+    Match {
+        #[command(flatten)]
+        setup: Setup,
+        /// The first player (White in odd games): random, level:N or material:N (level N
+        /// standing on material alone), N from 1 to 8
+        #[arg(long, value_name = "SPEC", value_parser = parse_player)]
+        white: Player,
+        /// The second player (Black in odd games)
+        #[arg(long, value_name = "SPEC", value_parser = parse_player)]
+        black: Player,
+        /// How many games, 1 to 10000
+        #[arg(long, value_name = "N", value_parser = parse_games)]
+        games: u32,
+        /// Level 8's time a move in milliseconds, 10 to 600000; every level takes its
+        /// fixed share of it [default: 2000, as in a game]
+        #[arg(long, value_name = "MS", value_parser = parse_budget)]
+        budget: Option<u64>,
+        /// Plays every game to its end, never adjudicating one both searches call decided
+        #[arg(long)]
+        play_out: bool,
+    },
+    /// Speaks UCI on standard input and output (Fairy-Stockfish's dialect), for chess GUIs
+    #[command(
+        after_help = "See the README, \"Ferry as a UCI engine\", for the move forms.\n\n\
+                            Example:\n  printf 'uci\\nsetoption name UCI_Variant value river\\n\
+                            position startpos\\ngo depth 4\\n' | ferry uci"
+    )]
+    Uci,
+    /// Searches a position for Ferry's best move; `bestmove TEXT` is the last line
+    #[command(
+        after_help = "One line per finished depth: depth, score (cp or mate), nodes, \
+                            nodes per second, time and the principal variation. With --level, \
+                            one line with the level and its score instead.\n\n\
+                            Examples:\n  ferry think continental --movetime 500\n  \
+                            ferry think river --level 2"
+    )]
+    Think {
+        #[command(flatten)]
+        setup: Setup,
+        /// Search this many plies deep at most, 1 to 64
+        #[arg(long, value_name = "N", value_parser = parse_search_depth)]
+        depth: Option<u32>,
+        /// Think this many milliseconds at most, 1 to 600000 [default: 2000]
+        #[arg(long, value_name = "MS", value_parser = parse_movetime)]
+        movetime: Option<u64>,
+        /// Choose the move as Ferry does at this level in a game, 1 (easiest) to 8
+        /// (strongest): its depth, time and margin of error
+        #[arg(long, value_name = "N", value_parser = level::parse, conflicts_with_all = ["depth", "movetime"])]
+        level: Option<u8>,
+    },
+    /// Writes a picture of a position (or of the variant's pieces) to a PNG file
+    #[command(
+        after_help = "Example:\n  ferry render continental --moves e4 e5 --flip -o board.png"
+    )]
+    Render(RenderArgs),
+    /// Copies a whole Ferry database into a new, empty one (SQLite to PostgreSQL, or back)
+    #[command(
+        after_help = "Stop every `ferry serve` on the source first. The target is \
+                            brought to this Ferry's schema and must hold no rows; every row \
+                            lands in one transaction, and the counts are checked after.\n\n\
+                            Example:\n  ferry migrate --from ferry.db --to \
+                            postgres://ferry@db.example:5432/ferry"
+    )]
+    Migrate {
+        /// The database to copy: a file path, sqlite:PATH or postgres://USER@HOST/DB
+        #[arg(long, value_name = "FILE_OR_URL")]
+        from: String,
+        /// The empty database to copy into, written the same way
+        #[arg(long, value_name = "FILE_OR_URL")]
+        to: String,
+    },
+    /// Prints a shell completion script (bash, zsh, fish, elvish, powershell)
+    #[command(
+        after_help = "Example:\n  ferry completions bash > ~/.local/share/bash-completion/completions/ferry"
+    )]
+    Completions {
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Args)]
+struct ConsoleArgs {
+    /// The database: a file, or postgres://USER@HOST/DB [default: $FERRY_DB, else
+    /// ./ferry.db]
+    #[arg(long, value_name = "PATH")]
+    db: Option<String>,
+    /// Where pictures and files go [default: ferry-pictures next to the database]
+    #[arg(long, value_name = "DIR")]
+    pictures: Option<String>,
+    /// Who types the commands [default: alice]
+    #[arg(long = "as", value_name = "NAME")]
+    who: Option<String>,
+    /// The server name [default: home]
+    #[arg(long, value_name = "NAME")]
+    server: Option<String>,
+    /// The channel name [default: general]
+    #[arg(long, value_name = "NAME")]
+    channel: Option<String>,
+}
+
+impl ConsoleArgs {
+    /// The arguments as the console reads them.
+    fn to_args(&self) -> Vec<String> {
+        let pairs = [
+            ("--db", &self.db),
+            ("--pictures", &self.pictures),
+            ("--as", &self.who),
+            ("--server", &self.server),
+            ("--channel", &self.channel),
+        ];
+        pairs
+            .into_iter()
+            .filter_map(|(flag, value)| value.as_ref().map(|v| [flag.to_string(), v.clone()]))
+            .flatten()
+            .collect()
+    }
+}
+
+/// A whole number from `low` to `high` for the argument `name`, or a refusal that says so.
+fn whole_in<T>(text: &str, name: &str, low: T, high: T, unit: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
+{
+    text.parse()
+        .ok()
+        .filter(|n| (low..=high).contains(n))
+        .ok_or_else(|| {
+            format!(
+                "{name} '{}' must be a whole number{unit} from {low} to {high}",
+                excerpt(text)
+            )
+        })
+}
+
+fn parse_depth(text: &str) -> Result<u32, String> {
+    whole_in(text, "DEPTH", 0, MAX_PERFT_DEPTH, "")
+}
+
+fn parse_search_depth(text: &str) -> Result<u32, String> {
+    whole_in(
+        text,
+        "--depth",
+        1,
+        crate::engine::search::MAX_PLY as u32,
+        "",
+    )
+}
+
+fn parse_player(text: &str) -> Result<Player, String> {
+    Player::parse(text)
+}
+
+/// `ferry match --help`'s closing text, with the adjudication's own figures.
+fn match_help() -> String {
+    use arena::Adjudication;
+    format!(
+        "Colours alternate from game to game, and each pair of games starts from its own \
+         random opening. The totals count for the --white player. A game between two \
+         levels ends, adjudicated, once both searches have put the same side {} centipawns \
+         or more ahead for {} moves each (--play-out plays it to the end).\n\n\
+         Example:\n  ferry match fluidity --white level:3 --black level:1 --games 10",
+        Adjudication::SCORE,
+        Adjudication::MOVES
+    )
+}
+
+/// The most games one `ferry match` plays.
+const MAX_MATCH_GAMES: u32 = 10_000;
+
+fn parse_games(text: &str) -> Result<u32, String> {
+    whole_in(text, "--games", 1, MAX_MATCH_GAMES, "")
+}
+
+/// The longest a `ferry think` may be told to take: ten minutes.
+const MAX_MOVETIME_MS: u64 = 600_000;
+
+fn parse_movetime(text: &str) -> Result<u64, String> {
+    whole_in(text, "--movetime", 1, MAX_MOVETIME_MS, " of milliseconds")
+}
+
+/// The least level-8 budget a match may set: below it level 1's share rounds to nothing.
+const MIN_BUDGET_MS: u64 = 10;
+
+fn parse_budget(text: &str) -> Result<u64, String> {
+    whole_in(
+        text,
+        "--budget",
+        MIN_BUDGET_MS,
+        MAX_MOVETIME_MS,
+        " of milliseconds",
+    )
+}
+
+/// Runs one command; returns the exit status.
+pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let stdin = std::io::stdin();
+    let progress = std::io::stderr().is_terminal();
+    run_inner(args, &mut stdin.lock(), out, err, progress)
+}
+
+/// `run` with standard input given, for tests (no progress bars).
+pub fn run_with_input(
+    args: &[String],
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    run_inner(args, input, out, err, false)
+}
+
+fn run_inner(
+    args: &[String],
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    progress: bool,
+) -> i32 {
+    let cli = match parse(args, out, err) {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    match dispatch(cli.command, input, out, err, progress) {
+        Ok(code) => code,
+        Err(f) => {
+            let _ = writeln!(err, "ferry: {}", f.message);
+            f.code
+        }
+    }
+}
+
+/// The command line parsed, or the exit status once help, the version or a usage error
+/// was written.
+fn parse(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Result<Cli, i32> {
+    match Cli::try_parse_from(std::iter::once("ferry").chain(args.iter().map(String::as_str))) {
+        Ok(cli) => Ok(cli),
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let _ = write!(out, "{e}");
+            Err(0)
+        }
+        Err(e) => {
+            let _ = writeln!(err, "ferry: {}", one_line(&e));
+            Err(2)
+        }
+    }
+}
+
+/// Runs the command: each goes to its tool.
+fn dispatch(
+    command: Option<Command>,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    progress: bool,
+) -> Result<i32, Failure> {
+    match command {
+        // Plain `ferry` is Ferry itself: the Discord bot when a token is set, else offline
+        // in the console.
+        None if std::env::var("DISCORD_TOKEN").is_ok_and(|t| !t.trim().is_empty()) => serve(&[]),
+        None => Ok(crate::console::run(&[], input, out, err)),
+        Some(Command::Serve { extra }) => serve(&extra),
+        Some(Command::Console(c)) => Ok(crate::console::run(&c.to_args(), input, out, err)),
+        Some(Command::Variants) => list_variants(out),
+        Some(Command::Moves(setup)) => position::moves(&setup, out),
+        Some(Command::Perft {
+            setup,
+            depth,
+            divide,
+        }) => position::perft(&setup, depth, divide, progress, out, err),
+        Some(Command::Replay { setup, file }) => position::replay(&setup, file, input, out),
+        Some(Command::Play(setup)) => play::play(&setup, input, out),
+        Some(Command::Match {
+            setup,
+            white,
+            black,
+            games,
+            budget,
+            play_out,
+        }) => {
+            let conditions = match_conditions(budget, play_out);
+            thinking::play_match(&setup, (white, black), games, conditions, out)
+        }
+        Some(Command::Uci) => {
+            crate::uci::run(input, Box::new(std::io::stdout()));
+            Ok(0)
+        }
+        Some(Command::Think {
+            setup,
+            level: Some(level),
+            ..
+        }) => thinking::think_at_level(&setup, level, out),
+        Some(Command::Think {
+            setup,
+            depth,
+            movetime,
+            level: None,
+        }) => thinking::think(&setup, depth, movetime, out),
+        Some(Command::Render(r)) => position::render(&r, out),
+        Some(Command::Migrate { from, to }) => migrate(&from, &to, out),
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(shell, &mut Cli::command(), "ferry", out);
+            Ok(0)
+        }
+    }
+}
+
+/// How the games of a `ferry match` are played: level 8's budget (a game's by default),
+/// adjudicated unless `--play-out`.
+fn match_conditions(budget: Option<u64>, play_out: bool) -> arena::Conditions {
+    arena::Conditions {
+        budget: budget.map_or(level::FULL_BUDGET, std::time::Duration::from_millis),
+        adjudicate: !play_out,
+    }
+}
+
+/// A clap usage error as Ferry's one line: what is wrong, clap's suggestion, the usage.
+fn one_line(e: &clap::Error) -> String {
+    let context = |kind| e.get(kind).map(|v| v.to_string());
+    let arg = context(ContextKind::InvalidArg)
+        .unwrap_or_default()
+        .replace(['<', '>'], "");
+    let value = context(ContextKind::InvalidValue).unwrap_or_default();
+    let mut line = match e.kind() {
+        ErrorKind::InvalidSubcommand => {
+            let command = context(ContextKind::InvalidSubcommand).unwrap_or_default();
+            format!("unknown command '{}'", excerpt(&command))
+        }
+        ErrorKind::UnknownArgument if arg.starts_with('-') => {
+            format!("unknown flag '{}'", excerpt(&arg))
+        }
+        ErrorKind::UnknownArgument => format!("unexpected argument '{}'", excerpt(&arg)),
+        ErrorKind::MissingRequiredArgument if arg == "VARIANT" => {
+            let ids: Vec<&str> = variants().iter().map(|v| v.id).collect();
+            format!("name a variant: {}", ids.join(", "))
+        }
+        ErrorKind::MissingRequiredArgument => format!("missing {arg}"),
+        ErrorKind::InvalidValue if value.is_empty() => format!("{arg} needs a value"),
+        ErrorKind::InvalidValue => match context(ContextKind::ValidValue) {
+            Some(valid) => format!(
+                "{arg} '{}' is unknown; choose one of {valid}",
+                excerpt(&value)
+            ),
+            None => format!("{arg} '{}' is not a value it takes", excerpt(&value)),
+        },
+        ErrorKind::ValueValidation => match std::error::Error::source(e) {
+            Some(why) => why.to_string(),
+            None => format!("bad value '{}' for {arg}", excerpt(&value)),
+        },
+        _ => first_line(e),
+    };
+    for kind in [
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+    ] {
+        if let Some(s) = context(kind) {
+            line.push_str(&format!("; did you mean '{s}'?"));
+        }
+    }
+    if let Some(usage) = context(ContextKind::Usage) {
+        let usage = usage.trim().trim_start_matches("Usage:").trim();
+        line.push_str(&format!("; usage: {usage} (see --help)"));
+    }
+    line
+}
+
+/// clap's own message, without its `error:` prefix and the lines after.
+fn first_line(e: &clap::Error) -> String {
+    let text = e.to_string();
+    let line = text.lines().next().unwrap_or_default();
+    line.trim_start_matches("error:").trim().to_string()
+}
+
+/// `ferry serve`: the Discord bot, configured by the environment alone (the token must
+/// not appear in a process list).
+fn serve(args: &[String]) -> Result<i32, Failure> {
+    if let Some(a) = args.first() {
+        return Err(Failure::bad(format!(
+            "ferry serve takes no arguments, not '{}': it reads DISCORD_TOKEN, DISCORD_GUILD, \
+             FERRY_DB, FERRY_DISCORD_PROXY and FERRY_TICK_SECONDS from the environment (see \
+             ferry serve --help)",
+            excerpt(a)
+        )));
+    }
+    let config = crate::discord::Config::from_env().map_err(Failure::bad)?;
+    crate::discord::serve(config).map_err(|e| Failure {
+        message: e,
+        code: 1,
+    })?;
+    Ok(0)
+}
+
+/// `ferry migrate`: the whole database at `from` copied into the empty one at `to`.
+fn migrate(from: &str, to: &str, out: &mut dyn Write) -> Result<i32, Failure> {
+    let shown = crate::store::shown_location;
+    if from.trim().is_empty() || to.trim().is_empty() {
+        return Err(Failure::bad(
+            "--from and --to each name a database: a file path or a postgres:// URL",
+        ));
+    }
+    if shown(from) == shown(to) {
+        return Err(Failure::bad(format!(
+            "--from and --to name the same database ({}): copy into another one",
+            shown(to)
+        )));
+    }
+    let copied = crate::store::copy_database(from, to).map_err(|e| Failure {
+        message: format!("cannot copy {} to {}: {e}", shown(from), shown(to)),
+        code: 1,
+    })?;
+    let rows: u64 = copied.tables.iter().map(|(_, n)| n).sum();
+    for (table, n) in &copied.tables {
+        writeln!(out, "{table}: {n} rows").map_err(io)?;
+    }
+    writeln!(
+        out,
+        "copied {rows} rows in {} tables from {} to {}; the counts match",
+        copied.tables.len(),
+        shown(from),
+        shown(to)
+    )
+    .map_err(io)?;
+    Ok(0)
+}
+
+fn list_variants(out: &mut dyn Write) -> Result<i32, Failure> {
+    for v in variants() {
+        writeln!(out, "{}  {}: {}", v.id, v.name, v.summary).map_err(io)?;
+        if v.options.is_empty() {
+            writeln!(out, "  (no options)").map_err(io)?;
+        }
+        for o in v.options {
+            writeln!(
+                out,
+                "  {}={}  values: {}  {}",
+                o.key,
+                o.default,
+                o.values_text(),
+                o.help
+            )
+            .map_err(io)?;
+        }
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}
