@@ -29,8 +29,8 @@
 //! Bad input gives one line on stderr and exit status 2; an illegal move in a replay,
 //! exit status 1. Help and the version go to stdout with exit status 0.
 
+use crate::engine::arena::{self, Player};
 use crate::engine::player_text::excerpt;
-use crate::engine::search::arena::{self, Player};
 use crate::engine::search::level;
 use crate::engine::{variant, variants, Game, MoveList, Options, Position, Variant};
 use clap::builder::{PossibleValuesParser, TypedValueParser};

@@ -10,7 +10,6 @@
 //! game's record is scored as the variant settles a repetition draw: Amalgamated's
 //! points decide it, so the search never walks into a draw the points lose.
 
-pub mod arena;
 pub mod eval;
 pub mod key;
 pub mod level;
