@@ -57,88 +57,102 @@ impl River {
         from: Cell,
         out: &mut MoveList,
     ) {
-        let g = self.geo();
-        let us = self.side;
         let Some(piece) = self.board.get(from) else {
-            // An empty boat on our side: one step to open water.
-            if v.empty_boats.contains(from) && g.side_of(from) == us {
-                for to in g.king[from.index()].and(v.open) {
-                    out.push(sail(from, to));
-                }
-            }
+            self.empty_boat_moves(v, from, out);
             return;
         };
-        if piece.color != us {
+        if piece.color != self.side {
             return;
         }
         if v.boats.contains(from) {
-            // A passenger: land, capture boat to boat, sail, sail and land.
-            for to in self
-                .landing_targets(v, from, piece)
-                .or(self.boat_captures(v, from, piece))
-            {
+            self.passenger_moves(v, from, piece, out);
+        } else if v.water.contains(from) {
+            for to in self.swimmer_targets(v, from, self.side) {
                 out.push(Move::normal(from, to));
             }
-            for to in self.sail_targets(v, from, us) {
-                out.push(sail(from, to));
-            }
-            for m in g.king[from.index()].and(v.open) {
-                for to in self.landing_targets(v, m, piece) {
-                    out.push(via(from, m, to));
+        } else if piece.role == Role::Pawn {
+            self.land_pawn_moves(v, from, out);
+        } else {
+            for to in self.land_targets(v, from, piece) {
+                out.push(Move::normal(from, to));
+                if v.empty_boats.contains(to) {
+                    self.board_and_sail(v, from, to, out);
                 }
             }
-            return;
         }
-        if v.water.contains(from) {
-            // A swimmer.
-            for to in self.swimmer_targets(v, from, us) {
-                out.push(Move::normal(from, to));
+    }
+
+    /// An empty boat on our side on `from`: one step to open water.
+    fn empty_boat_moves(&self, v: &View, from: Cell, out: &mut MoveList) {
+        let g = self.geo();
+        if v.empty_boats.contains(from) && g.side_of(from) == self.side {
+            for to in g.king[from.index()].and(v.open) {
+                out.push(sail(from, to));
             }
-            return;
         }
-        let prey = v.swimmers.and(v.by[us.opposite()]);
-        let board_and_sail = |boat: Cell, out: &mut MoveList| {
-            for to in g.king[boat.index()].and(v.open.or(prey)) {
-                out.push(via(from, boat, to));
+    }
+
+    /// A passenger's moves: land, capture boat to boat, sail, sail and land.
+    fn passenger_moves(&self, v: &View, from: Cell, piece: Piece, out: &mut MoveList) {
+        let g = self.geo();
+        for to in self
+            .landing_targets(v, from, piece)
+            .or(self.boat_captures(v, from, piece))
+        {
+            out.push(Move::normal(from, to));
+        }
+        for to in self.sail_targets(v, from, self.side) {
+            out.push(sail(from, to));
+        }
+        for m in g.king[from.index()].and(v.open) {
+            for to in self.landing_targets(v, m, piece) {
+                out.push(via(from, m, to));
             }
+        }
+    }
+
+    /// A pawn's moves from land: one or two steps ahead (promoting on the last rank),
+    /// boarding an empty boat ahead (and sailing on), swimming in from its bank, and
+    /// its captures.
+    fn land_pawn_moves(&self, v: &View, from: Cell, out: &mut MoveList) {
+        let g = self.geo();
+        let us = self.side;
+        let last = g.last_rank(us);
+        let push_to = |to: Cell, out: &mut MoveList| {
+            pawn_move(out, from, to, g.shape.rank(to) == last);
         };
-        if piece.role == Role::Pawn {
-            let i = from.index();
-            let last = g.last_rank(us);
-            let push_to = |to: Cell, out: &mut MoveList| {
-                pawn_move(out, from, to, g.shape.rank(to) == last);
-            };
-            if let Some(p) = g.push[us][i] {
-                if v.land.contains(p) && !v.occ.contains(p) {
-                    push_to(p, out);
-                    if g.shape.rank(from) == g.pawn_rank(us) {
-                        if let Some(p2) = g.push[us][p.index()] {
-                            if v.land.contains(p2) && !v.occ.contains(p2) {
-                                out.push(Move::normal(from, p2));
-                            }
-                        }
-                    }
-                } else if v.empty_boats.contains(p) && g.side_of(p) == g.side_of(from) {
-                    out.push(Move::normal(from, p));
-                    board_and_sail(p, out);
-                } else if g.shape.rank(from) == g.bank[us] && v.open.contains(p) {
+        if let Some(p) = g.push[us][from.index()] {
+            if v.land.contains(p) && !v.occ.contains(p) {
+                push_to(p, out);
+                if g.shape.rank(from) == g.pawn_rank(us) {
                     if let Some(p2) = g.push[us][p.index()] {
-                        if v.open.contains(p2) {
+                        if v.land.contains(p2) && !v.occ.contains(p2) {
                             out.push(Move::normal(from, p2));
                         }
                     }
                 }
+            } else if v.empty_boats.contains(p) && g.side_of(p) == g.side_of(from) {
+                out.push(Move::normal(from, p));
+                self.board_and_sail(v, from, p, out);
+            } else if g.shape.rank(from) == g.bank[us] && v.open.contains(p) {
+                if let Some(p2) = g.push[us][p.index()] {
+                    if v.open.contains(p2) {
+                        out.push(Move::normal(from, p2));
+                    }
+                }
             }
-            for to in self.pawn_captures(v, from, us) {
-                push_to(to, out);
-            }
-            return;
         }
-        for to in self.land_targets(v, from, piece) {
-            out.push(Move::normal(from, to));
-            if v.empty_boats.contains(to) {
-                board_and_sail(to, out);
-            }
+        for to in self.pawn_captures(v, from, us) {
+            push_to(to, out);
+        }
+    }
+
+    /// The piece on `from` boards the empty boat on `boat` and sails one step, to open
+    /// water or onto an enemy swimmer.
+    fn board_and_sail(&self, v: &View, from: Cell, boat: Cell, out: &mut MoveList) {
+        let prey = v.swimmers.and(v.by[self.side.opposite()]);
+        for to in self.geo().king[boat.index()].and(v.open.or(prey)) {
+            out.push(via(from, boat, to));
         }
     }
 
