@@ -13,37 +13,16 @@ impl River {
     pub(in crate::engine::variants::river) fn apply(&mut self, m: &Move) -> Effects {
         let mut fx = Effects::default();
         let us = self.side;
-        let g = self.geo();
         let ep_before = self.ep.take();
-        let mut reset = false;
-        match *m {
+        let reset = match *m {
             Move::Normal {
                 from,
                 to,
                 promotion,
-            } => {
-                reset |= self.step(from, to, promotion, ep_before, &mut fx);
-            }
+            } => self.step(from, to, promotion, ep_before, &mut fx),
             Move::Castle { king, rook } => {
-                let rank = g.shape.rank(king);
-                let (kf, rf) = if g.shape.file(rook) > g.shape.file(king) {
-                    (6, 5)
-                } else {
-                    (2, 3)
-                };
-                let kp = self.board.take(king);
-                let rp = self.board.take(rook);
-                if let (Some(kp), Some(rp), Some(kc), Some(rc)) =
-                    (kp, rp, g.shape.cell(kf, rank), g.shape.cell(rf, rank))
-                {
-                    self.board.put(kc, kp);
-                    self.board.put(rc, rp);
-                    fx.cells.push(king);
-                    fx.cells.push(kc);
-                    fx.cells.push(rook);
-                    fx.cells.push(rc);
-                }
-                self.castling &= !(3 << (2 * us.index()));
+                self.castle(king, rook, &mut fx);
+                false
             }
             Move::Path {
                 from,
@@ -51,46 +30,13 @@ impl River {
                 via_len,
                 to,
                 ..
-            } => {
-                let boat_start = self.boats.contains(from);
-                fx.cells.push(from);
-                if via_len == 0 {
-                    // The boat on `from` sails (with its passenger, if any).
-                    reset |= self.move_boat(from, to, &mut fx);
-                    fx.cells.push(to);
-                } else if boat_start {
-                    // Sail one step, then land.
-                    let m = via[0];
-                    reset |= self.move_boat(from, m, &mut fx);
-                    reset |= self.step(m, to, None, None, &mut fx);
-                } else {
-                    // Board, then sail one step.
-                    let boat = via[0];
-                    reset |= self.board.get(from).is_some_and(|p| p.role == Role::Pawn);
-                    if let Some(p) = self.board.take(from) {
-                        self.board.put(boat, p);
-                    }
-                    self.lose_rights(from);
-                    reset |= self.move_boat(boat, to, &mut fx);
-                    fx.cells.push(boat);
-                    fx.cells.push(to);
-                }
-            }
+            } => self.travel_by_boat(from, via[0], via_len, to, &mut fx),
             Move::Bridge { file, then } => {
-                if file < 8 {
-                    self.bridges[file as usize] = Some(us);
-                    for c in g.water_cells(file) {
-                        self.water.remove(c);
-                        fx.cells.push(c);
-                    }
-                }
-                reset = true;
-                if let Some((from, to)) = then {
-                    self.step(from, to, None, None, &mut fx);
-                }
+                self.build_bridge(file, then, &mut fx);
+                true
             }
-            Move::Drop { .. } => {}
-        }
+            Move::Drop { .. } => false,
+        };
         if reset {
             self.halfmove = 0;
         } else {
@@ -101,6 +47,81 @@ impl River {
         }
         self.side = us.opposite();
         fx
+    }
+
+    /// Castling: the king and the rook to their files, and the mover's rights gone.
+    fn castle(&mut self, king: Cell, rook: Cell, fx: &mut Effects) {
+        let g = self.geo();
+        let rank = g.shape.rank(king);
+        let (kf, rf) = if g.shape.file(rook) > g.shape.file(king) {
+            (6, 5)
+        } else {
+            (2, 3)
+        };
+        let kp = self.board.take(king);
+        let rp = self.board.take(rook);
+        if let (Some(kp), Some(rp), Some(kc), Some(rc)) =
+            (kp, rp, g.shape.cell(kf, rank), g.shape.cell(rf, rank))
+        {
+            self.board.put(kc, kp);
+            self.board.put(rc, rp);
+            fx.cells.push(king);
+            fx.cells.push(kc);
+            fx.cells.push(rook);
+            fx.cells.push(rc);
+        }
+        self.castling &= !(3 << (2 * self.side.index()));
+    }
+
+    /// A move by boat from `from` to `to`: a sail (`via_len` 0), a sail to `boat` and a
+    /// landing, or boarding the boat on `boat` and a sail. Returns whether it resets the
+    /// halfmove clock.
+    fn travel_by_boat(
+        &mut self,
+        from: Cell,
+        boat: Cell,
+        via_len: u8,
+        to: Cell,
+        fx: &mut Effects,
+    ) -> bool {
+        let boat_start = self.boats.contains(from);
+        fx.cells.push(from);
+        if via_len == 0 {
+            // The boat on `from` sails (with its passenger, if any).
+            let captured = self.move_boat(from, to, fx);
+            fx.cells.push(to);
+            captured
+        } else if boat_start {
+            // Sail one step, then land.
+            let captured = self.move_boat(from, boat, fx);
+            let landed = self.step(boat, to, None, None, fx);
+            captured | landed
+        } else {
+            // Board, then sail one step.
+            let pawn = self.board.get(from).is_some_and(|p| p.role == Role::Pawn);
+            if let Some(p) = self.board.take(from) {
+                self.board.put(boat, p);
+            }
+            self.lose_rights(from);
+            let captured = self.move_boat(boat, to, fx);
+            fx.cells.push(boat);
+            fx.cells.push(to);
+            pawn | captured
+        }
+    }
+
+    /// A bridge built on `file` by the side to move, and the builder's crossing, if any.
+    fn build_bridge(&mut self, file: u8, then: Option<(Cell, Cell)>, fx: &mut Effects) {
+        if file < 8 {
+            self.bridges[file as usize] = Some(self.side);
+            for c in self.geo().water_cells(file) {
+                self.water.remove(c);
+                fx.cells.push(c);
+            }
+        }
+        if let Some((from, to)) = then {
+            self.step(from, to, None, None, fx);
+        }
     }
 
     /// One piece's ordinary move from `from` to `to`: capture, drowning, en passant,
