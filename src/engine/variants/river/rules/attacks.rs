@@ -54,13 +54,21 @@ impl River {
         target: Cell,
         by: Color,
     ) -> bool {
+        self.step_can_capture(v, target, by)
+            || self.line_can_capture(v, target, by)
+            || self.passenger_can_capture(v, target, by)
+            || self.build_can_capture(v, target, by)
+    }
+
+    /// Whether a piece of `by` not on a boat takes on `target` in one step or leap: a
+    /// pawn on land, a swimmer leaving the water (only onto land), a knight, a king.
+    fn step_can_capture(&self, v: &View, target: Cell, by: Color) -> bool {
         let g = self.geo();
         let t = target.index();
         let on_land = v.land.contains(target);
         let theirs = v.by[by];
         let on_foot = theirs.and(v.land);
         let is = |c: Cell, role: Role| self.board.get(c).is_some_and(|p| p.role == role);
-        // Pawns on land, and swimmers leaving the water (only onto land).
         for s in g.ahead[by.opposite()][t].and(theirs).without(v.boats) {
             if (v.land.contains(s) && is(s, Role::Pawn)) || (on_land && v.water.contains(s)) {
                 return true;
@@ -71,11 +79,15 @@ impl River {
         }) {
             return true;
         }
-        if Iterator::any(&mut g.king[t].and(on_foot), |s| is(s, Role::King)) {
-            return true;
-        }
-        // Lines: the first blocker seen from the target is the only piece that can use
-        // that line, and every piece is a blocker.
+        Iterator::any(&mut g.king[t].and(on_foot), |s| is(s, Role::King))
+    }
+
+    /// Whether a rook, bishop or queen of `by` on land takes on `target` along a line:
+    /// the first blocker seen from the target is the only piece that can use that
+    /// line, and every piece is a blocker.
+    fn line_can_capture(&self, v: &View, target: Cell, by: Color) -> bool {
+        let g = self.geo();
+        let on_foot = v.by[by].and(v.land);
         for slot in 0..8 {
             let Some(s) = g.shape.first_on_ray(target, slot, v.blockers) else {
                 continue;
@@ -92,7 +104,15 @@ impl River {
                 return true;
             }
         }
-        for s in theirs.and(v.boats) {
+        false
+    }
+
+    /// Whether a passenger of `by` takes on `target`: boat to boat, or landing from its
+    /// boat or after sailing it one step.
+    fn passenger_can_capture(&self, v: &View, target: Cell, by: Color) -> bool {
+        let g = self.geo();
+        let on_land = v.land.contains(target);
+        for s in v.by[by].and(v.boats) {
             let Some(piece) = self.board.get(s) else {
                 continue;
             };
@@ -117,7 +137,7 @@ impl River {
                 }
             }
         }
-        self.build_can_capture(v, target, by)
+        false
     }
 
     /// Whether `by` could build a bridge and have a builder cross it to `target`. The
