@@ -183,10 +183,11 @@ impl River {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{brute_force_check, next};
+    use super::super::testing::brute_force_check;
     use super::*;
     use crate::engine::moves::MoveList;
     use crate::engine::options::Options;
+    use crate::engine::playout::Xorshift;
     use crate::engine::variant::Position;
 
     #[test]
@@ -216,7 +217,7 @@ mod tests {
         ] {
             let options =
                 Options::parse(crate::engine::variants::river::options::OPTIONS, &pairs).unwrap();
-            let mut seed = 17u64;
+            let mut rng = Xorshift::new(17);
             for _ in 0..12 {
                 let mut p = River::start(&options);
                 for _ in 0..160 {
@@ -233,7 +234,7 @@ mod tests {
                     if list.is_empty() || p.outcome(None).is_some() {
                         break;
                     }
-                    let m = list[next(&mut seed) as usize % list.len()];
+                    let m = list[rng.below(list.len())];
                     p.apply(&m);
                 }
             }

@@ -1,19 +1,12 @@
-//! What the rules' unit tests share: a seeded generator, the brute-force answers the
-//! fast tests are checked against, and random games to check them in.
+//! What the rules' unit tests share: the brute-force answers the fast tests are checked
+//! against, and seeded random games to check them in.
 
 use super::super::River;
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::options::Options;
+use crate::engine::playout::Xorshift;
 use crate::engine::types::Color;
 use crate::engine::variant::Position;
-
-/// A tiny deterministic generator for random playouts.
-pub(super) fn next(seed: &mut u64) -> u64 {
-    *seed = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    *seed >> 33
-}
 
 /// Whether `by`, moving now, has a pseudo-legal move after which `color`'s king is
 /// gone: check by brute force, to compare with `can_capture`.
@@ -55,7 +48,7 @@ pub(super) fn each_random_position(seed: u64, mut check: impl FnMut(&River, &Mov
     ] {
         let options =
             Options::parse(crate::engine::variants::river::options::OPTIONS, &pairs).unwrap();
-        let mut seed = seed;
+        let mut rng = Xorshift::new(seed);
         for _ in 0..12 {
             let mut p = River::start(&options);
             for _ in 0..160 {
@@ -65,7 +58,7 @@ pub(super) fn each_random_position(seed: u64, mut check: impl FnMut(&River, &Mov
                 if legal.is_empty() || p.outcome(None).is_some() {
                     break;
                 }
-                let m = legal[next(&mut seed) as usize % legal.len()];
+                let m = legal[rng.below(legal.len())];
                 p.apply(&m);
             }
         }
