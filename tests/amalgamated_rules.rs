@@ -6,6 +6,7 @@ mod common;
 
 use common::{all_moves, moves_of, refusal, words};
 use ferry::engine::errors::{NoPiece, Square};
+use ferry::engine::playout::Xorshift;
 use ferry::engine::{
     variant, Action, Game, GameResult, IllegalMove, Move, Options, Position, Reason, RuleBroken,
     Variant,
@@ -733,13 +734,7 @@ fn position_garbage_is_refused_without_panic() {
 /// agree, every move text reads back, and the position text round-trips.
 #[test]
 fn random_playouts_stay_consistent() {
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = Xorshift::new(0x2545_f491_4f6c_dd1d);
     for (game_no, start) in [START, START_D8].iter().cycle().take(12).enumerate() {
         let mut p = pos(start);
         for ply in 0..120 {
@@ -765,7 +760,7 @@ fn random_playouts_stay_consistent() {
             for m in &generated {
                 assert_eq!(p.parse_move(&p.move_text(m)), Ok(*m));
             }
-            let m = generated[(next() % generated.len() as u64) as usize];
+            let m = generated[rng.below(generated.len())];
             p.play(&m);
         }
     }

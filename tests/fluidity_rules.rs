@@ -5,6 +5,7 @@
 mod common;
 
 use common::{all_moves, check_move_agrees, moves_of, outcome, play, refusal, words};
+use ferry::engine::playout::Xorshift;
 use ferry::engine::{
     variant, Color, Game, GameResult, IllegalMove, Move, MoveList, Position, Reason, Removal, Role,
     Variant,
@@ -906,7 +907,7 @@ fn random_play_through_castling_with_capture_conforms() {
         "r3k2r/8/8/8/8/8/8/Rn1bK1bR w KQkq 0 1",
         "rnb1k1nr/8/8/8/8/8/8/RNB1KBNR w KQkq 0 1",
     ];
-    let mut seed: u64 = 0x0123_4567_89ab_cdef;
+    let mut rng = Xorshift::new(0x0123_4567_89ab_cdef);
     let mut castles_with_capture = 0;
     for options in [&[][..], WINS, &["bishop_limit=1", "rook_limit=1"][..]] {
         for start in starts {
@@ -931,10 +932,7 @@ fn random_play_through_castling_with_capture_conforms() {
                     assert_eq!(reread.text(), p.text());
                     // Prefer castling when it is there, to reach what follows it.
                     let castle = legal.iter().find(|m| matches!(m, Move::Castle { .. }));
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let m = *castle.unwrap_or(&legal[(seed % legal.len() as u64) as usize]);
+                    let m = *castle.unwrap_or(&legal[rng.below(legal.len())]);
                     let text = g.play(&p.move_text(&m)).unwrap();
                     if text.starts_with('O') && text.contains('x') {
                         castles_with_capture += 1;

@@ -5,6 +5,7 @@
 mod common;
 
 use common::{all_moves, check_move_agrees, moves_of, outcome, play, words};
+use ferry::engine::playout::Xorshift;
 use ferry::engine::search::{table::Table, Limits, Seen};
 use ferry::engine::variants::little_river::die;
 use ferry::engine::{
@@ -843,17 +844,14 @@ proptest! {
         let o = v.options(REPLAY_SETS[set]).unwrap();
         let mut g = Game::new(v, o.clone(), (v.start)(&o));
         let mut played = (v.start)(&o);
-        let mut state = seed | 1;
+        let mut rng = Xorshift::new(seed);
         for _ in 0..plies {
             if g.outcome().is_some() {
                 break;
             }
             let mut legal = MoveList::new();
             g.position().legal_moves(&mut legal);
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let m = legal[(state % legal.len() as u64) as usize];
+            let m = legal[rng.below(legal.len())];
             let text = g.position().move_text(&m);
             if g.play(&text).is_err() {
                 continue; // a perpetual check the history forbids
@@ -893,21 +891,15 @@ fn move_reader_never_panics_and_accepts_only_legal_moves() {
         ),
     ];
     let alphabet: Vec<char> = "abcdefgKRNWPkrnwpx-~>+#0123456789 ".chars().collect();
-    let mut state = 7u64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state as usize
-    };
+    let mut rng = Xorshift::new(7);
     for (text, opts) in cases {
         let p = pos(text, opts);
         let mut legal = MoveList::new();
         p.legal_moves(&mut legal);
         for _ in 0..3000 {
-            let len = next() % 14;
+            let len = rng.below(14);
             let t: String = (0..len)
-                .map(|_| alphabet[next() % alphabet.len()])
+                .map(|_| alphabet[rng.below(alphabet.len())])
                 .collect();
             if let Ok(m) = p.parse_move(&t) {
                 assert!(

@@ -4,7 +4,7 @@
 
 mod common;
 
-use ferry::engine::playout::random_game;
+use ferry::engine::playout::{random_game, Xorshift};
 use ferry::engine::Cell;
 use ferry::picture::{game_view, legend, Request};
 use ferry::render::{board_png, legend_png, PICTURE_BUDGET};
@@ -270,13 +270,7 @@ fn boats_swimmers_bridges_and_exit_tags() {
 #[test]
 fn positions_of_random_games_draw_within_the_size_limit() {
     use ferry::engine::{variants, MoveList};
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = Xorshift::new(0x2545_F491_4F6C_DD1D);
     for v in variants() {
         let options = v.default_options();
         let mut game = ferry::engine::Game::new(v, options.clone(), (v.start)(&options));
@@ -284,7 +278,7 @@ fn positions_of_random_games_draw_within_the_size_limit() {
         for ply in 0..120 {
             if ply % 15 == 0 || game.outcome().is_some() {
                 let cells = game.position().shape().cells().count() as usize;
-                let from = game.position().shape().cells().nth(next(cells));
+                let from = game.position().shape().cells().nth(rng.below(cells));
                 let request = Request {
                     flipped: ply % 2 == 1,
                     from,
@@ -303,7 +297,7 @@ fn positions_of_random_games_draw_within_the_size_limit() {
             }
             moves.clear();
             game.position().legal_moves(&mut moves);
-            let text = game.position().move_text(&moves[next(moves.len())]);
+            let text = game.position().move_text(&moves[rng.below(moves.len())]);
             game.play(&text).unwrap();
         }
     }
@@ -403,13 +397,7 @@ fn every_cell_a_move_changes_is_marked() {
     // Whatever a move does (a bridge built, a boat sailed, pieces removed, a piece
     // promoted or dropped), each cell drawn differently afterwards carries a mark.
     use ferry::engine::{variants, MoveList};
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = Xorshift::new(0x9E37_79B9_7F4A_7C15);
     for v in variants() {
         let mut sets: Vec<&[&str]> = vec![&[]];
         match v.id {
@@ -429,7 +417,7 @@ fn every_cell_a_move_changes_is_marked() {
                     let before = game_view(&game, &Request::default());
                     moves.clear();
                     game.position().legal_moves(&mut moves);
-                    let text = game.position().move_text(&moves[next(moves.len())]);
+                    let text = game.position().move_text(&moves[rng.below(moves.len())]);
                     game.play(&text).unwrap();
                     let after = game_view(&game, &Request::default());
                     for (i, (a, b)) in before.cells.iter().zip(&after.cells).enumerate() {

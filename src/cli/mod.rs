@@ -40,7 +40,7 @@ use position::RenderArgs;
 use setup::Setup;
 
 use crate::engine::player_text::excerpt;
-use crate::engine::search::arena::{self, Player};
+use crate::engine::arena::{self, Player};
 use crate::engine::search::level;
 use crate::engine::variants;
 use clap::error::{ContextKind, ErrorKind};

@@ -3,7 +3,7 @@
 
 use super::failure::{io, Failure};
 use super::setup::Setup;
-use crate::engine::search::arena::{self, Player};
+use crate::engine::arena::{self, Player};
 use crate::engine::search::level;
 use crate::engine::Position;
 use std::io::Write;

@@ -2,9 +2,11 @@
 //!
 //! Vocabulary (`types`, `board`, `moves`), the variant plug (`variant` for the boxed
 //! `Position` and the registry, `plug` for the `Rules` a variant supplies), shared mechanics
-//! (`placement`, `patterns`, `notation`, `perft`), the game record (`game`), and one
-//! module per variant under `variants`.
+//! (`placement`, `patterns`, `notation`, `perft`), the game record (`game`), games between
+//! players over game records (`arena`, for `ferry match`), the computer opponent
+//! (`search`), and one module per variant under `variants`.
 
+pub mod arena;
 pub mod board;
 pub mod errors;
 pub mod game;

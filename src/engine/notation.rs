@@ -348,83 +348,18 @@ fn is_castling(text: &str) -> bool {
 /// Reads `text` with its leading piece letter as written (`swap_case` false) or with the
 /// case of its first character swapped. `None` when the text has no such reading.
 fn read_pattern(shape: &Shape, style: &SanStyle, text: &str, swap_case: bool) -> Option<Pattern> {
-    let mut t: String = text.to_string();
-    if swap_case {
-        // The letter's case is what gets swapped: after a `+` prefix, that is the
-        // second character (`+pd4` read as `+Pd4`).
-        let at = usize::from(t.starts_with('+'));
-        let first = t[at..].chars().next()?;
-        let swapped = if first.is_ascii_uppercase() {
-            first.to_ascii_lowercase()
-        } else if first.is_ascii_lowercase() {
-            first.to_ascii_uppercase()
-        } else {
-            return None;
-        };
-        t.replace_range(at..at + first.len_utf8(), &swapped.to_string());
-    }
-    // Drops: L@sq, @Lsq, @sq.
-    if let Some(at) = t.find('@') {
-        let (before, after) = (&t[..at], &t[at + 1..]);
-        let (letter, square) = if !before.is_empty() {
-            (Some(before.to_ascii_uppercase()), after)
-        } else {
-            match after.chars().next() {
-                Some(c) if c.is_ascii_uppercase() && shape.parse_cell(after).is_none() => {
-                    (Some(c.to_string()), &after[1..])
-                }
-                _ => (None, after),
-            }
-        };
-        let to = shape.parse_cell(square)?;
-        return Some(Pattern {
-            letter,
-            from_file: None,
-            from_rank: None,
-            from: None,
-            to,
-            drop: true,
-            promotion: None,
-        });
-    }
-    // A leading piece letter: uppercase or '+', the longest known letter that fits.
-    let mut letter = None;
-    let mut rest: &str = &t;
-    if t.starts_with('+') || t.starts_with(|c: char| c.is_ascii_uppercase()) {
-        let mut known: Vec<&str> = style
-            .letters
-            .iter()
-            .chain(style.fallbacks.iter().map(|(typed, _)| typed))
-            .copied()
-            .filter(|l| !l.is_empty())
-            .collect();
-        known.sort_by_key(|l| std::cmp::Reverse(l.len()));
-        let l = known.into_iter().find(|l| t.starts_with(l))?;
-        letter = Some(l.to_string());
-        rest = &t[l.len()..];
-    }
-    let rest = rest.to_ascii_lowercase();
-    // Promotion suffix: =X.
-    let (body, promotion) = match rest.split_once('=') {
-        Some((b, p)) if !p.is_empty() && p.chars().all(|c| c.is_ascii_alphabetic()) => {
-            (b.to_string(), Some(p.to_ascii_uppercase()))
-        }
-        Some(_) => return None,
-        None => (rest, None),
+    let t = if swap_case {
+        swap_letter_case(text)?
+    } else {
+        text.to_string()
     };
-    // The destination: the last letter and its digits.
-    let digits = body.bytes().rev().take_while(u8::is_ascii_digit).count();
-    if digits == 0 || digits > 2 || body.len() < digits + 1 {
-        return None;
+    if let Some(at) = t.find('@') {
+        return read_drop(shape, &t[..at], &t[at + 1..]);
     }
-    let split = body.len() - digits - 1;
-    let to = shape.parse_cell(&body[split..])?;
-    let mut prefix = &body[..split];
-    let dashed = prefix.ends_with('-');
-    if let Some(p) = prefix.strip_suffix(['-', 'x']) {
-        prefix = p;
-    }
-    let mut pattern = Pattern {
+    let (letter, rest) = split_piece_letter(style, &t)?;
+    let (body, promotion) = split_promotion(rest.to_ascii_lowercase())?;
+    let (prefix, to) = split_destination(shape, &body)?;
+    let pattern = Pattern {
         letter,
         from_file: None,
         from_rank: None,
@@ -433,6 +368,98 @@ fn read_pattern(shape: &Shape, style: &SanStyle, text: &str, swap_case: bool) ->
         drop: false,
         promotion,
     };
+    with_origin(shape, prefix, pattern)
+}
+
+/// `text` with the case of its piece letter swapped: the first character, or after a
+/// `+` prefix the second (`+pd4` read as `+Pd4`). `None` when that is not a letter.
+fn swap_letter_case(text: &str) -> Option<String> {
+    let mut t = text.to_string();
+    let at = usize::from(t.starts_with('+'));
+    let first = t[at..].chars().next()?;
+    let swapped = if first.is_ascii_uppercase() {
+        first.to_ascii_lowercase()
+    } else if first.is_ascii_lowercase() {
+        first.to_ascii_uppercase()
+    } else {
+        return None;
+    };
+    t.replace_range(at..at + first.len_utf8(), &swapped.to_string());
+    Some(t)
+}
+
+/// A drop, written `L@sq`, `@Lsq` or `@sq`: `before` and `after` are the text on either
+/// side of the `@`.
+fn read_drop(shape: &Shape, before: &str, after: &str) -> Option<Pattern> {
+    let (letter, square) = if !before.is_empty() {
+        (Some(before.to_ascii_uppercase()), after)
+    } else {
+        match after.chars().next() {
+            Some(c) if c.is_ascii_uppercase() && shape.parse_cell(after).is_none() => {
+                (Some(c.to_string()), &after[1..])
+            }
+            _ => (None, after),
+        }
+    };
+    let to = shape.parse_cell(square)?;
+    Some(Pattern {
+        letter,
+        from_file: None,
+        from_rank: None,
+        from: None,
+        to,
+        drop: true,
+        promotion: None,
+    })
+}
+
+/// The leading piece letter, when `t` starts with an uppercase letter or `+`: the longest
+/// known letter that fits (`None` when none does); and the text after it.
+fn split_piece_letter<'t>(style: &SanStyle, t: &'t str) -> Option<(Option<String>, &'t str)> {
+    if !(t.starts_with('+') || t.starts_with(|c: char| c.is_ascii_uppercase())) {
+        return Some((None, t));
+    }
+    let mut known: Vec<&str> = style
+        .letters
+        .iter()
+        .chain(style.fallbacks.iter().map(|(typed, _)| typed))
+        .copied()
+        .filter(|l| !l.is_empty())
+        .collect();
+    known.sort_by_key(|l| std::cmp::Reverse(l.len()));
+    let l = known.into_iter().find(|l| t.starts_with(l))?;
+    Some((Some(l.to_string()), &t[l.len()..]))
+}
+
+/// The text before a promotion suffix `=X`, and the suffix's letters in uppercase;
+/// `None` when the suffix is empty or not letters.
+fn split_promotion(rest: String) -> Option<(String, Option<String>)> {
+    match rest.split_once('=') {
+        Some((b, p)) if !p.is_empty() && p.chars().all(|c| c.is_ascii_alphabetic()) => {
+            Some((b.to_string(), Some(p.to_ascii_uppercase())))
+        }
+        Some(_) => None,
+        None => Some((rest, None)),
+    }
+}
+
+/// The destination, the last letter and its one or two digits, and the text before it.
+fn split_destination<'b>(shape: &Shape, body: &'b str) -> Option<(&'b str, Cell)> {
+    let digits = body.bytes().rev().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 2 || body.len() < digits + 1 {
+        return None;
+    }
+    let split = body.len() - digits - 1;
+    let to = shape.parse_cell(&body[split..])?;
+    Some((&body[..split], to))
+}
+
+/// `pattern` with where the move starts, read from `prefix`, the text between the
+/// letter and the destination: nothing, a whole square (the long form, perhaps followed
+/// by `-` or `x`), a file or a rank. `None` when the prefix is none of these.
+fn with_origin(shape: &Shape, prefix: &str, mut pattern: Pattern) -> Option<Pattern> {
+    let dashed = prefix.ends_with('-');
+    let prefix = prefix.strip_suffix(['-', 'x']).unwrap_or(prefix);
     if prefix.is_empty() {
         return Some(pattern);
     }

@@ -4,6 +4,7 @@
 use super::{Game, MoveList, Variant};
 
 /// A xorshift generator: small, fast and the same everywhere; not for anything secret.
+/// Every seeded random choice of the tests and benchmarks draws from it.
 #[derive(Clone, Debug)]
 pub struct Xorshift(u64);
 

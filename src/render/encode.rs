@@ -240,18 +240,16 @@ pub fn png_with(img: &Canvas, filter: png::Filter, deflate: png::DeflateCompress
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::playout::Xorshift;
     use crate::render::board::{BACKGROUND, CAPTION};
 
     #[test]
     fn written_pictures_decode_to_the_same_pixels() {
         let mut img = Canvas::new(301, 97, BACKGROUND);
         let ink = palette().index(CAPTION);
-        let mut seed = 0x9E37_79B9u32;
+        let mut rng = Xorshift::new(0x9E37_79B9);
         for p in img.pixels.iter_mut() {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            if seed % 3 == 0 {
+            if rng.below(3) == 0 {
                 *p = ink;
             }
         }

@@ -10,7 +10,6 @@
 //! game's record is scored as the variant settles a repetition draw: Amalgamated's
 //! points decide it, so the search never walks into a draw the points lose.
 
-pub mod arena;
 pub mod eval;
 pub mod key;
 pub mod level;
@@ -24,7 +23,7 @@ use crate::engine::types::Color;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use table::{Bound, Table};
+use table::{Bound, Entry, Table};
 
 /// The deepest the search goes, in plies from the root (extensions included).
 pub const MAX_PLY: usize = 64;
@@ -269,7 +268,7 @@ impl Searcher<'_> {
         pos: &R,
         mut depth: i32,
         ply: usize,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> i32 {
         self.nodes += 1;
@@ -284,15 +283,8 @@ impl Searcher<'_> {
             checked: in_check,
         };
         if ply > 0 {
-            match cycle(&self.path, seen, R::PERPETUAL_CHECK_FORBIDDEN) {
-                // The first repetition stands for the rules' third; a forbidden perpetual
-                // check scores as the checker's loss, so it is never played.
-                Some(Repetition::Draw) => {
-                    let draw = pos.settle_draw(Reason::Repetition);
-                    return score::of_outcome(&draw, pos.side_to_move(), ply);
-                }
-                Some(Repetition::Forbidden) => return score::MATE - ply as i32,
-                Some(Repetition::Continues) | None => {}
+            if let Some(s) = self.repetition_score(pos, seen, ply) {
+                return s;
             }
         }
         if in_check && ply < MAX_PLY / 2 {
@@ -310,41 +302,58 @@ impl Searcher<'_> {
             return s;
         }
         let entry = self.table.probe(hash);
-        if let Some(e) = entry {
-            if ply > 0 && i32::from(e.depth) >= depth {
-                let s = score::from_table(e.score, ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if usable {
-                    self.lists[ply] = moves;
-                    return s;
-                }
-            }
+        if let Some(s) = entry.and_then(|e| table_score(&e, depth, ply, alpha, beta)) {
+            self.lists[ply] = moves;
+            return s;
         }
         self.order(pos, &mut moves, entry.and_then(|e| e.best), ply);
-
         self.path.push(seen);
-        let alpha_at_start = alpha;
+        let (best_score, best_move) = self.search_moves(pos, &moves, depth, ply, alpha, beta);
+        self.path.pop();
+        self.lists[ply] = moves;
+        if self.stopped {
+            return best_score.max(alpha);
+        }
+        let stored = score::to_table(best_score, ply);
+        let bound = bound_of(best_score, alpha, beta);
+        self.table
+            .store(hash, best_move, stored, depth as i16, bound);
+        best_score
+    }
+
+    /// The score of a position met again on the path (`seen`, not yet on it), when the
+    /// repetition decides the game: the first repetition stands for the rules' third; a
+    /// forbidden perpetual check scores as the checker's loss, so it is never played.
+    fn repetition_score<R: Rules>(&self, pos: &R, seen: Seen, ply: usize) -> Option<i32> {
+        match cycle(&self.path, seen, R::PERPETUAL_CHECK_FORBIDDEN)? {
+            Repetition::Draw => {
+                let draw = pos.settle_draw(Reason::Repetition);
+                Some(score::of_outcome(&draw, pos.side_to_move(), ply))
+            }
+            Repetition::Forbidden => Some(score::MATE - ply as i32),
+            Repetition::Continues => None,
+        }
+    }
+
+    /// Searches `moves` (ordered, of `pos` at `ply`) within the window `alpha`..`beta`
+    /// until one refutes the parent: the best score and the move that gave it. A move
+    /// that raises alpha heads the principal variation; a quiet move that cuts off is
+    /// remembered for the ordering of later nodes.
+    fn search_moves<R: Rules>(
+        &mut self,
+        pos: &R,
+        moves: &[Move],
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Option<Move>) {
         let mut best_score = -score::INFINITY;
         let mut best_move = None;
         for (i, m) in moves.iter().enumerate() {
             let mut child = pos.clone();
             child.make(m);
-            // Principal variation search: the first move with the full window, the rest
-            // with a null window first, searched again only when they might be better.
-            let s = if i == 0 {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
-            } else {
-                let probe = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
-                if probe > alpha && probe < beta {
-                    -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
-                } else {
-                    probe
-                }
-            };
+            let s = self.search_child(&child, i == 0, depth, ply, alpha, beta);
             if self.stopped {
                 break;
             }
@@ -353,44 +362,59 @@ impl Searcher<'_> {
                 best_move = Some(*m);
                 if s > alpha {
                     alpha = s;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(*m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.extend_pv(ply, *m);
                 }
             }
             if alpha >= beta {
                 if !is_capture(pos, m) {
-                    let k = &mut self.killers[ply];
-                    if k[0] != Some(*m) {
-                        k[1] = k[0];
-                        k[0] = Some(*m);
-                    }
-                    self.history[history_index(m)] += depth * depth;
+                    self.remember_cutoff(ply, *m, depth);
                 }
                 break;
             }
         }
-        self.path.pop();
-        self.lists[ply] = moves;
-        if self.stopped {
-            return best_score.max(alpha_at_start);
+        (best_score, best_move)
+    }
+
+    /// The score of `child` for its parent, by principal variation search: the first
+    /// move with the full window, the rest with a null window first, searched again
+    /// only when they might be better.
+    fn search_child<R: Rules>(
+        &mut self,
+        child: &R,
+        first: bool,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if first {
+            return -self.negamax(child, depth - 1, ply + 1, -beta, -alpha);
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > alpha_at_start {
-            Bound::Exact
+        let probe = -self.negamax(child, depth - 1, ply + 1, -alpha - 1, -alpha);
+        if probe > alpha && probe < beta {
+            -self.negamax(child, depth - 1, ply + 1, -beta, -alpha)
         } else {
-            Bound::Upper
-        };
-        self.table.store(
-            hash,
-            best_move,
-            score::to_table(best_score, ply),
-            depth as i16,
-            bound,
-        );
-        best_score
+            probe
+        }
+    }
+
+    /// The principal variation from `ply`: `m`, then the child's.
+    fn extend_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// Credits the quiet move `m`, which cut off at `ply` searched to `depth`, as a
+    /// killer of that ply and in the history.
+    fn remember_cutoff(&mut self, ply: usize, m: Move, depth: i32) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        self.history[history_index(&m)] += depth * depth;
     }
 
     /// Searches only moves that remove or transform a piece, until the position is
@@ -521,6 +545,33 @@ impl Searcher<'_> {
         for (slot, (_, m)) in moves.iter_mut().zip(keyed.iter()) {
             *slot = *m;
         }
+    }
+}
+
+/// The table's score for a position below the root, when its entry was searched at
+/// least `depth` deep and its bound settles the window `alpha`..`beta`.
+fn table_score(e: &Entry, depth: i32, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    if ply == 0 || i32::from(e.depth) < depth {
+        return None;
+    }
+    let s = score::from_table(e.score, ply);
+    let usable = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    usable.then_some(s)
+}
+
+/// What a finished search's `best` says of the position searched within `alpha`..`beta`:
+/// at least `best` (it cut off), exactly `best`, or at most `best` (nothing raised alpha).
+fn bound_of(best: i32, alpha: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
 

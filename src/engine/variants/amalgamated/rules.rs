@@ -285,6 +285,7 @@ impl Amalgamated {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::playout::Xorshift;
     use crate::engine::plug::Rules;
     use crate::engine::variant::Position;
 
@@ -341,7 +342,7 @@ mod tests {
 
     #[test]
     fn reversed_attacks_match_forward_attacks_in_random_games() {
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut rng = Xorshift::new(0x9e37_79b9_7f4a_7c15);
         for game in 0..40 {
             let mut p = Amalgamated::start(&VARIANT.default_options());
             for _ in 0..150 {
@@ -359,10 +360,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let m = moves[(seed % moves.len() as u64) as usize];
+                let m = moves[rng.below(moves.len())];
                 Rules::make(&mut p, &m);
             }
         }

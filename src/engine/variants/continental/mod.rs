@@ -29,7 +29,7 @@ use crate::engine::search::key::key_of;
 use crate::engine::types::{ByColor, Color, Hand, Piece, Role};
 use crate::engine::variant::{any_options, History, InHand, PieceInfo, Variant};
 use move_text::STYLE;
-use tables::{kind, tables, GENERAL, KINDS};
+use tables::{kind, tables, CAPTURED_ORDER, GENERAL, KINDS};
 
 // ---------------------------------------------------------------------------------------
 // The variant descriptor.
@@ -384,15 +384,7 @@ impl Rules for ContinentalPosition {
                 count: stock.original.count(role),
                 captured: false,
             });
-            let captured = [
-                Role::Chariot,
-                Role::Cannon,
-                Role::Horse,
-                Role::Elephant,
-                Role::Guard,
-                Role::Soldier,
-            ]
-            .map(|role| InHand {
+            let captured = CAPTURED_ORDER.map(|role| InHand {
                 role,
                 count: stock.captured.count(role),
                 captured: true,

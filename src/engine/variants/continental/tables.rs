@@ -26,7 +26,8 @@ pub(super) const KINDS: [Role; 8] = [
     Role::GuardSoldier,
 ];
 
-/// Roles that can be in hand, in the order of the HAND field's captured pieces.
+/// Roles that can be in hand, in the order of the HAND field's captured pieces and of the
+/// captured pieces shown beside the board.
 pub(super) const CAPTURED_ORDER: [Role; 6] = [
     Role::Chariot,
     Role::Cannon,

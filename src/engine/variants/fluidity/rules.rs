@@ -582,6 +582,7 @@ impl FluidityPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::playout::Xorshift;
     use crate::engine::variant::Position;
 
     use super::super::VARIANT;
@@ -648,7 +649,7 @@ mod tests {
 
     #[test]
     fn danger_from_the_king_matches_danger_from_the_attackers_in_random_games() {
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut rng = Xorshift::new(0x2545_f491_4f6c_dd1d);
         for pairs in [
             &[][..],
             &["king_dissection=wins"][..],
@@ -673,10 +674,7 @@ mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let m = moves[(seed % moves.len() as u64) as usize];
+                    let m = moves[rng.below(moves.len())];
                     p.make(&m);
                 }
             }

@@ -541,6 +541,7 @@ mod tests {
     use super::super::{LittleRiver, START, VARIANT};
     use super::Paths;
     use crate::engine::moves::MoveList;
+    use crate::engine::playout::Xorshift;
     use crate::engine::variant::Position;
 
     /// Every path the independent check accepts is one the generator produces: the
@@ -569,13 +570,7 @@ mod tests {
                 "misty.gentle_capture=on",
             ],
         ];
-        let mut rng = 0x2545_F491_4F6C_DD1D_u64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng as usize
-        };
+        let mut rng = Xorshift::new(0x2545_F491_4F6C_DD1D);
         for pairs in sets {
             let options = VARIANT.options(pairs).unwrap();
             let config = Config::from_options(&options);
@@ -602,7 +597,7 @@ mod tests {
                     if legal.is_empty() {
                         break;
                     }
-                    let m = legal[next() % legal.len()];
+                    let m = legal[rng.below(legal.len())];
                     pos.apply(&m);
                 }
             }

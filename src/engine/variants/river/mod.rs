@@ -32,7 +32,7 @@ use crate::engine::board::{Cell, CellSet, Shape};
 use crate::engine::errors::{IllegalMove, PositionError};
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
-use crate::engine::outcome::{Outcome, Reason};
+use crate::engine::outcome::Outcome;
 use crate::engine::placement::Placement;
 use crate::engine::plug::{boxed_parse, boxed_start, Rules};
 use crate::engine::search::key::key_of;
@@ -240,26 +240,7 @@ impl Rules for River {
     }
 
     fn outcome(&self, history: Option<&History>) -> Option<Outcome> {
-        let mover = self.side.opposite();
-        let mut moves = MoveList::with_capacity(64);
-        self.generate(&mut moves);
-        if moves.is_empty() {
-            return Some(if self.in_check() {
-                Outcome::win(mover, Reason::Checkmate)
-            } else {
-                Outcome::draw(Reason::Stalemate)
-            });
-        }
-        if self.insufficient() {
-            return Some(Outcome::draw(Reason::InsufficientMaterial));
-        }
-        if history.is_some_and(|h| h.occurrences_of_last() >= 3) {
-            return Some(Outcome::draw(Reason::Repetition));
-        }
-        if self.halfmove >= 100 {
-            return Some(Outcome::draw(Reason::MoveCountRule));
-        }
-        None
+        self.end_of_game(history)
     }
 
     fn move_number(&self) -> u32 {

@@ -2,11 +2,11 @@
 //! Ferry at a level standing on material alone (to measure what the variants' own
 //! evaluation terms are worth), or a player that picks any legal move at random.
 
-use super::eval::Evaluation;
-use super::level;
-use super::table::Table;
-use super::Seen;
 use crate::engine::playout::Xorshift;
+use crate::engine::search::eval::Evaluation;
+use crate::engine::search::level;
+use crate::engine::search::table::Table;
+use crate::engine::search::Seen;
 use crate::engine::{Color, Game, GameResult, MoveList, Options, Variant};
 use std::fmt;
 use std::time::Duration;
