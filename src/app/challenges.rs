@@ -2,52 +2,14 @@
 
 use super::input::{option_pair, option_words};
 use super::questions::{challenge_key, challenge_settled, ChallengeEnd};
-use super::shared::{deadlines, engine_text};
+use super::shared::{agreed_text, coin, deadlines, engine_text, rated_text};
 use super::text::{count_text, deadline_text, mention, quote, relative_text};
 use super::{button, refuse, App, Command, Fail, Out, Reply};
-use crate::engine::{self, Options, Variant};
-use crate::picture;
+use crate::engine;
 use crate::store::{ChallengeRow, ChallengeStatus, NewChallenge, NewGame, StoreError};
 
 /// How long a challenge waits for an answer.
 pub(crate) const CHALLENGE_HOURS: i64 = 7 * 24;
-
-/// ` with river:misty, misty.seed:7`: the options the players agree on, as the pictures
-/// name them (those that differ from the defaults), and always the river aspect of a
-/// variant that has one; empty when there is nothing to name.
-pub(super) fn agreed_text(variant: &Variant, options: &Options) -> String {
-    let mut shown: Vec<(&str, String)> = picture::agreed_options(variant, options);
-    // Both players agree on the river by the challenge and its acceptance: always say it.
-    let key = engine::server_option().0.key;
-    if engine::takes_server_option(variant) && !shown.iter().any(|(k, _)| *k == key) {
-        shown.insert(0, (key, options.get(key).to_string()));
-    }
-    if shown.is_empty() {
-        return String::new();
-    }
-    let list: Vec<String> = shown
-        .iter()
-        .map(|(k, v)| format!("{k}:{}", quote(v)))
-        .collect();
-    format!(" with {}", list.join(", "))
-}
-
-/// How a challenge and its game say whether they count for ratings.
-pub(super) fn rated_text(rated: bool) -> &'static str {
-    if rated {
-        "rated"
-    } else {
-        "casual (not rated)"
-    }
-}
-
-/// A fair coin from the challenge, so that a replay of the records gives the same sides.
-pub(super) fn coin(id: i64, at: i64) -> bool {
-    let mut z = (id as u64) ^ (at as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (z ^ (z >> 31)) & 1 == 1
-}
 
 impl App {
     // One argument per option of /challenge.

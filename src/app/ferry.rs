@@ -4,11 +4,10 @@
 //! thinks (no store, any thread), `App::ferry_answer` plays the decision through the same
 //! checks as a member's command and queues its message with the change.
 
-use super::challenges::{agreed_text, coin, rated_text};
 use super::moves::drowned_note;
 use super::offers::{draw_on_points, points_text};
 use super::questions::{self, open_in};
-use super::shared::{deadlines, internal};
+use super::shared::{agreed_text, coin, deadlines, internal, rated_text};
 use super::text::{count_text, mention};
 use super::{refuse, App, AppError, Command, Fail, Out, Reply};
 use crate::engine::playout::Xorshift;
