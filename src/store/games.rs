@@ -1,4 +1,4 @@
-//! Games, their moves and actions, and challenges.
+//! Games, their moves and actions.
 
 use super::db::{args, Db, Row};
 use super::outbox::{self, NewNotice};
@@ -140,7 +140,8 @@ fn computer_of(color: Option<String>, level: Option<u8>) -> Option<Computer> {
     })
 }
 
-fn split_lines(s: &str) -> Vec<String> {
+/// A stored list column (`options`: one `key=value` a line) as its lines.
+pub(super) fn split_lines(s: &str) -> Vec<String> {
     s.lines()
         .filter(|l| !l.is_empty())
         .map(str::to_string)
@@ -200,90 +201,6 @@ pub struct NewGame {
     pub now: i64,
     /// The side Ferry's engine plays, if it plays.
     pub computer: Option<Computer>,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ChallengeStatus {
-    Open,
-    Accepted,
-    Declined,
-    Cancelled,
-}
-
-impl ChallengeStatus {
-    pub fn text(self) -> &'static str {
-        match self {
-            ChallengeStatus::Open => "open",
-            ChallengeStatus::Accepted => "accepted",
-            ChallengeStatus::Declined => "declined",
-            ChallengeStatus::Cancelled => "cancelled",
-        }
-    }
-    fn parse(s: &str) -> ChallengeStatus {
-        match s {
-            "open" => ChallengeStatus::Open,
-            "accepted" => ChallengeStatus::Accepted,
-            "declined" => ChallengeStatus::Declined,
-            _ => ChallengeStatus::Cancelled,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewChallenge {
-    pub server: String,
-    pub channel: String,
-    pub challenger: String,
-    /// `None`: anyone may accept.
-    pub opponent: Option<String>,
-    pub variant: String,
-    pub options: Vec<String>,
-    /// `white`, `black` or `random`: the challenger's side.
-    pub color: String,
-    pub clock_days: u32,
-    pub created_at: i64,
-    pub expires_at: i64,
-    /// Rated (the default) or casual; the game takes it.
-    pub rated: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChallengeRow {
-    pub id: i64,
-    pub new: NewChallenge,
-    pub status: ChallengeStatus,
-    pub game_id: Option<i64>,
-}
-
-/// The columns `challenge_row` reads (see `game_columns`).
-macro_rules! challenge_columns {
-    () => {
-        "id, server, channel, challenger, opponent, variant, options, color, clock_days, \
-         created_at, expires_at, status, game_id, rated"
-    };
-}
-
-fn challenge_row(r: &mut Row) -> Result<ChallengeRow> {
-    let options: String = r.get(6)?;
-    let status: String = r.get(11)?;
-    Ok(ChallengeRow {
-        id: r.get(0)?,
-        new: NewChallenge {
-            server: r.get(1)?,
-            channel: r.get(2)?,
-            challenger: r.get(3)?,
-            opponent: r.get(4)?,
-            variant: r.get(5)?,
-            options: split_lines(&options),
-            color: r.get(7)?,
-            clock_days: r.get(8)?,
-            created_at: r.get(9)?,
-            expires_at: r.get(10)?,
-            rated: r.get(13)?,
-        },
-        status: ChallengeStatus::parse(&status),
-        game_id: r.get(12)?,
-    })
 }
 
 fn action_kind(a: &Action) -> Option<(&'static str, Color)> {
@@ -529,124 +446,6 @@ impl Store {
         Ok(n == 1)
     }
 
-    pub fn insert_challenge(&mut self, c: &NewChallenge) -> Result<i64> {
-        self.db.write(|db| {
-            db.value(
-                "INSERT INTO challenges (server, channel, challenger, opponent, variant, options,
-                     color, clock_days, created_at, expires_at, rated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
-                args![
-                    c.server,
-                    c.channel,
-                    c.challenger,
-                    c.opponent,
-                    c.variant,
-                    c.options.join("\n"),
-                    c.color,
-                    c.clock_days,
-                    c.created_at,
-                    c.expires_at,
-                    c.rated
-                ],
-            )
-        })
-    }
-
-    pub fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>> {
-        self.db.query_opt(
-            concat!(
-                "SELECT ",
-                challenge_columns!(),
-                " FROM challenges WHERE id = ?1"
-            ),
-            args![id],
-            challenge_row,
-        )
-    }
-
-    /// Open challenges of a server (expired ones included: the caller tells them apart),
-    /// newest first.
-    pub fn open_challenges(&self, server: &str) -> Result<Vec<ChallengeRow>> {
-        self.db.query_all(
-            concat!(
-                "SELECT ",
-                challenge_columns!(),
-                " FROM challenges WHERE server = ?1 AND status = 'open' ORDER BY id DESC"
-            ),
-            args![server],
-            challenge_row,
-        )
-    }
-
-    /// Open challenges whose time ran out at `now` and whose expiry the clocks have not
-    /// told yet, oldest first.
-    pub fn challenges_expired(&self, now: i64) -> Result<Vec<ChallengeRow>> {
-        self.db.query_all(
-            concat!(
-                "SELECT ",
-                challenge_columns!(),
-                " FROM challenges WHERE status = 'open' AND expires_at <= ?1 AND expiry_told = 0
-                 ORDER BY id"
-            ),
-            args![now],
-            challenge_row,
-        )
-    }
-
-    /// Marks an open challenge's expiry as told and queues `notice` with it, in one
-    /// transaction. False when another process told it first (or it was answered).
-    pub fn tell_expiry(&mut self, id: i64, notice: &NewNotice) -> Result<bool> {
-        self.db.write(|db| {
-            let n = db.execute(
-                "UPDATE challenges SET expiry_told = 1
-                 WHERE id = ?1 AND status = 'open' AND expiry_told = 0",
-                args![id],
-            )?;
-            if n == 1 {
-                outbox::enqueue(db, notice)?;
-            }
-            Ok(n == 1)
-        })
-    }
-
-    /// Declines or cancels an open challenge. True when it was open.
-    pub fn close_challenge(&mut self, id: i64, status: ChallengeStatus) -> Result<bool> {
-        let n = self.db.execute(
-            "UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'",
-            args![id, status.text()],
-        )?;
-        Ok(n == 1)
-    }
-
-    /// Accepts a challenge and starts its game in one transaction: the challenge must
-    /// still be open and unexpired at `g.now`, and the channel free.
-    pub fn accept_challenge(&mut self, challenge_id: i64, g: &NewGame) -> Result<i64> {
-        self.db.write(|db| {
-            let (status, expires_at, rated): (String, i64, bool) = db.query_one(
-                "SELECT status, expires_at, rated FROM challenges WHERE id = ?1",
-                args![challenge_id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )?;
-            if status != "open" {
-                return Err(StoreError::Conflict(format!(
-                    "challenge {challenge_id} is no longer open (it was {status})"
-                )));
-            }
-            if expires_at <= g.now {
-                return Err(StoreError::Conflict(format!(
-                    "challenge {challenge_id} has expired"
-                )));
-            }
-            check_channel_free(db, g)?;
-            let game_id = insert_game(db, g, rated)?;
-            db.execute(
-                "UPDATE challenges SET status = 'accepted', game_id = ?2 WHERE id = ?1",
-                args![challenge_id, game_id],
-            )?;
-            Ok(game_id)
-        })
-    }
-
     /// Starts a game against Ferry's engine at once (no challenge waits for an answer),
     /// casual, if the channel is still free.
     pub fn start_computer_game(&mut self, g: &NewGame) -> Result<i64> {
@@ -711,7 +510,7 @@ fn last_action(db: &Db, game_id: i64, kinds: &[&str]) -> Result<Option<(u32, Act
 }
 
 /// Refuses a new game in a channel that has one going.
-fn check_channel_free(db: &Db, g: &NewGame) -> Result<()> {
+pub(super) fn check_channel_free(db: &Db, g: &NewGame) -> Result<()> {
     let busy: bool = db.value(
         "SELECT EXISTS (SELECT 1 FROM games
          WHERE server = ?1 AND channel = ?2 AND status = 'active')",
@@ -726,7 +525,7 @@ fn check_channel_free(db: &Db, g: &NewGame) -> Result<()> {
 }
 
 /// Inserts a new game's row; returns its id.
-fn insert_game(db: &Db, g: &NewGame, rated: bool) -> Result<i64> {
+pub(super) fn insert_game(db: &Db, g: &NewGame, rated: bool) -> Result<i64> {
     db.value(
         "INSERT INTO games (server, channel, variant, options, white, black, start_position,
              clock_days, deadline, remind_at, created_at, updated_at, rated, computer_color,
