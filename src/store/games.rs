@@ -129,13 +129,8 @@ fn game_row(r: &mut Row) -> Result<GameRow> {
 
 /// The stored computer columns, as a `Computer` (both or neither are set).
 fn computer_of(color: Option<String>, level: Option<u8>) -> Option<Computer> {
-    let color = match color.as_deref()? {
-        "white" => Color::White,
-        "black" => Color::Black,
-        _ => return None,
-    };
     Some(Computer {
-        color,
+        color: color_from_text(&color?)?,
         level: level?,
     })
 }
@@ -203,9 +198,17 @@ pub struct NewGame {
     pub computer: Option<Computer>,
 }
 
-fn action_kind(a: &Action) -> Option<(&'static str, Color)> {
-    Some(match *a {
-        Action::Move(_) => return None,
+/// Where an action is stored: a move in `moves` (its text), every other action in
+/// `actions` (its kind and side). One match over every `Action`, so that a new kind of
+/// action cannot be stored as another without the compiler saying so.
+enum Stored<'a> {
+    Move(&'a str),
+    Action { kind: &'static str, color: Color },
+}
+
+fn stored(a: &Action) -> Stored<'_> {
+    let (kind, color) = match *a {
+        Action::Move(ref text) => return Stored::Move(text),
         Action::OfferDraw(c) => ("offer_draw", c),
         Action::AcceptDraw(c) => ("accept_draw", c),
         Action::DeclineDraw(c) => ("decline_draw", c),
@@ -214,15 +217,12 @@ fn action_kind(a: &Action) -> Option<(&'static str, Color)> {
         Action::DeclineTakeback(c) => ("decline_takeback", c),
         Action::Resign(c) => ("resign", c),
         Action::Timeout(c) => ("timeout", c),
-    })
+    };
+    Stored::Action { kind, color }
 }
 
-fn parse_action(kind: &str, color: &str) -> Option<Action> {
-    let c = match color {
-        "white" => Color::White,
-        "black" => Color::Black,
-        _ => return None,
-    };
+/// The action of kind `kind` (a row of `actions`) by `c`.
+fn parse_action(kind: &str, c: Color) -> Option<Action> {
     Some(match kind {
         "offer_draw" => Action::OfferDraw(c),
         "accept_draw" => Action::AcceptDraw(c),
@@ -236,11 +236,16 @@ fn parse_action(kind: &str, color: &str) -> Option<Action> {
     })
 }
 
-fn color_text(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
+/// A colour as the store's columns hold it (`white`, `black`): `Color::name` in lower
+/// case, so that the names are spelled in one place (the schema holds the columns to these
+/// two values).
+pub(super) fn color_text(c: Color) -> String {
+    c.name().to_ascii_lowercase()
+}
+
+/// The colour a column holds (`color_text` read back).
+pub(super) fn color_from_text(text: &str) -> Option<Color> {
+    Color::ALL.into_iter().find(|c| color_text(*c) == text)
 }
 
 impl Store {
@@ -345,7 +350,7 @@ impl Store {
                 let color: Option<String> = r.get(2)?;
                 let action = match color {
                     None => Some(Action::Move(first)),
-                    Some(c) => parse_action(&first, &c),
+                    Some(c) => color_from_text(&c).and_then(|c| parse_action(&first, c)),
                 };
                 Ok((seq, action, r.get::<Option<String>>(3)?, r.get::<i64>(4)?))
             },
@@ -388,7 +393,7 @@ impl Store {
     /// Whether `action`'s side did that kind of action (a draw offer, a takeback request)
     /// after the move at `ply` in effect (0: since the game started).
     pub fn done_since_ply(&self, game_id: i64, action: &Action, ply: u32) -> Result<bool> {
-        let Some((kind, color)) = action_kind(action) else {
+        let Stored::Action { kind, color } = stored(action) else {
             return Ok(false);
         };
         let after: u32 = self
@@ -500,7 +505,7 @@ fn last_action(db: &Db, game_id: i64, kinds: &[&str]) -> Result<Option<(u32, Act
                 args![game_id, kind, color_text(color)],
             )?;
             if let Some(seq) = seq.filter(|s| last.as_ref().is_none_or(|(l, _)| s > l)) {
-                let action = parse_action(kind, color_text(color))
+                let action = parse_action(kind, color)
                     .ok_or_else(|| StoreError::Setup(format!("unknown action kind {kind}")))?;
                 last = Some((seq, action));
             }
@@ -550,9 +555,42 @@ pub(super) fn insert_game(db: &Db, g: &NewGame, rated: bool) -> Result<i64> {
     )
 }
 
-/// One append inside the caller's transaction (see `Store::append`).
+/// One append inside the caller's transaction (see `Store::append`): the game moves on
+/// from where the writer saw it, the move or action is recorded, the ratings of an ending
+/// are written, and the notice queued.
 fn append_in(db: &Db, a: &Append) -> Result<()> {
+    move_game_on(db, a)?;
     let next = a.expect_seq + 1;
+    match stored(a.action) {
+        Stored::Move(text) => insert_move(db, a, next, text)?,
+        Stored::Action { kind, color } => {
+            if matches!(a.action, Action::AcceptTakeback(_)) {
+                db.execute(
+                    "UPDATE moves SET taken_back = 1
+                     WHERE game_id = ?1 AND ply = ?2 AND taken_back = 0",
+                    args![a.game_id, a.expect_ply],
+                )?;
+            }
+            db.execute(
+                "INSERT INTO actions (game_id, seq, kind, color, member, at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                args![a.game_id, next, kind, color_text(color), a.member, a.at],
+            )?;
+        }
+    }
+    if let Some((result, _)) = &a.finished {
+        rate_as_expected(db, a, result)?;
+    }
+    if let Some(n) = a.notice {
+        outbox::enqueue(db, n)?;
+    }
+    Ok(())
+}
+
+/// Moves the game row on to the state after `a`, only from where the writer saw it (the
+/// check is the update's own condition); `StoreError::Stale` with where the game is now
+/// when it is no longer there.
+fn move_game_on(db: &Db, a: &Append) -> Result<()> {
     let (status, result, reason) = match &a.finished {
         Some((result, reason)) => ("finished", Some(result.as_str()), Some(reason.as_str())),
         None => ("active", None, None),
@@ -563,7 +601,7 @@ fn append_in(db: &Db, a: &Append) -> Result<()> {
          WHERE id = ?1 AND seq = ?11 AND ply = ?12 AND status = 'active'",
         args![
             a.game_id,
-            next,
+            a.expect_seq + 1,
             a.ply,
             status,
             result,
@@ -588,55 +626,42 @@ fn append_in(db: &Db, a: &Append) -> Result<()> {
             active: status == "active",
         });
     }
-    match a.action {
-        Action::Move(text) => {
-            let after = a.position_after.as_deref().unwrap_or("");
-            db.execute(
-                "INSERT INTO moves (game_id, seq, ply, text, position_after, member, played_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                args![
-                    a.game_id,
-                    next,
-                    a.expect_ply + 1,
-                    text,
-                    after,
-                    a.member.unwrap_or(""),
-                    a.at
-                ],
-            )?;
-        }
-        other => {
-            let (kind, color) = action_kind(other).unwrap_or(("resign", Color::White));
-            if matches!(other, Action::AcceptTakeback(_)) {
-                db.execute(
-                    "UPDATE moves SET taken_back = 1
-                     WHERE game_id = ?1 AND ply = ?2 AND taken_back = 0",
-                    args![a.game_id, a.expect_ply],
-                )?;
-            }
-            db.execute(
-                "INSERT INTO actions (game_id, seq, kind, color, member, at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                args![a.game_id, next, kind, color_text(color), a.member, a.at],
-            )?;
-        }
-    }
-    if let Some((result, _)) = &a.finished {
-        let changes = ratings::rate_ended_game(db, a.game_id, result, a.ply, a.at)?;
-        if a.expect_ratings
-            .is_some_and(|expected| *expected != changes)
-        {
-            // The notice names ratings that moved since it was written (another game
-            // of these players ended): write nothing, the caller writes it anew.
-            return Err(StoreError::Stale {
-                seq: a.expect_seq,
-                ply: a.expect_ply,
-                active: true,
-            });
-        }
-    }
-    if let Some(n) = a.notice {
-        outbox::enqueue(db, n)?;
+    Ok(())
+}
+
+/// Records the move `text` of `a` as the game's entry `seq`.
+fn insert_move(db: &Db, a: &Append, seq: u32, text: &str) -> Result<()> {
+    let after = a.position_after.as_deref().unwrap_or("");
+    db.execute(
+        "INSERT INTO moves (game_id, seq, ply, text, position_after, member, played_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        args![
+            a.game_id,
+            seq,
+            a.expect_ply + 1,
+            text,
+            after,
+            a.member.unwrap_or(""),
+            a.at
+        ],
+    )?;
+    Ok(())
+}
+
+/// Rates the game `a` ends with `result`; `StoreError::Stale` (nothing written) when the
+/// changes differ from those `a`'s notice names.
+fn rate_as_expected(db: &Db, a: &Append, result: &str) -> Result<()> {
+    let changes = ratings::rate_ended_game(db, a.game_id, result, a.ply, a.at)?;
+    if a.expect_ratings
+        .is_some_and(|expected| *expected != changes)
+    {
+        // The notice names ratings that moved since it was written (another game
+        // of these players ended): write nothing, the caller writes it anew.
+        return Err(StoreError::Stale {
+            seq: a.expect_seq,
+            ply: a.expect_ply,
+            active: true,
+        });
     }
     Ok(())
 }
