@@ -3,7 +3,7 @@
 
 use super::answer::{self, Incoming, Mode};
 use super::{buttons, Context, Data, Error};
-use crate::app::{quote, quote_at_most, Step, What};
+use crate::app::{quote, quote_at_most, Side, Step, What};
 use crate::engine::{server_option, variants};
 use poise::serenity_prelude as serenity;
 use std::sync::OnceLock;
@@ -186,6 +186,16 @@ pub enum ColorChoice {
     Random,
 }
 
+impl From<ColorChoice> for Side {
+    fn from(c: ColorChoice) -> Side {
+        match c {
+            ColorChoice::White => Side::White,
+            ColorChoice::Black => Side::Black,
+            ColorChoice::Random => Side::Random,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum StepChoice {
     Offer,
@@ -270,7 +280,6 @@ async fn challenge(
     }
     // The command layer reads the field with the variant's keys (lists keep their commas).
     texts.extend(options);
-    let color = color.map(|c| format!("{c:?}").to_ascii_lowercase());
     run(
         ctx,
         What::Challenge {
@@ -278,7 +287,7 @@ async fn challenge(
             variant: variant.id().to_string(),
             options: texts,
             days,
-            color,
+            color: color.map(|c| Side::from(c).into()),
             rated,
             level: level.map(|l| l.to_string()),
         },

@@ -1,9 +1,45 @@
 //! Challenges: made, read, told expired, closed, and accepted (which starts the game).
 
 use super::db::{args, Row};
-use super::games::{check_channel_free, insert_game, split_lines, NewGame};
+use super::games::{check_channel_free, color_text, insert_game, split_lines, NewGame};
 use super::outbox::{self, NewNotice};
 use super::{Result, Store, StoreError};
+use crate::engine::Color;
+
+/// The side a challenger takes: a colour, or one drawn when the challenge is accepted.
+/// The chats, the command layer and the `color` column all name it by `Side::text`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Side {
+    White,
+    Black,
+    Random,
+}
+
+impl Side {
+    /// Every side, in the order the chats offer them.
+    pub const ALL: [Side; 3] = [Side::White, Side::Black, Side::Random];
+
+    /// The colour this side names; `None` when it is drawn at random.
+    pub fn color(self) -> Option<Color> {
+        match self {
+            Side::White => Some(Color::White),
+            Side::Black => Some(Color::Black),
+            Side::Random => None,
+        }
+    }
+
+    /// How a player types the side and the `color` column holds it: `white`, `black`
+    /// (the store's spelling of colours) or `random`.
+    pub fn text(self) -> String {
+        self.color()
+            .map_or_else(|| "random".to_string(), color_text)
+    }
+
+    /// The side `text` names, spelled as `Side::text` spells it.
+    pub fn from_text(text: &str) -> Option<Side> {
+        Side::ALL.into_iter().find(|s| s.text() == text)
+    }
+}
 
 /// Where a challenge stands: open until it is accepted, declined or cancelled.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -43,8 +79,8 @@ pub struct NewChallenge {
     pub opponent: Option<String>,
     pub variant: String,
     pub options: Vec<String>,
-    /// `white`, `black` or `random`: the challenger's side.
-    pub color: String,
+    /// The challenger's side (the `color` column).
+    pub side: Side,
     pub clock_days: u32,
     pub created_at: i64,
     pub expires_at: i64,
@@ -72,6 +108,7 @@ macro_rules! challenge_columns {
 fn challenge_row(r: &mut Row) -> Result<ChallengeRow> {
     let options: String = r.get(6)?;
     let status: String = r.get(11)?;
+    let side: String = r.get(7)?;
     Ok(ChallengeRow {
         id: r.get(0)?,
         new: NewChallenge {
@@ -81,7 +118,8 @@ fn challenge_row(r: &mut Row) -> Result<ChallengeRow> {
             opponent: r.get(4)?,
             variant: r.get(5)?,
             options: split_lines(&options),
-            color: r.get(7)?,
+            side: Side::from_text(&side)
+                .ok_or_else(|| StoreError::Data(format!("a challenge's side is '{side}'")))?,
             clock_days: r.get(8)?,
             created_at: r.get(9)?,
             expires_at: r.get(10)?,
@@ -106,7 +144,7 @@ impl Store {
                     c.opponent,
                     c.variant,
                     c.options.join("\n"),
-                    c.color,
+                    c.side.text(),
                     c.clock_days,
                     c.created_at,
                     c.expires_at,
@@ -209,5 +247,20 @@ impl Store {
             )?;
             Ok(game_id)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_side_reads_back_from_its_text() {
+        let texts: Vec<String> = Side::ALL.iter().map(|s| s.text()).collect();
+        assert_eq!(texts, ["white", "black", "random"]);
+        for side in Side::ALL {
+            assert_eq!(Side::from_text(&side.text()), Some(side));
+        }
+        assert_eq!(Side::from_text("White"), None);
     }
 }

@@ -16,7 +16,7 @@ mod ratings;
 mod schema;
 mod votes;
 
-pub use challenges::{ChallengeRow, ChallengeStatus, NewChallenge};
+pub use challenges::{ChallengeRow, ChallengeStatus, NewChallenge, Side};
 pub use copy::{copy_database, Copied};
 pub use games::{Append, Computer, Entry, GameRow, GameStatus, NewGame};
 pub use leases::Lease;
