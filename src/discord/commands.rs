@@ -90,6 +90,22 @@ trait EngineChoice: Sized {
     fn at(index: usize) -> Self;
 }
 
+/// A choice Discord shows as `name`. poise 0.6 gives `CommandParameterChoice` no public
+/// constructor (a literal must fill a hidden field, which a poise update may change), so
+/// a choice poise built itself, for the one-value `ChoiceTemplate`, is copied and renamed
+/// through its public fields.
+fn named_choice(name: &str) -> poise::CommandParameterChoice {
+    let mut choice = <ChoiceTemplate as poise::ChoiceParameter>::list().remove(0);
+    choice.name = name.to_string();
+    choice
+}
+
+/// The choice `named_choice` copies: poise derives its list, so poise fills every field.
+#[derive(poise::ChoiceParameter)]
+enum ChoiceTemplate {
+    Template,
+}
+
 /// Implements poise's `ChoiceParameter` for an `EngineChoice`.
 macro_rules! engine_choice {
     ($t:ty) => {
@@ -97,11 +113,7 @@ macro_rules! engine_choice {
             fn list() -> Vec<poise::CommandParameterChoice> {
                 <$t as EngineChoice>::names()
                     .iter()
-                    .map(|name| poise::CommandParameterChoice {
-                        name: name.clone(),
-                        localizations: Default::default(),
-                        __non_exhaustive: (),
-                    })
+                    .map(|name| named_choice(name))
                     .collect()
             }
             fn from_index(index: usize) -> Option<Self> {
