@@ -227,7 +227,7 @@ impl App {
         channel: String,
     ) -> NewGame {
         let (challenger, me) = (c.new.challenger.clone(), cmd.who.id.clone());
-        let (white, black) = if plays_white(c.new.side, c.id, c.new.created_at) {
+        let (white, black) = if plays_white(c.new.side, || (c.id, c.new.created_at)) {
             (challenger, me)
         } else {
             (me, challenger)

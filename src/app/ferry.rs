@@ -275,11 +275,12 @@ impl App {
     ) -> NewGame {
         let now = self.now();
         // No challenge id to draw a random side from: the member and the moment decide.
-        let member_white = plays_white(
-            terms.side,
-            cmd.who.id.bytes().fold(0, |h, b| h * 31 + i64::from(b)),
-            now,
-        );
+        let member_white = plays_white(terms.side, || {
+            (
+                cmd.who.id.bytes().fold(0, |h, b| h * 31 + i64::from(b)),
+                now,
+            )
+        });
         let (member, ferry) = (cmd.who.id.clone(), ferry.to_string());
         let (white, black, ferry_color) = if member_white {
             (member, ferry, Color::Black)

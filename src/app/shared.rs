@@ -132,12 +132,15 @@ pub(super) fn rated_text(rated: bool) -> &'static str {
 }
 
 /// Whether the challenger, who asked for `side`, plays White: their choice, or a fair
-/// coin from `id` and `at` (a challenge's id and time), so that a replay of the records
-/// gives the same sides.
-pub(super) fn plays_white(side: Side, id: i64, at: i64) -> bool {
+/// coin from the `(id, at)` that `seed` gives (a challenge's id and time), so that a
+/// replay of the records gives the same sides. `seed` runs only for a random side.
+pub(super) fn plays_white(side: Side, seed: impl FnOnce() -> (i64, i64)) -> bool {
     match side.color() {
         Some(color) => color == Color::White,
-        None => coin(id, at),
+        None => {
+            let (id, at) = seed();
+            coin(id, at)
+        }
     }
 }
 
