@@ -14,7 +14,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use ferry::app::{App, ManualClock, What};
 use ferry::engine::{self, Action, Color, Game, MoveList};
 use ferry::rating;
-use ferry::store::{Append, NewChallenge, NewGame, Store};
+use ferry::store::{Append, NewChallenge, NewGame, Side, Store};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -100,7 +100,7 @@ fn four_moves_in(
             opponent: Some(black.clone()),
             variant: v.into(),
             options: vec![],
-            color: "white".into(),
+            side: Side::White,
             clock_days: 3,
             created_at: at,
             expires_at: at + 86_400,

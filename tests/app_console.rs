@@ -85,7 +85,7 @@ fn console_arguments_are_checked() {
 
 #[test]
 fn chat_syntax_is_read_as_the_chat_writes_it() {
-    use ferry::app::{Step, What};
+    use ferry::app::{Side, Step, What};
     use ferry::console::parse::{parse, span, Line};
     let Ok(Line::App(What::Challenge {
         opponent,
@@ -104,7 +104,7 @@ fn chat_syntax_is_read_as_the_chat_writes_it() {
     assert_eq!(opponent.as_deref(), Some("bob"));
     assert_eq!(variant, "little-river");
     assert_eq!(options, ["river=gentle", "misty.seed=7"]);
-    assert_eq!((days, color.as_deref()), (Some(2), Some("black")));
+    assert_eq!((days, color), (Some(2), Some(Side::Black.into())));
     assert_eq!(rated, Some(false));
     assert!(parse("/challenge river rated:maybe")
         .unwrap_err()

@@ -6,7 +6,7 @@ use app_support::databases::{self, TestDb};
 use app_support::TempDir;
 use ferry::engine::{Action, Color};
 use ferry::store::{
-    Append, Lease, Migration, NewChallenge, NewGame, NewNotice, NewVote, Store, StoreError,
+    Append, Lease, Migration, NewChallenge, NewGame, NewNotice, NewVote, Side, Store, StoreError,
     MIGRATIONS,
 };
 use std::sync::{Arc, Barrier};
@@ -19,7 +19,7 @@ fn new_game(store: &mut Store) -> i64 {
         opponent: Some("bob".into()),
         variant: "continental".into(),
         options: vec![],
-        color: "white".into(),
+        side: Side::White,
         clock_days: 3,
         created_at: 0,
         expires_at: 1000,

@@ -1,240 +1,61 @@
 //! Challenges: made, accepted (which starts the game), declined, cancelled.
 
-use super::input::{option_pair, option_words};
 use super::questions::{challenge_key, challenge_settled, ChallengeEnd};
-use super::shared::{deadlines, engine_text};
-use super::text::{count_text, deadline_text, mention, quote, relative_text};
+use super::shared::{agreed_text, deadlines, engine_text, plays_white, rated_text, started_row};
+use super::terms::{ChallengeAsked, ChallengeTerms};
+use super::text::{count_text, deadline_text, mention, relative_text};
 use super::{button, refuse, App, Command, Fail, Out, Reply};
 use crate::engine::{self, Options, Variant};
-use crate::picture;
-use crate::store::{ChallengeRow, ChallengeStatus, NewChallenge, NewGame, StoreError};
+use crate::store::{ChallengeRow, ChallengeStatus, NewChallenge, NewGame, Side};
 
 /// How long a challenge waits for an answer.
 pub(crate) const CHALLENGE_HOURS: i64 = 7 * 24;
 
-/// ` with river:misty, misty.seed:7`: the options the players agree on, as the pictures
-/// name them (those that differ from the defaults), and always the river aspect of a
-/// variant that has one; empty when there is nothing to name.
-pub(super) fn agreed_text(variant: &Variant, options: &Options) -> String {
-    let mut shown: Vec<(&str, String)> = picture::agreed_options(variant, options);
-    // Both players agree on the river by the challenge and its acceptance: always say it.
-    let key = engine::server_option().0.key;
-    if engine::takes_server_option(variant) && !shown.iter().any(|(k, _)| *k == key) {
-        shown.insert(0, (key, options.get(key).to_string()));
-    }
-    if shown.is_empty() {
-        return String::new();
-    }
-    let list: Vec<String> = shown
-        .iter()
-        .map(|(k, v)| format!("{k}:{}", quote(v)))
-        .collect();
-    format!(" with {}", list.join(", "))
-}
-
-/// How a challenge and its game say whether they count for ratings.
-pub(super) fn rated_text(rated: bool) -> &'static str {
-    if rated {
-        "rated"
-    } else {
-        "casual (not rated)"
-    }
-}
-
-/// A fair coin from the challenge, so that a replay of the records gives the same sides.
-pub(super) fn coin(id: i64, at: i64) -> bool {
-    let mut z = (id as u64) ^ (at as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (z ^ (z >> 31)) & 1 == 1
-}
-
 impl App {
-    // One argument per option of /challenge.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn challenge(
-        &mut self,
-        cmd: &Command,
-        opponent: Option<&str>,
-        variant_id: &str,
-        options: &[String],
-        days: Option<u32>,
-        color: Option<&str>,
-        rated: Option<bool>,
-        level: Option<&str>,
-    ) -> Out {
-        let variant = engine::variant(variant_id).map_err(|e| {
-            Fail::Refuse(format!(
-                "{}. Example: /challenge {} @member.",
-                engine_text(&e),
-                engine::variants().first().map_or("VARIANT", |v| v.id)
-            ))
-        })?;
-        let opponent = match opponent.map(|o| o.trim().trim_start_matches('@')) {
-            Some("") => {
-                return refuse(format!(
-                    "Name the member you challenge after the @ (/challenge {} @member), or \
-                     leave the opponent out so that anyone may accept.",
-                    variant.id
-                ))
-            }
-            o => o,
-        };
-        if opponent == Some(cmd.who.id.as_str()) {
-            return refuse("You cannot challenge yourself; name another member, or leave the opponent out so that anyone may accept.");
-        }
-        let against_ferry = opponent.is_some() && opponent == self.ferry.as_deref();
-        let level = if against_ferry {
-            super::ferry::level_of(level)?
-        } else if let Some(l) = level {
-            return refuse(format!(
-                "level:{} is Ferry's strength: it goes with a challenge to Ferry itself \
-                 (/challenge {} @Ferry level:3). A member plays as well as they play.",
-                quote(l),
-                variant.id
-            ));
-        } else {
-            0
-        };
-        if against_ferry && rated == Some(true) {
-            return refuse(
-                "Games against Ferry are casual (not rated) until its levels are measured \
-                 against players' ratings: leave rated out.",
-            );
-        }
-        let settings = self.store.server_settings(&cmd.server)?;
-        let mut pairs = Vec::new();
-        for text in options
-            .iter()
-            .flat_map(|t| option_words(variant.options, t))
-        {
-            let Some((key, value)) = option_pair(text) else {
-                return refuse(format!(
-                    "'{}' is not an option: write options as key:value, for example \
-                     days:3. /rules {} lists the options.",
-                    quote(text),
-                    variant.id
-                ));
-            };
-            // The rules engine reads `key=value`.
-            pairs.push(format!("{}={}", key, value.trim()));
-        }
-        // The server's option (the river aspect) unless the challenge names it.
-        let key = engine::server_option().0.key;
-        let names_it = pairs.iter().any(|p| {
-            p.split_once('=')
-                .is_some_and(|(k, _)| k.trim().eq_ignore_ascii_case(key))
-        });
-        if engine::takes_server_option(variant) && !names_it {
-            pairs.insert(0, format!("{key}={}", settings.river_aspect));
-        }
-        let checked = variant.options(&pairs).map_err(|e| {
-            Fail::Refuse(format!(
-                "{}. /rules {} lists the options.",
-                engine_text(&e),
-                variant.id
-            ))
-        })?;
-        let days = days.unwrap_or(settings.clock_days);
-        if !super::CLOCK_DAYS.contains(&days) {
-            return refuse(format!(
-                "A clock of {} per move is not possible: choose days:{} to days:{}.",
-                count_text(days.into(), "day"),
-                super::CLOCK_DAYS.start(),
-                super::CLOCK_DAYS.end()
-            ));
-        }
-        let color = color
-            .map(|c| c.trim().to_ascii_lowercase())
-            .unwrap_or_else(|| "random".to_string());
-        if !["white", "black", "random"].contains(&color.as_str()) {
-            return refuse(format!(
-                "Your side cannot be '{}': choose color:white, color:black or color:random.",
-                quote(&color)
-            ));
-        }
-        let all: Vec<String> = checked.pairs().map(|(k, v)| format!("{k}={v}")).collect();
+    /// Makes a challenge on the terms asked: in a new thread when this channel has a game
+    /// going, at once against Ferry, else stored to wait for an answer.
+    pub(super) fn challenge(&mut self, cmd: &Command, asked: &ChallengeAsked) -> Out {
+        let terms = self.challenge_terms(cmd, asked)?;
         if self
             .store
             .active_game_in(&cmd.server, &cmd.channel)?
             .is_some()
         {
-            let name = match opponent {
-                Some(o) => format!(
-                    "{}: {} vs {}",
-                    variant.name,
-                    cmd.who.name,
-                    self.store.member_name(o)?
-                ),
-                None => format!("{}: {} vs anyone", variant.name, cmd.who.name),
-            };
-            let mut reply = Reply::private(
-                "This channel already has a game going, so the challenge goes to a new thread.",
-            );
-            reply.open_thread = Some(name);
-            return Ok(reply);
+            return self.challenge_in_thread(cmd, &terms);
         }
-        if against_ferry {
-            return self.start_against_ferry(cmd, variant, &checked, all, days, &color, level);
+        if let Some(level) = terms.ferry_level {
+            return self.start_against_ferry(cmd, &terms, level);
         }
         let now = self.now();
         let new = NewChallenge {
             server: cmd.server.clone(),
             channel: cmd.channel.clone(),
             challenger: cmd.who.id.clone(),
-            opponent: opponent.map(str::to_string),
-            variant: variant.id.to_string(),
-            options: all,
-            color: color.clone(),
-            clock_days: days,
+            opponent: terms.opponent.clone(),
+            variant: terms.variant.id.to_string(),
+            options: terms.option_texts(),
+            side: terms.side,
+            clock_days: terms.days,
             created_at: now,
             expires_at: now + CHALLENGE_HOURS * 3600,
-            rated: rated.unwrap_or(true),
+            rated: terms.rated,
         };
         let id = self.store.insert_challenge(&new)?;
-        let opts = format!(
-            "{}, {}",
-            agreed_text(variant, &checked),
-            rated_text(new.rated)
+        Ok(challenge_made(cmd, &terms, id, new.expires_at))
+    }
+
+    /// The private reply that opens a thread for the challenge: this channel has a game
+    /// going.
+    fn challenge_in_thread(&self, cmd: &Command, terms: &ChallengeTerms) -> Out {
+        let (variant, me) = (terms.variant.name, &cmd.who.name);
+        let name = match &terms.opponent {
+            Some(o) => format!("{variant}: {me} vs {}", self.store.member_name(o)?),
+            None => format!("{variant}: {me} vs anyone"),
+        };
+        let mut reply = Reply::private(
+            "This channel already has a game going, so the challenge goes to a new thread.",
         );
-        let expires_at = new.expires_at;
-        let side = match color.as_str() {
-            "random" => "sides drawn at random".to_string(),
-            c => format!("{} plays {c}", mention(&cmd.who.id)),
-        };
-        let me = mention(&cmd.who.id);
-        let text = match opponent {
-            Some(o) => format!(
-                "{me} challenges {} to {}{opts}, {} per move, {side} (challenge {id}). \
-                 {}: /accept or /decline by {} ({}).",
-                mention(o),
-                variant.name,
-                count_text(days.into(), "day"),
-                mention(o),
-                deadline_text(expires_at),
-                relative_text(expires_at)
-            ),
-            None => format!(
-                "{me} challenges anyone to {}{opts}, {} per move, {side} (challenge \
-                 {id}): /accept by {} ({}).",
-                variant.name,
-                count_text(days.into(), "day"),
-                deadline_text(expires_at),
-                relative_text(expires_at)
-            ),
-        };
-        let mut reply = Reply::public(text);
-        if let Some(o) = opponent {
-            reply = reply.mentioning(&[o]);
-        }
-        reply.buttons = vec![button(format!("accept:{id}"), "Accept")];
-        if opponent.is_some() {
-            reply
-                .buttons
-                .push(button(format!("decline:{id}"), "Decline"));
-        }
-        reply.buttons.push(button(format!("cancel:{id}"), "Cancel"));
-        reply.asks = Some(challenge_key(id));
+        reply.open_thread = Some(name);
         Ok(reply)
     }
 
@@ -307,108 +128,21 @@ impl App {
         Ok(())
     }
 
+    /// Accepts a challenge: its game starts in the challenge's channel, else in this one,
+    /// else in a new thread.
     pub(super) fn accept(&mut self, cmd: &Command, id: Option<i64>) -> Out {
-        let me = cmd.who.id.clone();
-        let c = self.find_challenge(
-            cmd,
-            id,
-            |c| {
-                c.new.opponent.as_deref() == Some(me.as_str())
-                    || (c.new.opponent.is_none() && c.new.challenger != me)
-            },
-            "accept",
-        )?;
-        self.check_open(&c)?;
-        if c.new.challenger == me {
-            return refuse(format!(
-                "You cannot accept your own challenge {}; /cancel {} withdraws it.",
-                c.id, c.id
-            ));
-        }
-        if let Some(o) = &c.new.opponent {
-            if *o != me {
-                return refuse(format!(
-                    "Only {} can accept challenge {}.",
-                    mention(o),
-                    c.id
-                ));
-            }
-        }
-        let variant = engine::variant(&c.new.variant)
-            .map_err(|e| Fail::Refuse(format!("Challenge {}: {}.", c.id, engine_text(&e))))?;
-        let options = variant.options(&c.new.options).map_err(|e| {
-            Fail::Refuse(format!(
-                "Challenge {} cannot start: {}.",
-                c.id,
-                engine_text(&e)
-            ))
-        })?;
-        let channel = if self
-            .store
-            .active_game_in(&cmd.server, &c.new.channel)?
-            .is_none()
-        {
-            c.new.channel.clone()
-        } else if self
-            .store
-            .active_game_in(&cmd.server, &cmd.channel)?
-            .is_none()
-        {
-            cmd.channel.clone()
-        } else {
-            let mut reply = Reply::private(
-                "The challenge's channel already has a game going, so this game goes to a new thread.",
-            );
-            reply.open_thread = Some(format!(
-                "{}: {} vs {}",
-                variant.name,
-                self.store.member_name(&c.new.challenger)?,
-                cmd.who.name
-            ));
-            return Ok(reply);
+        let c = self.challenge_to_accept(cmd, id)?;
+        let (variant, options) = challenge_game_terms(&c)?;
+        let Some(channel) = self.free_channel(cmd, &c)? else {
+            return self.accept_in_thread(cmd, &c, variant);
         };
-        let challenger_white = match c.new.color.as_str() {
-            "white" => true,
-            "black" => false,
-            _ => coin(c.id, c.new.created_at),
-        };
-        let (white, black) = if challenger_white {
-            (c.new.challenger.clone(), me.clone())
-        } else {
-            (me.clone(), c.new.challenger.clone())
-        };
-        let now = self.now();
-        let (deadline, remind_at) = deadlines(now, c.new.clock_days);
-        let start = (variant.start)(&options);
-        let new = NewGame {
-            server: cmd.server.clone(),
-            channel,
-            variant: variant.id.to_string(),
-            options: c.new.options.clone(),
-            white,
-            black,
-            start_position: start.text(),
-            clock_days: c.new.clock_days,
-            deadline,
-            remind_at,
-            now,
-            computer: None,
-        };
-        let game_id = match self.store.accept_challenge(c.id, &new) {
-            Ok(id) => id,
-            Err(StoreError::Conflict(why)) => {
-                return refuse(format!("Nothing was started: {why}."))
-            }
-            Err(e) => return Err(e.into()),
-        };
-        let row = self.store.game(game_id)?.ok_or_else(|| {
-            Fail::Error(super::AppError::Internal(format!(
-                "game {game_id} vanished after it started"
-            )))
-        })?;
+        let new = self.accepted_game(cmd, &c, variant, &options, channel);
+        let started = self.store.accept_challenge(c.id, &new);
+        let row = started_row(&self.store, started)?;
         let g = self.load(&row)?;
         let said = format!(
-            "Game {game_id} starts in this channel: {}{}, {}, {} (White) vs {} (Black), {} per move.",
+            "Game {} starts in this channel: {}{}, {}, {} (White) vs {} (Black), {} per move.",
+            row.id,
             variant.name,
             agreed_text(variant, g.options()),
             rated_text(c.new.rated),
@@ -421,11 +155,99 @@ impl App {
         reply.settles.push(challenge_settled(
             &c,
             ChallengeEnd::Accepted {
-                by: &me,
-                game: game_id,
+                by: &cmd.who.id,
+                game: row.id,
             },
         ));
         Ok(reply)
+    }
+
+    /// The open challenge `cmd` accepts: one to this member or to anyone, not their own.
+    fn challenge_to_accept(&self, cmd: &Command, id: Option<i64>) -> Out<ChallengeRow> {
+        let me = cmd.who.id.as_str();
+        let c = self.find_challenge(
+            cmd,
+            id,
+            |c| {
+                c.new.opponent.as_deref() == Some(me)
+                    || (c.new.opponent.is_none() && c.new.challenger != me)
+            },
+            "accept",
+        )?;
+        self.check_open(&c)?;
+        if c.new.challenger == me {
+            return refuse(format!(
+                "You cannot accept your own challenge {}; /cancel {} withdraws it.",
+                c.id, c.id
+            ));
+        }
+        if let Some(o) = c.new.opponent.as_deref().filter(|o| *o != me) {
+            return refuse(format!(
+                "Only {} can accept challenge {}.",
+                mention(o),
+                c.id
+            ));
+        }
+        Ok(c)
+    }
+
+    /// Where the game of `c` starts: the challenge's channel if it is free, else this
+    /// channel if it is; `None` when both have a game going.
+    fn free_channel(&self, cmd: &Command, c: &ChallengeRow) -> Out<Option<String>> {
+        for channel in [&c.new.channel, &cmd.channel] {
+            if self.store.active_game_in(&cmd.server, channel)?.is_none() {
+                return Ok(Some(channel.clone()));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The private reply that opens a thread for the game: both channels have a game going.
+    fn accept_in_thread(&self, cmd: &Command, c: &ChallengeRow, variant: &Variant) -> Out {
+        let mut reply = Reply::private(
+            "The challenge's channel already has a game going, so this game goes to a new thread.",
+        );
+        reply.open_thread = Some(format!(
+            "{}: {} vs {}",
+            variant.name,
+            self.store.member_name(&c.new.challenger)?,
+            cmd.who.name
+        ));
+        Ok(reply)
+    }
+
+    /// The game `cmd` starts by accepting `c`, in `channel`: the sides the challenger
+    /// chose (or drawn), the first deadline and the start position.
+    fn accepted_game(
+        &self,
+        cmd: &Command,
+        c: &ChallengeRow,
+        variant: &Variant,
+        options: &Options,
+        channel: String,
+    ) -> NewGame {
+        let (challenger, me) = (c.new.challenger.clone(), cmd.who.id.clone());
+        let (white, black) = if plays_white(c.new.side, || (c.id, c.new.created_at)) {
+            (challenger, me)
+        } else {
+            (me, challenger)
+        };
+        let now = self.now();
+        let (deadline, remind_at) = deadlines(now, c.new.clock_days);
+        NewGame {
+            server: cmd.server.clone(),
+            channel,
+            variant: variant.id.to_string(),
+            options: c.new.options.clone(),
+            white,
+            black,
+            start_position: (variant.start)(options).text(),
+            clock_days: c.new.clock_days,
+            deadline,
+            remind_at,
+            now,
+            computer: None,
+        }
     }
 
     pub(super) fn decline(&mut self, cmd: &Command, id: Option<i64>) -> Out {
@@ -504,5 +326,70 @@ impl App {
             .settles
             .push(challenge_settled(&c, ChallengeEnd::Cancelled { by: &me }));
         Ok(reply)
+    }
+}
+
+/// The variant and checked options of a stored challenge, or why its game cannot start
+/// (a variant or option this Ferry no longer knows).
+fn challenge_game_terms(c: &ChallengeRow) -> Out<(&'static Variant, Options)> {
+    let variant = engine::variant(&c.new.variant)
+        .map_err(|e| Fail::Refuse(format!("Challenge {}: {}.", c.id, engine_text(&e))))?;
+    let options = variant.options(&c.new.options).map_err(|e| {
+        Fail::Refuse(format!(
+            "Challenge {} cannot start: {}.",
+            c.id,
+            engine_text(&e)
+        ))
+    })?;
+    Ok((variant, options))
+}
+
+/// The message of a challenge made, with its buttons: accept, decline (a challenge to one
+/// member) and cancel.
+fn challenge_made(cmd: &Command, terms: &ChallengeTerms, id: i64, expires_at: i64) -> Reply {
+    let mut reply = Reply::public(challenge_text(cmd, terms, id, expires_at));
+    if let Some(o) = &terms.opponent {
+        reply = reply.mentioning(&[o.as_str()]);
+    }
+    reply.buttons = vec![button(format!("accept:{id}"), "Accept")];
+    if terms.opponent.is_some() {
+        reply
+            .buttons
+            .push(button(format!("decline:{id}"), "Decline"));
+    }
+    reply.buttons.push(button(format!("cancel:{id}"), "Cancel"));
+    reply.asks = Some(challenge_key(id));
+    reply
+}
+
+/// `@alice challenges @bob to River Chess with river:wild, rated, 3 days per move, ...`:
+/// the terms, and who answers how by when.
+fn challenge_text(cmd: &Command, terms: &ChallengeTerms, id: i64, expires_at: i64) -> String {
+    let variant = terms.variant;
+    let opts = format!(
+        "{}, {}",
+        agreed_text(variant, &terms.options),
+        rated_text(terms.rated)
+    );
+    let me = mention(&cmd.who.id);
+    let side = match terms.side {
+        Side::Random => "sides drawn at random".to_string(),
+        side => format!("{me} plays {}", side.text()),
+    };
+    let days = count_text(terms.days.into(), "day");
+    let (deadline, relative) = (deadline_text(expires_at), relative_text(expires_at));
+    match &terms.opponent {
+        Some(o) => format!(
+            "{me} challenges {} to {}{opts}, {days} per move, {side} (challenge {id}). \
+             {}: /accept or /decline by {deadline} ({relative}).",
+            mention(o),
+            variant.name,
+            mention(o),
+        ),
+        None => format!(
+            "{me} challenges anyone to {}{opts}, {days} per move, {side} (challenge \
+             {id}): /accept by {deadline} ({relative}).",
+            variant.name,
+        ),
     }
 }

@@ -4,21 +4,21 @@
 //! thinks (no store, any thread), `App::ferry_answer` plays the decision through the same
 //! checks as a member's command and queues its message with the change.
 
-use super::challenges::{agreed_text, coin, rated_text};
 use super::moves::drowned_note;
 use super::offers::draw_on_points;
 use super::questions::{self, open_in};
-use super::shared::{deadlines, internal, points_text};
+use super::shared::{
+    agreed_text, deadlines, internal, plays_white, points_text, rated_text, started_row,
+};
+use super::terms::ChallengeTerms;
 use super::text::{count_text, mention};
 use super::{refuse, App, AppError, Command, Fail, Out, Reply};
 use crate::engine::playout::Xorshift;
 use crate::engine::search::level;
 use crate::engine::search::table::Table;
 use crate::engine::search::{Limits, Seen};
-use crate::engine::{
-    Action, Color, Game, GameResult, MoveList, Options, Outcome, Position, Variant,
-};
-use crate::store::{Computer, GameRow, GameStatus, NewGame, StoreError};
+use crate::engine::{Action, Color, Game, GameResult, MoveList, Outcome, Position};
+use crate::store::{Computer, GameRow, GameStatus, NewGame};
 
 /// Ferry's member id in the console (`/challenge @ferry ...`).
 pub const CONSOLE_ID: &str = "ferry";
@@ -45,27 +45,6 @@ const TABLE_MB: usize = 8;
 pub fn thinking_threads() -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     cores.saturating_sub(1).max(1)
-}
-
-/// The level a challenge names (`None`: the default), or the refusal naming the range.
-pub(super) fn level_of(text: Option<&str>) -> Out<u8> {
-    let Some(text) = text.map(str::trim) else {
-        return Ok(level::DEFAULT);
-    };
-    let why = match text.parse::<i64>() {
-        Ok(n) if (i64::from(level::MIN)..=i64::from(level::MAX)).contains(&n) => return Ok(n as u8),
-        Ok(n) => level::out_of_range(n),
-        Err(_) => level::not_a_level(text),
-    };
-    refuse(format!("{}.", capitalized(&why)))
-}
-
-fn capitalized(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// What Ferry thinks about in one game, read from the store: owned, so it can go to a
@@ -249,80 +228,35 @@ fn earlier_positions(g: &Game) -> Vec<Seen> {
 }
 
 impl App {
-    /// Starts a game against Ferry at once: no question waits for an answer.
-    #[allow(clippy::too_many_arguments)]
+    /// Starts a game against Ferry at once on `terms`, Ferry at `level`: no question
+    /// waits for an answer.
     pub(super) fn start_against_ferry(
         &mut self,
         cmd: &Command,
-        variant: &'static Variant,
-        options: &Options,
-        all: Vec<String>,
-        days: u32,
-        color: &str,
+        terms: &ChallengeTerms,
         level: u8,
     ) -> Out {
         let ferry = self
             .ferry
             .clone()
             .ok_or_else(|| internal("Ferry's own id is not known".to_string()))?;
-        let now = self.now();
-        let member_white = match color {
-            "white" => true,
-            "black" => false,
-            // No challenge id to draw from: the member and the moment decide.
-            _ => coin(
-                cmd.who.id.bytes().fold(0, |h, b| h * 31 + i64::from(b)),
-                now,
-            ),
-        };
-        let (white, black, ferry_color) = if member_white {
-            (cmd.who.id.clone(), ferry.clone(), Color::Black)
-        } else {
-            (ferry.clone(), cmd.who.id.clone(), Color::White)
-        };
-        let (deadline, remind_at) = deadlines(now, days);
-        let start = (variant.start)(options);
-        let new = NewGame {
-            server: cmd.server.clone(),
-            channel: cmd.channel.clone(),
-            variant: variant.id.to_string(),
-            options: all,
-            white,
-            black,
-            start_position: start.text(),
-            clock_days: days,
-            deadline,
-            remind_at,
-            now,
-            computer: Some(Computer {
-                color: ferry_color,
-                level,
-            }),
-        };
+        let new = self.game_against_ferry(cmd, terms, &ferry, level);
         // Pictures and lists name Ferry as players are named.
         let _ = self.store.touch_member(&ferry, "Ferry");
-        let game_id = match self.store.start_computer_game(&new) {
-            Ok(id) => id,
-            Err(StoreError::Conflict(why)) => {
-                return refuse(format!("Nothing was started: {why}."))
-            }
-            Err(e) => return Err(e.into()),
-        };
-        let row = self
-            .store
-            .game(game_id)?
-            .ok_or_else(|| internal(format!("game {game_id} vanished after it started")))?;
+        let started = self.store.start_computer_game(&new);
+        let row = started_row(&self.store, started)?;
+        let game_id = row.id;
         let g = self.load(&row)?;
         let said = format!(
             "Game {game_id} starts in this channel: {}{}, {}, {} (White) vs {} (Black), Ferry \
              at level {level} of {}, {} per move.",
-            variant.name,
-            agreed_text(variant, g.options()),
+            terms.variant.name,
+            agreed_text(terms.variant, g.options()),
             rated_text(false),
             mention(&row.white),
             mention(&row.black),
             level::MAX,
-            count_text(days.into(), "day")
+            count_text(terms.days.into(), "day")
         );
         let mut reply = self.position_reply(&row, &g, said)?;
         if row.computer_plays(g.position().side_to_move()) {
@@ -330,6 +264,49 @@ impl App {
         }
         self.keep(&row, g);
         Ok(reply)
+    }
+
+    /// The game `cmd` starts against Ferry (member id `ferry`) in this channel: the side
+    /// the member chose (or drawn), the first deadline and the start position.
+    fn game_against_ferry(
+        &self,
+        cmd: &Command,
+        terms: &ChallengeTerms,
+        ferry: &str,
+        level: u8,
+    ) -> NewGame {
+        let now = self.now();
+        // No challenge id to draw a random side from: the member and the moment decide.
+        let member_white = plays_white(terms.side, || {
+            (
+                cmd.who.id.bytes().fold(0, |h, b| h * 31 + i64::from(b)),
+                now,
+            )
+        });
+        let (member, ferry) = (cmd.who.id.clone(), ferry.to_string());
+        let (white, black, ferry_color) = if member_white {
+            (member, ferry, Color::Black)
+        } else {
+            (ferry, member, Color::White)
+        };
+        let (deadline, remind_at) = deadlines(now, terms.days);
+        NewGame {
+            server: cmd.server.clone(),
+            channel: cmd.channel.clone(),
+            variant: terms.variant.id.to_string(),
+            options: terms.option_texts(),
+            white,
+            black,
+            start_position: (terms.variant.start)(&terms.options).text(),
+            clock_days: terms.days,
+            deadline,
+            remind_at,
+            now,
+            computer: Some(Computer {
+                color: ferry_color,
+                level,
+            }),
+        }
     }
 
     /// The active games in which Ferry has something to do (its move, a draw offer to
@@ -589,20 +566,6 @@ fn eval_words(eval: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn levels_read_as_typed() {
-        assert_eq!(level_of(None).ok(), Some(level::DEFAULT));
-        assert_eq!(level_of(Some(" 8 ")).ok(), Some(8));
-        for bad in ["0", "9", "-1", "three", ""] {
-            match level_of(Some(bad)) {
-                Err(Fail::Refuse(why)) => {
-                    assert!(why.contains("from 1 (easiest) to 8 (strongest)"), "{why}")
-                }
-                _ => panic!("{bad} accepted"),
-            }
-        }
-    }
 
     fn turn_after(plies: u32) -> Turn {
         let v = crate::engine::variant("continental").expect("continental");

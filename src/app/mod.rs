@@ -19,6 +19,7 @@ mod recent;
 mod settings;
 mod shared;
 mod suggest;
+mod terms;
 mod text;
 mod votes;
 
@@ -29,12 +30,14 @@ pub use help::{help_text, HelpFor, COMMANDS as HELP_COMMANDS};
 pub use input::{option_pair, option_words, whole_number, CLOCK_DAYS, PAGES, VOTE_HOURS};
 pub use recent::{RecentGames, RECENT_ACTIONS};
 pub use suggest::{best_matches, Suggestions};
+pub use terms::SideAsked;
 pub use text::{mention, quote, quote_at_most, time_text, timestamp_text};
 
-pub use crate::store::{Lease, MessageRef, Notify, YourTurn};
+pub use crate::store::{Lease, MessageRef, Notify, Side, YourTurn};
 use crate::store::{Store, StoreError};
 use std::fmt;
 use std::sync::Arc;
+use terms::ChallengeAsked;
 
 /// A member of a chat server, as the adapter knows them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,8 +89,8 @@ pub enum What {
         options: Vec<String>,
         /// Days per move; `None`: the server's default.
         days: Option<u32>,
-        /// The challenger's side: `white`, `black` or `random` (the default).
-        color: Option<String>,
+        /// The challenger's side (`color:`); `None`: random.
+        color: Option<SideAsked>,
         /// `Some(false)`: a casual game, which changes no rating; rated by default.
         rated: Option<bool>,
         /// Ferry's level (1 to 8, default 3), as typed: only when the opponent is Ferry.
@@ -420,13 +423,15 @@ impl App {
                 level,
             } => self.challenge(
                 cmd,
-                opponent.as_deref(),
-                variant,
-                options,
-                *days,
-                color.as_deref(),
-                *rated,
-                level.as_deref(),
+                &ChallengeAsked {
+                    opponent: opponent.as_deref(),
+                    variant,
+                    options,
+                    days: *days,
+                    color: color.as_ref(),
+                    rated: *rated,
+                    level: level.as_deref(),
+                },
             ),
             What::Accept { challenge } => self.accept(cmd, *challenge),
             What::Decline { challenge } => self.decline(cmd, *challenge),

@@ -1,13 +1,16 @@
 //! What the command modules share: deadlines, outcomes and endings as text, a refusal of
-//! the engine as a reply shows it, who a picture is for, and a notice's stored form. This
-//! module imports none of the command modules, so they never import each other in a
-//! circle.
+//! the engine as a reply shows it, who a picture is for, a notice's stored form and the
+//! sentence of a draw settled on points; the terms a challenge and its game announce
+//! (options, rated) and the side a challenger plays, drawn by a fair coin when it is
+//! random. This module imports none of the command modules, so they never import each
+//! other in a circle.
 
-use super::text::{quote_at_most, ENGINE_TEXT_CHARS};
-use super::{AppError, Fail, Reply};
+use super::text::{quote, quote_at_most, ENGINE_TEXT_CHARS};
+use super::{refuse, AppError, Fail, Out, Reply};
 use crate::engine::outcome::halves_text;
-use crate::engine::Outcome;
-use crate::store::{GameRow, NewNotice};
+use crate::engine::{self, Color, Options, Outcome, Variant};
+use crate::picture;
+use crate::store::{GameRow, NewNotice, Side, Store, StoreError};
 
 pub(crate) const DAY: i64 = 86_400;
 
@@ -96,4 +99,67 @@ pub(super) fn queued(server: &str, channel: &str, reply: &Reply, now: i64) -> Ne
 /// A failure of Ferry itself (a stored game that no longer reads), not of the command.
 pub(super) fn internal(what: String) -> Fail {
     Fail::Error(AppError::Internal(what))
+}
+
+/// The row of a game the store has just started (`started`: its id), or the refusal when
+/// the store could not start it (the channel took a game meanwhile, the challenge was
+/// answered).
+pub(super) fn started_row(store: &Store, started: Result<i64, StoreError>) -> Out<GameRow> {
+    let game_id = match started {
+        Ok(id) => id,
+        Err(StoreError::Conflict(why)) => return refuse(format!("Nothing was started: {why}.")),
+        Err(e) => return Err(e.into()),
+    };
+    store
+        .game(game_id)?
+        .ok_or_else(|| internal(format!("game {game_id} vanished after it started")))
+}
+
+/// ` with river:misty, misty.seed:7`: the options the players agree on, as the pictures
+/// name them (those that differ from the defaults), and always the river aspect of a
+/// variant that has one; empty when there is nothing to name.
+pub(super) fn agreed_text(variant: &Variant, options: &Options) -> String {
+    let mut shown: Vec<(&str, String)> = picture::agreed_options(variant, options);
+    // Both players agree on the river by the challenge and its acceptance: always say it.
+    let key = engine::server_option().0.key;
+    if engine::takes_server_option(variant) && !shown.iter().any(|(k, _)| *k == key) {
+        shown.insert(0, (key, options.get(key).to_string()));
+    }
+    if shown.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = shown
+        .iter()
+        .map(|(k, v)| format!("{k}:{}", quote(v)))
+        .collect();
+    format!(" with {}", list.join(", "))
+}
+
+/// How a challenge and its game say whether they count for ratings.
+pub(super) fn rated_text(rated: bool) -> &'static str {
+    if rated {
+        "rated"
+    } else {
+        "casual (not rated)"
+    }
+}
+
+/// Whether the challenger, who asked for `side`, plays White: their choice, or a fair
+/// coin from the `(id, at)` that `seed` gives (a challenge's id and time), so that a
+/// replay of the records gives the same sides. `seed` runs only for a random side.
+pub(super) fn plays_white(side: Side, seed: impl FnOnce() -> (i64, i64)) -> bool {
+    match side.color() {
+        Some(color) => color == Color::White,
+        None => {
+            let (id, at) = seed();
+            coin(id, at)
+        }
+    }
+}
+
+fn coin(id: i64, at: i64) -> bool {
+    let mut z = (id as u64) ^ (at as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) & 1 == 1
 }

@@ -39,8 +39,8 @@ use failure::{io, Failure};
 use position::RenderArgs;
 use setup::Setup;
 
-use crate::engine::player_text::excerpt;
 use crate::engine::arena::{self, Player};
+use crate::engine::player_text::excerpt;
 use crate::engine::search::level;
 use crate::engine::variants;
 use clap::error::{ContextKind, ErrorKind};

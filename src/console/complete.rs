@@ -3,7 +3,7 @@
 //! gives, from `App::suggest_moves`).
 
 use super::terminal::{word_start, Suggest};
-use crate::app::App;
+use crate::app::{App, Side};
 use crate::engine::{variants, OptionValues};
 
 /// As many as the chat's autocomplete offers.
@@ -107,7 +107,7 @@ fn challenge_words(args: &[&str], word: &str) -> Vec<String> {
     if let Some((key, _)) = word.split_once([':', '=']) {
         let sep = &word[key.len()..key.len() + 1];
         let values: Vec<String> = match key.to_ascii_lowercase().as_str() {
-            "color" | "colour" => words_of(&["white", "black", "random"]),
+            "color" | "colour" => Side::ALL.iter().map(|s| s.text()).collect(),
             "rated" => words_of(&["true", "false"]),
             k => variant
                 .and_then(|v| v.options.iter().find(|o| o.key == k))

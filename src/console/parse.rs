@@ -372,7 +372,7 @@ fn challenge(args: &[&str]) -> Result<What, String> {
         };
         match k.to_ascii_lowercase().as_str() {
             "days" => days = Some(whole_number("days", v, CLOCK_DAYS)?),
-            "color" | "colour" | "side" => color = Some(v.to_string()),
+            "color" | "colour" | "side" => color = Some(v.into()),
             "level" => level = Some(v.to_string()),
             "rated" => {
                 rated = Some(match v.to_ascii_lowercase().as_str() {

@@ -4,7 +4,7 @@
 use super::answer::{self, Mode};
 use super::incoming::Incoming;
 use super::{buttons, Context, Data, Error};
-use crate::app::{quote, quote_at_most, Step, What};
+use crate::app::{quote, quote_at_most, Side, Step, What};
 use crate::engine::{server_option, variants};
 use poise::serenity_prelude as serenity;
 use std::sync::OnceLock;
@@ -91,6 +91,22 @@ trait EngineChoice: Sized {
     fn at(index: usize) -> Self;
 }
 
+/// A choice Discord shows as `name`. poise 0.6 gives `CommandParameterChoice` no public
+/// constructor (a literal must fill a hidden field, which a poise update may change), so
+/// a choice poise built itself, for the one-value `ChoiceTemplate`, is copied and renamed
+/// through its public fields.
+fn named_choice(name: &str) -> poise::CommandParameterChoice {
+    let mut choice = <ChoiceTemplate as poise::ChoiceParameter>::list().remove(0);
+    choice.name = name.to_string();
+    choice
+}
+
+/// The choice `named_choice` copies: poise derives its list, so poise fills every field.
+#[derive(poise::ChoiceParameter)]
+enum ChoiceTemplate {
+    Template,
+}
+
 /// Implements poise's `ChoiceParameter` for an `EngineChoice`.
 macro_rules! engine_choice {
     ($t:ty) => {
@@ -98,11 +114,7 @@ macro_rules! engine_choice {
             fn list() -> Vec<poise::CommandParameterChoice> {
                 <$t as EngineChoice>::names()
                     .iter()
-                    .map(|name| poise::CommandParameterChoice {
-                        name: name.clone(),
-                        localizations: Default::default(),
-                        __non_exhaustive: (),
-                    })
+                    .map(|name| named_choice(name))
                     .collect()
             }
             fn from_index(index: usize) -> Option<Self> {
@@ -185,6 +197,16 @@ pub enum ColorChoice {
     White,
     Black,
     Random,
+}
+
+impl From<ColorChoice> for Side {
+    fn from(c: ColorChoice) -> Side {
+        match c {
+            ColorChoice::White => Side::White,
+            ColorChoice::Black => Side::Black,
+            ColorChoice::Random => Side::Random,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -271,7 +293,6 @@ async fn challenge(
     }
     // The command layer reads the field with the variant's keys (lists keep their commas).
     texts.extend(options);
-    let color = color.map(|c| format!("{c:?}").to_ascii_lowercase());
     run(
         ctx,
         What::Challenge {
@@ -279,7 +300,7 @@ async fn challenge(
             variant: variant.id().to_string(),
             options: texts,
             days,
-            color,
+            color: color.map(|c| Side::from(c).into()),
             rated,
             level: level.map(|l| l.to_string()),
         },

@@ -1,4 +1,4 @@
-//! Games, their moves and actions, and challenges.
+//! Games, their moves and actions.
 
 use super::db::{args, Db, Row};
 use super::outbox::{self, NewNotice};
@@ -129,18 +129,14 @@ fn game_row(r: &mut Row) -> Result<GameRow> {
 
 /// The stored computer columns, as a `Computer` (both or neither are set).
 fn computer_of(color: Option<String>, level: Option<u8>) -> Option<Computer> {
-    let color = match color.as_deref()? {
-        "white" => Color::White,
-        "black" => Color::Black,
-        _ => return None,
-    };
     Some(Computer {
-        color,
+        color: color_from_text(&color?)?,
         level: level?,
     })
 }
 
-fn split_lines(s: &str) -> Vec<String> {
+/// A stored list column (`options`: one `key=value` a line) as its lines.
+pub(super) fn split_lines(s: &str) -> Vec<String> {
     s.lines()
         .filter(|l| !l.is_empty())
         .map(str::to_string)
@@ -202,93 +198,17 @@ pub struct NewGame {
     pub computer: Option<Computer>,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ChallengeStatus {
-    Open,
-    Accepted,
-    Declined,
-    Cancelled,
+/// Where an action is stored: a move in `moves` (its text), every other action in
+/// `actions` (its kind and side). One match over every `Action`, so that a new kind of
+/// action cannot be stored as another without the compiler saying so.
+enum Stored<'a> {
+    Move(&'a str),
+    Action { kind: &'static str, color: Color },
 }
 
-impl ChallengeStatus {
-    pub fn text(self) -> &'static str {
-        match self {
-            ChallengeStatus::Open => "open",
-            ChallengeStatus::Accepted => "accepted",
-            ChallengeStatus::Declined => "declined",
-            ChallengeStatus::Cancelled => "cancelled",
-        }
-    }
-    fn parse(s: &str) -> ChallengeStatus {
-        match s {
-            "open" => ChallengeStatus::Open,
-            "accepted" => ChallengeStatus::Accepted,
-            "declined" => ChallengeStatus::Declined,
-            _ => ChallengeStatus::Cancelled,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewChallenge {
-    pub server: String,
-    pub channel: String,
-    pub challenger: String,
-    /// `None`: anyone may accept.
-    pub opponent: Option<String>,
-    pub variant: String,
-    pub options: Vec<String>,
-    /// `white`, `black` or `random`: the challenger's side.
-    pub color: String,
-    pub clock_days: u32,
-    pub created_at: i64,
-    pub expires_at: i64,
-    /// Rated (the default) or casual; the game takes it.
-    pub rated: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChallengeRow {
-    pub id: i64,
-    pub new: NewChallenge,
-    pub status: ChallengeStatus,
-    pub game_id: Option<i64>,
-}
-
-/// The columns `challenge_row` reads (see `game_columns`).
-macro_rules! challenge_columns {
-    () => {
-        "id, server, channel, challenger, opponent, variant, options, color, clock_days, \
-         created_at, expires_at, status, game_id, rated"
-    };
-}
-
-fn challenge_row(r: &mut Row) -> Result<ChallengeRow> {
-    let options: String = r.get(6)?;
-    let status: String = r.get(11)?;
-    Ok(ChallengeRow {
-        id: r.get(0)?,
-        new: NewChallenge {
-            server: r.get(1)?,
-            channel: r.get(2)?,
-            challenger: r.get(3)?,
-            opponent: r.get(4)?,
-            variant: r.get(5)?,
-            options: split_lines(&options),
-            color: r.get(7)?,
-            clock_days: r.get(8)?,
-            created_at: r.get(9)?,
-            expires_at: r.get(10)?,
-            rated: r.get(13)?,
-        },
-        status: ChallengeStatus::parse(&status),
-        game_id: r.get(12)?,
-    })
-}
-
-fn action_kind(a: &Action) -> Option<(&'static str, Color)> {
-    Some(match *a {
-        Action::Move(_) => return None,
+fn stored(a: &Action) -> Stored<'_> {
+    let (kind, color) = match *a {
+        Action::Move(ref text) => return Stored::Move(text),
         Action::OfferDraw(c) => ("offer_draw", c),
         Action::AcceptDraw(c) => ("accept_draw", c),
         Action::DeclineDraw(c) => ("decline_draw", c),
@@ -297,15 +217,12 @@ fn action_kind(a: &Action) -> Option<(&'static str, Color)> {
         Action::DeclineTakeback(c) => ("decline_takeback", c),
         Action::Resign(c) => ("resign", c),
         Action::Timeout(c) => ("timeout", c),
-    })
+    };
+    Stored::Action { kind, color }
 }
 
-fn parse_action(kind: &str, color: &str) -> Option<Action> {
-    let c = match color {
-        "white" => Color::White,
-        "black" => Color::Black,
-        _ => return None,
-    };
+/// The action of kind `kind` (a row of `actions`) by `c`.
+fn parse_action(kind: &str, c: Color) -> Option<Action> {
     Some(match kind {
         "offer_draw" => Action::OfferDraw(c),
         "accept_draw" => Action::AcceptDraw(c),
@@ -319,11 +236,16 @@ fn parse_action(kind: &str, color: &str) -> Option<Action> {
     })
 }
 
-fn color_text(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
+/// A colour as the store's columns hold it (`white`, `black`): `Color::name` in lower
+/// case, so that the names are spelled in one place (the schema holds the columns to these
+/// two values).
+pub(super) fn color_text(c: Color) -> String {
+    c.name().to_ascii_lowercase()
+}
+
+/// The colour a column holds (`color_text` read back).
+pub(super) fn color_from_text(text: &str) -> Option<Color> {
+    Color::ALL.into_iter().find(|c| color_text(*c) == text)
 }
 
 impl Store {
@@ -428,7 +350,7 @@ impl Store {
                 let color: Option<String> = r.get(2)?;
                 let action = match color {
                     None => Some(Action::Move(first)),
-                    Some(c) => parse_action(&first, &c),
+                    Some(c) => color_from_text(&c).and_then(|c| parse_action(&first, c)),
                 };
                 Ok((seq, action, r.get::<Option<String>>(3)?, r.get::<i64>(4)?))
             },
@@ -471,7 +393,7 @@ impl Store {
     /// Whether `action`'s side did that kind of action (a draw offer, a takeback request)
     /// after the move at `ply` in effect (0: since the game started).
     pub fn done_since_ply(&self, game_id: i64, action: &Action, ply: u32) -> Result<bool> {
-        let Some((kind, color)) = action_kind(action) else {
+        let Stored::Action { kind, color } = stored(action) else {
             return Ok(false);
         };
         let after: u32 = self
@@ -529,124 +451,6 @@ impl Store {
         Ok(n == 1)
     }
 
-    pub fn insert_challenge(&mut self, c: &NewChallenge) -> Result<i64> {
-        self.db.write(|db| {
-            db.value(
-                "INSERT INTO challenges (server, channel, challenger, opponent, variant, options,
-                     color, clock_days, created_at, expires_at, rated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
-                args![
-                    c.server,
-                    c.channel,
-                    c.challenger,
-                    c.opponent,
-                    c.variant,
-                    c.options.join("\n"),
-                    c.color,
-                    c.clock_days,
-                    c.created_at,
-                    c.expires_at,
-                    c.rated
-                ],
-            )
-        })
-    }
-
-    pub fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>> {
-        self.db.query_opt(
-            concat!(
-                "SELECT ",
-                challenge_columns!(),
-                " FROM challenges WHERE id = ?1"
-            ),
-            args![id],
-            challenge_row,
-        )
-    }
-
-    /// Open challenges of a server (expired ones included: the caller tells them apart),
-    /// newest first.
-    pub fn open_challenges(&self, server: &str) -> Result<Vec<ChallengeRow>> {
-        self.db.query_all(
-            concat!(
-                "SELECT ",
-                challenge_columns!(),
-                " FROM challenges WHERE server = ?1 AND status = 'open' ORDER BY id DESC"
-            ),
-            args![server],
-            challenge_row,
-        )
-    }
-
-    /// Open challenges whose time ran out at `now` and whose expiry the clocks have not
-    /// told yet, oldest first.
-    pub fn challenges_expired(&self, now: i64) -> Result<Vec<ChallengeRow>> {
-        self.db.query_all(
-            concat!(
-                "SELECT ",
-                challenge_columns!(),
-                " FROM challenges WHERE status = 'open' AND expires_at <= ?1 AND expiry_told = 0
-                 ORDER BY id"
-            ),
-            args![now],
-            challenge_row,
-        )
-    }
-
-    /// Marks an open challenge's expiry as told and queues `notice` with it, in one
-    /// transaction. False when another process told it first (or it was answered).
-    pub fn tell_expiry(&mut self, id: i64, notice: &NewNotice) -> Result<bool> {
-        self.db.write(|db| {
-            let n = db.execute(
-                "UPDATE challenges SET expiry_told = 1
-                 WHERE id = ?1 AND status = 'open' AND expiry_told = 0",
-                args![id],
-            )?;
-            if n == 1 {
-                outbox::enqueue(db, notice)?;
-            }
-            Ok(n == 1)
-        })
-    }
-
-    /// Declines or cancels an open challenge. True when it was open.
-    pub fn close_challenge(&mut self, id: i64, status: ChallengeStatus) -> Result<bool> {
-        let n = self.db.execute(
-            "UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'",
-            args![id, status.text()],
-        )?;
-        Ok(n == 1)
-    }
-
-    /// Accepts a challenge and starts its game in one transaction: the challenge must
-    /// still be open and unexpired at `g.now`, and the channel free.
-    pub fn accept_challenge(&mut self, challenge_id: i64, g: &NewGame) -> Result<i64> {
-        self.db.write(|db| {
-            let (status, expires_at, rated): (String, i64, bool) = db.query_one(
-                "SELECT status, expires_at, rated FROM challenges WHERE id = ?1",
-                args![challenge_id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )?;
-            if status != "open" {
-                return Err(StoreError::Conflict(format!(
-                    "challenge {challenge_id} is no longer open (it was {status})"
-                )));
-            }
-            if expires_at <= g.now {
-                return Err(StoreError::Conflict(format!(
-                    "challenge {challenge_id} has expired"
-                )));
-            }
-            check_channel_free(db, g)?;
-            let game_id = insert_game(db, g, rated)?;
-            db.execute(
-                "UPDATE challenges SET status = 'accepted', game_id = ?2 WHERE id = ?1",
-                args![challenge_id, game_id],
-            )?;
-            Ok(game_id)
-        })
-    }
-
     /// Starts a game against Ferry's engine at once (no challenge waits for an answer),
     /// casual, if the channel is still free.
     pub fn start_computer_game(&mut self, g: &NewGame) -> Result<i64> {
@@ -701,7 +505,7 @@ fn last_action(db: &Db, game_id: i64, kinds: &[&str]) -> Result<Option<(u32, Act
                 args![game_id, kind, color_text(color)],
             )?;
             if let Some(seq) = seq.filter(|s| last.as_ref().is_none_or(|(l, _)| s > l)) {
-                let action = parse_action(kind, color_text(color))
+                let action = parse_action(kind, color)
                     .ok_or_else(|| StoreError::Setup(format!("unknown action kind {kind}")))?;
                 last = Some((seq, action));
             }
@@ -711,7 +515,7 @@ fn last_action(db: &Db, game_id: i64, kinds: &[&str]) -> Result<Option<(u32, Act
 }
 
 /// Refuses a new game in a channel that has one going.
-fn check_channel_free(db: &Db, g: &NewGame) -> Result<()> {
+pub(super) fn check_channel_free(db: &Db, g: &NewGame) -> Result<()> {
     let busy: bool = db.value(
         "SELECT EXISTS (SELECT 1 FROM games
          WHERE server = ?1 AND channel = ?2 AND status = 'active')",
@@ -726,7 +530,7 @@ fn check_channel_free(db: &Db, g: &NewGame) -> Result<()> {
 }
 
 /// Inserts a new game's row; returns its id.
-fn insert_game(db: &Db, g: &NewGame, rated: bool) -> Result<i64> {
+pub(super) fn insert_game(db: &Db, g: &NewGame, rated: bool) -> Result<i64> {
     db.value(
         "INSERT INTO games (server, channel, variant, options, white, black, start_position,
              clock_days, deadline, remind_at, created_at, updated_at, rated, computer_color,
@@ -751,9 +555,42 @@ fn insert_game(db: &Db, g: &NewGame, rated: bool) -> Result<i64> {
     )
 }
 
-/// One append inside the caller's transaction (see `Store::append`).
+/// One append inside the caller's transaction (see `Store::append`): the game moves on
+/// from where the writer saw it, the move or action is recorded, the ratings of an ending
+/// are written, and the notice queued.
 fn append_in(db: &Db, a: &Append) -> Result<()> {
+    move_game_on(db, a)?;
     let next = a.expect_seq + 1;
+    match stored(a.action) {
+        Stored::Move(text) => insert_move(db, a, next, text)?,
+        Stored::Action { kind, color } => {
+            if matches!(a.action, Action::AcceptTakeback(_)) {
+                db.execute(
+                    "UPDATE moves SET taken_back = 1
+                     WHERE game_id = ?1 AND ply = ?2 AND taken_back = 0",
+                    args![a.game_id, a.expect_ply],
+                )?;
+            }
+            db.execute(
+                "INSERT INTO actions (game_id, seq, kind, color, member, at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                args![a.game_id, next, kind, color_text(color), a.member, a.at],
+            )?;
+        }
+    }
+    if let Some((result, _)) = &a.finished {
+        rate_as_expected(db, a, result)?;
+    }
+    if let Some(n) = a.notice {
+        outbox::enqueue(db, n)?;
+    }
+    Ok(())
+}
+
+/// Moves the game row on to the state after `a`, only from where the writer saw it (the
+/// check is the update's own condition); `StoreError::Stale` with where the game is now
+/// when it is no longer there.
+fn move_game_on(db: &Db, a: &Append) -> Result<()> {
     let (status, result, reason) = match &a.finished {
         Some((result, reason)) => ("finished", Some(result.as_str()), Some(reason.as_str())),
         None => ("active", None, None),
@@ -764,7 +601,7 @@ fn append_in(db: &Db, a: &Append) -> Result<()> {
          WHERE id = ?1 AND seq = ?11 AND ply = ?12 AND status = 'active'",
         args![
             a.game_id,
-            next,
+            a.expect_seq + 1,
             a.ply,
             status,
             result,
@@ -789,55 +626,42 @@ fn append_in(db: &Db, a: &Append) -> Result<()> {
             active: status == "active",
         });
     }
-    match a.action {
-        Action::Move(text) => {
-            let after = a.position_after.as_deref().unwrap_or("");
-            db.execute(
-                "INSERT INTO moves (game_id, seq, ply, text, position_after, member, played_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                args![
-                    a.game_id,
-                    next,
-                    a.expect_ply + 1,
-                    text,
-                    after,
-                    a.member.unwrap_or(""),
-                    a.at
-                ],
-            )?;
-        }
-        other => {
-            let (kind, color) = action_kind(other).unwrap_or(("resign", Color::White));
-            if matches!(other, Action::AcceptTakeback(_)) {
-                db.execute(
-                    "UPDATE moves SET taken_back = 1
-                     WHERE game_id = ?1 AND ply = ?2 AND taken_back = 0",
-                    args![a.game_id, a.expect_ply],
-                )?;
-            }
-            db.execute(
-                "INSERT INTO actions (game_id, seq, kind, color, member, at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                args![a.game_id, next, kind, color_text(color), a.member, a.at],
-            )?;
-        }
-    }
-    if let Some((result, _)) = &a.finished {
-        let changes = ratings::rate_ended_game(db, a.game_id, result, a.ply, a.at)?;
-        if a.expect_ratings
-            .is_some_and(|expected| *expected != changes)
-        {
-            // The notice names ratings that moved since it was written (another game
-            // of these players ended): write nothing, the caller writes it anew.
-            return Err(StoreError::Stale {
-                seq: a.expect_seq,
-                ply: a.expect_ply,
-                active: true,
-            });
-        }
-    }
-    if let Some(n) = a.notice {
-        outbox::enqueue(db, n)?;
+    Ok(())
+}
+
+/// Records the move `text` of `a` as the game's entry `seq`.
+fn insert_move(db: &Db, a: &Append, seq: u32, text: &str) -> Result<()> {
+    let after = a.position_after.as_deref().unwrap_or("");
+    db.execute(
+        "INSERT INTO moves (game_id, seq, ply, text, position_after, member, played_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        args![
+            a.game_id,
+            seq,
+            a.expect_ply + 1,
+            text,
+            after,
+            a.member.unwrap_or(""),
+            a.at
+        ],
+    )?;
+    Ok(())
+}
+
+/// Rates the game `a` ends with `result`; `StoreError::Stale` (nothing written) when the
+/// changes differ from those `a`'s notice names.
+fn rate_as_expected(db: &Db, a: &Append, result: &str) -> Result<()> {
+    let changes = ratings::rate_ended_game(db, a.game_id, result, a.ply, a.at)?;
+    if a.expect_ratings
+        .is_some_and(|expected| *expected != changes)
+    {
+        // The notice names ratings that moved since it was written (another game
+        // of these players ended): write nothing, the caller writes it anew.
+        return Err(StoreError::Stale {
+            seq: a.expect_seq,
+            ply: a.expect_ply,
+            active: true,
+        });
     }
     Ok(())
 }

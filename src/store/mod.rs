@@ -4,6 +4,7 @@
 //! and checks again under it, so several threads, processes and hosts may share one
 //! database.
 
+mod challenges;
 mod copy;
 mod db;
 mod games;
@@ -16,11 +17,9 @@ mod schema;
 mod value;
 mod votes;
 
+pub use challenges::{ChallengeRow, ChallengeStatus, NewChallenge, Side};
 pub use copy::{copy_database, Copied};
-pub use games::{
-    Append, ChallengeRow, ChallengeStatus, Computer, Entry, GameRow, GameStatus, NewChallenge,
-    NewGame,
-};
+pub use games::{Append, Computer, Entry, GameRow, GameStatus, NewGame};
 pub use leases::Lease;
 pub use outbox::{DirectRefused, NewNotice, QueuedNotice, YourTurn};
 pub use questions::MessageRef;
