@@ -199,3 +199,18 @@ fn ferry_with_white_moves_first() {
     assert!(!board.text.contains("bob"), "{}", board.text);
     let _ = T0;
 }
+
+#[test]
+fn a_random_side_against_ferry_is_drawn_for_a_discord_length_id() {
+    // A Discord id has 19 digits: the seed of the coin that draws the side must not
+    // overflow on it (a panic in a debug build before).
+    let mut t = table("ferry-random-side");
+    let member = "987654321987654321";
+    let start = t.ok(member, "/challenge little-river @ferry color:random");
+    let row = t.game_row();
+    assert!(
+        row.white == member || row.black == member,
+        "{row:?} {}",
+        start.text
+    );
+}

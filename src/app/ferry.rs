@@ -227,6 +227,14 @@ fn earlier_positions(g: &Game) -> Vec<Seen> {
     all
 }
 
+/// A number from a member id, for the coin that draws a side when no challenge id exists.
+/// Wrapping: a Discord id has 19 digits, and the hash must not overflow (a panic in a
+/// debug build) on any of them.
+fn member_seed(id: &str) -> i64 {
+    id.bytes()
+        .fold(0i64, |h, b| h.wrapping_mul(31).wrapping_add(i64::from(b)))
+}
+
 impl App {
     /// Starts a game against Ferry at once on `terms`, Ferry at `level`: no question
     /// waits for an answer.
@@ -277,12 +285,7 @@ impl App {
     ) -> NewGame {
         let now = self.now();
         // No challenge id to draw a random side from: the member and the moment decide.
-        let member_white = plays_white(terms.side, || {
-            (
-                cmd.who.id.bytes().fold(0, |h, b| h * 31 + i64::from(b)),
-                now,
-            )
-        });
+        let member_white = plays_white(terms.side, || (member_seed(&cmd.who.id), now));
         let (member, ferry) = (cmd.who.id.clone(), ferry.to_string());
         let (white, black, ferry_color) = if member_white {
             (member, ferry, Color::Black)
