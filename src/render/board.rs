@@ -2,68 +2,18 @@
 //! edges, pieces in hand in a column on the right.
 
 use super::art;
-use super::canvas::{self, Canvas, Face, Rgb8};
+use super::canvas::{self, Canvas, Face};
+use super::colors::{
+    Rgb8, BACKGROUND, BLACK_FILL, BLACK_INK, CAPTION, CAPTION_DIM, CHECK, CHECK_TINT, DARK, HINT,
+    HULL_EDGE, LAST_MOVE, LAST_MOVE_TINT, LIGHT, PALACE_TINT, PLANK, PLANK_GAP, REMOVED,
+    REMOVED_TINT, RIVER_LINE, SELECTED, SELECTED_TINT, WATER_DARK, WATER_LIGHT, WAVE, WHITE_FILL,
+    WHITE_INK,
+};
 use super::memo::{get_or_make, Memo};
-use super::palette::mix;
 use super::view::{BoardView, Exit, HandItem, Marks, PieceView, Terrain};
 use crate::engine::Color;
 use image::RgbImage;
 use std::sync::{Arc, OnceLock};
-
-pub const BACKGROUND: Rgb8 = [43, 45, 49];
-pub const CAPTION: Rgb8 = [236, 236, 236];
-pub const CAPTION_DIM: Rgb8 = [170, 174, 180];
-pub const LIGHT: Rgb8 = [238, 216, 179];
-pub const DARK: Rgb8 = [184, 138, 100];
-const WATER_LIGHT: Rgb8 = [160, 204, 232];
-const WATER_DARK: Rgb8 = [122, 175, 214];
-const RIVER_LINE: Rgb8 = [64, 140, 214];
-const LAST_MOVE: Rgb8 = [255, 214, 10];
-const REMOVED: Rgb8 = [226, 60, 50];
-const CHECK: Rgb8 = [235, 40, 40];
-const SELECTED: Rgb8 = [90, 190, 90];
-const HINT: Rgb8 = [25, 25, 25];
-const PLANK: Rgb8 = [150, 108, 66];
-const PLANK_GAP: Rgb8 = [92, 62, 36];
-const WAVE: Rgb8 = [70, 130, 190];
-const PALACE_TINT: [(Rgb8, f32); 2] = [([255, 255, 255], 0.28), ([90, 40, 120], 0.28)];
-const LAST_MOVE_TINT: f32 = 0.42;
-const REMOVED_TINT: f32 = 0.38;
-const SELECTED_TINT: f32 = 0.5;
-const CHECK_TINT: f32 = 0.35;
-
-/// The colours of squares as the palette must hold them exactly: the four plain squares
-/// first, then the same squares last-move tinted, then palaces and the other marks.
-pub fn square_colors() -> Vec<Rgb8> {
-    let plain = [LIGHT, DARK, WATER_LIGHT, WATER_DARK];
-    let palaces: Vec<Rgb8> = PALACE_TINT
-        .iter()
-        .flat_map(|&(tint, a)| [mix(LIGHT, tint, a), mix(DARK, tint, a)])
-        .collect();
-    let land: Vec<Rgb8> = [LIGHT, DARK].into_iter().chain(palaces.clone()).collect();
-    let mut out: Vec<Rgb8> = plain.to_vec();
-    out.extend(plain.iter().map(|&c| mix(c, LAST_MOVE, LAST_MOVE_TINT)));
-    out.extend(palaces.iter().copied());
-    out.extend(palaces.iter().map(|&c| mix(c, LAST_MOVE, LAST_MOVE_TINT)));
-    out.extend(plain.iter().map(|&c| mix(c, REMOVED, REMOVED_TINT)));
-    // A capture's cell is both part of the last move and where a piece was removed.
-    out.extend(
-        land.iter()
-            .chain(&plain[2..])
-            .map(|&c| mix(mix(c, LAST_MOVE, LAST_MOVE_TINT), REMOVED, REMOVED_TINT)),
-    );
-    out.extend(land.iter().map(|&c| mix(c, CHECK, CHECK_TINT)));
-    out.extend([LIGHT, DARK].map(|c| mix(c, SELECTED, SELECTED_TINT)));
-    out.extend([PLANK, PLANK_GAP, art::HULL_EDGE].map(|c| mix(c, LAST_MOVE, LAST_MOVE_TINT)));
-    out
-}
-
-/// The other flat colours of a board: marks, river and bridge.
-pub fn flat_colors() -> Vec<Rgb8> {
-    vec![
-        LAST_MOVE, REMOVED, CHECK, SELECTED, HINT, PLANK, PLANK_GAP, WAVE, RIVER_LINE,
-    ]
-}
 
 /// Pixel sizes of one picture, all derived from the cell size.
 struct Layout {
@@ -333,8 +283,8 @@ fn draw_bridge(img: &mut RgbImage, x: i32, y: i32, s: i32) {
         gy += plank;
     }
     let rail = (s / 16).max(2);
-    canvas::fill_rect(img, x + inset, y, rail, s, art::HULL_EDGE);
-    canvas::fill_rect(img, x + s - inset - rail, y, rail, s, art::HULL_EDGE);
+    canvas::fill_rect(img, x + inset, y, rail, s, HULL_EDGE);
+    canvas::fill_rect(img, x + s - inset - rail, y, rail, s, HULL_EDGE);
 }
 
 /// Water over the lower part of a swimming piece, with a wave line along its top.
@@ -434,8 +384,8 @@ fn draw_captions(img: &mut Canvas, view: &BoardView, l: &Layout) {
         let r = title_px * 0.36;
         let cy = title_base - title_px * 0.35;
         let (fill, ring) = match color {
-            Color::White => (art::WHITE_FILL, art::WHITE_INK),
-            Color::Black => (art::BLACK_FILL, art::BLACK_INK),
+            Color::White => (WHITE_FILL, WHITE_INK),
+            Color::Black => (BLACK_FILL, BLACK_INK),
         };
         canvas::disc(img, x + r, cy, r, fill, 1.0);
         // Black's disc gets a light ring so it shows on the dark frame.

@@ -2,8 +2,8 @@
 //! rating with round ticks, an x axis of dates the caller labels, a legend. Drawn on the
 //! boards' dark background with the same fonts.
 
-use super::board::{BACKGROUND, CAPTION};
-use super::canvas::{self, Face, Rgb8};
+use super::canvas::{self, Face};
+use super::colors::{Rgb8, BACKGROUND, CAPTION, CAPTION_DIM, CHART_AXIS, CHART_GRID, CHART_LINES};
 use image::{Rgb, RgbImage};
 
 /// One line: its name in the legend and its points (x: any increasing scale, such as
@@ -30,17 +30,6 @@ const RIGHT: f32 = 24.0;
 const TOP: f32 = 92.0;
 const LEGEND_ROW: f32 = 22.0;
 const BOTTOM: f32 = 44.0;
-const DIM: Rgb8 = [170, 174, 180];
-const GRID: Rgb8 = [62, 65, 71];
-const AXIS: Rgb8 = [120, 126, 136];
-/// Line colours, told apart also by colour-blind readers (Okabe and Ito's palette).
-const LINES: [Rgb8; 5] = [
-    [86, 180, 233],
-    [230, 159, 0],
-    [0, 158, 115],
-    [240, 228, 66],
-    [204, 121, 167],
-];
 
 /// A round step for about `target` ticks over `span`: 1, 2 or 5 times a power of ten.
 fn tick_step(span: f64, target: f64) -> f64 {
@@ -85,7 +74,15 @@ pub fn draw(
 ) -> RgbImage {
     let mut img = RgbImage::from_pixel(WIDTH, HEIGHT, Rgb(BACKGROUND));
     canvas::text(&mut img, Face::Bold, 22.0, 16.0, 32.0, CAPTION, title);
-    canvas::text(&mut img, Face::Regular, 15.0, 16.0, 56.0, DIM, subtitle);
+    canvas::text(
+        &mut img,
+        Face::Regular,
+        15.0,
+        16.0,
+        56.0,
+        CAPTION_DIM,
+        subtitle,
+    );
     let points = series.iter().flat_map(|s| s.points.iter());
     let (mut xmin, mut xmax, mut ymin, mut ymax) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
     for &(x, y) in points {
@@ -98,7 +95,7 @@ pub fn draw(
             18.0,
             LEFT,
             HEIGHT as f32 / 2.0,
-            DIM,
+            CAPTION_DIM,
             "No rated games yet.",
         );
         return img;
@@ -117,7 +114,7 @@ pub fn draw(
     // Legend: a swatch and the series' name, in rows under the subtitle.
     let (mut x, mut row) = (LEFT + 8.0, 0.0);
     for (i, s) in series.iter().enumerate() {
-        let color = LINES[i % LINES.len()];
+        let color = CHART_LINES[i % CHART_LINES.len()];
         let w = canvas::text_width(Face::Regular, 14.0, &s.label);
         if x + 24.0 + w > WIDTH as f32 - RIGHT && x > LEFT + 8.0 {
             (x, row) = (LEFT + 8.0, row + LEGEND_ROW);
@@ -152,7 +149,14 @@ pub fn draw(
     let mut v = ylo;
     while v <= yhi + step / 2.0 {
         let (_, y) = at(xlo, v);
-        canvas::fill_rect(&mut img, LEFT as i32, y.round() as i32, pw as i32, 1, GRID);
+        canvas::fill_rect(
+            &mut img,
+            LEFT as i32,
+            y.round() as i32,
+            pw as i32,
+            1,
+            CHART_GRID,
+        );
         let label = format!("{v:.0}");
         let w = canvas::text_width(Face::Regular, 13.0, &label);
         canvas::text(
@@ -161,7 +165,7 @@ pub fn draw(
             13.0,
             LEFT - 8.0 - w,
             y + 4.5,
-            DIM,
+            CAPTION_DIM,
             &label,
         );
         v += step;
@@ -174,12 +178,19 @@ pub fn draw(
         13.0,
         LEFT - 8.0 - title_w,
         top - 10.0,
-        DIM,
+        CAPTION_DIM,
         "rating",
     );
     let bottom = (top + ph).round() as i32;
-    canvas::fill_rect(&mut img, LEFT as i32, top as i32, 1, ph as i32 + 1, AXIS);
-    canvas::fill_rect(&mut img, LEFT as i32, bottom, pw as i32, 1, AXIS);
+    canvas::fill_rect(
+        &mut img,
+        LEFT as i32,
+        top as i32,
+        1,
+        ph as i32 + 1,
+        CHART_AXIS,
+    );
+    canvas::fill_rect(&mut img, LEFT as i32, bottom, pw as i32, 1, CHART_AXIS);
     // Date labels, centred under their ticks, skipping any that would overlap.
     let mut free_from = f32::MIN;
     for t in ticks.iter().filter(|t| t.x >= xlo && t.x <= xhi) {
@@ -189,14 +200,14 @@ pub fn draw(
         if left < free_from {
             continue;
         }
-        canvas::fill_rect(&mut img, x.round() as i32, bottom, 1, 5, AXIS);
+        canvas::fill_rect(&mut img, x.round() as i32, bottom, 1, 5, CHART_AXIS);
         canvas::text(
             &mut img,
             Face::Regular,
             13.0,
             left,
             bottom as f32 + 20.0,
-            DIM,
+            CAPTION_DIM,
             &t.label,
         );
         free_from = left + w + 12.0;
@@ -205,7 +216,7 @@ pub fn draw(
     // overlap.
     let mut ends = Vec::new();
     for (i, s) in series.iter().enumerate() {
-        let color = LINES[i % LINES.len()];
+        let color = CHART_LINES[i % CHART_LINES.len()];
         let pts: Vec<(f32, f32)> = s.points.iter().map(|&(x, y)| at(x, y)).collect();
         for pair in pts.windows(2) {
             stroke(&mut img, pair[0], pair[1], 2.5, color);
