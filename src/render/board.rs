@@ -180,89 +180,112 @@ fn cell_tile(key: CellKey) -> Arc<Canvas> {
     get_or_make(&MEMO, key, 4096, || Canvas::from_rgb(&draw_cell_rgb(key)))
 }
 
+/// The cell drawn in RGB: its ground and tints, then what stands on it, then the marks
+/// drawn over everything.
 fn draw_cell_rgb(key: CellKey) -> RgbImage {
-    let s = key.size as i32;
     let mut tile = RgbImage::new(key.size, key.size);
-    let img = &mut tile;
-    let (x, y) = (0, 0);
+    let ground = draw_ground(&mut tile, key);
+    draw_contents(&mut tile, key, ground);
+    draw_frame(&mut tile, key);
+    draw_destination(&mut tile, key);
+    tile
+}
+
+/// The square's colour, its bridge, and the tints of its palace and marks; returns the
+/// plain colour of the square (the waves around a swimmer are drawn in it).
+fn draw_ground(img: &mut RgbImage, key: CellKey) -> Rgb8 {
+    let s = key.size as i32;
     let base = match (key.terrain, key.light) {
         (Terrain::Water | Terrain::Bridge, true) => WATER_LIGHT,
         (Terrain::Water | Terrain::Bridge, false) => WATER_DARK,
         (_, true) => LIGHT,
         (_, false) => DARK,
     };
-    canvas::fill_rect(img, x, y, s, s, base);
+    canvas::fill_rect(img, 0, 0, s, s, base);
     if key.terrain == Terrain::Bridge {
-        draw_bridge(img, x, y, s);
+        draw_bridge(img, 0, 0, s);
     }
     if let Terrain::Palace(color) = key.terrain {
         let (tint, a) = PALACE_TINT[color as usize];
-        canvas::tint_rect(img, x, y, s, s, tint, a);
+        canvas::tint_rect(img, 0, 0, s, s, tint, a);
     }
     let m = key.marks;
     if m.last_move {
-        canvas::tint_rect(img, x, y, s, s, LAST_MOVE, LAST_MOVE_TINT);
+        canvas::tint_rect(img, 0, 0, s, s, LAST_MOVE, LAST_MOVE_TINT);
     }
     if m.removed {
-        canvas::tint_rect(img, x, y, s, s, REMOVED, REMOVED_TINT);
+        canvas::tint_rect(img, 0, 0, s, s, REMOVED, REMOVED_TINT);
     }
     if m.selected {
-        canvas::tint_rect(img, x, y, s, s, SELECTED, SELECTED_TINT);
+        canvas::tint_rect(img, 0, 0, s, s, SELECTED, SELECTED_TINT);
     }
-    let (cx, cy) = (x as f32 + s as f32 / 2.0, y as f32 + s as f32 / 2.0);
     if m.check {
         // The square turns red, brightest under the piece, so the check shows around
         // a round token as well as a chess glyph.
-        canvas::tint_rect(img, x, y, s, s, CHECK, CHECK_TINT);
+        canvas::tint_rect(img, 0, 0, s, s, CHECK, CHECK_TINT);
+        let centre = s as f32 / 2.0;
         for i in 0..5 {
             let r = s as f32 * (0.5 - i as f32 * 0.07);
-            canvas::disc(img, cx, cy, r, CHECK, 0.2);
+            canvas::disc(img, centre, centre, r, CHECK, 0.2);
         }
     }
+    base
+}
+
+/// The boat, the piece (a passenger on the boat, a swimmer in waves of the `ground`'s
+/// colour) and the exit arrow.
+fn draw_contents(img: &mut RgbImage, key: CellKey, ground: Rgb8) {
+    let s = key.size as i32;
     let swimming = key.terrain == Terrain::Water && !key.boat;
     if key.boat {
-        art::mark(
-            art::Mark::Boat {
-                empty: key.piece.is_none(),
-            },
-            key.size,
-        )
-        .draw_on(img, x, y);
+        let empty = key.piece.is_none();
+        art::mark(art::Mark::Boat { empty }, key.size).draw_on(img, 0, 0);
     }
     if let Some(p) = key.piece {
         if key.boat {
             // The passenger rides a little smaller and higher, so the hull shows.
             let size = key.size * 3 / 4;
             let inset = (key.size - size) as i32 / 2;
-            art::sprite(p, size).draw_on(img, x + inset, y + inset - s / 10);
+            art::sprite(p, size).draw_on(img, inset, inset - s / 10);
         } else {
-            art::sprite(p, key.size).draw_on(img, x, y);
+            art::sprite(p, key.size).draw_on(img, 0, 0);
         }
         if swimming {
-            draw_waves(img, x, y, s, base);
+            draw_waves(img, 0, 0, s, ground);
         }
     }
     if let Some(up) = key.exit_up {
-        art::mark(art::Mark::Exit { up }, key.size).draw_on(img, x, y);
+        art::mark(art::Mark::Exit { up }, key.size).draw_on(img, 0, 0);
     }
-    // A frame in the mark's own colour, drawn over everything in the cell, so that the
-    // last move shows the same on land, water, a bridge's planks or under a boat.
+}
+
+/// A frame in the mark's own colour, drawn over everything in the cell, so that the
+/// last move shows the same on land, water, a bridge's planks or under a boat.
+fn draw_frame(img: &mut RgbImage, key: CellKey) {
+    let (m, s) = (key.marks, key.size as i32);
     if m.last_move || m.removed {
         let color = if m.last_move { LAST_MOVE } else { REMOVED };
         let w = (s / 14).max(2);
-        canvas::fill_rect(img, x, y, s, w, color);
-        canvas::fill_rect(img, x, y + s - w, s, w, color);
-        canvas::fill_rect(img, x, y + w, w, s - 2 * w, color);
-        canvas::fill_rect(img, x + s - w, y + w, w, s - 2 * w, color);
+        canvas::fill_rect(img, 0, 0, s, w, color);
+        canvas::fill_rect(img, 0, s - w, s, w, color);
+        canvas::fill_rect(img, 0, w, w, s - 2 * w, color);
+        canvas::fill_rect(img, s - w, w, w, s - 2 * w, color);
     }
-    if m.destination {
-        if key.piece.is_some() {
-            canvas::ring(img, cx, cy, s as f32 * 0.47, s as f32 * 0.08, HINT, 0.45);
-        } else {
-            canvas::disc(img, cx, cy, s as f32 * 0.15, HINT, 0.4);
-        }
+}
+
+/// Where the selected piece may go: a ring around a piece it would take, a dot on an
+/// empty cell.
+fn draw_destination(img: &mut RgbImage, key: CellKey) {
+    if !key.marks.destination {
+        return;
     }
-    tile
+    let s = key.size as f32;
+    let centre = s / 2.0;
+    if key.piece.is_some() {
+        canvas::ring(img, centre, centre, s * 0.47, s * 0.08, HINT, 0.45);
+    } else {
+        canvas::disc(img, centre, centre, s * 0.15, HINT, 0.4);
+    }
 }
 
 /// Planks across the river with a rail on each side; water shows at the edges.
