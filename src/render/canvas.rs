@@ -221,7 +221,6 @@ fn ring_pixels(cx: f32, cy: f32, r: f32, width: f32, mut plot: impl FnMut(i32, i
 }
 
 /// An antialiased ring between radii `r - width` and `r`, or a disc when `width >= r`.
-#[allow(clippy::too_many_arguments)]
 pub fn ring<S: Surface>(
     img: &mut S,
     cx: f32,
