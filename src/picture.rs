@@ -2,7 +2,9 @@
 //! variant's piece list. This is the bridge between the rules and the renderer, so that
 //! neither knows the other.
 
-use crate::engine::{Cell, Color, Dir, Feature, Game, MoveList, Options, Position, Role, Variant};
+use crate::engine::{
+    Cell, Color, Dir, Effects, Feature, Game, MoveList, Options, Position, Role, Shape, Variant,
+};
 use crate::render::{BoardView, Exit, HandItem, LegendEntry, PieceView, RankLine, Terrain};
 
 /// What to show besides the position itself.
@@ -23,8 +25,29 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
     let shape = p.shape();
     let mut view = BoardView::empty(shape.files(), shape.ranks());
     view.flipped = request.flipped;
+    fill_cells(&mut view, variant, p);
+    show_features(&mut view, p);
+    add_river_line(&mut view, shape);
+    if let Some(ply) = game.plies().last() {
+        mark_last_move(&mut view, &ply.effects);
+    }
+    let in_check = p.in_check();
+    if in_check {
+        mark_checked_royals(&mut view, p);
+    }
+    if let Some(from) = request.from {
+        mark_destinations(&mut view, p, from);
+    }
+    view.hands = hands_view(variant, p);
+    (view.title, view.to_move) = title_and_turn(game, in_check);
+    view.details = caption_details(game, request);
+    view
+}
+
+/// Each cell's terrain (hole, water, palace or land) and the piece on it.
+fn fill_cells(view: &mut BoardView, variant: &Variant, p: &dyn Position) {
+    let shape = p.shape();
     let regions = shape.regions();
-    let water = regions.water;
     let palaces = [
         (regions.palace.white, Color::White),
         (regions.palace.black, Color::Black),
@@ -33,7 +56,7 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
         let c = Cell(i as u8);
         cell.terrain = if shape.holes().contains(c) {
             Terrain::Hole
-        } else if water.contains(c) {
+        } else if regions.water.contains(c) {
             Terrain::Water
         } else if let Some(&(_, color)) = palaces.iter().find(|(cells, _)| cells.contains(c)) {
             Terrain::Palace(color)
@@ -46,6 +69,11 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
                 .map(|piece| piece_view(variant, piece.color, piece.role));
         }
     }
+}
+
+/// What lies on the cells besides pieces: boats, bridges, and the way a river piece
+/// must leave the river.
+fn show_features(view: &mut BoardView, p: &dyn Position) {
     for (c, feature) in p.features() {
         let Some(cell) = view.cells.get_mut(c.index()) else {
             continue;
@@ -62,39 +90,46 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
             }
         }
     }
-    // A board cut into halves with no water between them has a river line.
-    let white_half = regions.half.white;
-    if water.is_empty() {
-        if let Some(top) = white_half.last() {
+}
+
+/// A board cut into halves with no water between them has a river line.
+fn add_river_line(view: &mut BoardView, shape: &Shape) {
+    let regions = shape.regions();
+    if regions.water.is_empty() {
+        if let Some(top) = regions.half.white.last() {
             view.rank_lines.push(RankLine {
                 after: shape.rank(top),
             });
         }
     }
-    if let Some(ply) = game.plies().last() {
-        for c in ply.effects.cells.iter() {
-            view.cells[c.index()].marks.last_move = true;
-        }
-        for (c, _, _) in ply.effects.removed.iter() {
-            view.cells[c.index()].marks.removed = true;
-        }
+}
+
+/// The cells the last move passed through or changed, and where it removed pieces.
+fn mark_last_move(view: &mut BoardView, effects: &Effects) {
+    for c in effects.cells.iter() {
+        view.cells[c.index()].marks.last_move = true;
     }
+    for (c, _, _) in effects.removed.iter() {
+        view.cells[c.index()].marks.removed = true;
+    }
+}
+
+/// The king or general of the side to move, which is in check.
+fn mark_checked_royals(view: &mut BoardView, p: &dyn Position) {
     let to_move = p.side_to_move();
-    let in_check = p.in_check();
-    if in_check {
-        for c in shape.cells() {
-            let royal = p.piece_at(c).is_some_and(|x| {
-                x.color == to_move && matches!(x.role, Role::King | Role::General)
-            });
-            if royal {
-                view.cells[c.index()].marks.check = true;
-            }
+    for c in p.shape().cells() {
+        let royal = p
+            .piece_at(c)
+            .is_some_and(|x| x.color == to_move && matches!(x.role, Role::King | Role::General));
+        if royal {
+            view.cells[c.index()].marks.check = true;
         }
     }
-    if let Some(from) = request.from {
-        mark_destinations(&mut view, p, from);
-    }
-    view.hands = p.hands().map(|hands| {
+}
+
+/// White's and Black's pieces in hand, where the variant has hands.
+fn hands_view(variant: &Variant, p: &dyn Position) -> Option<[Vec<HandItem>; 2]> {
+    p.hands().map(|hands| {
         let side = |i: usize, color: Color| -> Vec<HandItem> {
             hands[i]
                 .iter()
@@ -106,18 +141,28 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
                 .collect()
         };
         [side(0, Color::White), side(1, Color::Black)]
-    });
+    })
+}
+
+/// The picture's title (the result, or who is to move and whether in check) and the
+/// side to move, none once the game is over.
+fn title_and_turn(game: &Game, in_check: bool) -> (String, Option<Color>) {
+    let (variant, p) = (game.variant(), game.position());
     match game.outcome() {
-        Some(o) => {
-            view.title = format!("{}: {o}", variant.name);
-            view.to_move = None;
-        }
+        Some(o) => (format!("{}: {o}", variant.name), None),
         None => {
+            let to_move = p.side_to_move();
             let check = if in_check { ", in check" } else { "" };
-            view.title = format!("{}: {to_move} to move{check}", variant.name);
-            view.to_move = Some(to_move);
+            let title = format!("{}: {to_move} to move{check}", variant.name);
+            (title, Some(to_move))
         }
     }
+}
+
+/// The caption's phrases: the players, the move number, the options that differ from
+/// the default, and the position's counters.
+fn caption_details(game: &Game, request: &Request) -> Vec<String> {
+    let p = game.position();
     let mut details = vec![format!("move {}", p.move_number())];
     if let Some((white, black)) = &request.players {
         details.insert(0, format!("{white} (White) vs {black} (Black)"));
@@ -125,15 +170,14 @@ pub fn game_view(game: &Game, request: &Request) -> BoardView {
     // Options that differ from the default, unless the position states them itself
     // (Little River names its river aspect in every picture).
     let counters = p.counters();
-    for (key, value) in agreed_options(variant, game.options()) {
+    for (key, value) in agreed_options(game.variant(), game.options()) {
         let stated = counters.iter().any(|c| c.starts_with(&format!("{key}:")));
         if !stated {
             details.push(format!("{key}: {value}"));
         }
     }
     details.extend(counters);
-    view.details = details;
-    view
+    details
 }
 
 /// The options of a game that differ from the variant's defaults, in the variant's

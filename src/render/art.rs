@@ -4,19 +4,15 @@
 //! forms get a red ring and a "+" badge, so they are never mistaken for their base form.
 //! Sprites are drawn once per piece and size, then reused.
 
-use super::canvas::{Canvas, Face, Rgb8, Sprite};
+use super::canvas::{Canvas, Face, Sprite};
+use super::colors::{
+    Rgb8, BLACK_FILL, BLACK_INK, BLACK_LINE, HULL, HULL_EDGE, PROMOTED, PROMOTED_BADGE, SAIL, TAG,
+    TAG_EDGE, WHITE_FILL, WHITE_INK,
+};
 use super::memo::{get_or_make, Memo, UNBOUNDED};
 use super::view::PieceView;
 use crate::engine::{Color, Role};
 use std::sync::{Arc, OnceLock};
-
-pub const WHITE_FILL: Rgb8 = [246, 241, 229];
-pub const WHITE_INK: Rgb8 = [30, 30, 30];
-pub const BLACK_FILL: Rgb8 = [40, 40, 42];
-pub const BLACK_INK: Rgb8 = [236, 236, 236];
-pub const PROMOTED: Rgb8 = [205, 45, 45];
-/// The soft light outline of black chess pieces, so they stand out on dark squares.
-pub const BLACK_LINE: Rgb8 = [150, 150, 150];
 
 /// The drawing of a piece kind.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -200,10 +196,6 @@ pub fn mark(mark: Mark, size: u32) -> Arc<Sprite> {
     })
 }
 
-pub const HULL: Rgb8 = [120, 78, 44];
-pub const HULL_EDGE: Rgb8 = [70, 44, 24];
-pub const SAIL: Rgb8 = [250, 248, 240];
-
 fn boat(size: u32, empty: bool) -> Sprite {
     let mut sprite = Sprite::new(size);
     let s = size as f32;
@@ -240,9 +232,6 @@ fn boat(size: u32, empty: bool) -> Sprite {
     }
     sprite
 }
-
-pub const TAG: Rgb8 = [255, 255, 255];
-pub const TAG_EDGE: Rgb8 = [30, 30, 30];
 
 /// A small arrow in the cell's top-right corner.
 fn exit_arrow(size: u32, up: bool) -> Sprite {
@@ -344,7 +333,7 @@ fn draw(piece: PieceView, size: u32) -> Sprite {
     if piece.promoted {
         let (bx, by, br) = (z * 0.80, z * 0.20, z * 0.15);
         s.disc(bx, by, br, PROMOTED);
-        s.glyph(Face::Bold, br * 2.1, '+', None, (bx, by), [255, 255, 255]);
+        s.glyph(Face::Bold, br * 2.1, '+', None, (bx, by), PROMOTED_BADGE);
     }
     s
 }

@@ -2,68 +2,18 @@
 //! edges, pieces in hand in a column on the right.
 
 use super::art;
-use super::canvas::{self, Canvas, Face, Rgb8};
+use super::canvas::{self, Canvas, Face};
+use super::colors::{
+    Rgb8, BACKGROUND, BLACK_FILL, BLACK_INK, CAPTION, CAPTION_DIM, CHECK, CHECK_TINT, DARK, HINT,
+    HULL_EDGE, LAST_MOVE, LAST_MOVE_TINT, LIGHT, PALACE_TINT, PLANK, PLANK_GAP, REMOVED,
+    REMOVED_TINT, RIVER_LINE, SELECTED, SELECTED_TINT, WATER_DARK, WATER_LIGHT, WAVE, WHITE_FILL,
+    WHITE_INK,
+};
 use super::memo::{get_or_make, Memo};
-use super::palette::mix;
 use super::view::{BoardView, Exit, HandItem, Marks, PieceView, Terrain};
 use crate::engine::Color;
 use image::RgbImage;
 use std::sync::{Arc, OnceLock};
-
-pub const BACKGROUND: Rgb8 = [43, 45, 49];
-pub const CAPTION: Rgb8 = [236, 236, 236];
-pub const CAPTION_DIM: Rgb8 = [170, 174, 180];
-pub const LIGHT: Rgb8 = [238, 216, 179];
-pub const DARK: Rgb8 = [184, 138, 100];
-const WATER_LIGHT: Rgb8 = [160, 204, 232];
-const WATER_DARK: Rgb8 = [122, 175, 214];
-const RIVER_LINE: Rgb8 = [64, 140, 214];
-const LAST_MOVE: Rgb8 = [255, 214, 10];
-const REMOVED: Rgb8 = [226, 60, 50];
-const CHECK: Rgb8 = [235, 40, 40];
-const SELECTED: Rgb8 = [90, 190, 90];
-const HINT: Rgb8 = [25, 25, 25];
-const PLANK: Rgb8 = [150, 108, 66];
-const PLANK_GAP: Rgb8 = [92, 62, 36];
-const WAVE: Rgb8 = [70, 130, 190];
-const PALACE_TINT: [(Rgb8, f32); 2] = [([255, 255, 255], 0.28), ([90, 40, 120], 0.28)];
-const LAST_MOVE_TINT: f32 = 0.42;
-const REMOVED_TINT: f32 = 0.38;
-const SELECTED_TINT: f32 = 0.5;
-const CHECK_TINT: f32 = 0.35;
-
-/// The colours of squares as the palette must hold them exactly: the four plain squares
-/// first, then the same squares last-move tinted, then palaces and the other marks.
-pub fn square_colors() -> Vec<Rgb8> {
-    let plain = [LIGHT, DARK, WATER_LIGHT, WATER_DARK];
-    let palaces: Vec<Rgb8> = PALACE_TINT
-        .iter()
-        .flat_map(|&(tint, a)| [mix(LIGHT, tint, a), mix(DARK, tint, a)])
-        .collect();
-    let land: Vec<Rgb8> = [LIGHT, DARK].into_iter().chain(palaces.clone()).collect();
-    let mut out: Vec<Rgb8> = plain.to_vec();
-    out.extend(plain.iter().map(|&c| mix(c, LAST_MOVE, LAST_MOVE_TINT)));
-    out.extend(palaces.iter().copied());
-    out.extend(palaces.iter().map(|&c| mix(c, LAST_MOVE, LAST_MOVE_TINT)));
-    out.extend(plain.iter().map(|&c| mix(c, REMOVED, REMOVED_TINT)));
-    // A capture's cell is both part of the last move and where a piece was removed.
-    out.extend(
-        land.iter()
-            .chain(&plain[2..])
-            .map(|&c| mix(mix(c, LAST_MOVE, LAST_MOVE_TINT), REMOVED, REMOVED_TINT)),
-    );
-    out.extend(land.iter().map(|&c| mix(c, CHECK, CHECK_TINT)));
-    out.extend([LIGHT, DARK].map(|c| mix(c, SELECTED, SELECTED_TINT)));
-    out.extend([PLANK, PLANK_GAP, art::HULL_EDGE].map(|c| mix(c, LAST_MOVE, LAST_MOVE_TINT)));
-    out
-}
-
-/// The other flat colours of a board: marks, river and bridge.
-pub fn flat_colors() -> Vec<Rgb8> {
-    vec![
-        LAST_MOVE, REMOVED, CHECK, SELECTED, HINT, PLANK, PLANK_GAP, WAVE, RIVER_LINE,
-    ]
-}
 
 /// Pixel sizes of one picture, all derived from the cell size.
 struct Layout {
@@ -230,89 +180,112 @@ fn cell_tile(key: CellKey) -> Arc<Canvas> {
     get_or_make(&MEMO, key, 4096, || Canvas::from_rgb(&draw_cell_rgb(key)))
 }
 
+/// The cell drawn in RGB: its ground and tints, then what stands on it, then the marks
+/// drawn over everything.
 fn draw_cell_rgb(key: CellKey) -> RgbImage {
-    let s = key.size as i32;
     let mut tile = RgbImage::new(key.size, key.size);
-    let img = &mut tile;
-    let (x, y) = (0, 0);
+    let ground = draw_ground(&mut tile, key);
+    draw_contents(&mut tile, key, ground);
+    draw_frame(&mut tile, key);
+    draw_destination(&mut tile, key);
+    tile
+}
+
+/// The square's colour, its bridge, and the tints of its palace and marks; returns the
+/// plain colour of the square (the waves around a swimmer are drawn in it).
+fn draw_ground(img: &mut RgbImage, key: CellKey) -> Rgb8 {
+    let s = key.size as i32;
     let base = match (key.terrain, key.light) {
         (Terrain::Water | Terrain::Bridge, true) => WATER_LIGHT,
         (Terrain::Water | Terrain::Bridge, false) => WATER_DARK,
         (_, true) => LIGHT,
         (_, false) => DARK,
     };
-    canvas::fill_rect(img, x, y, s, s, base);
+    canvas::fill_rect(img, 0, 0, s, s, base);
     if key.terrain == Terrain::Bridge {
-        draw_bridge(img, x, y, s);
+        draw_bridge(img, 0, 0, s);
     }
     if let Terrain::Palace(color) = key.terrain {
         let (tint, a) = PALACE_TINT[color as usize];
-        canvas::tint_rect(img, x, y, s, s, tint, a);
+        canvas::tint_rect(img, 0, 0, s, s, tint, a);
     }
     let m = key.marks;
     if m.last_move {
-        canvas::tint_rect(img, x, y, s, s, LAST_MOVE, LAST_MOVE_TINT);
+        canvas::tint_rect(img, 0, 0, s, s, LAST_MOVE, LAST_MOVE_TINT);
     }
     if m.removed {
-        canvas::tint_rect(img, x, y, s, s, REMOVED, REMOVED_TINT);
+        canvas::tint_rect(img, 0, 0, s, s, REMOVED, REMOVED_TINT);
     }
     if m.selected {
-        canvas::tint_rect(img, x, y, s, s, SELECTED, SELECTED_TINT);
+        canvas::tint_rect(img, 0, 0, s, s, SELECTED, SELECTED_TINT);
     }
-    let (cx, cy) = (x as f32 + s as f32 / 2.0, y as f32 + s as f32 / 2.0);
     if m.check {
         // The square turns red, brightest under the piece, so the check shows around
         // a round token as well as a chess glyph.
-        canvas::tint_rect(img, x, y, s, s, CHECK, CHECK_TINT);
+        canvas::tint_rect(img, 0, 0, s, s, CHECK, CHECK_TINT);
+        let centre = s as f32 / 2.0;
         for i in 0..5 {
             let r = s as f32 * (0.5 - i as f32 * 0.07);
-            canvas::disc(img, cx, cy, r, CHECK, 0.2);
+            canvas::disc(img, centre, centre, r, CHECK, 0.2);
         }
     }
+    base
+}
+
+/// The boat, the piece (a passenger on the boat, a swimmer in waves of the `ground`'s
+/// colour) and the exit arrow.
+fn draw_contents(img: &mut RgbImage, key: CellKey, ground: Rgb8) {
+    let s = key.size as i32;
     let swimming = key.terrain == Terrain::Water && !key.boat;
     if key.boat {
-        art::mark(
-            art::Mark::Boat {
-                empty: key.piece.is_none(),
-            },
-            key.size,
-        )
-        .draw_on(img, x, y);
+        let empty = key.piece.is_none();
+        art::mark(art::Mark::Boat { empty }, key.size).draw_on(img, 0, 0);
     }
     if let Some(p) = key.piece {
         if key.boat {
             // The passenger rides a little smaller and higher, so the hull shows.
             let size = key.size * 3 / 4;
             let inset = (key.size - size) as i32 / 2;
-            art::sprite(p, size).draw_on(img, x + inset, y + inset - s / 10);
+            art::sprite(p, size).draw_on(img, inset, inset - s / 10);
         } else {
-            art::sprite(p, key.size).draw_on(img, x, y);
+            art::sprite(p, key.size).draw_on(img, 0, 0);
         }
         if swimming {
-            draw_waves(img, x, y, s, base);
+            draw_waves(img, 0, 0, s, ground);
         }
     }
     if let Some(up) = key.exit_up {
-        art::mark(art::Mark::Exit { up }, key.size).draw_on(img, x, y);
+        art::mark(art::Mark::Exit { up }, key.size).draw_on(img, 0, 0);
     }
-    // A frame in the mark's own colour, drawn over everything in the cell, so that the
-    // last move shows the same on land, water, a bridge's planks or under a boat.
+}
+
+/// A frame in the mark's own colour, drawn over everything in the cell, so that the
+/// last move shows the same on land, water, a bridge's planks or under a boat.
+fn draw_frame(img: &mut RgbImage, key: CellKey) {
+    let (m, s) = (key.marks, key.size as i32);
     if m.last_move || m.removed {
         let color = if m.last_move { LAST_MOVE } else { REMOVED };
         let w = (s / 14).max(2);
-        canvas::fill_rect(img, x, y, s, w, color);
-        canvas::fill_rect(img, x, y + s - w, s, w, color);
-        canvas::fill_rect(img, x, y + w, w, s - 2 * w, color);
-        canvas::fill_rect(img, x + s - w, y + w, w, s - 2 * w, color);
+        canvas::fill_rect(img, 0, 0, s, w, color);
+        canvas::fill_rect(img, 0, s - w, s, w, color);
+        canvas::fill_rect(img, 0, w, w, s - 2 * w, color);
+        canvas::fill_rect(img, s - w, w, w, s - 2 * w, color);
     }
-    if m.destination {
-        if key.piece.is_some() {
-            canvas::ring(img, cx, cy, s as f32 * 0.47, s as f32 * 0.08, HINT, 0.45);
-        } else {
-            canvas::disc(img, cx, cy, s as f32 * 0.15, HINT, 0.4);
-        }
+}
+
+/// Where the selected piece may go: a ring around a piece it would take, a dot on an
+/// empty cell.
+fn draw_destination(img: &mut RgbImage, key: CellKey) {
+    if !key.marks.destination {
+        return;
     }
-    tile
+    let s = key.size as f32;
+    let centre = s / 2.0;
+    if key.piece.is_some() {
+        canvas::ring(img, centre, centre, s * 0.47, s * 0.08, HINT, 0.45);
+    } else {
+        canvas::disc(img, centre, centre, s * 0.15, HINT, 0.4);
+    }
 }
 
 /// Planks across the river with a rail on each side; water shows at the edges.
@@ -333,8 +306,8 @@ fn draw_bridge(img: &mut RgbImage, x: i32, y: i32, s: i32) {
         gy += plank;
     }
     let rail = (s / 16).max(2);
-    canvas::fill_rect(img, x + inset, y, rail, s, art::HULL_EDGE);
-    canvas::fill_rect(img, x + s - inset - rail, y, rail, s, art::HULL_EDGE);
+    canvas::fill_rect(img, x + inset, y, rail, s, HULL_EDGE);
+    canvas::fill_rect(img, x + s - inset - rail, y, rail, s, HULL_EDGE);
 }
 
 /// Water over the lower part of a swimming piece, with a wave line along its top.
@@ -434,8 +407,8 @@ fn draw_captions(img: &mut Canvas, view: &BoardView, l: &Layout) {
         let r = title_px * 0.36;
         let cy = title_base - title_px * 0.35;
         let (fill, ring) = match color {
-            Color::White => (art::WHITE_FILL, art::WHITE_INK),
-            Color::Black => (art::BLACK_FILL, art::BLACK_INK),
+            Color::White => (WHITE_FILL, WHITE_INK),
+            Color::Black => (BLACK_FILL, BLACK_INK),
         };
         canvas::disc(img, x + r, cy, r, fill, 1.0);
         // Black's disc gets a light ring so it shows on the dark frame.

@@ -3,15 +3,13 @@
 //! indices; cached tiles (a cell with its piece and marks) are drawn once on an RGB image
 //! and then mapped to the palette.
 
+use super::colors::Rgb8;
 use super::memo::{get_or_make, Memo};
 use super::palette::{palette, Ink};
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::RgbImage;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
-
-/// A colour with straight (not premultiplied) channels.
-pub type Rgb8 = [u8; 3];
 
 static REGULAR_TTF: &[u8] = include_bytes!("../../fonts/DejaVuSans.ttf");
 static BOLD_TTF: &[u8] = include_bytes!("../../fonts/DejaVuSans-Bold.ttf");
@@ -223,7 +221,6 @@ fn ring_pixels(cx: f32, cy: f32, r: f32, width: f32, mut plot: impl FnMut(i32, i
 }
 
 /// An antialiased ring between radii `r - width` and `r`, or a disc when `width >= r`.
-#[allow(clippy::too_many_arguments)]
 pub fn ring<S: Surface>(
     img: &mut S,
     cx: f32,

@@ -2,8 +2,8 @@
 //! rating with round ticks, an x axis of dates the caller labels, a legend. Drawn on the
 //! boards' dark background with the same fonts.
 
-use super::board::{BACKGROUND, CAPTION};
-use super::canvas::{self, Face, Rgb8};
+use super::canvas::{self, Face};
+use super::colors::{Rgb8, BACKGROUND, CAPTION, CAPTION_DIM, CHART_AXIS, CHART_GRID, CHART_LINES};
 use image::{Rgb, RgbImage};
 
 /// One line: its name in the legend and its points (x: any increasing scale, such as
@@ -30,17 +30,6 @@ const RIGHT: f32 = 24.0;
 const TOP: f32 = 92.0;
 const LEGEND_ROW: f32 = 22.0;
 const BOTTOM: f32 = 44.0;
-const DIM: Rgb8 = [170, 174, 180];
-const GRID: Rgb8 = [62, 65, 71];
-const AXIS: Rgb8 = [120, 126, 136];
-/// Line colours, told apart also by colour-blind readers (Okabe and Ito's palette).
-const LINES: [Rgb8; 5] = [
-    [86, 180, 233],
-    [230, 159, 0],
-    [0, 158, 115],
-    [240, 228, 66],
-    [204, 121, 167],
-];
 
 /// A round step for about `target` ticks over `span`: 1, 2 or 5 times a power of ten.
 fn tick_step(span: f64, target: f64) -> f64 {
@@ -84,53 +73,121 @@ pub fn draw(
     min_x_pad: f64,
 ) -> RgbImage {
     let mut img = RgbImage::from_pixel(WIDTH, HEIGHT, Rgb(BACKGROUND));
-    canvas::text(&mut img, Face::Bold, 22.0, 16.0, 32.0, CAPTION, title);
-    canvas::text(&mut img, Face::Regular, 15.0, 16.0, 56.0, DIM, subtitle);
-    let points = series.iter().flat_map(|s| s.points.iter());
-    let (mut xmin, mut xmax, mut ymin, mut ymax) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-    for &(x, y) in points {
-        (xmin, xmax, ymin, ymax) = (xmin.min(x), xmax.max(x), ymin.min(y), ymax.max(y));
-    }
-    if xmin > xmax {
+    draw_titles(&mut img, title, subtitle);
+    let Some(extent) = Extent::of(series) else {
         canvas::text(
             &mut img,
             Face::Regular,
             18.0,
             LEFT,
             HEIGHT as f32 / 2.0,
-            DIM,
+            CAPTION_DIM,
             "No rated games yet.",
         );
         return img;
+    };
+    let legend_rows = draw_legend(&mut img, series);
+    let plot = Plot::new(&extent, min_x_pad, TOP + legend_rows);
+    draw_rating_grid(&mut img, &plot);
+    draw_axes(&mut img, &plot);
+    draw_date_labels(&mut img, &plot, ticks);
+    let ends = draw_lines(&mut img, &plot, series);
+    draw_end_labels(&mut img, ends);
+    img
+}
+
+fn draw_titles(img: &mut RgbImage, title: &str, subtitle: &str) {
+    canvas::text(img, Face::Bold, 22.0, 16.0, 32.0, CAPTION, title);
+    canvas::text(img, Face::Regular, 15.0, 16.0, 56.0, CAPTION_DIM, subtitle);
+}
+
+/// The least and greatest x and y of all the series' points.
+struct Extent {
+    xmin: f64,
+    xmax: f64,
+    ymin: f64,
+    ymax: f64,
+}
+
+impl Extent {
+    /// `None` when there is no point at all.
+    fn of(series: &[ChartSeries]) -> Option<Extent> {
+        let points = series.iter().flat_map(|s| s.points.iter());
+        let (mut xmin, mut xmax, mut ymin, mut ymax) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        for &(x, y) in points {
+            (xmin, xmax, ymin, ymax) = (xmin.min(x), xmax.max(x), ymin.min(y), ymax.max(y));
+        }
+        (xmin <= xmax).then_some(Extent {
+            xmin,
+            xmax,
+            ymin,
+            ymax,
+        })
     }
-    // Room around the lines: at least 100 points of rating, and some time either side.
-    let pad = ((ymax - ymin) * 0.1)
-        .max(50.0 - (ymax - ymin) / 2.0)
-        .max(10.0);
-    let step = tick_step(ymax - ymin + 2.0 * pad, 5.0);
-    let (ylo, yhi) = (
-        ((ymin - pad) / step).floor() * step,
-        ((ymax + pad) / step).ceil() * step,
-    );
-    let xpad = ((xmax - xmin) * 0.03).max(min_x_pad);
-    let (xlo, xhi) = (xmin - xpad, xmax + xpad);
-    // Legend: a swatch and the series' name, in rows under the subtitle.
+}
+
+/// The ranges the plot shows (padded, the ratings' ends on round ticks) and the pixel box
+/// they map onto.
+struct Plot {
+    xlo: f64,
+    xhi: f64,
+    ylo: f64,
+    yhi: f64,
+    /// The ratings' tick step.
+    step: f64,
+    top: f32,
+    width: f32,
+    height: f32,
+}
+
+impl Plot {
+    /// Room around the lines (at least 100 points of rating, and some time either side),
+    /// below `top` (the legend's last row).
+    fn new(e: &Extent, min_x_pad: f64, top: f32) -> Plot {
+        let pad = ((e.ymax - e.ymin) * 0.1)
+            .max(50.0 - (e.ymax - e.ymin) / 2.0)
+            .max(10.0);
+        let step = tick_step(e.ymax - e.ymin + 2.0 * pad, 5.0);
+        let xpad = ((e.xmax - e.xmin) * 0.03).max(min_x_pad);
+        Plot {
+            xlo: e.xmin - xpad,
+            xhi: e.xmax + xpad,
+            ylo: ((e.ymin - pad) / step).floor() * step,
+            yhi: ((e.ymax + pad) / step).ceil() * step,
+            step,
+            top,
+            width: WIDTH as f32 - LEFT - RIGHT,
+            height: HEIGHT as f32 - top - BOTTOM,
+        }
+    }
+
+    /// The pixel of the value (`x`, `y`).
+    fn at(&self, x: f64, y: f64) -> (f32, f32) {
+        (
+            LEFT + ((x - self.xlo) / (self.xhi - self.xlo)) as f32 * self.width,
+            self.top + ((self.yhi - y) / (self.yhi - self.ylo)) as f32 * self.height,
+        )
+    }
+
+    /// The row of the x axis.
+    fn bottom(&self) -> i32 {
+        (self.top + self.height).round() as i32
+    }
+}
+
+/// A swatch and each series' name, in rows under the subtitle; returns how far the rows
+/// after the first reach down.
+fn draw_legend(img: &mut RgbImage, series: &[ChartSeries]) -> f32 {
     let (mut x, mut row) = (LEFT + 8.0, 0.0);
     for (i, s) in series.iter().enumerate() {
-        let color = LINES[i % LINES.len()];
+        let color = CHART_LINES[i % CHART_LINES.len()];
         let w = canvas::text_width(Face::Regular, 14.0, &s.label);
         if x + 24.0 + w > WIDTH as f32 - RIGHT && x > LEFT + 8.0 {
             (x, row) = (LEFT + 8.0, row + LEGEND_ROW);
         }
-        stroke(
-            &mut img,
-            (x, 75.0 + row),
-            (x + 18.0, 75.0 + row),
-            3.0,
-            color,
-        );
+        stroke(img, (x, 75.0 + row), (x + 18.0, 75.0 + row), 3.0, color);
         canvas::text(
-            &mut img,
+            img,
             Face::Regular,
             14.0,
             x + 24.0,
@@ -140,92 +197,114 @@ pub fn draw(
         );
         x += 24.0 + w + 22.0;
     }
-    let top = TOP + row;
-    let (pw, ph) = (WIDTH as f32 - LEFT - RIGHT, HEIGHT as f32 - top - BOTTOM);
-    let at = |x: f64, y: f64| {
-        (
-            LEFT + ((x - xlo) / (xhi - xlo)) as f32 * pw,
-            top + ((yhi - y) / (yhi - ylo)) as f32 * ph,
-        )
-    };
-    // Grid and rating labels.
-    let mut v = ylo;
-    while v <= yhi + step / 2.0 {
-        let (_, y) = at(xlo, v);
-        canvas::fill_rect(&mut img, LEFT as i32, y.round() as i32, pw as i32, 1, GRID);
+    row
+}
+
+/// A grid line and a label at each round rating.
+fn draw_rating_grid(img: &mut RgbImage, plot: &Plot) {
+    let mut v = plot.ylo;
+    while v <= plot.yhi + plot.step / 2.0 {
+        let (_, y) = plot.at(plot.xlo, v);
+        let width = plot.width as i32;
+        canvas::fill_rect(img, LEFT as i32, y.round() as i32, width, 1, CHART_GRID);
         let label = format!("{v:.0}");
         let w = canvas::text_width(Face::Regular, 13.0, &label);
         canvas::text(
-            &mut img,
+            img,
             Face::Regular,
             13.0,
             LEFT - 8.0 - w,
             y + 4.5,
-            DIM,
+            CAPTION_DIM,
             &label,
         );
-        v += step;
+        v += plot.step;
     }
-    // Axes; the ratings' axis named above its labels.
+}
+
+/// The two axes; the ratings' axis named above its labels.
+fn draw_axes(img: &mut RgbImage, plot: &Plot) {
     let title_w = canvas::text_width(Face::Regular, 13.0, "rating");
+    let (top, left) = (plot.top, LEFT - 8.0 - title_w);
     canvas::text(
-        &mut img,
+        img,
         Face::Regular,
         13.0,
-        LEFT - 8.0 - title_w,
+        left,
         top - 10.0,
-        DIM,
+        CAPTION_DIM,
         "rating",
     );
-    let bottom = (top + ph).round() as i32;
-    canvas::fill_rect(&mut img, LEFT as i32, top as i32, 1, ph as i32 + 1, AXIS);
-    canvas::fill_rect(&mut img, LEFT as i32, bottom, pw as i32, 1, AXIS);
-    // Date labels, centred under their ticks, skipping any that would overlap.
+    let (height, width) = (plot.height as i32 + 1, plot.width as i32);
+    canvas::fill_rect(img, LEFT as i32, top as i32, 1, height, CHART_AXIS);
+    canvas::fill_rect(img, LEFT as i32, plot.bottom(), width, 1, CHART_AXIS);
+}
+
+/// Date labels, centred under their ticks, skipping any that would overlap.
+fn draw_date_labels(img: &mut RgbImage, plot: &Plot, ticks: &[ChartTick]) {
+    let bottom = plot.bottom();
     let mut free_from = f32::MIN;
-    for t in ticks.iter().filter(|t| t.x >= xlo && t.x <= xhi) {
-        let (x, _) = at(t.x, ylo);
+    for t in ticks.iter().filter(|t| t.x >= plot.xlo && t.x <= plot.xhi) {
+        let (x, _) = plot.at(t.x, plot.ylo);
         let w = canvas::text_width(Face::Regular, 13.0, &t.label);
         let left = (x - w / 2.0).clamp(LEFT, WIDTH as f32 - RIGHT - w);
         if left < free_from {
             continue;
         }
-        canvas::fill_rect(&mut img, x.round() as i32, bottom, 1, 5, AXIS);
+        canvas::fill_rect(img, x.round() as i32, bottom, 1, 5, CHART_AXIS);
         canvas::text(
-            &mut img,
+            img,
             Face::Regular,
             13.0,
             left,
             bottom as f32 + 20.0,
-            DIM,
+            CAPTION_DIM,
             &t.label,
         );
         free_from = left + w + 12.0;
     }
-    // Lines, each ending in a dot; then their latest ratings, moved apart where two would
-    // overlap.
+}
+
+/// The latest rating of a series, to be written beside the dot its line ends in.
+struct EndLabel {
+    x: f32,
+    y: f32,
+    text: String,
+    color: Rgb8,
+}
+
+/// Each series' line, a ring per game while they are few enough to tell apart, and a dot
+/// at its end; returns the labels those ends get.
+fn draw_lines(img: &mut RgbImage, plot: &Plot, series: &[ChartSeries]) -> Vec<EndLabel> {
     let mut ends = Vec::new();
     for (i, s) in series.iter().enumerate() {
-        let color = LINES[i % LINES.len()];
-        let pts: Vec<(f32, f32)> = s.points.iter().map(|&(x, y)| at(x, y)).collect();
+        let color = CHART_LINES[i % CHART_LINES.len()];
+        let pts: Vec<(f32, f32)> = s.points.iter().map(|&(x, y)| plot.at(x, y)).collect();
         for pair in pts.windows(2) {
-            stroke(&mut img, pair[0], pair[1], 2.5, color);
+            stroke(img, pair[0], pair[1], 2.5, color);
         }
-        // A ring per game while they are few enough to tell apart.
         if pts.len() <= 30 {
             for &(x, y) in &pts {
-                canvas::disc(&mut img, x, y, 4.0, color, 1.0);
-                canvas::disc(&mut img, x, y, 2.0, BACKGROUND, 1.0);
+                canvas::disc(img, x, y, 4.0, color, 1.0);
+                canvas::disc(img, x, y, 2.0, BACKGROUND, 1.0);
             }
         }
         if let (Some(&(x, y)), Some(&(_, value))) = (pts.last(), s.points.last()) {
-            canvas::disc(&mut img, x, y, 4.5, color, 1.0);
-            ends.push((x, y, format!("{value:.0}"), color));
+            canvas::disc(img, x, y, 4.5, color, 1.0);
+            let text = format!("{value:.0}");
+            ends.push(EndLabel { x, y, text, color });
         }
     }
-    ends.sort_by(|a, b| a.1.total_cmp(&b.1));
+    ends
+}
+
+/// The latest ratings beside their dots, lowest first, each moved down below any
+/// already written that it would overlap.
+fn draw_end_labels(img: &mut RgbImage, mut ends: Vec<EndLabel>) {
+    ends.sort_by(|a, b| a.y.total_cmp(&b.y));
     let mut placed: Vec<(f32, f32, f32)> = Vec::new();
-    for (x, y, label, color) in ends {
-        let w = canvas::text_width(Face::Bold, 13.0, &label);
+    for EndLabel { x, y, text, color } in ends {
+        let w = canvas::text_width(Face::Bold, 13.0, &text);
         let lx = if x + 8.0 + w > WIDTH as f32 - 2.0 {
             x - 8.0 - w
         } else {
@@ -238,10 +317,9 @@ pub fn draw(
                 baseline = pb + 15.0;
             }
         }
-        canvas::text(&mut img, Face::Bold, 13.0, lx, baseline, color, &label);
+        canvas::text(img, Face::Bold, 13.0, lx, baseline, color, &text);
         placed.push((lx, w, baseline));
     }
-    img
 }
 
 #[cfg(test)]

@@ -241,7 +241,7 @@ pub fn png_with(img: &Canvas, filter: png::Filter, deflate: png::DeflateCompress
 mod tests {
     use super::*;
     use crate::engine::playout::Xorshift;
-    use crate::render::board::{BACKGROUND, CAPTION};
+    use crate::render::colors::{BACKGROUND, CAPTION};
 
     #[test]
     fn written_pictures_decode_to_the_same_pixels() {

@@ -1,8 +1,8 @@
 //! The legend picture: one row per piece of a variant, its symbol, name and move.
 
 use super::art;
-use super::board::{BACKGROUND, CAPTION, LIGHT};
-use super::canvas::{self, Canvas, Face, Rgb8};
+use super::canvas::{self, Canvas, Face};
+use super::colors::{BACKGROUND, CAPTION, LIGHT, MOVES_TEXT, ROW_SHADE};
 use super::view::PieceView;
 
 /// One row of a legend.
@@ -14,9 +14,6 @@ pub struct LegendEntry {
     pub moves: String,
 }
 
-/// Every other row is shaded, so a row reads across.
-pub const ROW_SHADE: Rgb8 = [52, 55, 60];
-pub const MOVES_TEXT: Rgb8 = [176, 180, 186];
 const ROW: u32 = 56;
 const WIDTH: u32 = 760;
 const TITLE: u32 = 48;

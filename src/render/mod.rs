@@ -7,6 +7,7 @@ mod art;
 mod board;
 mod canvas;
 mod chart;
+mod colors;
 mod encode;
 mod legend;
 mod memo;

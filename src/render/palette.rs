@@ -8,28 +8,16 @@
 //! `Palette::nearest`); per picture, antialiased text and shapes blend through an
 //! `Ink`'s table, built once per ink colour.
 
-use super::art::{
-    BLACK_FILL, BLACK_INK, BLACK_LINE, HULL, HULL_EDGE, PROMOTED, SAIL, TAG, TAG_EDGE,
+use super::colors::{
+    self, mix, Rgb8, BACKGROUND, BLACK_FILL, BLACK_INK, BLACK_LINE, CAPTION, CAPTION_DIM,
+    MOVES_TEXT, ROW_SHADE, WHITE_FILL, WHITE_INK,
 };
-use super::art::{WHITE_FILL, WHITE_INK};
-use super::board::{self, BACKGROUND, CAPTION, CAPTION_DIM};
-use super::canvas::Rgb8;
-use super::{legend, tally};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// One index is left out of the palette: the GIF replay uses it for "unchanged".
 pub const TRANSPARENT: u8 = 255;
 const MAX_COLORS: usize = 255;
-
-/// `dst` with `src` laid over it at coverage `alpha` (0..1), as every drawing does.
-pub fn mix(dst: Rgb8, src: Rgb8, alpha: f32) -> Rgb8 {
-    let mut out = dst;
-    for (o, (&d, &s)) in out.iter_mut().zip(dst.iter().zip(&src)) {
-        *o = (d as f32 * (1.0 - alpha) + s as f32 * alpha + 0.5) as u8;
-    }
-    out
-}
 
 pub struct Palette {
     colors: Vec<Rgb8>,
@@ -51,32 +39,12 @@ impl Palette {
                 colors.push(c);
             }
         };
-        let squares = board::square_colors();
+        let squares = colors::square_colors();
         // Flat colours first: they must all fit.
-        for c in [
-            BACKGROUND,
-            CAPTION,
-            CAPTION_DIM,
-            legend::ROW_SHADE,
-            legend::MOVES_TEXT,
-            tally::BAR,
-            tally::LEAD,
-            WHITE_FILL,
-            WHITE_INK,
-            BLACK_FILL,
-            BLACK_INK,
-            BLACK_LINE,
-            PROMOTED,
-            [255, 255, 255],
-            HULL,
-            HULL_EDGE,
-            SAIL,
-            TAG,
-            TAG_EDGE,
-        ]
-        .into_iter()
-        .chain(board::flat_colors())
-        .chain(squares.iter().copied())
+        for c in colors::FRAME_AND_PIECE_COLORS
+            .into_iter()
+            .chain(colors::flat_colors())
+            .chain(squares.iter().copied())
         {
             add(c);
         }
@@ -90,9 +58,9 @@ impl Palette {
         for ink in [CAPTION, CAPTION_DIM] {
             ramp(&mut add, ink, BACKGROUND, 8);
         }
-        ramp(&mut add, CAPTION, legend::ROW_SHADE, 6);
-        ramp(&mut add, legend::MOVES_TEXT, BACKGROUND, 6);
-        ramp(&mut add, legend::MOVES_TEXT, legend::ROW_SHADE, 6);
+        ramp(&mut add, CAPTION, ROW_SHADE, 6);
+        ramp(&mut add, MOVES_TEXT, BACKGROUND, 6);
+        ramp(&mut add, MOVES_TEXT, ROW_SHADE, 6);
         ramp(&mut add, WHITE_INK, WHITE_FILL, 6);
         ramp(&mut add, BLACK_LINE, BLACK_FILL, 6);
         ramp(&mut add, BLACK_INK, BLACK_FILL, 6);
@@ -204,9 +172,9 @@ mod tests {
         let p = palette();
         assert!(p.colors.len() <= MAX_COLORS);
         assert!(p.colors.len() <= TRANSPARENT as usize);
-        for c in board::square_colors()
+        for c in colors::square_colors()
             .into_iter()
-            .chain(board::flat_colors())
+            .chain(colors::flat_colors())
         {
             assert_eq!(p.rgb(p.index(c)), c, "{c:?}");
         }

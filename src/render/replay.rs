@@ -4,8 +4,9 @@
 //! smaller, then with fewer positions, so that the file stays far below Discord's upload
 //! limit; `Replay` says which was done.
 
-use super::board::{self, BACKGROUND};
+use super::board;
 use super::canvas::Canvas;
+use super::colors::BACKGROUND;
 use super::palette::{palette, TRANSPARENT};
 use super::view::BoardView;
 use std::borrow::Cow;

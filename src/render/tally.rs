@@ -1,9 +1,8 @@
 //! The picture of a vote's standing: one bar per choice, longest for the most ballots,
 //! the leading (or winning) choice in the river's blue.
 
-use super::board::CAPTION_DIM;
-use super::board::{BACKGROUND, CAPTION};
 use super::canvas::{self, Canvas, Face};
+use super::colors::{BACKGROUND, BAR, CAPTION, CAPTION_DIM, LEAD};
 
 /// One choice of a vote with its ballots.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,8 +18,6 @@ const TITLE: u32 = 70;
 const ROW: u32 = 46;
 const LABEL: f32 = 110.0;
 const BAR_MAX: f32 = 360.0;
-pub const BAR: [u8; 3] = [120, 126, 136];
-pub const LEAD: [u8; 3] = [64, 140, 214];
 
 pub fn draw(title: &str, subtitle: &str, entries: &[TallyEntry]) -> Canvas {
     let h = TITLE + ROW * entries.len() as u32 + 16;
