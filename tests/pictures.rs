@@ -524,8 +524,9 @@ fn a_long_replay_shows_fewer_positions_and_says_so() {
 }
 
 /// The pictures the render bench times (each variant's start and the same 60-ply game)
-/// stay within the 25 KB a board's picture is allowed, a late Continental board of
-/// tokens included.
+/// stay within the 25 KB a board's picture is allowed, and so do three more games of
+/// every variant, every 10 plies up to 140 (a late Continental board of tokens is the
+/// heaviest, about 23 KB).
 #[test]
 fn the_benched_pictures_stay_within_budget() {
     assert_eq!(PICTURE_BUDGET, 25_000);
@@ -533,7 +534,16 @@ fn the_benched_pictures_stay_within_budget() {
         let options = v.default_options();
         let start = ferry::engine::Game::new(v, options.clone(), (v.start)(&options));
         let late = random_game(v, 60, 0x9E37_79B9_7F4A_7C15);
-        for (name, game) in [("start", &start), ("late", &late)] {
+        let mut games = vec![("start".to_string(), start), ("late".to_string(), late)];
+        for seed in [12_345, 987_654_321, 0x2545_F491] {
+            for plies in (10..=140).step_by(10) {
+                games.push((
+                    format!("seed {seed}, {plies} plies"),
+                    random_game(v, plies, seed),
+                ));
+            }
+        }
+        for (name, game) in &games {
             let png = board_png(&game_view(game, &Request::default()));
             assert!(
                 png.len() <= PICTURE_BUDGET,

@@ -8,6 +8,7 @@ mod board;
 mod canvas;
 mod chart;
 mod colors;
+mod deflate;
 mod encode;
 mod legend;
 mod memo;

@@ -1,0 +1,656 @@
+//! Deflate (RFC 1951) in its zlib wrapper (RFC 1950), written for pictures of palette
+//! indices, the rows unfiltered. A board is flat grounds and cell tiles repeated across
+//! the board, so the matches worth having are few and known in advance: the pixel on the
+//! left (a run), the pixel above (a row like the one before), and an earlier place with
+//! the same four bytes (the same tile in another column). Trying just these, with no
+//! chains and no lazy matching, then one block of Huffman codes fitted to the picture,
+//! makes boards smaller than zlib-rs at level 4 and about as fast as its level 2 (see
+//! `encode.rs` for the figures).
+
+use std::collections::BinaryHeap;
+
+/// Shorter matches cost about as many bits as the literals they replace.
+const MIN_MATCH: usize = 4;
+const MAX_MATCH: usize = 258;
+/// How far back deflate may point.
+const WINDOW: usize = 32_768;
+const HASH_BITS: u32 = 15;
+const NO_PLACE: u32 = u32::MAX;
+/// The code that ends a block, in the literal/length alphabet.
+const END: usize = 256;
+/// Longest code deflate allows for literals, lengths and distances, and for the code
+/// lengths' own code.
+const LONGEST: u8 = 15;
+const LONGEST_LENGTH_CODE: u8 = 7;
+
+/// The zlib stream of a PNG's image data: `pixels` (one byte each) in rows of `width`,
+/// each row after its filter byte "None".
+pub fn png_rows(pixels: &[u8], width: usize) -> Vec<u8> {
+    SCRATCH.with(|scratch| {
+        let Scratch { rows, head, tokens } = &mut *scratch.borrow_mut();
+        rows.clear();
+        for row in pixels.chunks(width.max(1)) {
+            rows.push(0);
+            rows.extend_from_slice(row);
+        }
+        zlib(rows, width + 1, head, tokens)
+    })
+}
+
+/// What each picture needs and the next reuses: fresh buffers of this size come from
+/// the system zeroed a page at a time, which cost as much as the deflating.
+#[derive(Default)]
+struct Scratch {
+    rows: Vec<u8>,
+    head: Vec<u32>,
+    tokens: Vec<Token>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+/// `data` deflated into a zlib stream. `row` is the distance to the byte above.
+fn zlib(data: &[u8], row: usize, head: &mut Vec<u32>, tokens: &mut Vec<Token>) -> Vec<u8> {
+    parse(data, row, head, tokens);
+    let mut out = Bits::with_capacity(data.len() / 12 + 1024);
+    // CMF 0x78: deflate with a 32 KB window; FLG 0x01: no dictionary, and 0x7801 is a
+    // multiple of 31 as the header's check asks.
+    out.bytes.extend_from_slice(&[0x78, 0x01]);
+    write_block(tokens, &mut out);
+    let mut bytes = out.finish();
+    let mut adler = simd_adler32::Adler32::new();
+    adler.write(data);
+    bytes.extend_from_slice(&adler.finish().to_be_bytes());
+    bytes
+}
+
+/// A literal byte or a match, as the block writes it: the literal/length symbol, the
+/// distance's symbol (`NO_DIST` after a literal) and the extra bits' values. Literals
+/// and matches take the same steps, so writing them has no branch to mispredict.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Token {
+    symbol: u16,
+    dist_extra: u16,
+    len_extra: u8,
+    dist_symbol: u8,
+}
+
+/// The distance "symbol" of a literal: no code, no extra bits.
+const NO_DIST: u8 = 30;
+
+impl Token {
+    fn literal(byte: u8) -> Token {
+        Token {
+            symbol: u16::from(byte),
+            dist_extra: 0,
+            len_extra: 0,
+            dist_symbol: NO_DIST,
+        }
+    }
+
+    fn matched(len: usize, dist: usize) -> Token {
+        let l = usize::from(LENGTH_CODE[len]);
+        let d = dist_code(dist);
+        Token {
+            symbol: (257 + l) as u16,
+            dist_extra: (dist - usize::from(DIST_BASE[d])) as u16,
+            len_extra: (len - usize::from(LENGTH_BASE[l])) as u8,
+            dist_symbol: d as u8,
+        }
+    }
+}
+
+/// The greedy parse: at each place the longest of the run, the match above and the last
+/// place with the same four bytes (which must beat the other two by two bytes, since its
+/// distance costs more bits).
+fn parse(data: &[u8], row: usize, head: &mut Vec<u32>, tokens: &mut Vec<Token>) {
+    head.clear();
+    head.resize(1 << HASH_BITS, NO_PLACE);
+    tokens.clear();
+    let mut at = 0;
+    while at < data.len() {
+        let most = (data.len() - at).min(MAX_MATCH);
+        let mut best = (0, 0);
+        if most >= MIN_MATCH {
+            for d in [1, row] {
+                if d > 0 && d <= at && d <= WINDOW {
+                    longer(data, at, d, most, 0, &mut best);
+                }
+            }
+            let slot = hash(data, at);
+            let before = head[slot];
+            head[slot] = at as u32;
+            if before != NO_PLACE {
+                let d = at - before as usize;
+                if d <= WINDOW && d != 1 && d != row {
+                    longer(data, at, d, most, 1, &mut best);
+                }
+            }
+        }
+        let (len, dist) = best;
+        if len >= MIN_MATCH {
+            tokens.push(Token::matched(len, dist));
+            at += len;
+            // The match's last four bytes are a place a later tile may repeat.
+            if at + MIN_MATCH <= data.len() {
+                head[hash(data, at - 1)] = (at - 1) as u32;
+            }
+        } else {
+            tokens.push(Token::literal(data[at]));
+            at += 1;
+        }
+    }
+}
+
+/// `best` becomes the match `dist` back if it is longer than `best` by more than
+/// `margin`. A match that long must agree at that length's last byte: one comparison
+/// turns most candidates away before they are measured.
+#[inline]
+fn longer(
+    data: &[u8],
+    at: usize,
+    dist: usize,
+    most: usize,
+    margin: usize,
+    best: &mut (usize, usize),
+) {
+    let need = best.0 + margin;
+    if need >= most || data[at + need] != data[at + need - dist] {
+        return;
+    }
+    let len = match_len(data, at, dist, most);
+    if len > need {
+        *best = (len, dist);
+    }
+}
+
+fn hash(data: &[u8], at: usize) -> usize {
+    let four = u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
+    (four.wrapping_mul(0x9E37_79B1) >> (32 - HASH_BITS)) as usize
+}
+
+/// How many of the `most` bytes from `at` equal those `dist` earlier, eight at a time.
+fn match_len(data: &[u8], at: usize, dist: usize, most: usize) -> usize {
+    let (now, then) = (&data[at..at + most], &data[at - dist..at - dist + most]);
+    let mut n = 0;
+    while n + 8 <= most {
+        let a = u64::from_le_bytes(now[n..n + 8].try_into().expect("eight bytes"));
+        let b = u64::from_le_bytes(then[n..n + 8].try_into().expect("eight bytes"));
+        if a != b {
+            return n + ((a ^ b).trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    while n < most && now[n] == then[n] {
+        n += 1;
+    }
+    n
+}
+
+/// RFC 1951's length codes 257..285: the first length of each, and its extra bits.
+const LENGTH_BASE: [u16; 29] = [
+    3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131,
+    163, 195, 227, 258,
+];
+const LENGTH_EXTRA: [u8; 29] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+];
+/// The distance codes 0..29: the first distance of each, and its extra bits.
+const DIST_BASE: [u16; 30] = [
+    1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
+    2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
+];
+const DIST_EXTRA: [u8; 30] = [
+    0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
+    13,
+];
+/// The order in which a block lists the code lengths' own code.
+const LENGTH_CODE_ORDER: [usize; 19] = [
+    16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
+];
+
+/// Each match length's code (an index into `LENGTH_BASE`), built at compile time.
+const LENGTH_CODE: [u8; MAX_MATCH + 1] = {
+    let mut table = [0u8; MAX_MATCH + 1];
+    let mut code = 0;
+    let mut len = 3;
+    while len <= MAX_MATCH {
+        while code + 1 < LENGTH_BASE.len() && LENGTH_BASE[code + 1] as usize <= len {
+            code += 1;
+        }
+        table[len] = code as u8;
+        len += 1;
+    }
+    table
+};
+
+/// Each distance's code, kept as zlib keeps it: distances 1 to 256 one by one, longer
+/// ones by their 128s (from 257 on, every code starts one past a multiple of 128).
+const DIST_CODE: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut code = 0;
+    let mut dist = 1;
+    while dist <= WINDOW {
+        while code + 1 < DIST_BASE.len() && DIST_BASE[code + 1] as usize <= dist {
+            code += 1;
+        }
+        let slot = if dist <= 256 {
+            dist - 1
+        } else {
+            256 + ((dist - 1) >> 7)
+        };
+        table[slot] = code as u8;
+        dist += 1;
+    }
+    table
+};
+
+fn dist_code(dist: usize) -> usize {
+    let d = dist - 1;
+    usize::from(DIST_CODE[if d < 256 { d } else { 256 + (d >> 7) }])
+}
+
+/// How many extra bits follow each literal/length symbol (none after a literal), and
+/// each distance symbol (none after `NO_DIST`).
+const SYMBOL_EXTRA: [u8; 286] = {
+    let mut table = [0u8; 286];
+    let mut l = 0;
+    while l < LENGTH_EXTRA.len() {
+        table[257 + l] = LENGTH_EXTRA[l];
+        l += 1;
+    }
+    table
+};
+const DIST_SYMBOL_EXTRA: [u8; 31] = {
+    let mut table = [0u8; 31];
+    let mut d = 0;
+    while d < DIST_EXTRA.len() {
+        table[d] = DIST_EXTRA[d];
+        d += 1;
+    }
+    table
+};
+
+/// Every token and the end in one block, "compressed with dynamic Huffman codes".
+fn write_block(tokens: &[Token], out: &mut Bits) {
+    let mut lit_freq = [0u32; 286];
+    let mut dist_freq = [0u32; 31];
+    for t in tokens {
+        lit_freq[usize::from(t.symbol)] += 1;
+        dist_freq[usize::from(t.dist_symbol)] += 1;
+    }
+    lit_freq[END] += 1;
+    let lit = Code::fitted(&lit_freq, LONGEST);
+    // The last count is the literals', which have no distance code.
+    let mut dist = Code::fitted(&dist_freq[..30], LONGEST);
+    out.put(1, 1); // the last block
+    out.put(2, 2); // dynamic codes
+    write_codes(&lit.lengths, &dist.lengths, out);
+    // A literal's distance writes no bits.
+    dist.lengths.push(0);
+    dist.codes.push(0);
+    for t in tokens {
+        // The symbol's code with its extra bits in one write, then the distance's.
+        let (code, n) = lit.bits(usize::from(t.symbol));
+        let extra = u32::from(t.len_extra);
+        out.put(code | extra << n, n + SYMBOL_EXTRA[usize::from(t.symbol)]);
+        let d = usize::from(t.dist_symbol);
+        let (code, n) = dist.bits(d);
+        let extra = u32::from(t.dist_extra);
+        out.put(code | extra << n, n + DIST_SYMBOL_EXTRA[d]);
+    }
+    lit.put(END, out);
+}
+
+/// The block's header after its type: how many codes of each alphabet, then both codes'
+/// lengths, run-length coded in the code-length alphabet (16 repeats the last length,
+/// 17 and 18 are runs of zeros).
+fn write_codes(lit: &[u8], dist: &[u8], out: &mut Bits) {
+    let used = |lengths: &[u8], least: usize| {
+        (lengths.iter().rposition(|&l| l > 0).map_or(0, |i| i + 1)).max(least)
+    };
+    let (lits, dists) = (used(lit, 257), used(dist, 1));
+    let all: Vec<u8> = lit[..lits].iter().chain(&dist[..dists]).copied().collect();
+    // (symbol, extra bits' value) of the code-length alphabet.
+    let mut runs: Vec<(u8, u8)> = Vec::new();
+    let mut i = 0;
+    while i < all.len() {
+        let l = all[i];
+        let same = all[i..].iter().take_while(|&&x| x == l).count();
+        if l == 0 && same >= 11 {
+            let n = same.min(138);
+            runs.push((18, (n - 11) as u8));
+            i += n;
+        } else if l == 0 && same >= 3 {
+            let n = same.min(10);
+            runs.push((17, (n - 3) as u8));
+            i += n;
+        } else if l != 0 && same >= 4 {
+            // The length itself, then repeats of it, 3 to 6 at a time.
+            runs.push((l, 0));
+            let mut left = same - 1;
+            while left >= 3 {
+                let n = left.min(6);
+                runs.push((16, (n - 3) as u8));
+                left -= n;
+            }
+            for _ in 0..left {
+                runs.push((l, 0));
+            }
+            i += same;
+        } else {
+            runs.push((l, 0));
+            i += 1;
+        }
+    }
+    let mut freq = [0u32; 19];
+    for &(s, _) in &runs {
+        freq[usize::from(s)] += 1;
+    }
+    let lengths_code = Code::fitted(&freq, LONGEST_LENGTH_CODE);
+    let listed = LENGTH_CODE_ORDER
+        .iter()
+        .rposition(|&s| lengths_code.lengths[s] > 0)
+        .map_or(4, |i| (i + 1).max(4));
+    out.put((lits - 257) as u32, 5);
+    out.put((dists - 1) as u32, 5);
+    out.put((listed - 4) as u32, 4);
+    for &s in &LENGTH_CODE_ORDER[..listed] {
+        out.put(u32::from(lengths_code.lengths[s]), 3);
+    }
+    for (s, extra) in runs {
+        lengths_code.put(usize::from(s), out);
+        match s {
+            16 => out.put(u32::from(extra), 2),
+            17 => out.put(u32::from(extra), 3),
+            18 => out.put(u32::from(extra), 7),
+            _ => {}
+        }
+    }
+}
+
+/// A canonical Huffman code: each symbol's length, and its code bit-reversed (deflate
+/// writes codes from their first bit, into the low end of each byte).
+struct Code {
+    lengths: Vec<u8>,
+    codes: Vec<u16>,
+}
+
+impl Code {
+    /// The code that best fits `freq` with no code longer than `longest`. Every
+    /// alphabet gets at least two codes, since some decoders refuse a code of one.
+    fn fitted(freq: &[u32], longest: u8) -> Code {
+        let mut freq = freq.to_vec();
+        for f in freq.iter_mut().take(2) {
+            *f = (*f).max(1);
+        }
+        let lengths = limited_lengths(&freq, longest);
+        let codes = canonical_codes(&lengths, longest);
+        Code { lengths, codes }
+    }
+
+    /// A symbol's code and its length in bits.
+    #[inline]
+    fn bits(&self, symbol: usize) -> (u32, u8) {
+        (u32::from(self.codes[symbol]), self.lengths[symbol])
+    }
+
+    #[inline]
+    fn put(&self, symbol: usize, out: &mut Bits) {
+        let (code, n) = self.bits(symbol);
+        out.put(code, n);
+    }
+}
+
+/// Huffman's code lengths for `freq` (zero for a symbol never used), then, if any is
+/// longer than `longest`, the longest ones shortened and others lengthened until the
+/// lengths describe a complete code again; the shortest codes go to the most used.
+fn limited_lengths(freq: &[u32], longest: u8) -> Vec<u8> {
+    let used: Vec<usize> = (0..freq.len()).filter(|&s| freq[s] > 0).collect();
+    // Huffman's tree, nodes after the leaves; a node's parent by index.
+    let mut parent = vec![0usize; 2 * used.len()];
+    let mut heap: BinaryHeap<std::cmp::Reverse<(u64, usize)>> = used
+        .iter()
+        .enumerate()
+        .map(|(node, &s)| std::cmp::Reverse((u64::from(freq[s]), node)))
+        .collect();
+    let mut next = used.len();
+    while heap.len() > 1 {
+        let std::cmp::Reverse((a, x)) = heap.pop().expect("two nodes");
+        let std::cmp::Reverse((b, y)) = heap.pop().expect("two nodes");
+        parent[x] = next;
+        parent[y] = next;
+        heap.push(std::cmp::Reverse((a + b, next)));
+        next += 1;
+    }
+    let root = next - 1;
+    // Depths from the root down: a parent always has a higher index than its children.
+    let mut depth = vec![0u32; next];
+    for node in (0..root).rev() {
+        depth[node] = depth[parent[node]] + 1;
+    }
+    let mut count = vec![0u32; usize::from(longest) + 1];
+    for node in 0..used.len() {
+        count[depth[node].min(u32::from(longest)) as usize] += 1;
+    }
+    // Too long codes were cut to `longest`, which over-fills the code: move codes from
+    // `longest` into the deepest shorter length that has one (two codes one longer each)
+    // until the Kraft sum is whole again.
+    let whole = 1u64 << longest;
+    let kraft = |count: &[u32]| -> u64 {
+        (1..=usize::from(longest))
+            .map(|l| u64::from(count[l]) << (usize::from(longest) - l))
+            .sum()
+    };
+    let mut total = kraft(&count);
+    while total > whole {
+        count[usize::from(longest)] -= 1;
+        if let Some(l) = (1..usize::from(longest)).rev().find(|&l| count[l] > 0) {
+            count[l] -= 1;
+            count[l + 1] += 2;
+        }
+        total -= 1;
+    }
+    // The shortest lengths to the most used symbols.
+    let mut by_use = used;
+    by_use.sort_by_key(|&s| std::cmp::Reverse(freq[s]));
+    let mut lengths = vec![0u8; freq.len()];
+    let mut symbols = by_use.into_iter();
+    for (l, &n) in count.iter().enumerate().skip(1) {
+        for s in symbols.by_ref().take(n as usize) {
+            lengths[s] = l as u8;
+        }
+    }
+    lengths
+}
+
+/// RFC 1951's canonical codes for these lengths, bit-reversed for writing.
+fn canonical_codes(lengths: &[u8], longest: u8) -> Vec<u16> {
+    let mut count = vec![0u16; usize::from(longest) + 1];
+    for &l in lengths {
+        count[usize::from(l)] += 1;
+    }
+    count[0] = 0;
+    let mut next = vec![0u16; usize::from(longest) + 1];
+    let mut code = 0u16;
+    for l in 1..=usize::from(longest) {
+        code = (code + count[l - 1]) << 1;
+        next[l] = code;
+    }
+    lengths
+        .iter()
+        .map(|&l| {
+            if l == 0 {
+                return 0;
+            }
+            let c = next[usize::from(l)];
+            next[usize::from(l)] += 1;
+            c.reverse_bits() >> (16 - u32::from(l))
+        })
+        .collect()
+}
+
+/// Bits gathered from the low end up and written out a byte at a time.
+struct Bits {
+    bytes: Vec<u8>,
+    acc: u64,
+    n: u32,
+}
+
+impl Bits {
+    fn with_capacity(capacity: usize) -> Bits {
+        Bits {
+            bytes: Vec::with_capacity(capacity),
+            acc: 0,
+            n: 0,
+        }
+    }
+
+    /// The low `n` bits of `value` (at most 32: a code with its extra bits).
+    #[inline]
+    fn put(&mut self, value: u32, n: u8) {
+        self.acc |= u64::from(value) << self.n;
+        self.n += u32::from(n);
+        if self.n >= 32 {
+            self.bytes
+                .extend_from_slice(&(self.acc as u32).to_le_bytes());
+            self.acc >>= 32;
+            self.n -= 32;
+        }
+    }
+
+    /// The bytes, the last one padded with zeros.
+    fn finish(mut self) -> Vec<u8> {
+        while self.n > 0 {
+            self.bytes.push(self.acc as u8);
+            self.acc >>= 8;
+            self.n = self.n.saturating_sub(8);
+        }
+        self.bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::playout::Xorshift;
+    use std::io::Read;
+
+    fn deflated(data: &[u8], row: usize) -> Vec<u8> {
+        zlib(data, row, &mut Vec::new(), &mut Vec::new())
+    }
+
+    fn inflate(z: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        flate2::read::ZlibDecoder::new(z)
+            .read_to_end(&mut out)
+            .expect("a valid zlib stream");
+        out
+    }
+
+    #[test]
+    fn what_is_deflated_inflates_to_the_same_bytes() {
+        let mut rng = Xorshift::new(0x2545_F491);
+        let noise: Vec<u8> = (0..70_000).map(|_| rng.below(256) as u8).collect();
+        // Rows of runs, repeats of the row above and tiles repeated across a row, like a
+        // board; then more than a window of it, so distances reach their limit.
+        let mut board = Vec::new();
+        for y in 0..200usize {
+            board.push(0);
+            for x in 0..400usize {
+                let tile = (x / 40 + y / 40) % 3;
+                board.push(if (x % 40 + y % 40) < 30 {
+                    tile as u8
+                } else {
+                    7
+                });
+            }
+        }
+        let cases: Vec<(Vec<u8>, usize)> = vec![
+            (Vec::new(), 1),
+            (vec![9], 1),
+            (vec![4; 1000], 10),
+            ((0..=255).collect(), 16),
+            (noise, 300),
+            (board.clone(), 401),
+            (board.repeat(3), 401),
+            (board, 0),
+        ];
+        for (data, row) in cases {
+            assert_eq!(inflate(&deflated(&data, row)), data, "{} bytes", data.len());
+        }
+        // A picture's rows, each after its filter byte; twice on one thread, so the
+        // second reuses the first's buffers.
+        let pixels: Vec<u8> = (0..5_000u32).map(|i| (i % 7 + i / 500) as u8).collect();
+        for width in [1, 100, 4_999, 5_000] {
+            let rows: Vec<u8> = pixels
+                .chunks(width)
+                .flat_map(|r| [&[0u8][..], r].concat())
+                .collect();
+            assert_eq!(inflate(&png_rows(&pixels, width)), rows);
+            assert_eq!(inflate(&png_rows(&pixels, width)), rows);
+        }
+    }
+
+    #[test]
+    fn codes_are_never_longer_than_allowed_and_stay_complete() {
+        // Fibonacci frequencies make Huffman's tree as deep as it gets.
+        let mut freq = vec![0u32; 40];
+        let (mut a, mut b) = (1u32, 1u32);
+        for f in freq.iter_mut() {
+            *f = a;
+            (a, b) = (b, a.saturating_add(b));
+        }
+        for longest in [7, 15] {
+            let lengths = limited_lengths(&freq, longest);
+            assert!(lengths.iter().all(|&l| l >= 1 && l <= longest));
+            let kraft: f64 = lengths.iter().map(|&l| 0.5f64.powi(i32::from(l))).sum();
+            assert!((kraft - 1.0).abs() < 1e-12, "{kraft}");
+            // More use never gets a longer code.
+            for s in 1..freq.len() {
+                assert!(lengths[s] <= lengths[s - 1]);
+            }
+        }
+    }
+
+    #[test]
+    fn every_length_and_distance_has_the_code_whose_range_holds_it() {
+        let holds = |base: &[u16], code: usize, value: usize| {
+            usize::from(base[code]) <= value
+                && base
+                    .get(code + 1)
+                    .is_none_or(|&next| value < usize::from(next))
+        };
+        for (len, &code) in LENGTH_CODE.iter().enumerate().skip(3) {
+            let code = usize::from(code);
+            // 258 has a code of its own, not the end of 227's range.
+            assert!(
+                holds(&LENGTH_BASE, code, len) || len == 258 && code == 28,
+                "{len}"
+            );
+        }
+        for dist in 1..=WINDOW {
+            assert!(holds(&DIST_BASE, dist_code(dist), dist), "{dist}");
+        }
+    }
+
+    #[test]
+    fn runs_and_rows_become_matches() {
+        let mut data = vec![0u8];
+        data.extend(std::iter::repeat_n(5u8, 99));
+        data.extend_from_within(..);
+        let mut tokens = Vec::new();
+        parse(&data, 100, &mut Vec::new(), &mut tokens);
+        // A literal, the run, then the whole second row as matches 100 back.
+        assert_eq!(
+            tokens,
+            [
+                Token::literal(0),
+                Token::literal(5),
+                Token::matched(98, 1),
+                Token::matched(100, 100)
+            ]
+        );
+    }
+}
