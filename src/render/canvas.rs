@@ -132,9 +132,18 @@ impl Canvas {
     pub fn from_rgb(img: &RgbImage) -> Canvas {
         let p = palette();
         let mut seen: HashMap<Rgb8, u8> = HashMap::new();
+        // Most pixels repeat the one before: only a change of colour is hashed.
+        let mut last: Option<(Rgb8, u8)> = None;
         let pixels = img
             .pixels()
-            .map(|px| *seen.entry(px.0).or_insert_with(|| p.index(px.0)))
+            .map(|px| match last {
+                Some((color, index)) if color == px.0 => index,
+                _ => {
+                    let index = *seen.entry(px.0).or_insert_with(|| p.index(px.0));
+                    last = Some((px.0, index));
+                    index
+                }
+            })
             .collect();
         Canvas {
             width: img.width(),

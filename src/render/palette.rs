@@ -6,13 +6,14 @@
 //! Colours that are not in the palette (an edge pixel of a piece over a tinted square)
 //! take their nearest entry, but only when a cached tile is first drawn (see
 //! `Palette::nearest`); per picture, antialiased text and shapes blend through an
-//! `Ink`'s table, built once per ink colour.
+//! `Ink`'s table, one per ink colour, each entry looked up on first use.
 
 use super::colors::{
     self, mix, Rgb8, BACKGROUND, BLACK_FILL, BLACK_INK, BLACK_LINE, CAPTION, CAPTION_DIM,
     MOVES_TEXT, ROW_SHADE, WHITE_FILL, WHITE_INK,
 };
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// One index is left out of the palette: the GIF replay uses it for "unchanged".
@@ -129,7 +130,7 @@ impl Palette {
     pub fn ink(&self, color: Rgb8) -> Arc<Ink> {
         let mut inks = self.inks.lock().unwrap_or_else(|e| e.into_inner());
         inks.entry(color)
-            .or_insert_with(|| Arc::new(Ink::build(self, color)))
+            .or_insert_with(|| Arc::new(Ink::build(color)))
             .clone()
     }
 }
@@ -137,29 +138,53 @@ impl Palette {
 /// Coverage in 1/32 steps: finer steps would not show.
 const STEPS: usize = 32;
 
+/// An ink table's entry not yet looked up: no colour has this index.
+const UNKNOWN: u8 = TRANSPARENT;
+
 /// What laying one colour over each palette entry gives, at each coverage step.
+///
+/// Each entry is looked up the first time a picture asks for it: a picture blends an ink
+/// over a few grounds only, and filling all 255 x 33 entries of each ink (a search of
+/// the whole palette for most of them) took more than half of a one-shot `ferry render`.
 pub struct Ink {
-    /// `[dst * (STEPS + 1) + step]`: the entry nearest to the blend.
-    table: Vec<u8>,
+    color: Rgb8,
+    /// `[dst * (STEPS + 1) + step]`: the entry nearest to the blend, or `UNKNOWN`.
+    /// Threads sharing the ink may both fill an entry; they write the same value.
+    table: Box<[AtomicU8]>,
 }
 
 impl Ink {
-    fn build(p: &Palette, color: Rgb8) -> Ink {
-        let mut table = vec![0u8; 256 * (STEPS + 1)];
-        for (dst, &under) in p.colors.iter().enumerate() {
-            for step in 0..=STEPS {
-                table[dst * (STEPS + 1) + step] =
-                    p.index(mix(under, color, step as f32 / STEPS as f32));
-            }
+    fn build(color: Rgb8) -> Ink {
+        Ink {
+            color,
+            table: (0..256 * (STEPS + 1))
+                .map(|_| AtomicU8::new(UNKNOWN))
+                .collect(),
         }
-        Ink { table }
     }
 
     /// The entry for this ink over `dst` at coverage `alpha` (0..1).
     #[inline]
     pub fn over(&self, dst: u8, alpha: f32) -> u8 {
         let step = (alpha.clamp(0.0, 1.0) * STEPS as f32 + 0.5) as usize;
-        self.table[dst as usize * (STEPS + 1) + step]
+        let entry = &self.table[dst as usize * (STEPS + 1) + step];
+        match entry.load(Ordering::Relaxed) {
+            UNKNOWN => self.look_up(dst, step, entry),
+            known => known,
+        }
+    }
+
+    #[cold]
+    fn look_up(&self, dst: u8, step: usize, entry: &AtomicU8) -> u8 {
+        let p = palette();
+        // An index past the palette (none is drawn) blends to the first entry.
+        let found = if usize::from(dst) < p.colors.len() {
+            p.index(mix(p.rgb(dst), self.color, step as f32 / STEPS as f32))
+        } else {
+            0
+        };
+        entry.store(found, Ordering::Relaxed);
+        found
     }
 }
 
@@ -184,5 +209,19 @@ mod tests {
         assert_eq!(ink.over(bg, 0.0), bg);
         assert_eq!(p.rgb(ink.over(bg, 1.0)), CAPTION);
         assert_eq!(p.rgb(ink.over(bg, 0.5)), mix(BACKGROUND, CAPTION, 0.5));
+    }
+
+    #[test]
+    fn an_ink_looked_up_on_first_use_gives_the_nearest_blend() {
+        let p = palette();
+        let ink = p.ink(WHITE_INK);
+        for _ in 0..2 {
+            for dst in 0..p.colors.len() as u8 {
+                for step in 0..=STEPS {
+                    let a = step as f32 / STEPS as f32;
+                    assert_eq!(ink.over(dst, a), p.index(mix(p.rgb(dst), WHITE_INK, a)));
+                }
+            }
+        }
     }
 }
