@@ -44,8 +44,9 @@ fn render_positions(c: &mut Criterion) {
     group.finish();
 }
 
-/// The PNG filter and compression `board_png` uses, against the others worth trying, on
-/// the late-game pictures (sizes printed before timing).
+/// The `png` crate's filters and compressions on the late-game pictures, to hold Ferry's
+/// own encoder (`board_png`, whose size is printed first) against (sizes printed before
+/// timing).
 fn png_settings(c: &mut Criterion) {
     use png::{DeflateCompression as D, Filter as F};
     let mut group = c.benchmark_group("png-settings");
@@ -68,13 +69,18 @@ fn png_settings(c: &mut Criterion) {
         ("none/level4", F::NoFilter, D::Level(4)),
     ];
     for v in variants() {
-        let img = board_canvas(&game_view(
+        let view = game_view(
             &random_game(v, 60, 0x9E37_79B9_7F4A_7C15),
             &Request::default(),
-        ));
-        let sizes: Vec<String> = settings
-            .iter()
-            .map(|(name, f, d)| format!("{name} {}", encode_png(&img, *f, *d).len()))
+        );
+        let img = board_canvas(&view);
+        let ferry = format!("ferry {}", board_png(&view).len());
+        let sizes: Vec<String> = std::iter::once(ferry)
+            .chain(
+                settings
+                    .iter()
+                    .map(|(name, f, d)| format!("{name} {}", encode_png(&img, *f, *d).len())),
+            )
             .collect();
         println!("{} late picture bytes: {}", v.id, sizes.join(", "));
         for (name, f, d) in settings {
