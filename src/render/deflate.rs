@@ -132,7 +132,7 @@ fn parse(data: &[u8], row: usize, head: &mut Vec<u32>, tokens: &mut Vec<Token>) 
         if len >= MIN_MATCH {
             tokens.push(Token::matched(len, dist));
             at += len;
-            // The match's last four bytes are a place a later tile may repeat.
+            // The four bytes from the match's last one: a place a later tile may repeat.
             if at + MIN_MATCH <= data.len() {
                 head[hash(data, at - 1)] = (at - 1) as u32;
             }
@@ -196,14 +196,15 @@ const LENGTH_BASE: [u16; 29] = [
 const LENGTH_EXTRA: [u8; 29] = [
     0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
 ];
-/// The distance codes 0..29: the first distance of each, and its extra bits.
+/// The distance codes 0..29: the first distance of each, and its extra bits (and none
+/// after `NO_DIST`, a literal's).
 const DIST_BASE: [u16; 30] = [
     1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
     2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
 ];
-const DIST_EXTRA: [u8; 30] = [
+const DIST_EXTRA: [u8; 31] = [
     0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
-    13,
+    13, 0,
 ];
 /// The order in which a block lists the code lengths' own code.
 const LENGTH_CODE_ORDER: [usize; 19] = [
@@ -251,23 +252,13 @@ fn dist_code(dist: usize) -> usize {
     usize::from(DIST_CODE[if d < 256 { d } else { 256 + (d >> 7) }])
 }
 
-/// How many extra bits follow each literal/length symbol (none after a literal), and
-/// each distance symbol (none after `NO_DIST`).
+/// How many extra bits follow each literal/length symbol (none after a literal).
 const SYMBOL_EXTRA: [u8; 286] = {
     let mut table = [0u8; 286];
     let mut l = 0;
     while l < LENGTH_EXTRA.len() {
         table[257 + l] = LENGTH_EXTRA[l];
         l += 1;
-    }
-    table
-};
-const DIST_SYMBOL_EXTRA: [u8; 31] = {
-    let mut table = [0u8; 31];
-    let mut d = 0;
-    while d < DIST_EXTRA.len() {
-        table[d] = DIST_EXTRA[d];
-        d += 1;
     }
     table
 };
@@ -298,7 +289,7 @@ fn write_block(tokens: &[Token], out: &mut Bits) {
         let d = usize::from(t.dist_symbol);
         let (code, n) = dist.bits(d);
         let extra = u32::from(t.dist_extra);
-        out.put(code | extra << n, n + DIST_SYMBOL_EXTRA[d]);
+        out.put(code | extra << n, n + DIST_EXTRA[d]);
     }
     lit.put(END, out);
 }

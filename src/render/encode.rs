@@ -10,9 +10,9 @@
 //! `BUDGET`): the late Continental board 22,133 B in 0.38 ms against 24,368 B in 0.90 ms,
 //! its start 0.25 against 0.66 ms; the other boards 12-22% smaller and 12-26% faster,
 //! but the late River board, 14% smaller and as fast as before (0.40 against 0.39 ms;
-//! both runs on a quiet machine, one after the other). Over 225
-//! boards (every variant, 0 to 140 plies, three games each) the largest is 23,017 B,
-//! where 5 had stayed over 25,000 B after both of the earlier passes.
+//! both runs on a quiet machine, one after the other). Over 225 boards (every variant,
+//! 0 to 140 plies, three games each) the largest is 23,017 B, where 5 had stayed over
+//! 25,000 B after both of the earlier passes.
 
 use super::canvas::Canvas;
 use super::deflate;
@@ -26,7 +26,7 @@ const LEVEL: u8 = 2;
 /// The size a board's picture should stay within.
 pub const BUDGET: usize = 25_000;
 
-/// The picture as PNG bytes: each row unfiltered, deflated by `deflate::zlib`.
+/// The picture as PNG bytes: each row unfiltered, deflated by `deflate::png_rows`.
 pub fn png(img: &Canvas) -> Vec<u8> {
     let data = deflate::png_rows(&img.pixels, img.width as usize);
     let colors = (png::ColorType::Indexed, Some(palette().rgb_bytes()));
