@@ -62,8 +62,9 @@ pub fn is_database_url(location: &str) -> bool {
 pub enum StoreError {
     Sqlite(rusqlite::Error),
     Postgres(tokio_postgres::Error),
-    /// The database server stopped answering (an exchange ran out of time): the text says
-    /// what waited and how long. Handled as a lost connection.
+    /// The database server stopped answering (an exchange ran out of time), or the
+    /// connection was gone inside a transaction: the text says which. Handled as a lost
+    /// connection.
     NoAnswer(String),
     /// A stored value is not what Ferry wrote there.
     Data(String),

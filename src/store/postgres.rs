@@ -315,6 +315,15 @@ impl Pg {
     /// The connection, made anew when there is none (or it was lost): tried again until
     /// `PATIENCE` runs out while the server cannot be reached.
     fn client(&mut self) -> Result<&mut Conn> {
+        let gone = self.client.as_ref().is_none_or(|c| !c.is_usable());
+        if gone && self.in_transaction {
+            // A new connection would run the rest of the transaction outside it, and a
+            // COMMIT there would claim what the server rolled back: the transaction fails
+            // as lost, and `write` or `snapshot` runs it again as a whole.
+            return Err(StoreError::NoAnswer(
+                "the connection to the database was lost inside a transaction".to_string(),
+            ));
+        }
         if self.client.as_ref().is_some_and(|c| !c.is_usable()) {
             self.forget_connection();
         }
@@ -358,15 +367,26 @@ impl Pg {
         self.in_transaction = false;
     }
 
-    /// `sql` prepared on the current connection.
-    fn statement(&mut self, sql: &'static str) -> Result<Statement> {
+    /// The connection with `sql` prepared on it. The connection is made anew first if it
+    /// was lost, which forgets the old one's statements, and is then used as it is: a
+    /// statement kept from a lost connection is never sent on a new one (the server would
+    /// answer that no such statement exists).
+    fn prepared(&mut self, sql: &'static str) -> Result<(&mut Conn, Statement)> {
+        self.client()?;
+        let Pg {
+            client, statements, ..
+        } = self;
+        let conn = client.as_mut().expect("connected above");
         let key = (sql.as_ptr() as usize, sql.len());
-        if let Some(st) = self.statements.get(&key) {
-            return Ok(st.clone());
-        }
-        let st = self.client()?.prepare(&dollar_params(sql))?;
-        self.statements.insert(key, st.clone());
-        Ok(st)
+        let st = match statements.get(&key) {
+            Some(st) => st.clone(),
+            None => {
+                let st = conn.prepare(&dollar_params(sql))?;
+                statements.insert(key, st.clone());
+                st
+            }
+        };
+        Ok((conn, st))
     }
 
     /// Runs `once` again on a new connection while the connection is lost outside a
@@ -386,16 +406,16 @@ impl Pg {
 
     pub(crate) fn query(&mut self, sql: &'static str, args: &[Arg]) -> Result<Vec<Row>> {
         self.again(|pg| {
-            let st = pg.statement(sql)?;
-            let rows = pg.client()?.query(&st, &params(args))?;
+            let (conn, st) = pg.prepared(sql)?;
+            let rows = conn.query(&st, &params(args))?;
             rows.iter().map(row_of).collect()
         })
     }
 
     pub(crate) fn execute(&mut self, sql: &'static str, args: &[Arg]) -> Result<u64> {
         self.again(|pg| {
-            let st = pg.statement(sql)?;
-            pg.client()?.execute(&st, &params(args))
+            let (conn, st) = pg.prepared(sql)?;
+            conn.execute(&st, &params(args))
         })
     }
 
@@ -436,8 +456,10 @@ impl Pg {
 
     /// Ends the open transaction with `COMMIT` or `ROLLBACK`.
     fn finish(&mut self, how: &str) -> Result<()> {
+        // Sent on the transaction's own connection, or failed as lost: never on a new one.
+        let done = self.client().and_then(|c| c.batch_execute(how));
         self.in_transaction = false;
-        self.client()?.batch_execute(how)
+        done
     }
 
     /// Whether transaction `xid`, whose commit was sent when the connection went, landed:
