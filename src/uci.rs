@@ -256,18 +256,22 @@ fn go(s: &mut Session, args: &[&str], out: &Out) {
     let clock = number(if side_white { "wtime" } else { "btime" });
     let increment = number(if side_white { "winc" } else { "binc" }).unwrap_or(0);
     let to_go = number("movestogo").unwrap_or(30).clamp(1, 100);
-    let time = if let Some(ms) = number("movetime") {
-        Some(
-            Duration::from_millis(ms)
-                .saturating_sub(SAFETY)
-                .max(Duration::from_millis(1)),
+    // A fixed `movetime` is spent whole but for a twentieth (at most `SAFETY`) kept for
+    // the answer. Under a clock the search stops starting iterations after its share of
+    // the time left and stops outright at three shares or half the clock.
+    let (time, soft) = if let Some(ms) = number("movetime") {
+        let keep = (ms / 20).min(SAFETY.as_millis() as u64);
+        (
+            Some(Duration::from_millis(ms.saturating_sub(keep).max(1))),
+            None,
         )
+    } else if let Some(c) = clock {
+        let share = c / to_go + increment / 2;
+        let bound = c.saturating_sub(SAFETY.as_millis() as u64) / 2;
+        let ms = |t: u64| Some(Duration::from_millis(t.max(1)));
+        (ms((3 * share).min(bound)), ms(share.min(bound)))
     } else {
-        clock.map(|c| {
-            let share = c / to_go + increment / 2;
-            let bound = c.saturating_sub(SAFETY.as_millis() as u64) / 2;
-            Duration::from_millis(share.min(bound).max(1))
-        })
+        (None, None)
     };
     let stop = Arc::new(AtomicBool::new(false));
     let bounded = time.is_some()
@@ -277,6 +281,7 @@ fn go(s: &mut Session, args: &[&str], out: &Out) {
         depth: number("depth").map(|d| d.clamp(1, 64) as u32),
         nodes: number("nodes"),
         time,
+        soft,
         stop: Some(stop.clone()),
         ..Limits::default()
     };

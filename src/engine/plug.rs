@@ -79,6 +79,27 @@ pub trait Rules: Clone + Send + Sync + fmt::Debug + 'static {
     fn make(&mut self, m: &Move) {
         self.play(m);
     }
+    /// Whether `m` takes a piece or chooses a promotion: a move the search never
+    /// reduces or prunes as quiet. By default a move onto an enemy piece or naming a
+    /// promotion; Fluidity's captures pass through the pieces they take.
+    fn is_tactical(&self, m: &Move) -> bool {
+        matches!(
+            m,
+            Move::Normal {
+                promotion: Some(_),
+                ..
+            }
+        ) || m
+            .to()
+            .and_then(|c| self.piece_at(c))
+            .is_some_and(|p| p.color != self.side_to_move())
+    }
+    /// Hands the move to the other side without moving, for the search's null-move
+    /// pruning: `false` where the variant has no such step (the position is then
+    /// unchanged). The result is no position of a real game, only a bound's guess.
+    fn pass(&mut self) -> bool {
+        false
+    }
     /// The canonical text of a legal move.
     fn move_text(&self, m: &Move) -> String;
     /// Whether the side to move is in check (or in the variant's own danger).

@@ -19,7 +19,7 @@ pub mod table;
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::outcome::{Reason, Repetition};
 use crate::engine::plug::Rules;
-use crate::engine::types::Color;
+use crate::engine::types::{Color, Role};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -63,6 +63,9 @@ pub struct Limits {
     pub depth: Option<u32>,
     pub time: Option<Duration>,
     pub nodes: Option<u64>,
+    /// No new iteration starts after this (a clock's share of the time left); `time`
+    /// stays the hard limit.
+    pub soft: Option<Duration>,
     /// Set from another thread to stop the search (UCI's `stop`).
     pub stop: Option<Arc<AtomicBool>>,
     /// The evaluation to stand on: the variant's own unless told.
@@ -102,10 +105,10 @@ impl Report {
     }
 }
 
-/// Searches `root` within `limits` and returns the last finished iteration, or `None`
-/// when the root has no legal move. `earlier` holds the game's positions before the
-/// root, for repetitions. `each` sees every finished
-/// iteration.
+/// Searches `root` within `limits` and returns the deepest iteration finished, or the one
+/// stopped by the clock when it had already found a move at least as good; `None` when
+/// the root has no legal move. `earlier` holds the game's positions before the root, for
+/// repetitions. `each` sees every finished iteration.
 pub fn think<R: Rules>(
     root: &R,
     earlier: &[Seen],
@@ -127,9 +130,10 @@ pub fn think<R: Rules>(
             .map(|_| MoveList::with_capacity(64))
             .collect(),
         killers: [[None; 2]; MAX_PLY + 1],
-        history: vec![0; 129 * 128],
+        history: vec![0; HISTORY_SLOTS],
         pv: vec![Vec::new(); MAX_PLY + 1],
         keyed: Vec::with_capacity(256),
+        quiets: vec![Vec::new(); MAX_PLY + 1],
     };
     s.table.new_search();
     let mut root_moves = MoveList::new();
@@ -141,17 +145,21 @@ pub fn think<R: Rules>(
         .depth
         .unwrap_or(MAX_PLY as u32)
         .clamp(1, MAX_PLY as u32);
+    let soft = limits.soft.map(|t| start + t);
     let mut last: Option<Report> = None;
     for depth in 1..=max_depth {
-        let score = s.negamax(root, depth as i32, 0, -score::INFINITY, score::INFINITY);
-        if s.stopped && last.is_some() {
-            break;
-        }
+        let previous = last.as_ref().map(|r| r.score);
+        let score = s.aspiration(root, depth as i32, previous);
         let mut pv = s.pv[0].clone();
-        if pv.is_empty() {
+        if s.stopped && pv.is_empty() {
+            if last.is_some() {
+                break;
+            }
             // Stopped inside the first iteration: any legal move beats none.
             pv.push(root_moves[0]);
         }
+        // A stopped iteration that had finished a root move raising its window still
+        // counts: the earlier best was searched first, so the move found is better.
         let report = Report {
             depth,
             score,
@@ -159,17 +167,15 @@ pub fn think<R: Rules>(
             elapsed: start.elapsed(),
             pv,
         };
-        each(&report);
-        last = Some(report);
-        if s.stopped || score::is_mate(score) && depth as i32 > score::MATE - score.abs() {
+        if s.stopped {
+            last = Some(report);
             break;
         }
-        // An iteration takes several times the last: do not start one that cannot end.
-        if let Some(deadline) = s.deadline {
-            let spent = start.elapsed();
-            if start + spent * 2 >= deadline {
-                break;
-            }
+        each(&report);
+        let mated = score::is_mate(score) && depth as i32 > score::MATE - score.abs();
+        last = Some(report);
+        if mated || soft.is_some_and(|t| Instant::now() >= t) {
+            break;
         }
     }
     // The whole search's nodes and time, the stopped iteration's included.
@@ -179,6 +185,26 @@ pub fn think<R: Rules>(
     }
     last
 }
+
+/// History slots: (from or "drop", to) pairs.
+const HISTORY_SLOTS: usize = 129 * 128;
+/// The most a history entry holds; every update pulls it back toward zero by its share
+/// of this, so old credit fades as new cutoffs come.
+const HISTORY_MAX: i32 = 16_384;
+/// The first aspiration window's half-width, in centipawns; doubled at each failure.
+const ASPIRATION: i32 = 40;
+/// Reverse futility: a node this shallow whose evaluation beats beta by this margin a
+/// ply is taken to hold without a search.
+const RFP_DEPTH: i32 = 6;
+const RFP_MARGIN: i32 = 90;
+/// Null-move pruning from this depth; verified by a reduced search from `NULL_VERIFY`,
+/// where a zugzwang (stalemate wins in three of these variants) would cost most.
+const NULL_DEPTH: i32 = 3;
+const NULL_VERIFY: i32 = 8;
+/// Futility: at depth 1 and 2 a quiet move cannot lift a position this far below alpha.
+const FUTILITY_MARGIN: i32 = 150;
+/// Late-move pruning: at depth d, quiet moves after the first `3 + d * d` are skipped.
+const LMP_DEPTH: i32 = 3;
 
 struct Searcher<'t> {
     table: &'t mut Table,
@@ -200,6 +226,8 @@ struct Searcher<'t> {
     pv: Vec<Vec<Move>>,
     /// `order`'s buffer of keyed moves.
     keyed: Vec<(std::cmp::Reverse<i32>, Move)>,
+    /// The quiet moves searched at each ply, which lose history when another cuts off.
+    quiets: Vec<Vec<Move>>,
 }
 
 /// The history slot of a move: (from, to), with drops and bridges on row 128.
@@ -207,6 +235,13 @@ fn history_index(m: &Move) -> usize {
     let from = m.from().map_or(128, |c| c.index().min(127));
     let to = m.to().map_or(0, |c| c.index().min(127));
     from * 128 + to
+}
+
+/// How many plies a late quiet move is searched less: about ln(depth) * ln(order) / 2,
+/// as engines of Western chess measured it.
+fn reduction(depth: i32, index: usize) -> i32 {
+    let (d, i) = (f64::from(depth.max(1)), index.max(1) as f64);
+    (0.5 + d.ln() * i.ln() / 2.0) as i32
 }
 
 impl Searcher<'_> {
@@ -226,6 +261,35 @@ impl Searcher<'_> {
             self.stopped = told || late;
         }
         self.stopped
+    }
+
+    /// One iteration at the root: a window around the last iteration's score, widened
+    /// on the side that failed until the score falls inside.
+    fn aspiration<R: Rules>(&mut self, root: &R, depth: i32, previous: Option<i32>) -> i32 {
+        let full = (-score::INFINITY, score::INFINITY);
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = match previous {
+            Some(p) if depth >= 4 && !score::is_mate(p) => (p - delta, p + delta),
+            _ => full,
+        };
+        loop {
+            let s = self.negamax(root, depth, 0, alpha, beta, false);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha && alpha > -score::INFINITY {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-score::INFINITY);
+            } else if s >= beta && beta < score::INFINITY {
+                beta = (s + delta).min(score::INFINITY);
+            } else {
+                return s;
+            }
+            delta *= 2;
+            if delta > 1_000 {
+                (alpha, beta) = full;
+            }
+        }
     }
 }
 
@@ -253,6 +317,18 @@ fn cycle(path: &[Seen], now: Seen, perpetual_check_forbidden: bool) -> Option<Re
     Some(Repetition::of_cycle(gave))
 }
 
+/// What a node knows of itself when its moves are searched.
+#[derive(Copy, Clone)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    /// A node on the principal variation (an open window): nothing is pruned there.
+    pv: bool,
+    in_check: bool,
+    /// The static evaluation, when not in check.
+    eval: i32,
+}
+
 impl Searcher<'_> {
     /// The score of a finished game, or `None` when the position is not over.
     fn over<R: Rules>(pos: &R, moves: &[Move], ply: usize) -> Option<i32> {
@@ -263,13 +339,22 @@ impl Searcher<'_> {
         Some(score::of_outcome(&outcome, pos.side_to_move(), ply))
     }
 
+    fn static_eval<R: Rules>(&self, pos: &R) -> i32 {
+        match self.evaluation {
+            eval::Evaluation::Full => pos.evaluate(),
+            eval::Evaluation::Material => eval::material(pos),
+        }
+    }
+
+    /// `after_null`: the move into this node was a pass, so it may not pass again.
     fn negamax<R: Rules>(
         &mut self,
         pos: &R,
         mut depth: i32,
         ply: usize,
-        alpha: i32,
-        beta: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        after_null: bool,
     ) -> i32 {
         self.nodes += 1;
         self.pv[ply].clear();
@@ -286,6 +371,13 @@ impl Searcher<'_> {
             if let Some(s) = self.repetition_score(pos, seen, ply) {
                 return s;
             }
+            // Mate-distance pruning: no line from here beats a mate already found nearer
+            // the root.
+            alpha = alpha.max(-(score::MATE - ply as i32));
+            beta = beta.min(score::MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
         }
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
@@ -301,14 +393,33 @@ impl Searcher<'_> {
             self.lists[ply] = moves;
             return s;
         }
+        let pv = beta - alpha > 1;
         let entry = self.table.probe(hash);
-        if let Some(s) = entry.and_then(|e| table_score(&e, depth, ply, alpha, beta)) {
+        if !pv {
+            if let Some(s) = entry.and_then(|e| table_score(&e, depth, ply, alpha, beta)) {
+                self.lists[ply] = moves;
+                return s;
+            }
+        }
+        let eval = if in_check {
+            -score::INFINITY
+        } else {
+            self.static_eval(pos)
+        };
+        let node = Node {
+            depth,
+            ply,
+            pv,
+            in_check,
+            eval,
+        };
+        if let Some(s) = self.prune_node(pos, node, seen, beta, after_null) {
             self.lists[ply] = moves;
             return s;
         }
         self.order(pos, &mut moves, entry.and_then(|e| e.best), ply);
         self.path.push(seen);
-        let (best_score, best_move) = self.search_moves(pos, &moves, depth, ply, alpha, beta);
+        let (best_score, best_move) = self.search_moves(pos, &moves, node, alpha, beta);
         self.path.pop();
         self.lists[ply] = moves;
         if self.stopped {
@@ -319,6 +430,49 @@ impl Searcher<'_> {
         self.table
             .store(hash, best_move, stored, depth as i16, bound);
         best_score
+    }
+
+    /// A score that holds for the node without searching its moves, when one of the
+    /// pruning rules for a quiet, non-principal node gives it: the evaluation far above
+    /// beta (reverse futility), or a pass still above beta (null move).
+    fn prune_node<R: Rules>(
+        &mut self,
+        pos: &R,
+        node: Node,
+        seen: Seen,
+        beta: i32,
+        after_null: bool,
+    ) -> Option<i32> {
+        if node.pv || node.in_check || node.ply == 0 || score::is_mate(beta) {
+            return None;
+        }
+        let Node {
+            depth, ply, eval, ..
+        } = node;
+        if depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta {
+            return Some(eval);
+        }
+        if after_null || depth < NULL_DEPTH || eval < beta || !has_pieces(pos) {
+            return None;
+        }
+        let mut child = pos.clone();
+        if !child.pass() {
+            return None;
+        }
+        let r = (3 + depth / 4).min(depth - 1);
+        self.path.push(seen);
+        let s = -self.negamax(&child, depth - 1 - r, ply + 1, -beta, -beta + 1, true);
+        self.path.pop();
+        if self.stopped || s < beta {
+            return None;
+        }
+        let s = if score::is_mate(s) { beta } else { s };
+        if depth < NULL_VERIFY {
+            return Some(s);
+        }
+        // Verified by the node's own moves, searched less deep without a pass.
+        let v = self.negamax(pos, depth - r, ply, beta - 1, beta, true);
+        (!self.stopped && v >= beta).then_some(s)
     }
 
     /// The score of a position met again on the path (`seen`, not yet on it), when the
@@ -335,25 +489,60 @@ impl Searcher<'_> {
         }
     }
 
-    /// Searches `moves` (ordered, of `pos` at `ply`) within the window `alpha`..`beta`
-    /// until one refutes the parent: the best score and the move that gave it. A move
-    /// that raises alpha heads the principal variation; a quiet move that cuts off is
-    /// remembered for the ordering of later nodes.
+    /// Searches `moves` (ordered, of `pos`) within the window `alpha`..`beta` until one
+    /// refutes the parent: the best score and the move that gave it. Late quiet moves
+    /// are searched less deep (and again in full when they surprise), or not at all near
+    /// the horizon when they cannot matter. A move that raises alpha heads the principal
+    /// variation; a quiet move that cuts off is remembered for later nodes' ordering.
     fn search_moves<R: Rules>(
         &mut self,
         pos: &R,
         moves: &[Move],
-        depth: i32,
-        ply: usize,
+        node: Node,
         mut alpha: i32,
         beta: i32,
     ) -> (i32, Option<Move>) {
+        let Node { depth, ply, pv, .. } = node;
         let mut best_score = -score::INFINITY;
         let mut best_move = None;
+        let mut quiets = std::mem::take(&mut self.quiets[ply]);
+        quiets.clear();
+        let prunable = !pv && !node.in_check;
         for (i, m) in moves.iter().enumerate() {
+            let quiet = is_quiet(pos, m);
+            let killer = self.killers[ply].contains(&Some(*m));
+            if prunable && quiet && i > 0 && !score::is_mate(best_score.max(-score::MATE_BOUND + 1))
+            {
+                let late = depth <= LMP_DEPTH && quiets.len() as i32 >= 3 + depth * depth;
+                let futile = depth <= 2 && node.eval + FUTILITY_MARGIN * depth <= alpha;
+                if (late || futile) && !killer {
+                    continue;
+                }
+            }
             let mut child = pos.clone();
             child.make(m);
-            let s = self.search_child(&child, i == 0, depth, ply, alpha, beta);
+            let s = if i == 0 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, false)
+            } else {
+                let reduce = depth >= 3 && quiet && !node.in_check && i >= if pv { 3 } else { 2 };
+                let mut r = if reduce { reduction(depth, i) } else { 0 };
+                if r > 0 {
+                    r -= i32::from(pv) + i32::from(killer);
+                    if child.in_check() {
+                        r = 0;
+                    }
+                    r = r.clamp(0, depth - 2);
+                }
+                let mut s =
+                    -self.negamax(&child, depth - 1 - r, ply + 1, -alpha - 1, -alpha, false);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, false);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, false);
+                }
+                s
+            };
             if self.stopped {
                 break;
             }
@@ -366,36 +555,21 @@ impl Searcher<'_> {
                 }
             }
             if alpha >= beta {
-                if !is_capture(pos, m) {
-                    self.remember_cutoff(ply, *m, depth);
+                if quiet {
+                    self.remember_cutoff(ply, *m, depth, &quiets);
                 }
                 break;
             }
+            if quiet {
+                quiets.push(*m);
+            }
+        }
+        self.quiets[ply] = quiets;
+        if best_move.is_none() && !self.stopped {
+            // Every move was pruned: the node fails low.
+            best_score = alpha;
         }
         (best_score, best_move)
-    }
-
-    /// The score of `child` for its parent, by principal variation search: the first
-    /// move with the full window, the rest with a null window first, searched again
-    /// only when they might be better.
-    fn search_child<R: Rules>(
-        &mut self,
-        child: &R,
-        first: bool,
-        depth: i32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        if first {
-            return -self.negamax(child, depth - 1, ply + 1, -beta, -alpha);
-        }
-        let probe = -self.negamax(child, depth - 1, ply + 1, -alpha - 1, -alpha);
-        if probe > alpha && probe < beta {
-            -self.negamax(child, depth - 1, ply + 1, -beta, -alpha)
-        } else {
-            probe
-        }
     }
 
     /// The principal variation from `ply`: `m`, then the child's.
@@ -407,14 +581,23 @@ impl Searcher<'_> {
     }
 
     /// Credits the quiet move `m`, which cut off at `ply` searched to `depth`, as a
-    /// killer of that ply and in the history.
-    fn remember_cutoff(&mut self, ply: usize, m: Move, depth: i32) {
+    /// killer of that ply and in the history; the quiet moves searched before it
+    /// (`tried`) lose as much.
+    fn remember_cutoff(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
         let k = &mut self.killers[ply];
         if k[0] != Some(m) {
             k[1] = k[0];
             k[0] = Some(m);
         }
-        self.history[history_index(&m)] += depth * depth;
+        let bonus = (depth * depth).min(400) * 8;
+        let mut credit = |index: usize, amount: i32| {
+            let h = &mut self.history[index];
+            *h += amount - *h * amount.abs() / HISTORY_MAX;
+        };
+        credit(history_index(&m), bonus);
+        for t in tried {
+            credit(history_index(t), -bonus);
+        }
     }
 
     /// Searches only moves that remove or transform a piece, until the position is
@@ -575,11 +758,26 @@ fn bound_of(best: i32, alpha: i32, beta: i32) -> Bound {
     }
 }
 
-/// A cheap guess whether `m` takes a piece: its destination holds an enemy piece.
-fn is_capture<R: Rules>(pos: &R, m: &Move) -> bool {
-    m.to()
-        .and_then(|c| pos.piece_at(c))
-        .is_some_and(|p| p.color != pos.side_to_move())
+/// A move the search may reduce or prune: it takes nothing and promotes nothing.
+fn is_quiet<R: Rules>(pos: &R, m: &Move) -> bool {
+    !pos.is_tactical(m)
+}
+
+/// Whether the side to move has a piece other than its royal one and its Pawns or
+/// Soldiers: without one, passing is often its best move (zugzwang), and a null move
+/// would guess wrong.
+fn has_pieces<R: Rules>(pos: &R) -> bool {
+    let side = pos.side_to_move();
+    let shape = pos.shape();
+    Iterator::any(&mut shape.cells(), |c| {
+        pos.piece_at(c).is_some_and(|p| {
+            p.color == side
+                && !matches!(
+                    p.role,
+                    Role::King | Role::General | Role::Pawn | Role::Soldier
+                )
+        })
+    })
 }
 
 /// What a played move won in material, when it removed an enemy piece or made one of
@@ -605,6 +803,41 @@ fn gain(effects: &Effects, mover: Color) -> Option<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::variants::continental::ContinentalPosition;
+
+    fn continental(text: &str) -> ContinentalPosition {
+        let options = ContinentalPosition::VARIANT.default_options();
+        ContinentalPosition::parse_position(text, &options).expect("a Continental position")
+    }
+
+    #[test]
+    fn a_side_with_only_its_king_and_pawns_never_passes_in_the_search() {
+        // Stalemate wins in Continental: with nothing but its King and Pawns, a side in
+        // zugzwang would rather pass, so the null move's guess would be wrong there.
+        assert!(!has_pieces(&continental("8/4K3/8/8/3P4/5k2/8/8[] w - 60")));
+        assert!(has_pieces(&continental("8/4K3/8/8/3R4/5k2/8/8[] w b30 60")));
+        // The other side's pieces do not count.
+        assert!(!has_pieces(&continental(
+            "8/4K3/8/8/3r4/5k2/8/8[] w b30 60"
+        )));
+    }
+
+    #[test]
+    fn a_pass_hands_the_move_over_and_changes_the_key() {
+        let before = continental("8/4K3/8/8/3R4/5k2/8/8[] w b30 60");
+        let mut after = before;
+        assert!(after.pass());
+        assert_eq!(after.side_to_move(), Color::Black);
+        assert_ne!(after.hash(), before.hash());
+    }
+
+    #[test]
+    fn late_moves_are_reduced_more_the_later_and_deeper_they_are() {
+        assert_eq!(reduction(1, 1), 0);
+        assert!(reduction(3, 3) >= 1);
+        assert!(reduction(10, 30) > reduction(3, 3));
+        assert!(reduction(10, 30) < 10);
+    }
 
     /// A path of positions A B A' B' ... where `checks[i]` says whether the move into the
     /// i-th position gave check, the hashes repeating every four plies (a cycle of two

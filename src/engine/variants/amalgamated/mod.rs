@@ -226,6 +226,10 @@ impl Rules for Amalgamated {
         }
     }
 
+    fn pass(&mut self) -> bool {
+        self.side = self.side.opposite();
+        true
+    }
     fn make(&mut self, m: &Move) {
         if let Move::Normal { from, to, .. } = *m {
             self.make(from, to);

@@ -305,6 +305,10 @@ impl Rules for ContinentalPosition {
         }
     }
 
+    fn pass(&mut self) -> bool {
+        self.side = self.side.opposite();
+        true
+    }
     fn make(&mut self, m: &Move) {
         self.apply(m);
     }

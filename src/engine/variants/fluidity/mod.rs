@@ -220,6 +220,25 @@ impl Rules for FluidityPosition {
         }
     }
 
+    fn is_tactical(&self, m: &Move) -> bool {
+        match *m {
+            Move::Normal {
+                from,
+                to,
+                promotion,
+            } if from.0 < 64 && to.0 < 64 => {
+                promotion.is_some()
+                    || self
+                        .kind_at(from.0)
+                        .is_some_and(|k| self.removed_by(k, from.0, to.0).any())
+            }
+            _ => false,
+        }
+    }
+    fn pass(&mut self) -> bool {
+        self.side = self.side.opposite();
+        true
+    }
     fn make(&mut self, m: &Move) {
         self.make(m);
     }

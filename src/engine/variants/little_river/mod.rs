@@ -206,6 +206,10 @@ impl Rules for LittleRiver {
         self.candidates(out);
     }
 
+    fn pass(&mut self) -> bool {
+        self.side = self.side.opposite();
+        true
+    }
     fn make(&mut self, m: &Move) {
         self.apply(m);
     }

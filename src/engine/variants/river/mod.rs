@@ -219,6 +219,11 @@ impl Rules for River {
         self.candidates(out);
     }
 
+    fn pass(&mut self) -> bool {
+        self.side = self.side.opposite();
+        self.ep = None;
+        true
+    }
     fn make(&mut self, m: &Move) {
         self.apply(m);
     }
