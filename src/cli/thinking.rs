@@ -3,7 +3,7 @@
 
 use super::failure::{io, Failure};
 use super::setup::Setup;
-use crate::engine::arena::{self, Player};
+use crate::engine::arena::{self, Player, Side};
 use crate::engine::search::level;
 use crate::engine::Position;
 use std::io::Write;
@@ -31,7 +31,7 @@ pub(super) fn play_match(
         let played = arena::play(
             s.variant,
             &s.options,
-            (white, black),
+            (Side::Ferry(white), Side::Ferry(black)),
             conditions,
             opening,
             u64::from(i) + 1,
