@@ -794,6 +794,191 @@ fn match_refuses_a_level_out_of_range_with_the_range() {
     }
 }
 
+/// `ferry match` with `args` after the variant, for two games of Fluidity (short games).
+fn fluidity_match(args: &[&str]) -> Output {
+    let mut all = vec!["match", "fluidity", "--games", "2"];
+    all.extend_from_slice(args);
+    ferry(&all, "")
+}
+
+/// Ferry itself as a UCI engine, its path quoted as a spec may quote it.
+fn ferry_as_engine() -> String {
+    format!("uci:'{}' uci", env!("CARGO_BIN_EXE_ferry"))
+}
+
+#[test]
+fn match_plays_a_uci_engine_started_from_its_command_line() {
+    let engine = ferry_as_engine();
+    let o = fluidity_match(&[
+        "--white",
+        &engine,
+        "--white-opt",
+        "Level=1",
+        "--black",
+        "level:1",
+        "--budget",
+        "20",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].starts_with(&format!("game 1/2: {engine} (White) - level:1 (Black): ")),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("game 2/2: level:1 (White) - {engine} (Black): ")),
+        "{text}"
+    );
+    // Both games end on the board: the engine answered every move legally.
+    for line in &lines[..2] {
+        assert!(!line.contains(" engine "), "{text}");
+        assert!(line.contains(" plies; "), "{text}");
+    }
+    assert!(
+        lines[2].starts_with(&format!("{engine} vs level:1: ")),
+        "{text}"
+    );
+    assert!(lines[2].contains("; score "), "{text}");
+}
+
+#[test]
+fn match_refuses_an_engine_that_cannot_start_before_playing() {
+    let o = fluidity_match(&[
+        "--white",
+        "random",
+        "--black",
+        "uci:/nonexistent/ferry-engine --fast",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("ferry: --black: cannot start '/nonexistent/ferry-engine --fast': "),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stdout(&o), "", "nothing is played");
+}
+
+/// Fake engines: shell scripts that fail in one way each, and what a game line says of it.
+const FAILING_ENGINES: &[(&str, &str, &str)] = &[
+    (
+        "illegal",
+        "while read -r line; do case \"$line\" in\n\
+         uci) echo 'id name Illegal'; echo uciok ;;\n\
+         isready) echo readyok ;;\n\
+         go*) echo 'info depth 1 score cp 12'; echo 'bestmove e2e9' ;;\n\
+         quit) exit 0 ;;\n\
+         esac; done\n",
+        "engine played 'e2e9', which is not a legal move here (move e2e9: ",
+    ),
+    (
+        "exits",
+        "read -r line; echo uciok; exit 3\n",
+        "engine exited (exit status: 3) before readyok",
+    ),
+    (
+        "none",
+        "while read -r line; do case \"$line\" in\n\
+         uci) echo uciok ;;\n\
+         isready) echo readyok ;;\n\
+         go*) echo 'bestmove (none)' ;;\n\
+         quit) exit 0 ;;\n\
+         esac; done\n",
+        "engine answered bestmove (none), but ",
+    ),
+];
+
+#[test]
+fn match_counts_an_engine_that_fails_as_a_loss_and_says_why() {
+    let dir = std::env::temp_dir().join(format!("ferry-fake-engines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, script, says) in FAILING_ENGINES {
+        let path = dir.join(format!("{name}.sh"));
+        std::fs::write(&path, script).unwrap();
+        let engine = format!("uci:sh '{}'", path.display());
+        let o = fluidity_match(&["--white", &engine, "--black", "random", "--budget", "10"]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let text = stdout(&o);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{name}: {text}");
+        // White's engine loses game 1 and Black's game 2, each on its first move.
+        assert!(lines[0].contains(&format!(": 0-1: white {says}")), "{text}");
+        assert!(lines[1].contains(&format!(": 1-0: black {says}")), "{text}");
+        assert!(
+            lines[2].starts_with(&format!("{engine} vs random: 0 wins, 0 draws, 2 losses;")),
+            "{text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn match_plays_games_at_once_with_the_lines_and_totals_of_one_at_a_time() {
+    let jobs = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(2)
+        .to_string();
+    let args = ["--white", "level:2", "--black", "level:1", "--games", "4"];
+    let run = |jobs: &str| {
+        let mut all = vec!["match", "little-river", "--jobs", jobs];
+        all.extend_from_slice(&args);
+        let o = ferry(&all, "");
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let (one, several) = (run("1"), run(&jobs));
+    assert_eq!(one.lines().count(), 5, "{one}");
+    assert_eq!(one, several, "--jobs {jobs}");
+}
+
+#[test]
+fn match_refuses_bad_engine_options_and_job_counts_saying_what_is_right() {
+    let engine = ferry_as_engine();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "--white",
+                &engine,
+                "--black",
+                "random",
+                "--white-opt",
+                "Level",
+            ],
+            "--white-opt 'Level' has no '=': write NAME=VALUE",
+        ),
+        (
+            &["--white", "random", "--black", &engine, "--black-opt", "=1"],
+            "--black-opt '=1' names no option: write NAME=VALUE",
+        ),
+        (
+            &[
+                "--white",
+                "level:1",
+                "--black",
+                "random",
+                "--white-opt",
+                "Hash=16",
+            ],
+            "--white-opt is for a UCI engine, and --white is level:1",
+        ),
+        (
+            &["--white", "random", "--black", "random", "--jobs", "0"],
+            "--jobs '0' must be a whole number from 1 to ",
+        ),
+        (
+            &["--white", "random", "--black", "random", "--jobs", "abc"],
+            "--jobs 'abc' must be a whole number from 1 to ",
+        ),
+    ];
+    for (args, says) in cases {
+        let o = fluidity_match(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "", "{args:?}");
+    }
+}
+
 #[test]
 fn a_finished_game_prints_a_position_that_replays_as_finished() {
     // (variant, options, start, moves, result): a King dissected (which leaves the

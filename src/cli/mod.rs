@@ -13,9 +13,10 @@
 //! - `ferry replay VARIANT [--fen TEXT] [--set KEY=VALUE]... [FILE]`: `position:` and
 //!   `result:` lines
 //! - `ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]...` (a game at the terminal)
-//! - `ferry match VARIANT --white SPEC --black SPEC --games N [--set KEY=VALUE]...` (SPEC
-//!   `random`, `level:N` or `material:N`): a line per game, then `A vs B: W wins, D draws, L losses;
-//!   score S%`
+//! - `ferry match VARIANT --white SPEC --black SPEC --games N [--set KEY=VALUE]... [--budget
+//!   MS] [--play-out] [--white-opt NAME=VALUE]... [--black-opt NAME=VALUE]... [--jobs N]`
+//!   (SPEC `random`, `level:N`, `material:N` or `uci:CMD`): a line per game in game order,
+//!   then `A vs B: W wins, D draws, L losses; score S%`
 //! - `ferry uci`: a UCI engine on standard input and output (`crate::uci`)
 //! - `ferry think VARIANT [--fen TEXT] [--set KEY=VALUE]... [--depth N] [--movetime MS]
 //!   [--level N]`: `info depth ... pv ...` lines (with --level, one `info level N score ...`
@@ -29,7 +30,9 @@
 //! Bad input gives one line on stderr and exit status 2; an illegal move in a replay,
 //! exit status 1. Help and the version go to stdout with exit status 0.
 
+mod engine_process;
 mod failure;
+mod matches;
 mod play;
 mod position;
 mod setup;
@@ -39,12 +42,14 @@ use failure::{io, Failure};
 use position::RenderArgs;
 use setup::Setup;
 
-use crate::engine::arena::{self, Player};
+use crate::engine::arena;
 use crate::engine::player_text::excerpt;
 use crate::engine::search::level;
 use crate::engine::variants;
 use clap::error::{ContextKind, ErrorKind};
 use clap::{Args, CommandFactory, Parser, Subcommand};
+use engine_process::EngineOption;
+use matches::Contender;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -123,28 +128,42 @@ enum Command {
     /// A game at the terminal, both sides typed by the same person
     #[command(after_help = "Example:\n  ferry play river")]
     Play(Setup),
-    /// Plays games between two players (level:N, material:N or random) and prints the score
+    /// Plays games between two players (level:N, material:N, random or a UCI engine) and
+    /// prints the score
     #[command(after_help = match_help())]
     Match {
         #[command(flatten)]
         setup: Setup,
         /// The first player (White in odd games): random, level:N or material:N (level N
-        /// standing on material alone), N from 1 to 8
-        #[arg(long, value_name = "SPEC", value_parser = parse_player)]
-        white: Player,
+        /// standing on material alone), N from 1 to 8, or uci:CMD, a UCI engine started
+        /// with the command line CMD (quote a word with spaces)
+        #[arg(long, value_name = "SPEC", value_parser = Contender::parse)]
+        white: Contender,
         /// The second player (Black in odd games)
-        #[arg(long, value_name = "SPEC", value_parser = parse_player)]
-        black: Player,
+        #[arg(long, value_name = "SPEC", value_parser = Contender::parse)]
+        black: Contender,
         /// How many games, 1 to 10000
         #[arg(long, value_name = "N", value_parser = parse_games)]
         games: u32,
-        /// Level 8's time a move in milliseconds, 10 to 600000; every level takes its
-        /// fixed share of it [default: 2000, as in a game]
+        /// Level 8's time a move in milliseconds, 10 to 600000, and a UCI engine's
+        /// movetime; every level takes its fixed share of it [default: 2000, as in a game]
         #[arg(long, value_name = "MS", value_parser = parse_budget)]
         budget: Option<u64>,
         /// Plays every game to its end, never adjudicating one both searches call decided
         #[arg(long)]
         play_out: bool,
+        /// An option for the first player's engine (uci:CMD), sent as `setoption name NAME
+        /// value VALUE`; repeat for more
+        #[arg(long, value_name = "NAME=VALUE", value_parser = parse_white_opt)]
+        white_opt: Vec<EngineOption>,
+        /// An option for the second player's engine, as --white-opt
+        #[arg(long, value_name = "NAME=VALUE", value_parser = parse_black_opt)]
+        black_opt: Vec<EngineOption>,
+        /// Games played at once, each on its own thread with its own engines, 1 to the
+        /// number of CPUs; lines still come in game order, and players that stop at a
+        /// depth play each game as they would one at a time [default: 1]
+        #[arg(long, value_name = "N", value_parser = parse_jobs)]
+        jobs: Option<u32>,
     },
     /// Speaks UCI on standard input and output (Fairy-Stockfish's dialect), for chess GUIs
     #[command(
@@ -274,8 +293,22 @@ fn parse_search_depth(text: &str) -> Result<u32, String> {
     )
 }
 
-fn parse_player(text: &str) -> Result<Player, String> {
-    Player::parse(text)
+fn parse_white_opt(text: &str) -> Result<EngineOption, String> {
+    EngineOption::parse(text, "--white-opt")
+}
+
+fn parse_black_opt(text: &str) -> Result<EngineOption, String> {
+    EngineOption::parse(text, "--black-opt")
+}
+
+/// The most games `ferry match --jobs` plays at once: one per CPU.
+fn max_jobs() -> u32 {
+    std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(1))
+}
+
+fn parse_jobs(text: &str) -> Result<u32, String> {
+    whole_in(text, "--jobs", 1, max_jobs(), "")
+        .map_err(|e| format!("{e}, the CPUs this machine has"))
 }
 
 /// `ferry match --help`'s closing text, with the adjudication's own figures.
@@ -285,10 +318,23 @@ fn match_help() -> String {
         "Colours alternate from game to game, and each pair of games starts from its own \
          random opening. The totals count for the --white player. A game between two \
          levels ends, adjudicated, once both searches have put the same side {} centipawns \
-         or more ahead for {} moves each (--play-out plays it to the end).\n\n\
-         Example:\n  ferry match fluidity --white level:3 --black level:1 --games 10",
+         or more ahead for {} moves each (--play-out plays it to the end); so does a game \
+         against a UCI engine when both players report their scores.\n\n\
+         A UCI engine (uci:CMD) is started once per thread and hears `ucinewgame` between \
+         games: `uci`, then `setoption name UCI_Variant value VARIANT`, FerryOptions when the \
+         match has --set options and the engine lists it, each --white-opt or --black-opt, \
+         and `isready`; then `position startpos moves ...` and `go movetime MS` (the \
+         --budget) for each move. Ferry keeps the game and judges every move: an engine \
+         that exits, answers no bestmove within {} s and 10 times the budget, or a move that \
+         is not legal there (or `(none)` while moves are) loses that game, its line says \
+         why, and the engine is started anew for the next. An engine that cannot be \
+         started at all stops the match before it plays.\n\n\
+         Examples:\n  ferry match fluidity --white level:3 --black level:1 --games 10\n  \
+         ferry match continental --white 'uci:/usr/bin/fairy-stockfish' --white-opt \
+         Threads=1 --black level:8 --games 20 --budget 500 --jobs 2",
         Adjudication::SCORE,
-        Adjudication::MOVES
+        Adjudication::MOVES,
+        engine_process::MOVE_GRACE.as_secs()
     )
 }
 
@@ -403,9 +449,18 @@ fn dispatch(
             games,
             budget,
             play_out,
+            white_opt,
+            black_opt,
+            jobs,
         }) => {
-            let conditions = match_conditions(budget, play_out);
-            thinking::play_match(&setup, (white, black), games, conditions, out)
+            let plan = matches::Plan {
+                players: (white, black),
+                engine_options: (white_opt, black_opt),
+                games,
+                jobs: jobs.unwrap_or(1),
+                conditions: match_conditions(budget, play_out),
+            };
+            matches::play_match(&setup, &plan, out)
         }
         Some(Command::Uci) => {
             crate::uci::run(input, Box::new(std::io::stdout()));

@@ -1,68 +1,12 @@
 //! The command line's tools over Ferry's search: a position thought out (`ferry think`,
-//! by depth and time or as a level plays) and games between players (`ferry match`).
+//! by depth and time or as a level plays). Games between players (`ferry match`) are in
+//! `matches`.
 
 use super::failure::{io, Failure};
 use super::setup::Setup;
-use crate::engine::arena::{self, Player};
 use crate::engine::search::level;
 use crate::engine::Position;
 use std::io::Write;
-
-/// `ferry match`: one line per game as it ends, then the totals for the first player.
-pub(super) fn play_match(
-    setup: &Setup,
-    (a, b): (Player, Player),
-    games: u32,
-    conditions: arena::Conditions,
-    out: &mut dyn Write,
-) -> Result<i32, Failure> {
-    let s = setup.start()?;
-    if setup.fen.is_some() {
-        return Err(Failure::bad(
-            "ferry match plays from the variant's start: leave out --fen",
-        ));
-    }
-    let (mut wins, mut draws, mut losses, mut adjudicated) = (0u32, 0u32, 0u32, 0u32);
-    for i in 0..games {
-        let a_is_white = i % 2 == 0;
-        let (white, black) = if a_is_white { (a, b) } else { (b, a) };
-        // A pair of games shares its opening.
-        let opening = u64::from(i / 2) * 7919 + 17;
-        let played = arena::play(
-            s.variant,
-            &s.options,
-            (white, black),
-            conditions,
-            opening,
-            u64::from(i) + 1,
-        );
-        let points = arena::points_for_a(played.result(), a_is_white);
-        adjudicated += u32::from(played.adjudicated.is_some());
-        match points {
-            p if p > 0.75 => wins += 1,
-            p if p < 0.25 => losses += 1,
-            _ => draws += 1,
-        }
-        let result = played.result_text();
-        writeln!(
-            out,
-            "game {}/{games}: {white} (White) - {black} (Black): {result}, {} plies; {a} so far +{wins} ={draws} -{losses}",
-            i + 1,
-            played.game.plies().len()
-        )
-        .map_err(io)?;
-        out.flush().map_err(io)?;
-    }
-    let score = (f64::from(wins) + f64::from(draws) / 2.0) / f64::from(games) * 100.0;
-    writeln!(
-        out,
-        "{a} vs {b}: {wins} wins, {draws} draws, {losses} losses; score {score:.1}% \
-         ({adjudicated} adjudicated; level 8's budget {} ms a move)",
-        conditions.budget.as_millis()
-    )
-    .map_err(io)?;
-    Ok(0)
-}
 
 /// The search's table for one `ferry think`: 64 MiB.
 pub(super) const THINK_TABLE_MB: usize = 64;

@@ -1,17 +1,19 @@
 //! Games between two players, for measuring strength (`ferry match`): Ferry at a level,
 //! Ferry at a level standing on material alone (to measure what the variants' own
-//! evaluation terms are worth), or a player that picks any legal move at random.
+//! evaluation terms are worth), a player that picks any legal move at random, or a
+//! player outside Ferry (a UCI engine) that the caller asks through `Outside`. The arena
+//! keeps the game and decides every result by Ferry's rules; it does no I/O itself.
 
 use crate::engine::playout::Xorshift;
 use crate::engine::search::eval::Evaluation;
 use crate::engine::search::level;
 use crate::engine::search::table::Table;
 use crate::engine::search::Seen;
-use crate::engine::{Color, Game, GameResult, MoveList, Options, Variant};
+use crate::engine::{Color, Game, GameResult, Move, MoveList, Options, Position, Variant};
 use std::fmt;
 use std::time::Duration;
 
-/// Who plays one side.
+/// One of Ferry's own players.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Player {
     Random,
@@ -84,8 +86,9 @@ impl Default for Conditions {
 /// A game is adjudicated, as tournament managers do, once both players' own searches have
 /// agreed for `MOVES` moves each in a row that one side leads by at least `SCORE`
 /// centipawns (two Rooks' worth, or a forced win): the rest of the game would only
-/// convert it. Only games between two levels: a random player reports no score, and a
-/// level must show it can finish a game against one.
+/// convert it. Only games where both players report a score with every move (two levels,
+/// or an outside engine that reports its own): a random player reports none, and a level
+/// must show it can finish a game against one.
 pub struct Adjudication;
 
 impl Adjudication {
@@ -93,55 +96,181 @@ impl Adjudication {
     pub const MOVES: usize = 4;
 }
 
-/// One game of a match: its record, and the side it was adjudicated to, if it was.
+/// A player Ferry does not run itself (a UCI engine, for one), asked for each move. The
+/// arena only asks; whoever implements it does the talking, and the arena still checks
+/// the move against the game.
+pub trait Outside {
+    /// How a game's line names it after its colour ("engine": "white engine exited").
+    fn who(&self) -> &str;
+
+    /// The move for `game`'s position (its start and every move so far are in `game`),
+    /// given level 8's `budget` a move; or why it has none, which loses the game: a phrase
+    /// that follows the player's name ("exited before its bestmove").
+    fn choose(&mut self, game: &Game, budget: Duration) -> Result<Choice, String>;
+}
+
+/// An outside player's legal move, and its score for the side to move if it reported
+/// one (centipawns, or a mate score as `search::score` counts them).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub mv: Move,
+    pub score: Option<i32>,
+}
+
+/// Who plays one side of a game.
+pub enum Side<'a> {
+    Ferry(Player),
+    Outside(&'a mut dyn Outside),
+}
+
+/// A game lost by what one player did rather than on the board: an outside player that
+/// failed to answer with a legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    pub loser: Color,
+    /// The player's name and what it did ("engine exited before its bestmove").
+    pub why: String,
+}
+
+/// One game of a match: its record, and the side it was adjudicated to or the side that
+/// forfeited it, if either.
 pub struct Played {
     pub game: Game,
     pub adjudicated: Option<Color>,
+    pub forfeit: Option<Forfeit>,
 }
 
 impl Played {
     /// The result as the match counts it.
     pub fn result(&self) -> Option<GameResult> {
-        match self.adjudicated {
-            Some(c) => Some(GameResult::Win(c)),
-            None => self.game.outcome().map(|o| o.result),
+        match (&self.forfeit, self.adjudicated) {
+            (Some(f), _) => Some(GameResult::Win(f.loser.opposite())),
+            (None, Some(c)) => Some(GameResult::Win(c)),
+            (None, None) => self.game.outcome().map(|o| o.result),
         }
     }
 
     /// The result in words, as a match prints it.
     pub fn result_text(&self) -> String {
-        match (self.adjudicated, self.game.outcome()) {
-            (Some(c), _) => format!(
+        let score = |winner: Color| if winner == Color::White { "1-0" } else { "0-1" };
+        match (&self.forfeit, self.adjudicated, self.game.outcome()) {
+            (Some(f), _, _) => format!(
+                "{}: {} {}",
+                score(f.loser.opposite()),
+                f.loser.name().to_ascii_lowercase(),
+                f.why
+            ),
+            (None, Some(c), _) => format!(
                 "{} adjudicated: both searches had {c} ahead by {}+ for {} moves",
-                if c == Color::White { "1-0" } else { "0-1" },
+                score(c),
                 Adjudication::SCORE,
                 Adjudication::MOVES
             ),
-            (None, Some(o)) => o.to_string(),
-            (None, None) => "unfinished, counted as a draw".to_string(),
+            (None, None, Some(o)) => o.to_string(),
+            (None, None, None) => "unfinished, counted as a draw".to_string(),
         }
     }
 }
 
-/// Plays one game from `variant`'s start: the opening chosen by `opening_seed`, then
-/// `white` and `black`, whose random choices come from `seed`.
-pub fn play(
+/// What a game keeps between moves besides its record: the random sources, each side's
+/// search table, the positions seen, and the scores the players reported.
+struct Sides<'a> {
+    players: [Side<'a>; 2],
+    opening: Xorshift,
+    random: Xorshift,
+    tables: [Table; 2],
+    earlier: Vec<Seen>,
+    /// One per move after the opening, from White's side (`None`: no score reported).
+    scores: Vec<Option<i32>>,
+}
+
+impl Sides<'_> {
+    /// The move `side`'s player chooses among the legal `moves` of `position`, with its
+    /// score for the side to move if it has one; or why it has none.
+    fn choose(
+        &mut self,
+        game: &Game,
+        position: &dyn Position,
+        moves: &MoveList,
+        budget: Duration,
+    ) -> Result<(Move, Option<i32>), String> {
+        let side = position.side_to_move();
+        match &mut self.players[side.index()] {
+            Side::Ferry(Player::Random) => Ok((moves[self.random.below(moves.len())], None)),
+            Side::Ferry(Player::Level(n, evaluation)) => {
+                let play = level::Play {
+                    level: *n,
+                    evaluation: *evaluation,
+                    budget,
+                };
+                let table = &mut self.tables[side.index()];
+                Ok(
+                    match position.choose_move(&self.earlier, play, table, &mut self.random) {
+                        Some(c) => (c.mv, Some(c.score)),
+                        None => (moves[0], None),
+                    },
+                )
+            }
+            Side::Outside(o) => match o.choose(game, budget) {
+                Ok(c) => Ok((c.mv, c.score)),
+                Err(why) => Err(format!("{} {why}", o.who())),
+            },
+        }
+    }
+
+    /// Plays `chosen` in `game`. A rule that reads the game's history (Little River's
+    /// perpetual check) can refuse a move the position allows: Ferry's own players then
+    /// play the first move the game accepts, an outside player loses (the `Err` says
+    /// why). `Ok(false)`: no move was accepted.
+    fn play(
+        &self,
+        game: &mut Game,
+        position: &dyn Position,
+        moves: &MoveList,
+        chosen: &Move,
+    ) -> Result<bool, String> {
+        let text = position.move_text(chosen);
+        let refused = match game.play(&text) {
+            Ok(_) => return Ok(true),
+            Err(e) => e,
+        };
+        match &self.players[position.side_to_move().index()] {
+            Side::Outside(o) => Err(format!(
+                "{} played {text}, which the game refuses here ({refused})",
+                o.who()
+            )),
+            Side::Ferry(_) => Ok(moves
+                .iter()
+                .any(|m| game.play(&position.move_text(m)).is_ok())),
+        }
+    }
+}
+
+/// Plays one game from `variant`'s start: the opening chosen by `opening_seed`, then the
+/// players `(white, black)`, whose random choices come from `seed`.
+pub fn play<'a>(
     variant: &'static Variant,
     options: &Options,
-    (white, black): (Player, Player),
+    (white, black): (Side<'a>, Side<'a>),
     conditions: Conditions,
     opening_seed: u64,
     seed: u64,
 ) -> Played {
     let mut game = Game::new(variant, options.clone(), (variant.start)(options));
-    let mut opening = Xorshift::new(opening_seed);
-    let mut random = Xorshift::new(seed);
-    let mut tables = [Table::new(16), Table::new(16)];
+    let mut sides = Sides {
+        players: [white, black],
+        opening: Xorshift::new(opening_seed),
+        random: Xorshift::new(seed),
+        tables: [Table::new(16), Table::new(16)],
+        earlier: Vec::new(),
+        scores: Vec::new(),
+    };
     let mut moves = MoveList::new();
-    let mut earlier: Vec<Seen> = Vec::new();
-    let both_search = !matches!(white, Player::Random) && !matches!(black, Player::Random);
-    // The searches' scores from White's side, one per move, latest last.
-    let mut scores: Vec<i32> = Vec::new();
+    let ended = |game, adjudicated, forfeit| Played {
+        game,
+        adjudicated,
+        forfeit,
+    };
     for ply in 0..MAX_PLIES {
         if game.outcome().is_some() {
             break;
@@ -153,60 +282,40 @@ pub fn play(
             break;
         }
         let side = position.side_to_move();
-        let player = if side == Color::White { white } else { black };
-        let chosen = match player {
-            _ if ply < OPENING_PLIES => moves[opening.below(moves.len())],
-            Player::Random => moves[random.below(moves.len())],
-            Player::Level(n, evaluation) => {
-                let play = level::Play {
-                    level: n,
-                    evaluation,
-                    budget: conditions.budget,
-                };
-                match position.choose_move(&earlier, play, &mut tables[side.index()], &mut random) {
-                    Some(c) => {
-                        scores.push(if side == Color::White {
-                            c.score
-                        } else {
-                            -c.score
-                        });
-                        c.mv
-                    }
-                    None => moves[0],
+        let forfeit = |why| Some(Forfeit { loser: side, why });
+        let chosen = if ply < OPENING_PLIES {
+            moves[sides.opening.below(moves.len())]
+        } else {
+            match sides.choose(&game, position.as_ref(), &moves, conditions.budget) {
+                Ok((mv, score)) => {
+                    let white = side == Color::White;
+                    sides.scores.push(score.map(|s| if white { s } else { -s }));
+                    mv
                 }
+                Err(why) => return ended(game, None, forfeit(why)),
             }
         };
-        earlier.push(position.seen());
-        if game.play(&position.move_text(&chosen)).is_err() {
-            // A rule that reads the game's history (Little River's perpetual check) can
-            // refuse a move the position allows: play the first move the game accepts.
-            let accepted = moves
-                .iter()
-                .any(|m| game.play(&position.move_text(m)).is_ok());
-            if !accepted {
-                break;
-            }
+        sides.earlier.push(position.seen());
+        match sides.play(&mut game, position.as_ref(), &moves, &chosen) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(why) => return ended(game, None, forfeit(why)),
         }
-        if conditions.adjudicate && both_search && game.outcome().is_none() {
-            if let Some(winner) = decided(&scores) {
-                return Played {
-                    game,
-                    adjudicated: Some(winner),
-                };
+        if conditions.adjudicate && game.outcome().is_none() {
+            if let Some(winner) = decided(&sides.scores) {
+                return ended(game, Some(winner), None);
             }
         }
     }
-    Played {
-        game,
-        adjudicated: None,
-    }
+    ended(game, None, None)
 }
 
 /// The side the last `2 * MOVES` scores (from White's side, alternating movers) all put
-/// ahead by at least `SCORE`, if they agree.
-fn decided(scores: &[i32]) -> Option<Color> {
+/// ahead by at least `SCORE`, if they agree; never while one of them is missing.
+fn decided(scores: &[Option<i32>]) -> Option<Color> {
     let n = 2 * Adjudication::MOVES;
     let last = scores.get(scores.len().checked_sub(n)?..)?;
+    let last: Vec<i32> = last.iter().copied().collect::<Option<_>>()?;
     if last.iter().all(|&s| s >= Adjudication::SCORE) {
         Some(Color::White)
     } else if last.iter().all(|&s| s <= -Adjudication::SCORE) {
@@ -233,19 +342,106 @@ pub fn points_for_a(result: Option<GameResult>, a_is_white: bool) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::variant;
 
     #[test]
     fn a_game_is_decided_only_when_both_sides_agree_for_enough_moves() {
-        let big = Adjudication::SCORE;
+        let big = Some(Adjudication::SCORE);
         let n = 2 * Adjudication::MOVES;
         assert_eq!(decided(&vec![big; n - 1]), None, "too few moves");
         assert_eq!(decided(&vec![big; n]), Some(Color::White));
-        assert_eq!(decided(&vec![-big; n]), Some(Color::Black));
+        assert_eq!(decided(&vec![big.map(|s| -s); n]), Some(Color::Black));
         let mut one_doubts = vec![big; n];
-        one_doubts[n - 3] = big - 1;
+        one_doubts[n - 3] = Some(Adjudication::SCORE - 1);
         assert_eq!(decided(&one_doubts), None, "one search disagrees");
+        let mut one_silent = vec![big; n];
+        one_silent[n - 2] = None;
+        assert_eq!(decided(&one_silent), None, "one player reported no score");
         let mut earlier_doubt = vec![big; n + 1];
-        earlier_doubt[0] = 0;
+        earlier_doubt[0] = Some(0);
         assert_eq!(decided(&earlier_doubt), Some(Color::White));
+    }
+
+    /// An outside player that plays the first legal move for `moves` moves, then fails.
+    struct Scripted {
+        moves: usize,
+        score: Option<i32>,
+    }
+
+    impl Outside for Scripted {
+        fn who(&self) -> &str {
+            "engine"
+        }
+
+        fn choose(&mut self, game: &Game, _: Duration) -> Result<Choice, String> {
+            if self.moves == 0 {
+                return Err("exited before its bestmove".to_string());
+            }
+            self.moves -= 1;
+            let mut legal = MoveList::new();
+            game.position().legal_moves(&mut legal);
+            Ok(Choice {
+                mv: legal[0],
+                score: self.score,
+            })
+        }
+    }
+
+    fn fluidity() -> (&'static Variant, Options) {
+        let v = variant("fluidity").expect("a variant");
+        (v, v.default_options())
+    }
+
+    #[test]
+    fn an_outside_player_that_fails_loses_the_game_with_its_reason() {
+        let (v, options) = fluidity();
+        let mut engine = Scripted {
+            moves: 3,
+            score: None,
+        };
+        let sides = (
+            Side::Outside(&mut engine as &mut dyn Outside),
+            Side::Ferry(Player::Random),
+        );
+        let played = play(v, &options, sides, Conditions::default(), 17, 1);
+        // The opening, 3 moves a side, then White's engine fails.
+        assert_eq!(played.game.plies().len(), OPENING_PLIES + 2 * 3);
+        assert_eq!(played.result(), Some(GameResult::Win(Color::Black)));
+        assert_eq!(
+            played.result_text(),
+            "0-1: white engine exited before its bestmove"
+        );
+    }
+
+    #[test]
+    fn games_with_outside_players_are_adjudicated_from_their_scores() {
+        let (v, options) = fluidity();
+        let ahead = Some(Adjudication::SCORE * 2);
+        let (mut a, mut b) = (
+            Scripted {
+                moves: 100,
+                score: ahead,
+            },
+            Scripted {
+                moves: 100,
+                score: ahead.map(|s| -s),
+            },
+        );
+        let sides = (
+            Side::Outside(&mut a as &mut dyn Outside),
+            Side::Outside(&mut b as &mut dyn Outside),
+        );
+        let played = play(v, &options, sides, Conditions::default(), 17, 1);
+        // Both report White ahead (Black's score is for Black, the side to move).
+        assert_eq!(
+            played.adjudicated,
+            Some(Color::White),
+            "{}",
+            played.result_text()
+        );
+        assert_eq!(
+            played.game.plies().len(),
+            OPENING_PLIES + 2 * Adjudication::MOVES
+        );
     }
 }

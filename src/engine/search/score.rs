@@ -63,6 +63,21 @@ pub fn uci_text(score: i32) -> String {
     }
 }
 
+/// The most moves to a mate that `from_uci_mate` keeps apart: farther mates read as this.
+const FARTHEST_MATE: i64 = ((MATE - MATE_BOUND) / 2) as i64;
+
+/// The score a UCI `score mate N` stands for, `uci_text`'s inverse: a win in N moves for
+/// the side to move, or a loss in -N moves (`mate 0`: mated already). Mates too far to
+/// count stay mate scores.
+pub fn from_uci_mate(moves: i64) -> i32 {
+    let n = moves.clamp(-FARTHEST_MATE, FARTHEST_MATE) as i32;
+    if n > 0 {
+        MATE - (2 * n - 1)
+    } else {
+        -(MATE + 2 * n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,5 +99,25 @@ mod tests {
         assert_eq!(uci_text(MATE - 3), "mate 2");
         assert_eq!(uci_text(-(MATE - 2)), "mate -1");
         assert_eq!(uci_text(57), "cp 57");
+    }
+
+    #[test]
+    fn uci_mate_texts_read_back_as_the_scores_they_were_written_from() {
+        for s in [
+            MATE - 1,
+            MATE - 3,
+            MATE - 41,
+            -MATE,
+            -(MATE - 2),
+            -(MATE - 40),
+        ] {
+            let text = uci_text(s);
+            let moves: i64 = text["mate ".len()..].parse().expect("a number of moves");
+            assert_eq!(from_uci_mate(moves), s, "{text}");
+        }
+        for far in [i64::MAX, 100_000, -100_000, i64::MIN] {
+            assert!(is_mate(from_uci_mate(far)), "{far}");
+            assert_eq!(from_uci_mate(far) > 0, far > 0, "{far}");
+        }
     }
 }
