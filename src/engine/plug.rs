@@ -108,6 +108,9 @@ pub trait Rules: Clone + Send + Sync + fmt::Debug + 'static {
     /// (while the other side did not) is forbidden, as Little River's perpetual check:
     /// the search then never plays one.
     const PERPETUAL_CHECK_FORBIDDEN: bool = false;
+    /// Whether the search may skip quiet moves near the horizon (futility and late-move
+    /// pruning) where they look unable to matter. Self-play decides it per variant.
+    const PRUNE_QUIET_MOVES: bool = true;
     /// The end of the game, in the variant's order; with `None` the rules that read
     /// earlier positions are skipped.
     fn outcome(&self, history: Option<&History>) -> Option<Outcome>;

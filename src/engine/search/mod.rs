@@ -17,7 +17,7 @@ pub mod score;
 pub mod table;
 
 use crate::engine::moves::{Effects, Move, MoveList};
-use crate::engine::outcome::{Reason, Repetition};
+use crate::engine::outcome::{GameResult, Reason, Repetition};
 use crate::engine::plug::Rules;
 use crate::engine::types::{Color, Role};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -186,6 +186,8 @@ pub fn think<R: Rules>(
     last
 }
 
+/// What the search gives up to avoid a draw by repetition, in centipawns (`contempt`).
+const CONTEMPT: i32 = 25;
 /// History slots: (from or "drop", to) pairs.
 const HISTORY_SLOTS: usize = 129 * 128;
 /// The most a history entry holds; every update pulls it back toward zero by its share
@@ -228,6 +230,17 @@ struct Searcher<'t> {
     keyed: Vec<(std::cmp::Reverse<i32>, Move)>,
     /// The quiet moves searched at each ply, which lose history when another cuts off.
     quiets: Vec<Vec<Move>>,
+}
+
+/// What a draw by repetition is worth to the side to move `ply` plies below the root:
+/// a little less than nothing for the side the search plays, so that in a level position
+/// it plays on rather than repeat moves (two Kings shuffling, as material alone would).
+fn contempt(ply: usize) -> i32 {
+    if ply % 2 == 0 {
+        -CONTEMPT
+    } else {
+        CONTEMPT
+    }
 }
 
 /// The history slot of a move: (from, to), with drops and bridges on row 128.
@@ -482,7 +495,10 @@ impl Searcher<'_> {
         match cycle(&self.path, seen, R::PERPETUAL_CHECK_FORBIDDEN)? {
             Repetition::Draw => {
                 let draw = pos.settle_draw(Reason::Repetition);
-                Some(score::of_outcome(&draw, pos.side_to_move(), ply))
+                Some(match draw.result {
+                    GameResult::Draw => contempt(ply),
+                    GameResult::Win(_) => score::of_outcome(&draw, pos.side_to_move(), ply),
+                })
             }
             Repetition::Forbidden => Some(score::MATE - ply as i32),
             Repetition::Continues => None,
@@ -507,12 +523,12 @@ impl Searcher<'_> {
         let mut best_move = None;
         let mut quiets = std::mem::take(&mut self.quiets[ply]);
         quiets.clear();
-        let prunable = !pv && !node.in_check;
+        let prunable = R::PRUNE_QUIET_MOVES && !pv && !node.in_check;
         for (i, m) in moves.iter().enumerate() {
             let quiet = is_quiet(pos, m);
             let killer = self.killers[ply].contains(&Some(*m));
-            if prunable && quiet && i > 0 && !score::is_mate(best_score.max(-score::MATE_BOUND + 1))
-            {
+            // Only once a move has been found that does not lose by force.
+            if prunable && quiet && i > 0 && best_score > -score::MATE_BOUND {
                 let late = depth <= LMP_DEPTH && quiets.len() as i32 >= 3 + depth * depth;
                 let futile = depth <= 2 && node.eval + FUTILITY_MARGIN * depth <= alpha;
                 if (late || futile) && !killer {

@@ -220,6 +220,11 @@ impl Rules for FluidityPosition {
         }
     }
 
+    /// A quiet move here can open a capture through several pieces at once, which the
+    /// evaluation at the horizon does not see. Against the search of commit 0d39dba, 400
+    /// games at 50 ms a move scored 47.8% with quiet moves pruned and 60.0% without.
+    const PRUNE_QUIET_MOVES: bool = false;
+
     fn is_tactical(&self, m: &Move) -> bool {
         match *m {
             Move::Normal {
