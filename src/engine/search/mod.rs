@@ -352,6 +352,7 @@ impl Searcher<'_> {
         Some(score::of_outcome(&outcome, pos.side_to_move(), ply))
     }
 
+    /// The evaluation the search stands on (`Limits::evaluation`), for the side to move.
     fn static_eval<R: Rules>(&self, pos: &R) -> i32 {
         match self.evaluation {
             eval::Evaluation::Full => pos.evaluate(),
@@ -658,10 +659,7 @@ impl Searcher<'_> {
         let last = depth >= MAX_QUIESCENCE || ply >= MAX_PLY + MAX_QUIESCENCE - 1;
         let mut stand = -score::INFINITY;
         if !in_check || last {
-            stand = match self.evaluation {
-                eval::Evaluation::Full => pos.evaluate(),
-                eval::Evaluation::Material => eval::material(pos),
-            };
+            stand = self.static_eval(pos);
             if stand >= beta || last {
                 self.lists[ply] = moves;
                 return stand;
