@@ -13,7 +13,7 @@ use crate::engine::search::score;
 use crate::engine::{Game, MoveList, Position};
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
@@ -187,18 +187,26 @@ impl Process {
         })
     }
 
-    /// How the engine went away: its exit status once it has exited, else that its
-    /// output closed.
-    fn ended(&mut self) -> String {
-        let deadline = Instant::now() + Duration::from_millis(500);
+    /// The engine's exit status once it has exited, waiting at most `limit` for it.
+    fn exit_within(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + limit;
         loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => return format!("exited ({status})"),
+                Ok(Some(status)) => return Some(status),
                 Ok(None) if Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(10));
                 }
-                _ => return "closed its output".to_string(),
+                _ => return None,
             }
+        }
+    }
+
+    /// How the engine went away: its exit status once it has exited, else that its
+    /// output closed.
+    fn ended(&mut self) -> String {
+        match self.exit_within(Duration::from_millis(500)) {
+            Some(status) => format!("exited ({status})"),
+            None => "closed its output".to_string(),
         }
     }
 
@@ -238,10 +246,7 @@ impl Drop for Process {
     /// The engine is told to quit, then killed if it has not, and always waited for.
     fn drop(&mut self) {
         let _ = self.send("quit");
-        let deadline = Instant::now() + QUIT_TIME;
-        while matches!(self.child.try_wait(), Ok(None)) && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        let _ = self.exit_within(QUIT_TIME);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
