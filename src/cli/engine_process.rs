@@ -404,8 +404,8 @@ impl Outside for UciPlayer {
     }
 }
 
-/// `uci` → `uciok`, the variant, its options if the engine takes them, the match's own
-/// options for the engine, then `isready` → `readyok`.
+/// `uci` → `uciok`, the match's own options for the engine, the variant, its options if
+/// the engine takes them, then `isready` → `readyok`.
 fn handshake(process: &mut Process, settings: &EngineSettings) -> Result<(), String> {
     let mut takes_ferry_options = false;
     process.exchange("uci", "uciok", HANDSHAKE_TIME, &mut |line| {
@@ -415,14 +415,16 @@ fn handshake(process: &mut Process, settings: &EngineSettings) -> Result<(), Str
         }
         line == "uciok"
     })?;
-    let mut lines = vec![format!(
+    // The engine's own options come first: one of them may define the variant that
+    // UCI_Variant names (Fairy-Stockfish's VariantPath).
+    let mut lines: Vec<String> = settings.options.iter().map(EngineOption::command).collect();
+    lines.push(format!(
         "setoption name UCI_Variant value {}",
         settings.variant
-    )];
+    ));
     if let (Some(options), true) = (&settings.ferry_options, takes_ferry_options) {
         lines.push(format!("setoption name FerryOptions value {options}"));
     }
-    lines.extend(settings.options.iter().map(EngineOption::command));
     for line in &lines {
         if process.send(line).is_err() {
             return Err(format!("{} before readyok", process.ended()));

@@ -321,8 +321,9 @@ fn match_help() -> String {
          or more ahead for {} moves each (--play-out plays it to the end); so does a game \
          against a UCI engine when both players report their scores.\n\n\
          A UCI engine (uci:CMD) is started once per thread and hears `ucinewgame` between \
-         games: `uci`, then `setoption name UCI_Variant value VARIANT`, FerryOptions when the \
-         match has --set options and the engine lists it, each --white-opt or --black-opt, \
+         games: `uci`, then each --white-opt or --black-opt (first, as one may define the \
+         variant, like Fairy-Stockfish's VariantPath), `setoption name UCI_Variant value \
+         VARIANT`, FerryOptions when the match has --set options and the engine lists it, \
          and `isready`; then `position startpos moves ...` and `go movetime MS` (the \
          --budget) for each move. Ferry keeps the game and judges every move: an engine \
          that exits, answers no bestmove within {} s and 10 times the budget, or a move that \
