@@ -37,6 +37,7 @@ mod play;
 mod position;
 mod setup;
 mod thinking;
+mod tune;
 
 use failure::{io, Failure};
 use position::RenderArgs;
@@ -194,6 +195,44 @@ enum Command {
         #[arg(long, value_name = "N", value_parser = level::parse, conflicts_with_all = ["depth", "movetime"])]
         level: Option<u8>,
     },
+    /// Fits a variant's evaluation weights to the results of Ferry's games against itself
+    #[command(
+        after_help = "Plays --games games, each from a few random plies chosen by \
+                            --seed and then a search of --nodes nodes a move, keeps their \
+                            quiet positions with each game's result, and fits the weights \
+                            (Texel's method: the evaluation through a logistic curve predicts \
+                            the result). The same arguments give the same weights on any \
+                            machine. The weights file (the variant's weights.txt) goes to \
+                            --out, else to standard output; progress goes to standard error.\n\n\
+                            Example:\n  ferry tune continental --games 2000 --jobs 2 --out \
+                            src/engine/variants/continental/weights.txt"
+    )]
+    Tune {
+        /// The variant (see `ferry variants`)
+        #[arg(value_name = "VARIANT", ignore_case = true, value_parser = setup::variant_parser(), hide_possible_values = true)]
+        variant: &'static crate::engine::Variant,
+        /// A variant option, KEY=VALUE or KEY:VALUE; repeat for more
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        sets: Vec<String>,
+        /// Games to play, 1 to 100000
+        #[arg(long, value_name = "N", default_value = "1000", value_parser = parse_tune_games)]
+        games: u32,
+        /// Nodes each move's search may visit, 100 to 10000000
+        #[arg(long, value_name = "N", default_value = "5000", value_parser = parse_tune_nodes)]
+        nodes: u64,
+        /// The seed of the games' openings
+        #[arg(long, value_name = "N", default_value = "1", value_parser = parse_seed)]
+        seed: u64,
+        /// Passes of the fit over every position, 1 to 100000
+        #[arg(long, value_name = "N", default_value = "1000", value_parser = parse_epochs)]
+        epochs: u32,
+        /// Games played at once, 1 to the number of CPUs [default: 1]
+        #[arg(long, value_name = "N", value_parser = parse_jobs)]
+        jobs: Option<u32>,
+        /// Where the weights file goes [default: standard output]
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
     /// Writes a picture of a position (or of the variant's pieces) to a PNG file
     #[command(
         after_help = "Example:\n  ferry render continental --moves e4 e5 --flip -o board.png"
@@ -342,6 +381,39 @@ fn match_help() -> String {
 /// The most games one `ferry match` plays.
 const MAX_MATCH_GAMES: u32 = 10_000;
 
+fn parse_tune_games(text: &str) -> Result<u32, String> {
+    whole_in(text, "--games", 1, 100_000, "")
+}
+
+fn parse_tune_nodes(text: &str) -> Result<u64, String> {
+    whole_in(text, "--nodes", 100, 10_000_000, "")
+}
+
+fn parse_seed(text: &str) -> Result<u64, String> {
+    whole_in(text, "--seed", 0, u64::MAX, "")
+}
+
+fn parse_epochs(text: &str) -> Result<u32, String> {
+    whole_in(text, "--epochs", 1, 100_000, "")
+}
+
+/// The `ferry tune` command that gives these weights, for the file's header: the
+/// arguments that decide them (not --jobs or --out, which change nothing in the file).
+fn tune_command(
+    variant: &crate::engine::Variant,
+    sets: &[String],
+    games: u32,
+    nodes: u64,
+    seed: u64,
+    epochs: u32,
+) -> String {
+    let sets: String = sets.iter().map(|s| format!(" --set {s}")).collect();
+    format!(
+        "ferry tune {}{sets} --games {games} --nodes {nodes} --seed {seed} --epochs {epochs}",
+        variant.id
+    )
+}
+
 fn parse_games(text: &str) -> Result<u32, String> {
     whole_in(text, "--games", 1, MAX_MATCH_GAMES, "")
 }
@@ -478,6 +550,32 @@ fn dispatch(
             movetime,
             level: None,
         }) => thinking::think(&setup, depth, movetime, out),
+        Some(Command::Tune {
+            variant,
+            sets,
+            games,
+            nodes,
+            seed,
+            epochs,
+            jobs,
+            out: file,
+        }) => {
+            let options = variant
+                .options(&sets)
+                .map_err(|e| failure::Failure::bad(e.to_string()))?;
+            let plan = tune::Plan {
+                variant,
+                options,
+                games,
+                nodes,
+                seed,
+                epochs,
+                jobs: jobs.unwrap_or(1),
+                out: file,
+                command: tune_command(variant, &sets, games, nodes, seed, epochs),
+            };
+            tune::tune(&plan, out, err)
+        }
         Some(Command::Render(r)) => position::render(&r, out),
         Some(Command::Migrate { from, to }) => migrate(&from, &to, out),
         Some(Command::Completions { shell }) => {

@@ -7,7 +7,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
 /// Variant ids, checked (with suggestions) and completed by clap.
-fn variant_parser() -> impl TypedValueParser<Value = &'static Variant> {
+pub(super) fn variant_parser() -> impl TypedValueParser<Value = &'static Variant> {
     PossibleValuesParser::new(variants().iter().map(|v| v.id)).try_map(|id| variant(&id))
 }
 

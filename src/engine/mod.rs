@@ -4,7 +4,7 @@
 //! `Position` and the registry, `plug` for the `Rules` a variant supplies), shared mechanics
 //! (`placement`, `patterns`, `notation`, `perft`), the game record (`game`), games between
 //! players over game records (`arena`, for `ferry match`), the computer opponent
-//! (`search`), and one module per variant under `variants`.
+//! (`search`), its games against itself for fitting its evaluation (`selfplay`), and one module per variant under `variants`.
 
 pub mod arena;
 pub mod board;
@@ -21,6 +21,7 @@ pub mod player_text;
 pub mod playout;
 pub mod plug;
 pub mod search;
+pub mod selfplay;
 pub mod types;
 pub mod variant;
 pub mod variants;

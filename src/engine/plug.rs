@@ -16,6 +16,7 @@ use super::search::{
     self,
     level::{Chosen, Play},
     table::Table,
+    tuned::{Terms, Weights},
     Limits, Report, Seen,
 };
 use super::types::{Color, Piece};
@@ -129,6 +130,12 @@ pub trait Rules: Clone + Send + Sync + fmt::Debug + 'static {
     /// material and placing by default; variants add their own terms.
     fn evaluate(&self) -> i32 {
         super::search::eval::standard(self, super::search::eval::placing)
+    }
+
+    /// The fitted weights the evaluation stands on (`search::tuned`) and the variant's own
+    /// terms in this position, for `ferry tune`; `None` where the variant has none.
+    fn tuned(&self) -> Option<(&'static Weights, Terms)> {
+        None
     }
 
     /// Whether a rule that reads earlier positions forbids the move that led here (the
@@ -292,6 +299,9 @@ impl<R: Rules> Position for R {
     }
     fn evaluate(&self) -> i32 {
         Rules::evaluate(self)
+    }
+    fn tuned(&self) -> Option<(&'static Weights, Terms)> {
+        Rules::tuned(self)
     }
     fn seen(&self) -> Seen {
         Seen::of(self)

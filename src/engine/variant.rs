@@ -157,6 +157,14 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// The variant's static evaluation for the side to move, in centipawns
     /// (`plug::Rules::evaluate`).
     fn evaluate(&self) -> i32;
+    /// The fitted weights of the evaluation and this position's own terms
+    /// (`plug::Rules::tuned`), for `ferry tune`.
+    fn tuned(
+        &self,
+    ) -> Option<(
+        &'static crate::engine::search::tuned::Weights,
+        crate::engine::search::tuned::Terms,
+    )>;
     /// Searches for the best move (`engine::search::think`); `earlier` holds the
     /// `seen` of the game's positions before this one.
     fn think(

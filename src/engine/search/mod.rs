@@ -11,10 +11,12 @@
 //! points decide it, so the search never walks into a draw the points lose.
 
 pub mod eval;
+pub mod fit;
 pub mod key;
 pub mod level;
 pub mod score;
 pub mod table;
+pub mod tuned;
 
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::outcome::{GameResult, Reason, Repetition};

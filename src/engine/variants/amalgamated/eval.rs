@@ -1,5 +1,6 @@
-//! Amalgamated's evaluation: material (`search::eval`) and the points that settle every
-//! draw.
+//! Amalgamated's evaluation: the fitted weights in `weights.txt` (`search::tuned`, fitted
+//! by `ferry tune amalgamated`): material, placing, and the points that settle every
+//! draw. The figures below are the weights before any fit.
 //!
 //! Promotion by crossing is already in the material: a piece across the river is in its
 //! promoted form and counts that form's value, so the search sees the gain of crossing
@@ -18,16 +19,36 @@
 //! demotes, and the search spent its moves there.
 
 use super::Amalgamated;
-use crate::engine::search::eval::{for_side, material};
+use crate::engine::search::tuned::{self, Terms, Weights, TERM_UNIT};
 use crate::engine::types::Color;
+use std::sync::OnceLock;
 
-/// What one half point of the draw's points is worth, in centipawns.
+/// What one half point of the draw's points is worth before any fit, in centipawns.
 const HALF_POINT: i32 = 3;
 
+/// The committed weights, read once.
+pub(super) fn weights() -> &'static Weights {
+    static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        tuned::load(
+            &super::VARIANT,
+            |_, _, _| 0,
+            &[("half_points", HALF_POINT * TERM_UNIT)],
+            include_str!("weights.txt"),
+        )
+    })
+}
+
 impl Amalgamated {
-    pub(super) fn evaluation(&self) -> i32 {
+    pub(super) fn terms(&self) -> Terms {
         let white = self.material(Color::White) as i32;
         let black = (self.material(Color::Black) + self.config.black_bonus) as i32;
-        material(self) + HALF_POINT * for_side(self.side, white, black)
+        let mut t = Terms::default();
+        t.counts[0] = white - black;
+        t
+    }
+
+    pub(super) fn evaluation(&self) -> i32 {
+        tuned::evaluate(self, weights(), &self.terms())
     }
 }

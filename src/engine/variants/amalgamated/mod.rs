@@ -32,6 +32,7 @@ use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::placement::Placement;
 use crate::engine::plug::{boxed_parse, boxed_start, Rules};
 use crate::engine::search::key::key_of;
+use crate::engine::search::tuned::{Terms, Weights};
 use crate::engine::types::{ByColor, Color, Piece, Role};
 use crate::engine::variant::{any_options, History, PieceInfo, Variant};
 
@@ -195,6 +196,9 @@ impl Rules for Amalgamated {
     /// The fields `repetition_key` writes, hashed without writing them.
     fn evaluate(&self) -> i32 {
         self.evaluation()
+    }
+    fn tuned(&self) -> Option<(&'static Weights, Terms)> {
+        Some((eval::weights(), self.terms()))
     }
     fn hash(&self) -> u64 {
         key_of(&(self.board, self.side))

@@ -26,6 +26,7 @@ use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::placement::Placement;
 use crate::engine::plug::{boxed_parse, boxed_start, Rules};
 use crate::engine::search::key::key_of;
+use crate::engine::search::tuned::{Terms, Weights};
 use crate::engine::types::{ByColor, Color, Hand, Piece, Role};
 use crate::engine::variant::{any_options, History, InHand, PieceInfo, Variant};
 use move_text::STYLE;
@@ -256,10 +257,13 @@ impl Rules for ContinentalPosition {
         ContinentalPosition::over_by_position(self) || self.protect_lost(moves)
     }
 
-    /// The fields `repetition_key` writes, hashed without writing them.
     fn evaluate(&self) -> i32 {
         self.evaluation()
     }
+    fn tuned(&self) -> Option<(&'static Weights, Terms)> {
+        Some((eval::weights(), self.terms()))
+    }
+    /// The fields `repetition_key` writes, hashed without writing them.
     fn hash(&self) -> u64 {
         key_of(&(self.placement, self.hands, self.side))
     }

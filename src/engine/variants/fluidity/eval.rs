@@ -1,5 +1,6 @@
-//! Fluidity's evaluation: material and placing (`search::eval`), the lines of capture,
-//! and room around each King.
+//! Fluidity's evaluation: the fitted weights in `weights.txt` (`search::tuned`, fitted
+//! by `ferry tune fluidity`): material and placing, the lines of capture, and room
+//! around each King. The figures below are the weights before any fit.
 //!
 //! **Lines of capture.** A Queen, Rook or Bishop captures by passing through enemy
 //! pieces to an empty square beyond, several at once up to its limit. Every enemy piece
@@ -16,21 +17,42 @@
 use super::tables::{moves_along, tables, BISHOP, KING, QUEEN, ROLES, ROOK};
 use super::FluidityPosition;
 use crate::engine::board::{Cell, CellSet64};
-use crate::engine::search::eval::{for_side, placing, standard, value};
+use crate::engine::search::eval::{placing, value};
+use crate::engine::search::tuned::{self, Terms, Weights, TERM_UNIT};
 use crate::engine::types::Color;
+use std::sync::OnceLock;
 
 /// The share of a threatened piece's value a threat is worth: one part in `THREAT_SHARE`.
 const THREAT_SHARE: i32 = 8;
 /// What one empty square beside a King is worth, in centipawns.
 const ROOM: i32 = 6;
 
+/// The committed weights, read once.
+pub(super) fn weights() -> &'static Weights {
+    static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        tuned::load(
+            &super::VARIANT,
+            tuned::placed(placing),
+            &[
+                ("threatened_value", TERM_UNIT / THREAT_SHARE),
+                ("king_room", ROOM * TERM_UNIT),
+            ],
+            include_str!("weights.txt"),
+        )
+    })
+}
+
 impl FluidityPosition {
+    pub(super) fn terms(&self) -> Terms {
+        let mut t = Terms::default();
+        t.counts[0] = self.threatened_value(Color::White) - self.threatened_value(Color::Black);
+        t.counts[1] = self.room(Color::White) - self.room(Color::Black);
+        t
+    }
+
     pub(super) fn evaluation(&self) -> i32 {
-        let white =
-            self.threatened_value(Color::White) / THREAT_SHARE + ROOM * self.room(Color::White);
-        let black =
-            self.threatened_value(Color::Black) / THREAT_SHARE + ROOM * self.room(Color::Black);
-        standard(self, placing) + for_side(self.side, white, black)
+        tuned::evaluate(self, weights(), &self.terms())
     }
 
     /// The value of the enemy pieces (King aside) that `color`'s Queens, Rooks and

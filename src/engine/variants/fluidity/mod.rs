@@ -30,6 +30,7 @@ use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::plug::{boxed_parse, boxed_start, Rules};
 use crate::engine::search::key::key_of;
+use crate::engine::search::tuned::{Terms, Weights};
 use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{any_options, History, PieceInfo, Variant};
 
@@ -193,6 +194,9 @@ impl Rules for FluidityPosition {
     /// The fields `repetition_key` writes, hashed without writing them.
     fn evaluate(&self) -> i32 {
         self.evaluation()
+    }
+    fn tuned(&self) -> Option<(&'static Weights, Terms)> {
+        Some((eval::weights(), self.terms()))
     }
     fn hash(&self) -> u64 {
         key_of(&(self.colors, self.roles, self.side, self.castling))

@@ -26,6 +26,7 @@ use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason, Repetition};
 use crate::engine::plug::{boxed_parse, boxed_start, Rules};
 use crate::engine::search::key::key_of;
+use crate::engine::search::tuned::{Terms, Weights};
 use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{Feature, History, HistoryEntry, PieceInfo, Variant};
 use options::{Config, OPTIONS};
@@ -188,6 +189,9 @@ impl Rules for LittleRiver {
 
     fn evaluate(&self) -> i32 {
         self.evaluation()
+    }
+    fn tuned(&self) -> Option<(&'static Weights, Terms)> {
+        Some((eval::weights(), self.terms()))
     }
     fn hash(&self) -> u64 {
         // Misty: the die's state and the aspect it shows now, as the key text has them.

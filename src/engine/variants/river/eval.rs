@@ -1,5 +1,7 @@
 //! River Chess's evaluation: material and placing (`search::eval`), and the pieces that
-//! have crossed the river.
+//! have crossed the river. On the default board (four land ranks a side) these are the
+//! fitted weights in `weights.txt` (`search::tuned`, fitted by `ferry tune river`); the
+//! larger boards keep the hand-set figures below, which the weights start from.
 //!
 //! The river is the game: a piece gets over it only by a swim, a jump, a bridge or a
 //! boat, each taking moves and each open to the enemy. A piece standing in the enemy's
@@ -12,11 +14,28 @@ use super::tables::geo;
 use super::River;
 use crate::engine::board::{Cell, Shape};
 use crate::engine::search::eval::{advance, centrality, placing, value};
+use crate::engine::search::tuned::{self, Terms, Weights};
 use crate::engine::types::{Color, Piece, Role};
 use std::sync::OnceLock;
 
 /// What a piece standing past the river is worth beyond its material, in centipawns.
 const CROSSED: i32 = 15;
+
+/// The land ranks a side of the board the weights are fitted on.
+const FITTED_LAND: u8 = 4;
+
+/// The committed weights for the default board, read once.
+pub(super) fn weights() -> &'static Weights {
+    static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        tuned::load(
+            &super::VARIANT,
+            |shape, c, role| worth_of(shape, c, Color::White, role) - value(role),
+            &[],
+            include_str!("weights.txt"),
+        )
+    })
+}
 
 /// What each piece (colour and role, `slot`) is worth on one cell.
 type Worth = [i32; 12];
@@ -70,7 +89,22 @@ fn worth_table(land: u8) -> &'static [Worth] {
 
 impl River {
     /// `standard(self, placing)` plus the crossings, read from a table per piece.
+    /// The fitted weights and their terms (none of its own) on the default board.
+    pub(super) fn tuned_weights(&self) -> Option<(&'static Weights, Terms)> {
+        (self.config.land == FITTED_LAND).then(|| (weights(), Terms::default()))
+    }
+
     pub(super) fn evaluation(&self) -> i32 {
+        if self.config.land == FITTED_LAND {
+            let w = weights();
+            let side = |color: Color| -> i32 {
+                self.board
+                    .of(color)
+                    .filter_map(|c| self.board.get(c).map(|p| w.worth(color, c, p.role)))
+                    .sum()
+            };
+            return side(self.side) - side(self.side.opposite());
+        }
         let table = worth_table(self.config.land);
         let side = |color: Color| -> i32 {
             self.board

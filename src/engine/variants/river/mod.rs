@@ -36,6 +36,7 @@ use crate::engine::outcome::Outcome;
 use crate::engine::placement::Placement;
 use crate::engine::plug::{boxed_parse, boxed_start, Rules};
 use crate::engine::search::key::key_of;
+use crate::engine::search::tuned::{Terms, Weights};
 use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{Feature, History, PieceInfo, Variant};
 
@@ -198,6 +199,9 @@ impl Rules for River {
     /// The fields `repetition_key` writes, hashed without writing them.
     fn evaluate(&self) -> i32 {
         self.evaluation()
+    }
+    fn tuned(&self) -> Option<(&'static Weights, Terms)> {
+        self.tuned_weights()
     }
     fn hash(&self) -> u64 {
         let ep = self.ep.filter(|_| self.ep_capturable());
