@@ -80,7 +80,7 @@ pub struct Limits {
 
 /// The plies beyond a mate in N's 2N-1 that `Limits::mate` still searches: quiescence and
 /// the check extension find most mates within them, and the search never runs for ever.
-const MATE_MARGIN: u32 = 2;
+const MATE_MARGIN: u32 = 4;
 
 impl Limits {
     /// The deepest iteration these limits allow.
