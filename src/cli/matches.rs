@@ -110,10 +110,17 @@ fn seats(setup: &Setup, s: &Start, plan: &Plan) -> Result<Vec<[Seat; 2]>, Failur
                 position: Option<PositionMode>,
                 flag: &str| match player {
         Contender::Ferry(p) if options.is_empty() && position.is_none() => Ok(Seat::Ferry(*p)),
-        Contender::Ferry(p) => Err(Failure::bad(format!(
-            "{flag}-opt and {flag}-position are for a UCI engine, and {flag} is {p}: write \
-             {flag} uci:CMD to play one"
-        ))),
+        Contender::Ferry(p) => {
+            let what = if options.is_empty() {
+                "position"
+            } else {
+                "opt"
+            };
+            Err(Failure::bad(format!(
+                "{flag}-{what} is for a UCI engine, and {flag} is {p}: write {flag} uci:CMD to \
+                 play one"
+            )))
+        }
         Contender::Uci(command) => {
             let settings = EngineSettings {
                 variant: s.variant.id,
