@@ -15,6 +15,9 @@ use super::fsf;
 use crate::engine::player_text::excerpt;
 use crate::engine::{Move, MoveList, Position};
 
+/// One way of writing a move in coordinates, `None` where it has none.
+type Form = fn(&dyn Position, &Move) -> Option<String>;
+
 /// A legal move as the dialect writes it.
 pub fn write(p: &dyn Position, m: &Move) -> String {
     let mut legal = MoveList::new();
@@ -38,8 +41,7 @@ pub fn write(p: &dyn Position, m: &Move) -> String {
 pub fn read(p: &dyn Position, text: &str) -> Result<Move, String> {
     let mut legal = MoveList::new();
     p.legal_moves(&mut legal);
-    let forms: [fn(&dyn Position, &Move) -> Option<String>; 3] =
-        [coordinates, ferry_coordinates, from_to];
+    let forms: [Form; 3] = [coordinates, ferry_coordinates, from_to];
     for form in forms {
         let found: Vec<&Move> = legal
             .iter()
