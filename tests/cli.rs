@@ -1167,3 +1167,137 @@ fn a_postgresql_host_that_never_answers_is_given_up_on_within_5_s() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A scripted engine that writes every line it hears to `log` and answers `bestmove
+/// (none)` to every `go` (its side then loses at once): for checking what Ferry sends.
+fn listening_engine(dir: &std::path::Path, log: &std::path::Path) -> String {
+    let path = dir.join("listening.sh");
+    let script = format!(
+        "while read -r line; do echo \"$line\" >> '{}'; case \"$line\" in\n\
+         uci) echo 'option name VariantPath type string default <empty>'; echo uciok ;;\n\
+         isready) echo readyok ;;\n\
+         go*) echo 'bestmove (none)' ;;\n\
+         quit) exit 0 ;;\n\
+         esac; done\n",
+        log.display()
+    );
+    std::fs::write(&path, script).unwrap();
+    format!("uci:sh '{}'", path.display())
+}
+
+#[test]
+fn match_sends_an_engines_own_options_before_the_variant() {
+    let dir = std::env::temp_dir().join(format!("ferry-listening-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("heard.txt");
+    let engine = listening_engine(&dir, &log);
+    let o = ferry(
+        &[
+            "match",
+            "continental",
+            "--games",
+            "1",
+            "--white",
+            &engine,
+            "--white-opt",
+            "VariantPath=variants.ini",
+            "--black",
+            "random",
+            "--budget",
+            "10",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let heard = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = heard.lines().collect();
+    let at = |line: &str| lines.iter().position(|l| *l == line);
+    let option = at("setoption name VariantPath value variants.ini").expect(&heard);
+    let variant = at("setoption name UCI_Variant value continental").expect(&heard);
+    assert!(at("uci") < Some(option) && option < variant, "{heard}");
+    assert!(variant < at("isready").expect(&heard), "{heard}");
+    // By default the position comes as the game's moves.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("position startpos moves ")),
+        "{heard}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn match_gives_an_engine_the_position_as_fairy_stockfishs_fen_when_asked() {
+    let dir = std::env::temp_dir().join(format!("ferry-fen-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("heard.txt");
+    let engine = listening_engine(&dir, &log);
+    let o = ferry(
+        &[
+            "match",
+            "amalgamated",
+            "--games",
+            "1",
+            "--white",
+            &engine,
+            "--white-position",
+            "fen",
+            "--black",
+            "random",
+            "--budget",
+            "10",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let heard = std::fs::read_to_string(&log).unwrap();
+    let fen = heard
+        .lines()
+        .find_map(|l| l.strip_prefix("position fen "))
+        .expect(&heard);
+    // Fairy-Stockfish's fields after the side: castling, en passant, two counters.
+    let fields: Vec<&str> = fen.split(' ').collect();
+    assert_eq!(fields.len(), 6, "{fen}");
+    assert_eq!(&fields[1..4], ["w", "-", "-"], "{fen}");
+    assert!(!heard.contains("position startpos"), "{heard}");
+    // The option is for engines: one of Ferry's players is refused it, saying why.
+    let o = ferry(
+        &[
+            "match",
+            "amalgamated",
+            "--games",
+            "1",
+            "--white",
+            "random",
+            "--white-position",
+            "fen",
+            "--black",
+            "random",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--white-position is for a UCI engine"),
+        "{}",
+        stderr(&o)
+    );
+    let o = ferry(
+        &[
+            "match",
+            "amalgamated",
+            "--games",
+            "1",
+            "--white",
+            &engine,
+            "--white-position",
+            "board",
+            "--black",
+            "random",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("write moves"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -104,8 +104,10 @@ impl Turn {
                 p.choose_move(
                     &self.earlier,
                     level::Play::at(self.level),
+                    Limits::default(),
                     &mut table,
                     &mut Xorshift::new(seed | 1),
+                    &mut |_| {},
                 )
             })
             .flatten()

@@ -124,13 +124,42 @@ impl EngineOption {
 }
 
 /// What an engine is told before its first game: the variant, the variant's options
-/// (when the match sets some and the engine lists `FerryOptions`), and its own options.
+/// (when the match sets some and the engine lists `FerryOptions`), and its own options;
+/// and how it is given each position.
 #[derive(Clone, Debug)]
 pub(super) struct EngineSettings {
     pub(super) variant: &'static str,
     /// `key=value ...`, as `FerryOptions` reads them.
     pub(super) ferry_options: Option<String>,
     pub(super) options: Vec<EngineOption>,
+    pub(super) position: PositionMode,
+}
+
+/// How an engine is given the position before each of its moves (`--white-position`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(super) enum PositionMode {
+    /// `position startpos moves ...`: the engine sees the whole game, repetitions too.
+    #[default]
+    Moves,
+    /// `position fen TEXT` of the current position, as Fairy-Stockfish writes its FEN
+    /// where it plays the variant (`crate::uci::fsf`), else Ferry's own text: keeps an
+    /// engine that plays the rules only nearly (Fairy-Stockfish cannot demote a piece in
+    /// Amalgamated) on Ferry's board, at the cost of the game's earlier positions.
+    Fen,
+}
+
+impl PositionMode {
+    pub(super) fn parse(text: &str) -> Result<PositionMode, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "moves" => Ok(PositionMode::Moves),
+            "fen" => Ok(PositionMode::Fen),
+            _ => Err(format!(
+                "'{}' is no way to give a position: write moves (position startpos moves \
+                 ...) or fen (position fen TEXT)",
+                excerpt(text)
+            )),
+        }
+    }
 }
 
 /// A running engine: its process, its input, and the lines of its output as they come.
@@ -334,8 +363,13 @@ impl UciPlayer {
     }
 
     /// `position startpos moves ...` for `game`, its moves written as Ferry's UCI writes
-    /// them.
+    /// them, or `position fen TEXT` of its position (`PositionMode`).
     fn position_command(&mut self, game: &Game) -> String {
+        if self.settings.position == PositionMode::Fen {
+            let p = game.position();
+            let text = crate::uci::fsf::fen(p).unwrap_or_else(|| p.text());
+            return format!("position fen {text}");
+        }
         let plies = game.plies();
         if self.written.len() > plies.len() {
             self.written.clear();

@@ -1,7 +1,7 @@
 //! `ferry match`: games between two players, Ferry's own or UCI engines, on one thread
 //! or several, with one line per game in game order and the totals for the first player.
 
-use super::engine_process::{EngineCommand, EngineOption, EngineSettings, UciPlayer};
+use super::engine_process::{EngineCommand, EngineOption, EngineSettings, PositionMode, UciPlayer};
 use super::failure::{io, Failure};
 use super::setup::{Setup, Start};
 use crate::engine::arena::{self, Player, Side};
@@ -59,6 +59,8 @@ pub(super) struct Plan {
     pub(super) players: (Contender, Contender),
     /// Each player's engine options (`--white-opt`, `--black-opt`).
     pub(super) engine_options: (Vec<EngineOption>, Vec<EngineOption>),
+    /// How each player's engine is given positions (`--white-position`, `--black-position`).
+    pub(super) positions: (Option<PositionMode>, Option<PositionMode>),
     pub(super) games: u32,
     /// Games played at once, each thread with its own engines.
     pub(super) jobs: u32,
@@ -103,16 +105,28 @@ fn seats(setup: &Setup, s: &Start, plan: &Plan) -> Result<Vec<[Seat; 2]>, Failur
         let pairs: Vec<String> = s.options.pairs().map(|(k, v)| format!("{k}={v}")).collect();
         pairs.join(" ")
     });
-    let seat = |player: &Contender, options: &[EngineOption], flag: &str| match player {
-        Contender::Ferry(p) if options.is_empty() => Ok(Seat::Ferry(*p)),
-        Contender::Ferry(p) => Err(Failure::bad(format!(
-            "{flag}-opt is for a UCI engine, and {flag} is {p}: write {flag} uci:CMD to play one"
-        ))),
+    let seat = |player: &Contender,
+                options: &[EngineOption],
+                position: Option<PositionMode>,
+                flag: &str| match player {
+        Contender::Ferry(p) if options.is_empty() && position.is_none() => Ok(Seat::Ferry(*p)),
+        Contender::Ferry(p) => {
+            let what = if options.is_empty() {
+                "position"
+            } else {
+                "opt"
+            };
+            Err(Failure::bad(format!(
+                "{flag}-{what} is for a UCI engine, and {flag} is {p}: write {flag} uci:CMD to \
+                 play one"
+            )))
+        }
         Contender::Uci(command) => {
             let settings = EngineSettings {
                 variant: s.variant.id,
                 ferry_options: ferry_options.clone(),
                 options: options.to_vec(),
+                position: position.unwrap_or_default(),
             };
             let player = UciPlayer::start(command, &settings)
                 .map_err(|e| Failure::bad(format!("{flag}: {e}")))?;
@@ -123,8 +137,18 @@ fn seats(setup: &Setup, s: &Start, plan: &Plan) -> Result<Vec<[Seat; 2]>, Failur
     (0..threads)
         .map(|_| {
             Ok([
-                seat(&plan.players.0, &plan.engine_options.0, "--white")?,
-                seat(&plan.players.1, &plan.engine_options.1, "--black")?,
+                seat(
+                    &plan.players.0,
+                    &plan.engine_options.0,
+                    plan.positions.0,
+                    "--white",
+                )?,
+                seat(
+                    &plan.players.1,
+                    &plan.engine_options.1,
+                    plan.positions.1,
+                    "--black",
+                )?,
             ])
         })
         .collect()

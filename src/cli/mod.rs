@@ -14,7 +14,8 @@
 //!   `result:` lines
 //! - `ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]...` (a game at the terminal)
 //! - `ferry match VARIANT --white SPEC --black SPEC --games N [--set KEY=VALUE]... [--budget
-//!   MS] [--play-out] [--white-opt NAME=VALUE]... [--black-opt NAME=VALUE]... [--jobs N]`
+//!   MS] [--play-out] [--white-opt NAME=VALUE]... [--black-opt NAME=VALUE]...
+//!   [--white-position fen|moves] [--black-position fen|moves] [--jobs N]`
 //!   (SPEC `random`, `level:N`, `material:N` or `uci:CMD`): a line per game in game order,
 //!   then `A vs B: W wins, D draws, L losses; score S%`
 //! - `ferry uci`: a UCI engine on standard input and output (`crate::uci`)
@@ -49,7 +50,7 @@ use crate::engine::search::level;
 use crate::engine::variants;
 use clap::error::{ContextKind, ErrorKind};
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use engine_process::EngineOption;
+use engine_process::{EngineOption, PositionMode};
 use matches::Contender;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -160,6 +161,14 @@ enum Command {
         /// An option for the second player's engine, as --white-opt
         #[arg(long, value_name = "NAME=VALUE", value_parser = parse_black_opt)]
         black_opt: Vec<EngineOption>,
+        /// How the first player's engine is given each position: moves (`position
+        /// startpos moves ...`) or fen (`position fen TEXT` of the position, in
+        /// Fairy-Stockfish's FEN for continental and amalgamated) [default: moves]
+        #[arg(long, value_name = "MODE", value_parser = PositionMode::parse)]
+        white_position: Option<PositionMode>,
+        /// How the second player's engine is given each position, as --white-position
+        #[arg(long, value_name = "MODE", value_parser = PositionMode::parse)]
+        black_position: Option<PositionMode>,
         /// Games played at once, each on its own thread with its own engines, 1 to the
         /// number of CPUs; lines still come in game order, and players that stop at a
         /// depth play each game as they would one at a time [default: 1]
@@ -363,7 +372,10 @@ fn match_help() -> String {
          games: `uci`, then each --white-opt or --black-opt (first, as one may define the \
          variant, like Fairy-Stockfish's VariantPath), `setoption name UCI_Variant value \
          VARIANT`, FerryOptions when the match has --set options and the engine lists it, \
-         and `isready`; then `position startpos moves ...` and `go movetime MS` (the \
+         and `isready`; then `position startpos moves ...` (or, with --white-position fen \
+         or --black-position fen, `position fen TEXT` of the position, in Fairy-Stockfish's \
+         FEN for continental and amalgamated: Fairy-Stockfish cannot demote a piece in \
+         Amalgamated, so it needs Ferry's board each move) and `go movetime MS` (the \
          --budget) for each move. Ferry keeps the game and judges every move: an engine \
          that exits, answers no bestmove within {} s and 10 times the budget, or a move that \
          is not legal there (or `(none)` while moves are) loses that game, its line says \
@@ -371,7 +383,9 @@ fn match_help() -> String {
          started at all stops the match before it plays.\n\n\
          Examples:\n  ferry match fluidity --white level:3 --black level:1 --games 10\n  \
          ferry match continental --white 'uci:/usr/bin/fairy-stockfish' --white-opt \
-         Threads=1 --black level:8 --games 20 --budget 500 --jobs 2",
+         Threads=1 --black level:8 --games 20 --budget 500 --jobs 2\n  \
+         ferry match amalgamated --white 'uci:/usr/bin/fairy-stockfish' --white-opt \
+         VariantPath=variants.ini --white-position fen --black level:8 --games 2",
         Adjudication::SCORE,
         Adjudication::MOVES,
         engine_process::MOVE_GRACE.as_secs()
@@ -524,11 +538,14 @@ fn dispatch(
             play_out,
             white_opt,
             black_opt,
+            white_position,
+            black_position,
             jobs,
         }) => {
             let plan = matches::Plan {
                 players: (white, black),
                 engine_options: (white_opt, black_opt),
+                positions: (white_position, black_position),
                 games,
                 jobs: jobs.unwrap_or(1),
                 conditions: match_conditions(budget, play_out),

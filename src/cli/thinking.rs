@@ -62,10 +62,14 @@ pub(super) fn think_at_level(
         .map_or(1, |d| d.as_nanos() as u64);
     let mut table = Table::new(THINK_TABLE_MB);
     let play = level::Play::at(level);
-    match s
-        .position
-        .choose_move(&[], play, &mut table, &mut Xorshift::new(seed | 1))
-    {
+    match s.position.choose_move(
+        &[],
+        play,
+        crate::engine::search::Limits::default(),
+        &mut table,
+        &mut Xorshift::new(seed | 1),
+        &mut |_| {},
+    ) {
         Some(c) => {
             writeln!(out, "info level {level} score {}", score::uci_text(c.score)).map_err(io)?;
             writeln!(out, "bestmove {}", s.position.move_text(&c.mv)).map_err(io)?;

@@ -6,9 +6,9 @@
 
 use crate::engine::playout::Xorshift;
 use crate::engine::search::eval::Evaluation;
-use crate::engine::search::level;
 use crate::engine::search::table::Table;
 use crate::engine::search::Seen;
+use crate::engine::search::{level, Limits};
 use crate::engine::{Color, Game, GameResult, Move, MoveList, Options, Position, Variant};
 use std::fmt;
 use std::time::Duration;
@@ -204,12 +204,18 @@ impl Sides<'_> {
                     budget,
                 };
                 let table = &mut self.tables[side.index()];
-                Ok(
-                    match position.choose_move(&self.earlier, play, table, &mut self.random) {
-                        Some(c) => (c.mv, Some(c.score)),
-                        None => (moves[0], None),
-                    },
-                )
+                let chosen = position.choose_move(
+                    &self.earlier,
+                    play,
+                    Limits::default(),
+                    table,
+                    &mut self.random,
+                    &mut |_| {},
+                );
+                Ok(match chosen {
+                    Some(c) => (c.mv, Some(c.score)),
+                    None => (moves[0], None),
+                })
             }
             Side::Outside(o) => match o.choose(game, budget) {
                 Ok(c) => Ok((c.mv, c.score)),

@@ -319,10 +319,12 @@ impl<R: Rules> Position for R {
         &self,
         earlier: &[Seen],
         play: Play,
+        within: Limits,
         table: &mut Table,
         random: &mut Xorshift,
+        each: &mut dyn FnMut(&Report),
     ) -> Option<Chosen> {
-        search::level::choose(self, earlier, play, table, random)
+        search::level::choose(self, earlier, play, within, table, random, each)
     }
     fn perft(&self, depth: u32) -> u64 {
         perft::perft(self, depth)

@@ -175,13 +175,16 @@ pub trait Position: Send + Sync + fmt::Debug {
         each: &mut dyn FnMut(&Report),
     ) -> Option<Report>;
 
-    /// The move Ferry plays here as `play` says (`engine::search::level::choose`).
+    /// The move Ferry plays here as `play` says, within the caller's `within` limits,
+    /// `each` seeing the main search's iterations (`engine::search::level::choose`).
     fn choose_move(
         &self,
         earlier: &[Seen],
         play: Play,
+        within: Limits,
         table: &mut Table,
         random: &mut Xorshift,
+        each: &mut dyn FnMut(&Report),
     ) -> Option<Chosen>;
 
     /// Leaves of the legal move tree `depth` plies deep (rules README, "Perft").

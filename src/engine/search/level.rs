@@ -85,6 +85,14 @@ pub struct Chosen {
     pub score: i32,
 }
 
+/// The tighter of two optional caps: either when only one is given.
+fn tighter<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// Why a level was refused, in a player's words.
 pub fn out_of_range(level: i64) -> String {
     format!(
@@ -111,30 +119,42 @@ pub fn parse(text: &str) -> Result<u8, String> {
 
 /// The move Ferry plays as `play` says, or `None` when there is no legal move.
 /// `random` decides among moves within the level's margin; level 8 never uses it.
+///
+/// `within` adds the caller's own limits (UCI's `go`): where it and the level both cap
+/// the depth, the time or the nodes, the tighter wins; its `stop`, `root_moves` and `mate`
+/// hold for the whole choice. `each` sees every finished iteration of the main search.
+/// Stopped before it has weighed every move, a level plays the search's best.
 pub fn choose<R: Rules>(
     root: &R,
     earlier: &[Seen],
     play: Play,
+    within: Limits,
     table: &mut Table,
     random: &mut Xorshift,
+    each: &mut dyn FnMut(&Report),
 ) -> Option<Chosen> {
+    let started = std::time::Instant::now();
     let evaluation = play.evaluation;
     let style = style_within(play.level.clamp(MIN, MAX), play.budget)?;
+    let total = tighter(Some(style.time), within.time).unwrap_or(style.time);
     // Level 8 spends its whole budget on one search; a lower level half on the search
     // and half on scoring each move, so that neither runs over the budget.
-    let search_time = if style.margin == 0 {
-        style.time
-    } else {
-        style.time / 2
-    };
+    let search_time = if style.margin == 0 { total } else { total / 2 };
     let limits = Limits {
-        depth: style.depth,
+        depth: tighter(style.depth, within.depth),
         time: Some(search_time),
+        soft: tighter(within.soft, Some(search_time)),
         evaluation,
-        ..Limits::default()
+        ..within.clone()
     };
-    let best: Report = think(root, earlier, limits, table, |_| {})?;
-    if style.margin == 0 || score::is_mate(best.score) && best.score > 0 {
+    let best: Report = think(root, earlier, limits, table, each)?;
+    let stopped = || {
+        within
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    };
+    if style.margin == 0 || score::is_mate(best.score) && best.score > 0 || stopped() {
         // Level 8 plays its best, and every level takes a forced win it has seen.
         return Some(Chosen {
             mv: best.pv[0],
@@ -145,30 +165,41 @@ pub fn choose<R: Rules>(
     // to tell a slip from a blunder.
     let mut moves = MoveList::new();
     legal_moves(root, &mut moves);
-    let each = Limits {
+    if let Some(only) = &within.root_moves {
+        moves.retain(|m| only.contains(m));
+    }
+    let count = (moves.len() as u32).max(1);
+    let deadline = started + total;
+    let one = Limits {
         depth: Some(best.depth.saturating_sub(1).max(1)),
-        time: Some(style.time / 2 / (moves.len() as u32).max(1)),
+        time: Some(deadline.saturating_duration_since(std::time::Instant::now()) / count),
+        nodes: within.nodes.map(|n| (n / u64::from(count)).max(1)),
+        stop: within.stop.clone(),
         evaluation,
         ..Limits::default()
     };
     // The game's positions up to this one, for every reply's repetitions.
     let mut path = earlier.to_vec();
     path.push(Seen::of(root));
-    let mut scored: Vec<(Move, i32)> = moves
-        .iter()
-        .map(|m| {
-            let mut child = root.clone();
-            child.make(m);
-            let s = match think(&child, &path, each.clone(), table, |_| {}) {
-                Some(r) => -r.score,
-                // No reply: the game is over after this move.
-                None => child
-                    .outcome(None)
-                    .map_or(0, |o| -score::of_outcome(&o, child.side_to_move(), 1)),
-            };
-            (*m, s)
-        })
-        .collect();
+    let mut scored: Vec<(Move, i32)> = Vec::with_capacity(moves.len());
+    for m in &moves {
+        let mut child = root.clone();
+        child.make(m);
+        let s = match think(&child, &path, one.clone(), table, |_| {}) {
+            Some(r) => -r.score,
+            // No reply: the game is over after this move.
+            None => child
+                .outcome(None)
+                .map_or(0, |o| -score::of_outcome(&o, child.side_to_move(), 1)),
+        };
+        if stopped() {
+            return Some(Chosen {
+                mv: best.pv[0],
+                score: best.score,
+            });
+        }
+        scored.push((*m, s));
+    }
     scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
     let top = scored[0].1;
     let candidates: Vec<(Move, i32)> = scored

@@ -72,6 +72,38 @@ pub struct Limits {
     pub stop: Option<Arc<AtomicBool>>,
     /// The evaluation to stand on: the variant's own unless told.
     pub evaluation: eval::Evaluation,
+    /// Only these root moves are searched (UCI's `searchmoves`); every legal one when
+    /// `None`. Moves not legal at the root are left out.
+    pub root_moves: Option<Vec<Move>>,
+    /// Stop once a mate in this many moves or fewer is proven for the side to move (UCI's
+    /// `go mate N`); the search then goes no deeper than such a mate needs, and a little.
+    pub mate: Option<u32>,
+}
+
+/// The plies beyond a mate in N's 2N-1 that `Limits::mate` still searches: quiescence and
+/// the check extension find most mates within them, and the search never runs for ever.
+const MATE_MARGIN: u32 = 4;
+
+impl Limits {
+    /// The deepest iteration these limits allow.
+    fn max_depth(&self) -> u32 {
+        let mate = self
+            .mate
+            .map(|n| n.saturating_mul(2).saturating_add(MATE_MARGIN - 1));
+        [self.depth, mate]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(MAX_PLY as u32)
+            .clamp(1, MAX_PLY as u32)
+    }
+
+    /// Whether `score` (for the side to move) is a mate that `mate` asked for.
+    fn mate_found(&self, score: i32) -> bool {
+        self.mate.is_some_and(|n| {
+            score >= score::MATE_BOUND && (score::MATE - score + 1) / 2 <= n as i32
+        })
+    }
 }
 
 /// What one finished iteration found.
@@ -119,6 +151,14 @@ pub fn think<R: Rules>(
     mut each: impl FnMut(&Report),
 ) -> Option<Report> {
     let start = Instant::now();
+    let mut root_moves = MoveList::new();
+    crate::engine::plug::legal_moves(root, &mut root_moves);
+    if let Some(only) = &limits.root_moves {
+        root_moves.retain(|m| only.contains(m));
+    }
+    if root_moves.is_empty() {
+        return None;
+    }
     let mut s = Searcher {
         table,
         nodes: 0,
@@ -136,17 +176,10 @@ pub fn think<R: Rules>(
         pv: vec![Vec::new(); MAX_PLY + 1],
         keyed: Vec::with_capacity(256),
         quiets: vec![Vec::new(); MAX_PLY + 1],
+        only: limits.root_moves.as_ref().map(|_| root_moves.clone()),
     };
     s.table.new_search();
-    let mut root_moves = MoveList::new();
-    crate::engine::plug::legal_moves(root, &mut root_moves);
-    if root_moves.is_empty() {
-        return None;
-    }
-    let max_depth = limits
-        .depth
-        .unwrap_or(MAX_PLY as u32)
-        .clamp(1, MAX_PLY as u32);
+    let max_depth = limits.max_depth();
     let soft = limits.soft.map(|t| start + t);
     let mut last: Option<Report> = None;
     for depth in 1..=max_depth {
@@ -176,7 +209,7 @@ pub fn think<R: Rules>(
         each(&report);
         let mated = score::is_mate(score) && depth as i32 > score::MATE - score.abs();
         last = Some(report);
-        if mated || soft.is_some_and(|t| Instant::now() >= t) {
+        if mated || limits.mate_found(score) || soft.is_some_and(|t| Instant::now() >= t) {
             break;
         }
     }
@@ -232,6 +265,8 @@ struct Searcher<'t> {
     keyed: Vec<(std::cmp::Reverse<i32>, Move)>,
     /// The quiet moves searched at each ply, which lose history when another cuts off.
     quiets: Vec<Vec<Move>>,
+    /// The root moves searched, when `Limits::root_moves` restricts them.
+    only: Option<MoveList>,
 }
 
 /// What a draw by repetition is worth to the side to move `ply` plies below the root:
@@ -409,6 +444,9 @@ impl Searcher<'_> {
             self.lists[ply] = moves;
             return s;
         }
+        if let (0, Some(only)) = (ply, &self.only) {
+            moves.retain(|m| only.contains(m));
+        }
         let pv = beta - alpha > 1;
         let entry = self.table.probe(hash);
         if !pv {
@@ -441,10 +479,13 @@ impl Searcher<'_> {
         if self.stopped {
             return best_score.max(alpha);
         }
-        let stored = score::to_table(best_score, ply);
-        let bound = bound_of(best_score, alpha, beta);
-        self.table
-            .store(hash, best_move, stored, depth as i16, bound);
+        // A root searched over some of its moves only says nothing of the position.
+        if ply > 0 || self.only.is_none() {
+            let stored = score::to_table(best_score, ply);
+            let bound = bound_of(best_score, alpha, beta);
+            self.table
+                .store(hash, best_move, stored, depth as i16, bound);
+        }
         best_score
     }
 

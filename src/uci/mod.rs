@@ -2,20 +2,30 @@
 //! tournament managers can run it.
 //!
 //! - `UCI_Variant` lists Ferry's variant ids; `FerryOptions` takes the variant's options
-//!   as the chat reads them (`key=value` or `key:value`); `Level` (1 to 8, default 8) plays as Ferry does at that level.
-//! - `position startpos|fen TEXT [moves ...]`: the position text is Ferry's own.
-//! - Moves are written from-to (`e2e4`, `a9a10`), with a lowercase promotion letter
-//!   (`e9e10q`), drops as `P@e4`, castling as the King's own move (`e1g1`). Moves that
-//!   notation cannot write (Little River's river paths, River Chess's boats and bridges,
-//!   Fluidity's captures when two moves share a start and an end) are written in Ferry's
-//!   own move text (`c4-c5>f5-f6`, `~a5>b6`, `@d:Rd4-d8`), and Ferry reads every move in
-//!   either form. This is the one extension to the dialect.
-//! - `go` takes `depth`, `nodes`, `movetime`, `wtime`/`btime`/`winc`/`binc`/`movestogo`
-//!   and `infinite`; `stop` ends the search and prints `bestmove` at once.
+//!   as the chat reads them (`key=value` or `key:value`); `Level` (1 to 8, default 8)
+//!   plays as Ferry does at that level.
+//! - `position startpos|fen TEXT [moves ...]`: the position text is Ferry's own, or, in
+//!   the variants Fairy-Stockfish plays, its FEN (`fsf`). Moves as `dialect` says.
+//!   A text or move Ferry cannot read is answered with `info string` and leaves no
+//!   position: a `go` then answers `info string` and `bestmove (none)` (what Stockfish
+//!   answers when it has no move) until a `position` is read.
+//! - `go` (`go`): every limit holds at every level, the level's own depth and time too
+//!   (the tighter wins); `searchmoves` restricts the root moves; `mate N` stops at a
+//!   mate in N or at the depth one needs; `infinite` waits for `stop` before its
+//!   `bestmove`; `stop` ends any search at once. Every search prints its `info` lines.
+//!   A malformed limit is answered with one `info string` and the search still runs,
+//!   capped by the level's own time (level 8's 2 s) in its place, so it always ends.
 
+mod dialect;
+pub mod fsf;
+mod go;
+
+pub use dialect::{read, write};
+
+use crate::engine::player_text::excerpt;
 use crate::engine::playout::Xorshift;
 use crate::engine::search::{level, table::Table, Limits, Report, Seen};
-use crate::engine::{variant, variants, Game, Move, MoveList, Options, Position, Variant};
+use crate::engine::{variant, variants, Game, Move, Options, Position, Variant};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -28,8 +38,6 @@ type Out = Arc<Mutex<Box<dyn Write + Send>>>;
 /// The transposition table's size: 64 MiB (the `Hash` option changes it).
 const DEFAULT_HASH_MB: usize = 64;
 const MAX_HASH_MB: usize = 4096;
-/// Time kept in hand under a clock, for the answer to travel back.
-const SAFETY: Duration = Duration::from_millis(50);
 
 fn say(out: &Out, line: &str) {
     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
@@ -41,7 +49,8 @@ fn say(out: &Out, line: &str) {
 struct Session {
     variant: &'static Variant,
     options: Options,
-    game: Game,
+    /// `None` after a `position` Ferry could not read, until one it can.
+    game: Option<Game>,
     level: u8,
     hash_mb: usize,
     table: Option<Table>,
@@ -60,15 +69,23 @@ impl Session {
     fn new() -> Session {
         let v = variants()[0];
         let options = v.default_options();
-        Session {
+        let mut s = Session {
             variant: v,
-            game: Game::new(v, options.clone(), (v.start)(&options)),
+            game: None,
             options,
             level: level::MAX,
             hash_mb: DEFAULT_HASH_MB,
             table: None,
             search: None,
-        }
+        };
+        s.new_game();
+        s
+    }
+
+    /// The variant's start, a new game.
+    fn new_game(&mut self) {
+        let start = (self.variant.start)(&self.options);
+        self.game = Some(Game::new(self.variant, self.options.clone(), start));
     }
 
     /// Waits for a running search to end, after telling it to stop when `stop` or when it
@@ -110,7 +127,7 @@ pub fn run(input: &mut dyn BufRead, output: Box<dyn Write + Send>) {
             "ucinewgame" => {
                 s.finish_search(true);
                 s.table = None;
-                s.game = Game::new(s.variant, s.options.clone(), (s.variant.start)(&s.options));
+                s.new_game();
             }
             "setoption" => {
                 s.finish_search(true);
@@ -121,7 +138,8 @@ pub fn run(input: &mut dyn BufRead, output: Box<dyn Write + Send>) {
             "position" => {
                 s.finish_search(true);
                 if let Err(e) = set_position(&mut s, args) {
-                    say(&out, &format!("info string {e}"));
+                    s.game = None;
+                    say(&out, &format!("info string {e}; there is no position until one is read"));
                 }
             }
             "go" => {
@@ -134,7 +152,7 @@ pub fn run(input: &mut dyn BufRead, output: Box<dyn Write + Send>) {
                 &out,
                 &format!(
                     "info string unknown command '{}': Ferry knows uci, isready, setoption, ucinewgame, position, go, stop and quit",
-                    crate::engine::player_text::excerpt(other)
+                    excerpt(other)
                 ),
             ),
         }
@@ -210,16 +228,16 @@ fn set_option(s: &mut Session, args: &[&str]) -> Result<(), String> {
         _ => {
             return Err(format!(
                 "unknown option '{}': Ferry has UCI_Variant, FerryOptions, Level and Hash",
-                crate::engine::player_text::excerpt(name)
+                excerpt(name)
             ))
         }
     }
-    s.game = Game::new(s.variant, s.options.clone(), (s.variant.start)(&s.options));
+    s.new_game();
     Ok(())
 }
 
 /// `position startpos|fen TEXT [moves M...]`: the game from that position with the moves
-/// played, so that repetitions count. A refused move leaves the previous position.
+/// played, so that repetitions count; `Err` says why it cannot be read.
 fn set_position(s: &mut Session, args: &[&str]) -> Result<(), String> {
     let moves_at = args.iter().position(|&a| a == "moves");
     let (setup, moves) = match moves_at {
@@ -228,9 +246,7 @@ fn set_position(s: &mut Session, args: &[&str]) -> Result<(), String> {
     };
     let start = match setup.split_first() {
         Some((&"startpos", [])) => (s.variant.start)(&s.options),
-        Some((&"fen", text)) if !text.is_empty() => {
-            (s.variant.parse)(&text.join(" "), &s.options).map_err(|e| e.to_string())?
-        }
+        Some((&"fen", text)) if !text.is_empty() => read_fen(s, &text.join(" "))?,
         _ => return Err("write position startpos or position fen TEXT, then moves if any".into()),
     };
     let mut game = Game::new(s.variant, s.options.clone(), start);
@@ -238,76 +254,84 @@ fn set_position(s: &mut Session, args: &[&str]) -> Result<(), String> {
         let position = game.position().boxed_clone();
         let m = read(position.as_ref(), text)?;
         game.play(&position.move_text(&m))
-            .map_err(|e| format!("move {text}: {e}"))?;
+            .map_err(|e| format!("move {}: {e}", excerpt(text)))?;
     }
-    s.game = game;
+    s.game = Some(game);
     Ok(())
 }
 
-/// `go ...`: starts the search on its own thread; it prints `bestmove` when done.
+/// A position text in Ferry's form or, where Fairy-Stockfish plays the variant, its FEN;
+/// a refusal gives Ferry's own reason.
+fn read_fen(s: &Session, text: &str) -> Result<Box<dyn Position>, String> {
+    let own = (s.variant.parse)(text, &s.options);
+    let theirs = || {
+        let ferry = fsf::read_fen(s.variant, text)?;
+        (s.variant.parse)(&ferry, &s.options).ok()
+    };
+    match own {
+        Ok(p) => Ok(p),
+        Err(e) => theirs().ok_or_else(|| e.to_string()),
+    }
+}
+
+/// `go ...`: starts the search on its own thread; it prints `info` lines, then `bestmove`.
 fn go(s: &mut Session, args: &[&str], out: &Out) {
-    let position = s.game.position().boxed_clone();
-    let number = |key: &str| -> Option<u64> {
-        let i = args.iter().position(|&a| a == key)?;
-        args.get(i + 1)?.parse().ok()
+    let request = go::Go::parse(args);
+    for problem in &request.problems {
+        say(out, &format!("info string {problem}"));
+    }
+    let Some(game) = &s.game else {
+        say(
+            out,
+            "info string no position: the last position command was refused; send position \
+             startpos or position fen TEXT",
+        );
+        say(out, "bestmove (none)");
+        return;
     };
-    let level = s.level;
-    let side_white = position.side_to_move() == crate::engine::Color::White;
-    let clock = number(if side_white { "wtime" } else { "btime" });
-    let increment = number(if side_white { "winc" } else { "binc" }).unwrap_or(0);
-    let to_go = number("movestogo").unwrap_or(30).clamp(1, 100);
-    // A fixed `movetime` is spent whole but for a twentieth (at most `SAFETY`) kept for
-    // the answer. Under a clock the search stops starting iterations after its share of
-    // the time left and stops outright at three shares or half the clock.
-    let (time, soft) = if let Some(ms) = number("movetime") {
-        let keep = (ms / 20).min(SAFETY.as_millis() as u64);
-        (
-            Some(Duration::from_millis(ms.saturating_sub(keep).max(1))),
-            None,
-        )
-    } else if let Some(c) = clock {
-        let share = c / to_go + increment / 2;
-        let bound = c.saturating_sub(SAFETY.as_millis() as u64) / 2;
-        let ms = |t: u64| Some(Duration::from_millis(t.max(1)));
-        (ms((3 * share).min(bound)), ms(share.min(bound)))
-    } else {
-        (None, None)
-    };
+    let position = game.position().boxed_clone();
+    let white = position.side_to_move() == crate::engine::Color::White;
+    let (time, soft) = request.times(white);
+    let root_moves = search_moves(position.as_ref(), &request.searchmoves, out);
     let stop = Arc::new(AtomicBool::new(false));
-    let bounded = time.is_some()
-        || ["depth", "nodes"].iter().any(|k| number(k).is_some())
-        || level < level::MAX;
+    let level = s.level;
+    let bounded = !request.infinite && (request.bounded(white) || level < level::MAX);
     let limits = Limits {
-        depth: number("depth").map(|d| d.clamp(1, 64) as u32),
-        nodes: number("nodes"),
+        depth: request.depth,
+        nodes: request.nodes,
+        mate: request.mate,
         time,
         soft,
         stop: Some(stop.clone()),
+        root_moves,
         ..Limits::default()
     };
-    let mut earlier: Vec<Seen> = std::iter::once(s.game.start())
-        .chain(s.game.plies().iter().map(|p| p.position.as_ref()))
+    let infinite = request.infinite;
+    let mut earlier: Vec<Seen> = std::iter::once(game.start())
+        .chain(game.plies().iter().map(|p| p.position.as_ref()))
         .map(|p| p.seen())
         .collect();
     earlier.pop();
     let mut table = s.table.take().unwrap_or_else(|| Table::new(s.hash_mb));
     let out = out.clone();
     let seed = earlier.len() as u64 + 1;
+    let told = stop.clone();
     let handle = std::thread::spawn(move || {
         let p = position.as_ref();
+        let mut print = |r: &Report| say(&out, &info_line(p, r));
         let best = if level < level::MAX {
-            p.choose_move(
-                &earlier,
-                level::Play::at(level),
-                &mut table,
-                &mut Xorshift::new(seed),
-            )
-            .map(|c| c.mv)
+            let play = level::Play::at(level);
+            let mut random = Xorshift::new(seed);
+            p.choose_move(&earlier, play, limits, &mut table, &mut random, &mut print)
+                .map(|c| c.mv)
         } else {
-            let mut print = |r: &Report| say(&out, &info_line(p, r));
             p.think(&earlier, limits, &mut table, &mut print)
                 .map(|r| r.pv[0])
         };
+        // Under `infinite` the answer waits for `stop`, as UCI asks.
+        while infinite && !told.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
         match best {
             Some(m) => say(&out, &format!("bestmove {}", write(p, &m))),
             None => say(&out, "bestmove (none)"),
@@ -321,6 +345,32 @@ fn go(s: &mut Session, args: &[&str], out: &Out) {
     });
 }
 
+/// The moves `searchmoves` names, each text Ferry cannot read as a legal move here
+/// answered with `info string`; `None` (every move) when it names none.
+fn search_moves(p: &dyn Position, texts: &[String], out: &Out) -> Option<Vec<Move>> {
+    if texts.is_empty() {
+        return None;
+    }
+    let mut found = Vec::new();
+    for text in texts {
+        match read(p, text) {
+            Ok(m) => found.push(m),
+            Err(e) => say(
+                out,
+                &format!("info string searchmoves: {e}; the other moves named are searched"),
+            ),
+        }
+    }
+    if found.is_empty() {
+        say(
+            out,
+            "info string searchmoves named no legal move: every legal move is searched",
+        );
+        return None;
+    }
+    Some(found)
+}
+
 fn info_line(p: &dyn Position, r: &Report) -> String {
     let mut q = p.boxed_clone();
     let mut pv = Vec::with_capacity(r.pv.len());
@@ -329,75 +379,4 @@ fn info_line(p: &dyn Position, r: &Report) -> String {
         q.play(m);
     }
     r.info(&pv.join(" "))
-}
-
-/// A move in coordinate notation, or in Ferry's own text where that notation cannot say
-/// it or would name two legal moves.
-pub fn write(p: &dyn Position, m: &Move) -> String {
-    let mut legal = MoveList::new();
-    p.legal_moves(&mut legal);
-    match coordinates(p, m) {
-        Some(c)
-            if legal
-                .iter()
-                .filter(|o| coordinates(p, o).as_deref() == Some(c.as_str()))
-                .count()
-                == 1 =>
-        {
-            c
-        }
-        _ => p.move_text(m),
-    }
-}
-
-/// Reads a move in coordinate notation or in any form Ferry reads.
-pub fn read(p: &dyn Position, text: &str) -> Result<Move, String> {
-    let mut legal = MoveList::new();
-    p.legal_moves(&mut legal);
-    let found: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| coordinates(p, m).is_some_and(|c| c.eq_ignore_ascii_case(text)))
-        .collect();
-    if let [m] = found[..] {
-        return Ok(m);
-    }
-    p.parse_move(text)
-        .map_err(|e| format!("move {}: {e}", crate::engine::player_text::excerpt(text)))
-}
-
-/// The coordinate form of a move, where it has one.
-fn coordinates(p: &dyn Position, m: &Move) -> Option<String> {
-    let shape = p.shape();
-    match *m {
-        Move::Normal {
-            from,
-            to,
-            promotion,
-        } => {
-            let mut s = format!("{}{}", shape.name(from), shape.name(to));
-            if let Some(role) = promotion {
-                // The letter Ferry's own text gives the new piece, lower case.
-                let text = p.move_text(m);
-                let letter = text
-                    .rsplit_once('=')
-                    .and_then(|(_, l)| l.chars().next())
-                    .unwrap_or_else(|| role.name().chars().next().unwrap_or('q'));
-                s.push(letter.to_ascii_lowercase());
-            }
-            Some(s)
-        }
-        // Ferry's drop text is already `P@e4`.
-        Move::Drop { .. } => Some(p.move_text(m)),
-        Move::Castle { king, .. } => {
-            let mut after = p.boxed_clone();
-            after.play(m);
-            let piece = p.piece_at(king)?;
-            let to = shape.cells().find(|&c| {
-                c != king && after.piece_at(c) == Some(piece) && p.piece_at(c) != Some(piece)
-            })?;
-            Some(format!("{}{}", shape.name(king), shape.name(to)))
-        }
-        Move::Path { .. } | Move::Bridge { .. } => None,
-    }
 }
