@@ -1301,3 +1301,31 @@ fn match_gives_an_engine_the_position_as_fairy_stockfishs_fen_when_asked() {
     assert!(stderr(&o).contains("write moves"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn tune_fits_weights_the_same_from_the_same_seed_and_refuses_bad_counts() {
+    let args = [
+        "tune",
+        "little-river",
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--epochs",
+        "5",
+    ];
+    let a = ferry(&args, "");
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    let text = String::from_utf8_lossy(&a.stdout).to_string();
+    assert!(text.starts_with("# Little River Chess evaluation weights, written by: ferry tune little-river --games 2 --nodes 300 --seed 1 --epochs 5"), "{text}");
+    assert!(text.contains("square Knight") && text.contains("term free_palace_cell"));
+    let b = ferry(&args, "");
+    assert_eq!(a.stdout, b.stdout, "the same seed fits the same weights");
+    let bad = ferry(&["tune", "little-river", "--games", "0"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        said.contains("--games '0' must be a whole number from 1 to 100000"),
+        "{said}"
+    );
+}

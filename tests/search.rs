@@ -236,3 +236,34 @@ fn the_evaluation_tells_a_piece_up_from_a_piece_down() {
         );
     }
 }
+
+/// Level 8 varies its first moves among near-equal ones (each game its own seed).
+#[test]
+fn level_8_opens_in_more_than_one_way() {
+    use ferry::engine::playout::Xorshift;
+    use ferry::engine::search::level;
+    use std::collections::BTreeSet;
+    use std::time::Duration;
+    for v in variants() {
+        let start = (v.start)(&v.default_options());
+        let mut chosen = BTreeSet::new();
+        for seed in 1..=8u64 {
+            let play = level::Play {
+                budget: Duration::from_millis(200),
+                ..level::Play::at(level::MAX)
+            };
+            let c = start
+                .choose_move(
+                    &[],
+                    play,
+                    Limits::default(),
+                    &mut Table::new(4),
+                    &mut Xorshift::new(seed * 7919),
+                    &mut |_| {},
+                )
+                .expect("a move from the start");
+            chosen.insert(start.move_text(&c.mv));
+        }
+        assert!(chosen.len() >= 2, "{}: always {chosen:?}", v.id);
+    }
+}

@@ -4,13 +4,21 @@
 //! A lower level searches less and then, instead of always the best move, picks among the
 //! moves within a margin of the best, the better ones more often. A human player errs
 //! the same way: mostly a slightly worse move, sometimes a real mistake, rarely the worst.
-//! The margin shrinks as the level rises, and level 8 plays its best move.
+//! The margin shrinks as the level rises, and level 8 plays its best move once past the
+//! first plies, where it varies among near-equal moves.
 
 use super::{eval::Evaluation, score, table::Table, think, Limits, Report, Seen};
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::playout::Xorshift;
 use crate::engine::plug::{legal_moves, Rules};
+use crate::engine::types::Role;
 use std::time::Duration;
+
+/// The plies of a game in which level 8 still varies its play: it picks among the moves
+/// within `OPENING_MARGIN` centipawns of its best, the better ones more often, so that
+/// players meet different openings; past them it plays its best.
+pub const OPENING_PLIES: usize = 8;
+pub const OPENING_MARGIN: i32 = 15;
 
 pub const MIN: u8 = 1;
 pub const MAX: u8 = 8;
@@ -118,7 +126,8 @@ pub fn parse(text: &str) -> Result<u8, String> {
 }
 
 /// The move Ferry plays as `play` says, or `None` when there is no legal move.
-/// `random` decides among moves within the level's margin; level 8 never uses it.
+/// `random` decides among moves within the level's margin; level 8 uses it only in the
+/// opening (`OPENING_PLIES`), so that its games do not all start alike.
 ///
 /// `within` adds the caller's own limits (UCI's `go`): where it and the level both cap
 /// the depth, the time or the nodes, the tighter wins; its `stop`, `root_moves` and `mate`
@@ -137,9 +146,16 @@ pub fn choose<R: Rules>(
     let evaluation = play.evaluation;
     let style = style_within(play.level.clamp(MIN, MAX), play.budget)?;
     let total = tighter(Some(style.time), within.time).unwrap_or(style.time);
-    // Level 8 spends its whole budget on one search; a lower level half on the search
-    // and half on scoring each move, so that neither runs over the budget.
-    let search_time = if style.margin == 0 { total } else { total / 2 };
+    // In the opening level 8 too chooses among the moves near its best.
+    let margin = if style.margin == 0 && earlier.len() < OPENING_PLIES {
+        OPENING_MARGIN
+    } else {
+        style.margin
+    };
+    // Level 8 spends its whole budget on one search; a level that chooses among moves
+    // half on the search and half on scoring each move, so that neither runs over the
+    // budget.
+    let search_time = if margin == 0 { total } else { total / 2 };
     let limits = Limits {
         depth: tighter(style.depth, within.depth),
         time: Some(search_time),
@@ -154,7 +170,7 @@ pub fn choose<R: Rules>(
             .as_ref()
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
     };
-    if style.margin == 0 || score::is_mate(best.score) && best.score > 0 || stopped() {
+    if margin == 0 || score::is_mate(best.score) && best.score > 0 || stopped() {
         // Level 8 plays its best, and every level takes a forced win it has seen.
         return Some(Chosen {
             mv: best.pv[0],
@@ -202,15 +218,22 @@ pub fn choose<R: Rules>(
     }
     scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
     let top = scored[0].1;
+    let best_move = scored[0].0;
+    // Level 8's variety never walks the royal piece: only its best move may.
+    let royal = |m: &Move| {
+        m.from()
+            .and_then(|c| root.piece_at(c))
+            .is_some_and(|p| matches!(p.role, Role::King | Role::General))
+    };
     let candidates: Vec<(Move, i32)> = scored
         .into_iter()
-        .filter(|&(_, s)| s >= top - style.margin)
+        .filter(|&(m, s)| s >= top - margin && (m == best_move || style.margin > 0 || !royal(&m)))
         .collect();
     // Weight by closeness to the best: the best move margin+1 times as likely as one at
     // the edge of the margin.
     let weights: Vec<u64> = candidates
         .iter()
-        .map(|&(_, s)| (style.margin - (top - s).max(0) + 1) as u64)
+        .map(|&(_, s)| (margin - (top - s).max(0) + 1) as u64)
         .collect();
     let total: u64 = weights.iter().sum();
     let mut pick = random.below(total as usize) as u64;
