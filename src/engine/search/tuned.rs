@@ -185,15 +185,26 @@ pub fn evaluate<R: Rules>(pos: &R, weights: &Weights, terms: &Terms) -> i32 {
     }
 }
 
-/// Reads a weights file for a board of `shape`, starting from `base` (the roles and
-/// terms it must name); every line must be understood.
+/// Reads a weights file over `base` (its board, and the roles and terms it may name);
+/// every word must be understood, and a refusal names the line it stopped on.
 pub fn read(text: &str, base: Weights) -> Result<Weights, String> {
+    let line = std::cell::Cell::new(0);
+    read_words(text, base, &line).map_err(|e| format!("line {}: {e}", line.get()))
+}
+
+fn read_words(text: &str, base: Weights, line: &std::cell::Cell<usize>) -> Result<Weights, String> {
     let mut w = base;
     let mut tokens = text
         .lines()
-        .map(|l| l.split('#').next().unwrap_or(""))
-        .flat_map(str::split_whitespace)
-        .peekable();
+        .enumerate()
+        .flat_map(|(n, l)| {
+            let words = l.split('#').next().unwrap_or("").split_whitespace();
+            words.map(move |word| (n + 1, word))
+        })
+        .map(|(n, word)| {
+            line.set(n);
+            word
+        });
     let role_named = |name: &str| {
         Role::ALL
             .into_iter()
@@ -364,11 +375,15 @@ mod tests {
         let start = (v.start)(&v.default_options());
         let (w, _) = start.tuned().unwrap();
         for (text, says) in [
-            ("value Dragon 3", "no role named 'Dragon'"),
-            ("value Rook x", "value: expected a whole number"),
-            ("view sideways", "view: expected mirror or turn"),
-            ("term nothing 3", "no term named 'nothing'"),
-            ("colour blue", "unknown word 'colour'"),
+            ("value Dragon 3", "line 1: no role named 'Dragon'"),
+            ("value Rook x", "line 1: value: expected a whole number"),
+            ("view sideways", "line 1: view: expected mirror or turn"),
+            ("term nothing 3", "line 1: no term named 'nothing'"),
+            ("colour blue", "line 1: unknown word 'colour'"),
+            (
+                "view mirror\n\nvalue Rook",
+                "line 3: value: expected a whole number",
+            ),
         ] {
             assert_eq!(read(text, w.clone()).unwrap_err(), says);
         }
