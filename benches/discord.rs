@@ -4,7 +4,8 @@
 //! interaction sent to its answer received, moves per second, and the bot's peak memory.
 //!
 //! `cargo bench --bench discord`; `FERRY_BENCH_DISCORD_GAMES` (default 40) and
-//! `FERRY_BENCH_DISCORD_PLIES` (default 30) change the load; `FERRY_BENCH_BOT` names
+//! `FERRY_BENCH_DISCORD_PLIES` (default 15 a game, one at a time) and `FERRY_BENCH_DISCORD_MOVES`
+//! (default 50 a channel, all at once, a new game started where one ends) change the load; `FERRY_BENCH_BOT` names
 //! another build of `ferry` to run as the bot (to compare two builds under one load);
 //! `FERRY_BENCH_DB` the database (`sqlite`, the default; `postgres`, a throwaway local
 //! cluster with durable settings; or an empty database's `postgres://` URL).
@@ -39,6 +40,21 @@ fn memory_kib(pid: u32) -> (u64, u64) {
     (field("VmHWM:"), field("VmRSS:"))
 }
 
+/// CPU time (user + system) a process has used so far, from `/proc/PID/stat`.
+fn cpu_time(pid: &str) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command's closing parenthesis: state is 3rd, utime 14th, stime 15th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let field = |n: usize| -> u64 {
+        rest.split_whitespace()
+            .nth(n - 3)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    // The kernel counts in clock ticks, 100 a second on Linux.
+    Duration::from_millis((field(14) + field(15)) * 10)
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -57,12 +73,42 @@ fn report(what: &str, mut times: Vec<Duration>) {
     );
 }
 
-/// One game's players, White first.
+/// One channel's players, White first, and the game they play there.
 struct Table {
     channel: u64,
     players: [FakeUser; 2],
+    /// The challenge's variant and colour choices, as registered.
+    variant: serde_json::Value,
+    white: std::sync::Arc<serde_json::Value>,
     ply: usize,
     over: bool,
+}
+
+impl Table {
+    /// A new game in the table's channel: a challenge and the Accept button.
+    async fn start(&mut self, fake: &FakeDiscord) {
+        let [a, b] = &self.players;
+        let token = fake
+            .slash(
+                a,
+                self.channel,
+                "challenge",
+                json!([
+                    {"name": "variant", "type": 4, "value": self.variant},
+                    opt::user("opponent", b),
+                    {"name": "color", "type": 4, "value": *self.white},
+                ]),
+            )
+            .await;
+        let challenge = fake.answer(&token, WAIT).await.unwrap();
+        let accept = challenge.custom_ids()[0].clone();
+        let token = fake
+            .press(b, self.channel, &fake.message_of(&challenge), &accept)
+            .await;
+        fake.answer_nth(&token, 1, WAIT).await.unwrap();
+        self.ply = 0;
+        self.over = false;
+    }
 }
 
 /// Plays one ply of `t`: autocomplete, then the first move offered. Returns the two
@@ -95,7 +141,10 @@ async fn play_ply(fake: &FakeDiscord, t: &mut Table) -> Option<(Duration, Durati
 
 async fn run(quick: bool) {
     let games = env_number("FERRY_BENCH_DISCORD_GAMES", if quick { 2 } else { 40 });
-    let plies = env_number("FERRY_BENCH_DISCORD_PLIES", if quick { 4 } else { 30 });
+    let plies = env_number("FERRY_BENCH_DISCORD_PLIES", if quick { 2 } else { 15 });
+    // Moves each channel plays when all are played at once, a new game started in the
+    // channel whenever one ends (the challenge and Accept are not counted as moves).
+    let each = env_number("FERRY_BENCH_DISCORD_MOVES", if quick { 4 } else { 50 });
     // 2: two `ferry serve` processes, one per shard of two, on one database, the games
     // split between a server on each shard.
     let processes = env_number("FERRY_BENCH_DISCORD_PROCESSES", 1);
@@ -154,6 +203,7 @@ async fn run(quick: bool) {
     ];
     let white = choice_value(&commands, "challenge", "color", "White");
 
+    let white = std::sync::Arc::new(white);
     let mut tables = Vec::new();
     let started = Instant::now();
     for g in 0..games as u64 {
@@ -166,30 +216,16 @@ async fn run(quick: bool) {
             fake.add_channel(FakeDiscord::OTHER_GUILD_ID, channel);
         }
         let variant = choice_value(&commands, "challenge", "variant", variants[g as usize % 5]);
-        let token = fake
-            .slash(
-                &a,
-                channel,
-                "challenge",
-                json!([
-                    {"name": "variant", "type": 4, "value": variant},
-                    opt::user("opponent", &b),
-                    {"name": "color", "type": 4, "value": white},
-                ]),
-            )
-            .await;
-        let challenge = fake.answer(&token, WAIT).await.unwrap();
-        let accept = challenge.custom_ids()[0].clone();
-        let token = fake
-            .press(&b, channel, &fake.message_of(&challenge), &accept)
-            .await;
-        fake.answer_nth(&token, 1, WAIT).await.unwrap();
-        tables.push(Table {
+        let mut t = Table {
             channel,
             players: [a, b],
+            variant,
+            white: white.clone(),
             ply: 0,
-            over: false,
-        });
+            over: true,
+        };
+        t.start(&fake).await;
+        tables.push(t);
     }
     println!(
         "{games} games started (challenge + Accept button) in {:.2} s",
@@ -199,7 +235,7 @@ async fn run(quick: bool) {
     // One at a time: the latency of each answer alone.
     let (mut suggest, mut moves) = (Vec::new(), Vec::new());
     let started = Instant::now();
-    for _ in 0..plies / 2 {
+    for _ in 0..plies {
         for t in tables.iter_mut().filter(|t| !t.over) {
             if let Some((s, m)) = play_ply(&fake, t).await {
                 suggest.push(s);
@@ -217,6 +253,12 @@ async fn run(quick: bool) {
     report("  autocomplete", suggest);
 
     // Every game at once: the bot answers many interactions together.
+    let bot_ids: Vec<String> = bots.iter().map(|b| b.child.id().to_string()).collect();
+    let cpu = || {
+        let bot: Duration = bot_ids.iter().map(|p| cpu_time(p)).sum();
+        (bot, cpu_time("self"))
+    };
+    let (bot_cpu, harness_cpu) = cpu();
     let started = Instant::now();
     let fake = std::sync::Arc::new(fake);
     // The connections Ferry holds while every game is played at once, looked at as the
@@ -236,7 +278,10 @@ async fn run(quick: bool) {
         let fake = fake.clone();
         tasks.push(tokio::spawn(async move {
             let mut times = Vec::new();
-            while t.ply < plies && !t.over {
+            while times.len() < each {
+                if t.over {
+                    t.start(&fake).await;
+                }
                 if let Some((_, m)) = play_ply(&fake, &mut t).await {
                     times.push(m);
                 }
@@ -262,6 +307,13 @@ async fn run(quick: bool) {
             peak.load(std::sync::atomic::Ordering::Relaxed)
         );
     }
+    let (bot_after, harness_after) = cpu();
+    let per_move = |d: Duration| d.as_secs_f64() * 1e3 / moves.len().max(1) as f64;
+    println!(
+        "  CPU per move (with its autocomplete): bot {:.2} ms, fake Discord and players {:.2} ms",
+        per_move(bot_after - bot_cpu),
+        per_move(harness_after - harness_cpu)
+    );
     report("  /move", moves);
 
     for bot in &mut bots {

@@ -521,9 +521,7 @@ impl FakeDiscord {
         nth: usize,
         timeout: Duration,
     ) -> Result<Answer, String> {
-        let found = self
-            .wait_until(timeout, |st| answer_from(st, token, nth))
-            .await;
+        let found = self.wait_for_token(token, timeout, nth).await;
         found.ok_or_else(|| {
             let st = self.state();
             let parts: Vec<&Recorded> = st.requests_of(token).collect();
@@ -650,6 +648,30 @@ impl FakeDiscord {
                 .is_err()
             {
                 return check(&self.state());
+            }
+        }
+    }
+
+    /// `answer_from(token, nth)` once it is there, checked again only when a request about
+    /// `token` comes in (with many interactions waiting, each change would otherwise wake
+    /// and check them all).
+    async fn wait_for_token(&self, token: &str, timeout: Duration, nth: usize) -> Option<Answer> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut rx = {
+            let mut st = self.state();
+            let watch = st.token_watch.entry(token.to_string());
+            watch.or_insert_with(|| watch::channel(0).0).subscribe()
+        };
+        loop {
+            rx.borrow_and_update();
+            if let Some(v) = answer_from(&self.state(), token, nth) {
+                return Some(v);
+            }
+            if tokio::time::timeout_at(deadline, rx.changed())
+                .await
+                .is_err()
+            {
+                return answer_from(&self.state(), token, nth);
             }
         }
     }
@@ -792,10 +814,8 @@ pub(super) fn count_focused(options: &Value) -> usize {
 pub(super) fn answer_from(st: &State, token: &str, nth: usize) -> Option<Answer> {
     let pending = st.interactions.get(token)?;
     let mut finals = 0;
-    let mut parts = Vec::new();
     let mut first_callback = None;
-    for r in st.requests_of(token) {
-        parts.push(r.clone());
+    for (i, r) in st.requests_of(token).enumerate() {
         if !r.ok() || r.method == "GET" || r.method == "DELETE" {
             continue;
         }
@@ -834,7 +854,8 @@ pub(super) fn answer_from(st: &State, token: &str, nth: usize) -> Option<Answer>
             message_id: message.as_ref().and_then(|m| id_of(&m["id"])),
             message,
             callback_after: pending.acked_at.map(|a| a.duration_since(pending.sent_at)),
-            parts,
+            // Cloned only once found: a waiter checks again on every request about it.
+            parts: st.requests_of(token).take(i + 1).cloned().collect(),
         });
     }
     None

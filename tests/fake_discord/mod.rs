@@ -198,6 +198,9 @@ struct State {
     /// Where each interaction token's requests are in `requests`: waiting for an answer
     /// reads only these, so many waiters stay cheap however long the record grows.
     by_token: HashMap<String, Vec<usize>>,
+    /// A counter per interaction token someone waits on, moved by each request about it:
+    /// a waiter for an answer wakes for its own interaction only, not for every request.
+    token_watch: HashMap<String, watch::Sender<usize>>,
     /// Outages to simulate: the next request whose method is `.0` and whose path contains
     /// `.1` is answered with status `.2`, once.
     outages: Vec<(String, String, u16)>,

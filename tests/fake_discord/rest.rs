@@ -156,6 +156,9 @@ impl Inner {
             };
             if let Some(token) = &rec.token {
                 st.by_token.entry(token.clone()).or_default().push(rec.seq);
+                if let Some(watch) = st.token_watch.get(token) {
+                    watch.send_modify(|n| *n += 1);
+                }
             }
             st.requests.push(rec);
             answer
