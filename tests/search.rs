@@ -255,15 +255,21 @@ fn level_8_opens_in_more_than_one_way() {
         let start = (v.start)(&v.default_options());
         let mut chosen = BTreeSet::new();
         for seed in 1..=8u64 {
+            // Bound by depth, not time, so that a busy machine plays the same moves; the
+            // budget only keeps a stuck search from running for ever.
             let play = level::Play {
-                budget: Duration::from_millis(200),
+                budget: Duration::from_secs(60),
                 ..level::Play::at(level::MAX)
+            };
+            let within = Limits {
+                depth: Some(4),
+                ..Limits::default()
             };
             let c = start
                 .choose_move(
                     &[],
                     play,
-                    Limits::default(),
+                    within,
                     &mut Table::new(4),
                     &mut Xorshift::new(seed * 7919),
                     &mut |_| {},
