@@ -1,14 +1,16 @@
 //! The bot end to end under load: the release `ferry serve` against the fake Discord on
 //! 127.0.0.1 (in this process, so it shares the machine's cores). Games in separate
 //! channels, each move chosen from the `/move` autocomplete; prints the latency from an
-//! interaction sent to its answer received, moves per second, and the bot's peak memory.
+//! interaction sent to its answer received, moves per second, the CPU time a move costs
+//! the bot and the fake Discord, and the bot's peak memory.
 //!
-//! `cargo bench --bench discord`; `FERRY_BENCH_DISCORD_GAMES` (default 40) and
-//! `FERRY_BENCH_DISCORD_PLIES` (default 15 a game, one at a time) and `FERRY_BENCH_DISCORD_MOVES`
-//! (default 50 a channel, all at once, a new game started where one ends) change the load; `FERRY_BENCH_BOT` names
-//! another build of `ferry` to run as the bot (to compare two builds under one load);
-//! `FERRY_BENCH_DB` the database (`sqlite`, the default; `postgres`, a throwaway local
-//! cluster with durable settings; or an empty database's `postgres://` URL).
+//! `cargo bench --bench discord`; `FERRY_BENCH_DISCORD_GAMES` (default 40),
+//! `FERRY_BENCH_DISCORD_PLIES` (default 15 a game, one at a time) and
+//! `FERRY_BENCH_DISCORD_MOVES` (default 50 a channel, all at once, a new game started where
+//! one ends) change the load; `FERRY_BENCH_BOT` names another build of `ferry` to run as
+//! the bot (to compare two builds under one load); `FERRY_BENCH_DB` the database
+//! (`sqlite`, the default; `postgres`, a throwaway local cluster with durable settings; or
+//! an empty database's `postgres://` URL).
 
 #[path = "../tests/fake_discord/mod.rs"]
 mod fake_discord;
