@@ -81,7 +81,7 @@ struct Table {
     players: [FakeUser; 2],
     /// The challenge's variant and colour choices, as registered.
     variant: serde_json::Value,
-    white: std::sync::Arc<serde_json::Value>,
+    white: serde_json::Value,
     ply: usize,
     over: bool,
 }
@@ -98,7 +98,7 @@ impl Table {
                 json!([
                     {"name": "variant", "type": 4, "value": self.variant},
                     opt::user("opponent", b),
-                    {"name": "color", "type": 4, "value": *self.white},
+                    {"name": "color", "type": 4, "value": self.white},
                 ]),
             )
             .await;
@@ -205,7 +205,6 @@ async fn run(quick: bool) {
     ];
     let white = choice_value(&commands, "challenge", "color", "White");
 
-    let white = std::sync::Arc::new(white);
     let mut tables = Vec::new();
     let started = Instant::now();
     for g in 0..games as u64 {

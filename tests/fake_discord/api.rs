@@ -634,44 +634,44 @@ impl FakeDiscord {
     pub(super) async fn wait_until<T>(
         &self,
         timeout: Duration,
-        mut check: impl FnMut(&State) -> Option<T>,
+        check: impl FnMut(&State) -> Option<T>,
     ) -> Option<T> {
-        let deadline = tokio::time::Instant::now() + timeout;
-        let mut rx = self.inner.changed.subscribe();
-        loop {
-            rx.borrow_and_update();
-            if let Some(v) = check(&self.state()) {
-                return Some(v);
-            }
-            if tokio::time::timeout_at(deadline, rx.changed())
-                .await
-                .is_err()
-            {
-                return check(&self.state());
-            }
-        }
+        let changes = self.inner.changed.subscribe();
+        self.wait_on(changes, timeout, check).await
     }
 
     /// `answer_from(token, nth)` once it is there, checked again only when a request about
     /// `token` comes in (with many interactions waiting, each change would otherwise wake
     /// and check them all).
     async fn wait_for_token(&self, token: &str, timeout: Duration, nth: usize) -> Option<Answer> {
-        let deadline = tokio::time::Instant::now() + timeout;
-        let mut rx = {
+        let changes = {
             let mut st = self.state();
             let watch = st.token_watch.entry(token.to_string());
             watch.or_insert_with(|| watch::channel(0).0).subscribe()
         };
+        self.wait_on(changes, timeout, |st| answer_from(st, token, nth))
+            .await
+    }
+
+    /// `check`'s first answer, tried at once and again on each change `changes` tells of,
+    /// until `timeout`.
+    async fn wait_on<T, N>(
+        &self,
+        mut changes: watch::Receiver<N>,
+        timeout: Duration,
+        mut check: impl FnMut(&State) -> Option<T>,
+    ) -> Option<T> {
+        let deadline = tokio::time::Instant::now() + timeout;
         loop {
-            rx.borrow_and_update();
-            if let Some(v) = answer_from(&self.state(), token, nth) {
+            changes.borrow_and_update();
+            if let Some(v) = check(&self.state()) {
                 return Some(v);
             }
-            if tokio::time::timeout_at(deadline, rx.changed())
+            if tokio::time::timeout_at(deadline, changes.changed())
                 .await
                 .is_err()
             {
-                return answer_from(&self.state(), token, nth);
+                return check(&self.state());
             }
         }
     }
