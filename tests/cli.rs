@@ -933,6 +933,32 @@ fn match_plays_games_at_once_with_the_lines_and_totals_of_one_at_a_time() {
 }
 
 #[test]
+fn match_seed_chooses_the_openings_and_seed_1_is_the_default() {
+    let run = |seed: Option<&str>| {
+        let mut all = vec![
+            "match",
+            "little-river",
+            "--white",
+            "level:1",
+            "--black",
+            "random",
+        ];
+        all.extend_from_slice(&["--games", "6"]);
+        if let Some(seed) = seed {
+            all.extend_from_slice(&["--seed", seed]);
+        }
+        let o = ferry(&all, "");
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let default = run(None);
+    assert_eq!(run(Some("1")), default);
+    // Other openings make other games: the lines (each game's moves and result) differ.
+    assert_ne!(run(Some("2")), default);
+    assert_eq!(run(Some("2")), run(Some("2")));
+}
+
+#[test]
 fn match_refuses_bad_engine_options_and_job_counts_saying_what_is_right() {
     let engine = ferry_as_engine();
     let cases: [(&[&str], &str); 5] = [

@@ -64,6 +64,8 @@ pub(super) struct Plan {
     pub(super) games: u32,
     /// Games played at once, each thread with its own engines.
     pub(super) jobs: u32,
+    /// Chooses the openings (`--seed`, from 1).
+    pub(super) seed: u64,
     pub(super) conditions: arena::Conditions,
 }
 
@@ -164,8 +166,11 @@ struct Report {
     adjudicated: bool,
 }
 
+/// How far apart two seeds' games are numbered: more than any match plays.
+const SEED_STRIDE: u64 = 1 << 20;
+
 /// Plays game `index` (from 0) with `seats`: colours alternate, each pair of games shares
-/// its opening, and the random choices depend on the index alone.
+/// its opening, and the random choices depend on the index and the seed alone.
 fn play_one(s: &Start, plan: &Plan, seats: &mut [Seat; 2], index: u32) -> Report {
     let a_is_white = index % 2 == 0;
     for seat in seats.iter_mut() {
@@ -176,8 +181,12 @@ fn play_one(s: &Start, plan: &Plan, seats: &mut [Seat; 2], index: u32) -> Report
     let [a, b] = seats;
     let (a, b) = (a.side(), b.side());
     let sides = if a_is_white { (a, b) } else { (b, a) };
-    let opening = u64::from(index / 2) * 7919 + 17;
-    let seed = u64::from(index) + 1;
+    // Each seed has its own range of games, past the most a match plays; seed 1 is the
+    // openings every match played before there was a choice.
+    let offset = plan.seed.wrapping_sub(1).wrapping_mul(SEED_STRIDE);
+    let game = u64::from(index).wrapping_add(offset);
+    let opening = (game / 2).wrapping_mul(7919).wrapping_add(17);
+    let seed = game.wrapping_add(1);
     let played = arena::play(s.variant, &s.options, sides, plan.conditions, opening, seed);
     Report {
         index,

@@ -15,7 +15,7 @@
 //! - `ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]...` (a game at the terminal)
 //! - `ferry match VARIANT --white SPEC --black SPEC --games N [--set KEY=VALUE]... [--budget
 //!   MS] [--play-out] [--white-opt NAME=VALUE]... [--black-opt NAME=VALUE]...
-//!   [--white-position fen|moves] [--black-position fen|moves] [--jobs N]`
+//!   [--white-position fen|moves] [--black-position fen|moves] [--jobs N] [--seed N]`
 //!   (SPEC `random`, `level:N`, `material:N` or `uci:CMD`): a line per game in game order,
 //!   then `A vs B: W wins, D draws, L losses; score S%`
 //! - `ferry uci`: a UCI engine on standard input and output (`crate::uci`)
@@ -174,6 +174,10 @@ enum Command {
         /// depth play each game as they would one at a time [default: 1]
         #[arg(long, value_name = "N", value_parser = parse_jobs)]
         jobs: Option<u32>,
+        /// The seed of the games' openings: another seed, other openings, so that a second
+        /// match between the same players is new games
+        #[arg(long, value_name = "N", default_value = "1", value_parser = parse_seed)]
+        seed: u64,
     },
     /// Speaks UCI on standard input and output (Fairy-Stockfish's dialect), for chess GUIs
     #[command(
@@ -541,6 +545,7 @@ fn dispatch(
             white_position,
             black_position,
             jobs,
+            seed,
         }) => {
             let plan = matches::Plan {
                 players: (white, black),
@@ -548,6 +553,7 @@ fn dispatch(
                 positions: (white_position, black_position),
                 games,
                 jobs: jobs.unwrap_or(1),
+                seed,
                 conditions: match_conditions(budget, play_out),
             };
             matches::play_match(&setup, &plan, out)
