@@ -2,7 +2,8 @@
 //! dispatch in the tree): iterative deepening alpha-beta with a transposition table,
 //! quiescence over every move that removes a piece or makes one stronger (captures,
 //! Fluidity's dissections, drownings, promotions), a check extension, mate scores, and move
-//! ordering by the table's move, captures by value, killers and history.
+//! ordering by the table's move, captures by value, killers, counter-moves and history
+//! (`history`).
 //!
 //! A finished game is scored by the variant's own `outcome`, so every ending rule that
 //! reads the position (stalemate wins, a bare General, counters at their limit, camp,
@@ -11,7 +12,9 @@
 //! points decide it, so the search never walks into a draw the points lose.
 
 pub mod eval;
+pub mod exchange;
 pub mod fit;
+pub mod history;
 pub mod key;
 pub mod level;
 pub mod score;
@@ -22,6 +25,7 @@ use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::outcome::{GameResult, Reason, Repetition};
 use crate::engine::plug::Rules;
 use crate::engine::types::{Color, Role};
+use history::History;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -172,7 +176,9 @@ pub fn think<R: Rules>(
             .map(|_| MoveList::with_capacity(64))
             .collect(),
         killers: [[None; 2]; MAX_PLY + 1],
-        history: vec![0; HISTORY_SLOTS],
+        history: History::new(),
+        played: [None; MAX_PLY + 1],
+        exchange: exchange::Scratch::default(),
         pv: vec![Vec::new(); MAX_PLY + 1],
         keyed: Vec::with_capacity(256),
         quiets: vec![Vec::new(); MAX_PLY + 1],
@@ -223,11 +229,6 @@ pub fn think<R: Rules>(
 
 /// What the search gives up to avoid a draw by repetition, in centipawns (`contempt`).
 const CONTEMPT: i32 = 25;
-/// History slots: (from or "drop", to) pairs.
-const HISTORY_SLOTS: usize = 129 * 128;
-/// The most a history entry holds; every update pulls it back toward zero by its share
-/// of this, so old credit fades as new cutoffs come.
-const HISTORY_MAX: i32 = 16_384;
 /// The first aspiration window's half-width, in centipawns; doubled at each failure.
 const ASPIRATION: i32 = 40;
 /// Reverse futility: a node this shallow whose evaluation beats beta by this margin a
@@ -257,8 +258,12 @@ struct Searcher<'t> {
     lists: Vec<MoveList>,
     /// Two quiet moves per ply that caused a cutoff.
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    /// Quiet moves' cutoff credit by (from or "drop", to).
-    history: Vec<i32>,
+    /// Quiet moves' cutoff credit, and the counter-moves.
+    history: History,
+    /// The move searched from each ply (`None` for a pass), which the next ply answers.
+    played: [Option<Move>; MAX_PLY + 1],
+    /// The static exchange evaluation's move lists.
+    exchange: exchange::Scratch,
     /// The principal variation from each ply.
     pv: Vec<Vec<Move>>,
     /// `order`'s buffer of keyed moves.
@@ -278,13 +283,6 @@ fn contempt(ply: usize) -> i32 {
     } else {
         CONTEMPT
     }
-}
-
-/// The history slot of a move: (from, to), with drops and bridges on row 128.
-fn history_index(m: &Move) -> usize {
-    let from = m.from().map_or(128, |c| c.index().min(127));
-    let to = m.to().map_or(0, |c| c.index().min(127));
-    from * 128 + to
 }
 
 /// How many plies a late quiet move is searched less: about ln(depth) * ln(order) / 2,
@@ -471,7 +469,15 @@ impl Searcher<'_> {
             self.lists[ply] = moves;
             return s;
         }
-        self.order(pos, &mut moves, entry.and_then(|e| e.best), ply);
+        let previous = self.previous(ply);
+        self.order(
+            pos,
+            &mut moves,
+            entry.and_then(|e| e.best),
+            ply,
+            previous,
+            true,
+        );
         self.path.push(seen);
         let (best_score, best_move) = self.search_moves(pos, &moves, node, alpha, beta);
         self.path.pop();
@@ -517,6 +523,7 @@ impl Searcher<'_> {
             return None;
         }
         let r = (3 + depth / 4).min(depth - 1);
+        self.played[ply] = None;
         self.path.push(seen);
         let s = -self.negamax(&child, depth - 1 - r, ply + 1, -beta, -beta + 1, true);
         self.path.pop();
@@ -581,6 +588,7 @@ impl Searcher<'_> {
             }
             let mut child = pos.clone();
             child.make(m);
+            self.played[ply] = Some(*m);
             let s = if i == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, false)
             } else {
@@ -649,15 +657,15 @@ impl Searcher<'_> {
             k[1] = k[0];
             k[0] = Some(m);
         }
-        let bonus = (depth * depth).min(400) * 8;
-        let mut credit = |index: usize, amount: i32| {
-            let h = &mut self.history[index];
-            *h += amount - *h * amount.abs() / HISTORY_MAX;
-        };
-        credit(history_index(&m), bonus);
-        for t in tried {
-            credit(history_index(t), -bonus);
-        }
+        let previous = self.previous(ply);
+        self.history.cutoff(previous, m, depth, tried);
+    }
+
+    /// The move that led to `ply`, which its moves answer: `None` at the root and after a
+    /// pass.
+    fn previous(&self, ply: usize) -> Option<Move> {
+        ply.checked_sub(1)
+            .and_then(|p| self.played.get(p).copied().flatten())
     }
 
     /// Searches only moves that remove or transform a piece, until the position is
@@ -716,9 +724,17 @@ impl Searcher<'_> {
                 return s;
             }
         }
-        self.order(pos, &mut moves, None, ply.min(MAX_PLY));
+        self.order(pos, &mut moves, None, ply.min(MAX_PLY), None, false);
         let mut best = if in_check { -score::INFINITY } else { alpha };
         for m in &moves {
+            // A capture the exchange on its cell loses is not worth a search.
+            if !in_check
+                && pos.is_tactical(m)
+                && exchange::may_lose(pos, m)
+                && !exchange::wins_at_least(pos, m, 0, &mut self.exchange)
+            {
+                continue;
+            }
             let mut child = pos.clone();
             let effects = child.play(m);
             if !in_check {
@@ -749,12 +765,24 @@ impl Searcher<'_> {
     }
 
     /// Sorts `moves` best first: the table's move, captures of the most valuable piece by
-    /// the least valuable, the killers, then by history.
-    fn order<R: Rules>(&mut self, pos: &R, moves: &mut [Move], best: Option<Move>, ply: usize) {
+    /// the least valuable, the killers, the counter-move to `previous` (the move that led
+    /// here, if known), then by history; with `exchanges`, a capture that loses its
+    /// exchange comes last.
+    fn order<R: Rules>(
+        &mut self,
+        pos: &R,
+        moves: &mut [Move],
+        best: Option<Move>,
+        ply: usize,
+        previous: Option<Move>,
+        exchanges: bool,
+    ) {
         let side = pos.side_to_move();
         let killers = self.killers[ply.min(MAX_PLY)];
         let history = &self.history;
-        let key = |m: &Move| -> i32 {
+        let scratch = &mut self.exchange;
+        let counter = history.counter(previous);
+        let mut key = |m: &Move| -> i32 {
             if Some(*m) == best {
                 return 4_000_000;
             }
@@ -767,7 +795,14 @@ impl Searcher<'_> {
                     .from()
                     .and_then(|c| pos.piece_at(c))
                     .map_or(0, |p| eval::value(p.role));
-                return 3_000_000 + 10 * eval::value(v.role) - attacker / 10;
+                let by_value = 10 * eval::value(v.role) - attacker / 10;
+                if exchanges
+                    && exchange::may_lose(pos, m)
+                    && !exchange::wins_at_least(pos, m, 0, scratch)
+                {
+                    return -3_000_000 + by_value;
+                }
+                return 3_000_000 + by_value;
             }
             if killers[0] == Some(*m) {
                 return 2_000_001;
@@ -775,7 +810,10 @@ impl Searcher<'_> {
             if killers[1] == Some(*m) {
                 return 2_000_000;
             }
-            history[history_index(m)].min(1_999_999)
+            if counter == Some(*m) {
+                return 1_999_999;
+            }
+            history.score(previous, m)
         };
         // Keys into a reused buffer: the search sorts at every node and must not allocate.
         let keyed = &mut self.keyed;

@@ -1,0 +1,128 @@
+//! Static exchange evaluation: what a capture wins once both sides have taken back on its
+//! cell, each with its least valuable piece, for as long as taking pays. The recaptures
+//! come from the variant's own move generator, so every variant's ways of attacking count
+//! as its rules say (a Cannon over its screen, a boat's passenger, a swimmer); a capture
+//! that takes without landing on the cell (Fluidity's passing through) is not looked for
+//! as a recapture, so the exchange is then judged better than it is, never worse.
+
+use super::{eval, gain};
+use crate::engine::board::Cell;
+use crate::engine::moves::{Move, MoveList};
+use crate::engine::plug::Rules;
+
+/// The most recaptures followed: exchanges longer than this are rare and the generator
+/// is the cost.
+const MAX_RECAPTURES: usize = 8;
+
+/// Move lists for the exchanges, reused from one to the next.
+#[derive(Default)]
+pub struct Scratch {
+    lists: Vec<MoveList>,
+}
+
+/// What the moving piece is worth, for choosing the least valuable one.
+fn mover_value<R: Rules>(pos: &R, m: &Move) -> i32 {
+    m.from()
+        .and_then(|c| pos.piece_at(c))
+        .map_or(0, |p| eval::value(p.role))
+}
+
+/// Whether `m` might lose material to the exchange that follows: its piece is worth more
+/// than what it takes. A capture of something worth at least its taker never loses by
+/// the exchange, and needs no look.
+pub fn may_lose<R: Rules>(pos: &R, m: &Move) -> bool {
+    let victim = m
+        .to()
+        .and_then(|c| pos.piece_at(c))
+        .filter(|p| p.color != pos.side_to_move())
+        .map_or(0, |p| eval::value(p.role));
+    mover_value(pos, m) > victim
+}
+
+/// What playing `m` in `pos` wins, in centipawns, after the exchange on the cell it goes
+/// to: at least `threshold` or not is what the search asks, and the answer is exact up to
+/// the exchange's end.
+pub fn wins_at_least<R: Rules>(pos: &R, m: &Move, threshold: i32, scratch: &mut Scratch) -> bool {
+    let Some(target) = m.to() else {
+        return 0 >= threshold;
+    };
+    let mut child = pos.clone();
+    let effects = child.play(m);
+    let won = gain(&effects, pos.side_to_move()).unwrap_or(0);
+    won - answer(&child, target, 0, scratch) >= threshold
+}
+
+/// What the side to move gains by taking on `target` and the exchange after, or nothing
+/// when it had better not take (it may always stop).
+fn answer<R: Rules>(pos: &R, target: Cell, depth: usize, scratch: &mut Scratch) -> i32 {
+    let side = pos.side_to_move();
+    // Only an enemy piece on the cell can be taken back (the capture may have removed
+    // its own piece, as a drowning).
+    let enemy_there = pos.piece_at(target).is_some_and(|p| p.color != side);
+    if depth >= MAX_RECAPTURES || !enemy_there {
+        return 0;
+    }
+    if scratch.lists.len() <= depth {
+        scratch.lists.push(MoveList::with_capacity(64));
+    }
+    let mut moves = std::mem::take(&mut scratch.lists[depth]);
+    moves.clear();
+    pos.generate(&mut moves);
+    let taker = moves
+        .iter()
+        .filter(|m| m.to() == Some(target) && m.from().is_some())
+        .min_by_key(|m| mover_value(pos, m))
+        .copied();
+    scratch.lists[depth] = moves;
+    let Some(taker) = taker else {
+        return 0;
+    };
+    let mut child = pos.clone();
+    let effects = child.play(&taker);
+    let won = gain(&effects, side).unwrap_or(0);
+    (won - answer(&child, target, depth + 1, scratch)).max(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::plug::legal_list;
+    use crate::engine::variants::continental::ContinentalPosition;
+
+    fn continental(text: &str) -> ContinentalPosition {
+        let options = ContinentalPosition::VARIANT.default_options();
+        ContinentalPosition::parse_position(text, &options).expect("a Continental position")
+    }
+
+    fn the_move(pos: &ContinentalPosition, text: &str) -> Move {
+        legal_list(pos)
+            .into_iter()
+            .find(|m| pos.move_text(m) == text)
+            .unwrap_or_else(|| panic!("{text} is legal"))
+    }
+
+    #[test]
+    fn a_capture_that_is_taken_back_by_a_cheaper_piece_loses_the_difference() {
+        let mut s = Scratch::default();
+        // The Chariot takes a Soldier that a Soldier guards: it wins 100 and loses 500.
+        let guarded = continental("4k3/8/4p3/3p4/3R4/8/8/3K4[] w - 30");
+        let take = the_move(&guarded, "Rxd5");
+        assert!(may_lose(&guarded, &take));
+        assert!(!wins_at_least(&guarded, &take, 0, &mut s));
+        assert!(wins_at_least(&guarded, &take, -400, &mut s));
+        // Unguarded, the same capture wins the Soldier.
+        let free = continental("4k3/8/8/3p4/3R4/8/8/3K4[] w - 30");
+        let take = the_move(&free, "Rxd5");
+        assert!(wins_at_least(&free, &take, 100, &mut s));
+        assert!(!wins_at_least(&free, &take, 101, &mut s));
+    }
+
+    #[test]
+    fn a_cannon_behind_its_screen_takes_back() {
+        let mut s = Scratch::default();
+        // Black's Cannon on d8 guards d5 over the screen on d7.
+        let pos = continental("3ck3/3p4/8/3p4/3R4/8/8/3K4[] w - 30");
+        let take = the_move(&pos, "Rxd5");
+        assert!(!wins_at_least(&pos, &take, 0, &mut s));
+    }
+}
