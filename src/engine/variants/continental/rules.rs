@@ -67,7 +67,14 @@ impl ContinentalPosition {
     }
 
     /// Cells the piece on `from` reaches by its pattern, before the check test.
-    fn targets(&self, role: Role, us: Color, from: Cell, own: CellSet, occ: CellSet) -> CellSet {
+    pub(super) fn targets(
+        &self,
+        role: Role,
+        us: Color,
+        from: Cell,
+        own: CellSet,
+        occ: CellSet,
+    ) -> CellSet {
         let t = tables();
         let i = from.index();
         let enemy = occ.without(own);
