@@ -89,11 +89,6 @@ mod tests {
     use crate::engine::plug::legal_list;
     use crate::engine::variants::continental::ContinentalPosition;
 
-    fn continental(text: &str) -> ContinentalPosition {
-        let options = ContinentalPosition::VARIANT.default_options();
-        ContinentalPosition::parse_position(text, &options).expect("a Continental position")
-    }
-
     fn the_move(pos: &ContinentalPosition, text: &str) -> Move {
         legal_list(pos)
             .into_iter()
@@ -105,13 +100,13 @@ mod tests {
     fn a_capture_that_is_taken_back_by_a_cheaper_piece_loses_the_difference() {
         let mut s = Scratch::default();
         // The Chariot takes a Soldier that a Soldier guards: it wins 100 and loses 500.
-        let guarded = continental("4k3/8/4p3/3p4/3R4/8/8/3K4[] w - 30");
+        let guarded = ContinentalPosition::for_test("4k3/8/4p3/3p4/3R4/8/8/3K4[] w - 30");
         let take = the_move(&guarded, "Rxd5");
         assert!(may_lose(&guarded, &take));
         assert!(!wins_at_least(&guarded, &take, 0, &mut s));
         assert!(wins_at_least(&guarded, &take, -400, &mut s));
         // Unguarded, the same capture wins the Soldier.
-        let free = continental("4k3/8/8/3p4/3R4/8/8/3K4[] w - 30");
+        let free = ContinentalPosition::for_test("4k3/8/8/3p4/3R4/8/8/3K4[] w - 30");
         let take = the_move(&free, "Rxd5");
         assert!(wins_at_least(&free, &take, 100, &mut s));
         assert!(!wins_at_least(&free, &take, 101, &mut s));
@@ -121,7 +116,7 @@ mod tests {
     fn a_cannon_behind_its_screen_takes_back() {
         let mut s = Scratch::default();
         // Black's Cannon on d8 guards d5 over the screen on d7.
-        let pos = continental("3ck3/3p4/8/3p4/3R4/8/8/3K4[] w - 30");
+        let pos = ContinentalPosition::for_test("3ck3/3p4/8/3p4/3R4/8/8/3K4[] w - 30");
         let take = the_move(&pos, "Rxd5");
         assert!(!wins_at_least(&pos, &take, 0, &mut s));
     }

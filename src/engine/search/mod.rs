@@ -900,26 +900,25 @@ mod tests {
     use super::*;
     use crate::engine::variants::continental::ContinentalPosition;
 
-    fn continental(text: &str) -> ContinentalPosition {
-        let options = ContinentalPosition::VARIANT.default_options();
-        ContinentalPosition::parse_position(text, &options).expect("a Continental position")
-    }
-
     #[test]
     fn a_side_with_only_its_king_and_pawns_never_passes_in_the_search() {
         // Stalemate wins in Continental: with nothing but its King and Pawns, a side in
         // zugzwang would rather pass, so the null move's guess would be wrong there.
-        assert!(!has_pieces(&continental("8/4K3/8/8/3P4/5k2/8/8[] w - 60")));
-        assert!(has_pieces(&continental("8/4K3/8/8/3R4/5k2/8/8[] w b30 60")));
+        assert!(!has_pieces(&ContinentalPosition::for_test(
+            "8/4K3/8/8/3P4/5k2/8/8[] w - 60"
+        )));
+        assert!(has_pieces(&ContinentalPosition::for_test(
+            "8/4K3/8/8/3R4/5k2/8/8[] w b30 60"
+        )));
         // The other side's pieces do not count.
-        assert!(!has_pieces(&continental(
+        assert!(!has_pieces(&ContinentalPosition::for_test(
             "8/4K3/8/8/3r4/5k2/8/8[] w b30 60"
         )));
     }
 
     #[test]
     fn a_pass_hands_the_move_over_and_changes_the_key() {
-        let before = continental("8/4K3/8/8/3R4/5k2/8/8[] w b30 60");
+        let before = ContinentalPosition::for_test("8/4K3/8/8/3R4/5k2/8/8[] w b30 60");
         let mut after = before;
         assert!(after.pass());
         assert_eq!(after.side_to_move(), Color::Black);

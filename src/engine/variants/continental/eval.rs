@@ -114,18 +114,12 @@ impl ContinentalPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::plug::Rules;
-
-    fn continental(text: &str) -> ContinentalPosition {
-        let options = ContinentalPosition::VARIANT.default_options();
-        ContinentalPosition::parse_position(text, &options).expect("a Continental position")
-    }
 
     #[test]
     fn room_counts_free_general_cells_reach_and_the_attacked_zone() {
         // White's General in the corner a1 with its Chariot on h1; Black's Chariot on b8
         // attacks the b-file next to it.
-        let pos = continental("1r2k3/8/8/8/8/8/8/K6R[] w w64 30");
+        let pos = ContinentalPosition::for_test("1r2k3/8/8/8/8/8/8/K6R[] w w64 30");
         let white = pos.room(Color::White);
         // a2 free; b1 and b2 attacked by the Chariot on b8.
         assert_eq!((white.free, white.attacked), (1, 2));
@@ -135,7 +129,9 @@ mod tests {
         // e8's neighbours d8 f8 d7 e7 f7: none attacked by White.
         assert_eq!((black.free, black.attacked), (5, 0));
         // A start is even.
-        let start = continental("rhegkehr/8/pppppppp/8/8/PPPPPPPP/8/RHEKGEHR[PPCCppcc] w - 1");
+        let start = ContinentalPosition::for_test(
+            "rhegkehr/8/pppppppp/8/8/PPPPPPPP/8/RHEKGEHR[PPCCppcc] w - 1",
+        );
         assert_eq!(start.terms().counts, [0, 0, 0, 0]);
     }
 }

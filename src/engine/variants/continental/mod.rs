@@ -212,6 +212,17 @@ impl ContinentalPosition {
     }
 }
 
+#[cfg(test)]
+impl ContinentalPosition {
+    /// The position `text` under default options, for tests; a text that does not read
+    /// is a fault of the test.
+    pub(crate) fn for_test(text: &str) -> ContinentalPosition {
+        let options = VARIANT.default_options();
+        <ContinentalPosition as Rules>::parse_position(text, &options)
+            .expect("a Continental position")
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // The plug.
 
