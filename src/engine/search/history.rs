@@ -44,8 +44,8 @@ fn nudge(entry: i32, amount: i32) -> i32 {
     entry + amount - entry * amount.abs() / MAX
 }
 
-impl History {
-    pub fn new() -> History {
+impl Default for History {
+    fn default() -> History {
         History {
             own: vec![0; SLOTS],
             counters: vec![None; SLOTS],
@@ -53,7 +53,9 @@ impl History {
             continuation: vec![0; CONTEXTS * SLOTS],
         }
     }
+}
 
+impl History {
     /// How good the quiet move `m` looks as the answer to `previous`: its own credit and
     /// its credit as a reply to a move ending where `previous` ended, from about
     /// `-2 * MAX` to `2 * MAX`.
@@ -95,7 +97,7 @@ mod tests {
 
     #[test]
     fn a_refutation_is_credited_as_itself_as_a_reply_and_as_the_counter_move() {
-        let mut h = History::new();
+        let mut h = History::default();
         let (a, b, c) = (
             Move::normal(Cell(1), Cell(2)),
             Move::normal(Cell(3), Cell(4)),

@@ -176,7 +176,7 @@ pub fn think<R: Rules>(
             .map(|_| MoveList::with_capacity(64))
             .collect(),
         killers: [[None; 2]; MAX_PLY + 1],
-        history: History::new(),
+        history: History::default(),
         played: [None; MAX_PLY + 1],
         exchange: exchange::Scratch::default(),
         pv: vec![Vec::new(); MAX_PLY + 1],
