@@ -88,28 +88,35 @@ fn worth_table(land: u8) -> &'static [Worth] {
 }
 
 impl River {
-    /// `standard(self, placing)` plus the crossings, read from a table per piece.
     /// The fitted weights and their terms (none of its own) on the default board.
     pub(super) fn tuned_weights(&self) -> Option<(&'static Weights, Terms)> {
         (self.config.land == FITTED_LAND).then(|| (weights(), Terms::default()))
     }
 
+    /// The fitted weights on the default board, the hand-set figures on the others.
     pub(super) fn evaluation(&self) -> i32 {
         if self.config.land == FITTED_LAND {
             let w = weights();
-            let side = |color: Color| -> i32 {
-                self.board
-                    .of(color)
-                    .filter_map(|c| self.board.get(c).map(|p| w.worth(color, c, p.role)))
-                    .sum()
-            };
-            return side(self.side) - side(self.side.opposite());
+            self.sum_by(|color, c, p| w.worth(color, c, p.role))
+        } else {
+            self.hand_set()
         }
+    }
+
+    /// `standard(self, placing)` plus the crossings, read from a table per piece: the
+    /// figures the fit starts from.
+    fn hand_set(&self) -> i32 {
         let table = worth_table(self.config.land);
+        self.sum_by(|_, c, p| table[c.index()][slot(p)])
+    }
+
+    /// The side to move's pieces less the other side's, each worth `worth`.
+    #[inline]
+    fn sum_by(&self, worth: impl Fn(Color, Cell, Piece) -> i32) -> i32 {
         let side = |color: Color| -> i32 {
             self.board
                 .of(color)
-                .filter_map(|c| self.board.get(c).map(|p| table[c.index()][slot(p)]))
+                .filter_map(|c| self.board.get(c).map(|p| worth(color, c, p)))
                 .sum()
         };
         side(self.side) - side(self.side.opposite())
@@ -142,7 +149,7 @@ mod tests {
     }
 
     #[test]
-    fn one_pass_agrees_with_the_standard_terms() {
+    fn one_pass_agrees_with_the_standard_terms_and_the_fitted_weights() {
         let options = Options::defaults(super::super::options::OPTIONS);
         for text in [
             "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - a5,h6 - 0 1",
@@ -152,7 +159,10 @@ mod tests {
             "4k3/1P6/8/8/8/8/8/8/8/4K3 b - - a5,h6 - 0 1",
         ] {
             let p = River::from_text(text, &options).unwrap();
-            assert_eq!(p.evaluation(), by_parts(&p), "{text}");
+            assert_eq!(p.hand_set(), by_parts(&p), "{text}");
+            // The default board stands on the fitted weights, summed as `tuned` sums them.
+            let fitted = tuned::evaluate(&p, weights(), &Terms::default());
+            assert_eq!(p.evaluation(), fitted, "{text}");
         }
         // Every board size, with pieces well across the river.
         for size in ["8x10", "8x12", "8x14"] {
@@ -165,9 +175,9 @@ mod tests {
                 let c = g.shape.cell(file, rank).unwrap();
                 p.board.put(c, Piece::new(Color::White, Role::Knight));
             }
-            assert_eq!(p.evaluation(), by_parts(&p), "{size}");
+            assert_eq!(p.hand_set(), by_parts(&p), "{size}");
             p.side = Color::Black;
-            assert_eq!(p.evaluation(), by_parts(&p), "{size}");
+            assert_eq!(p.hand_set(), by_parts(&p), "{size}");
         }
     }
 }
