@@ -953,7 +953,7 @@ fn match_seed_chooses_the_openings_and_seed_1_is_the_default() {
     };
     let default = run(None);
     assert_eq!(run(Some("1")), default);
-    // Other openings make other games: the lines (each game's moves and result) differ.
+    // Other openings make other games: the lines (each game's result and length) differ.
     assert_ne!(run(Some("2")), default);
     assert_eq!(run(Some("2")), run(Some("2")));
 }

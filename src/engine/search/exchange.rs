@@ -27,10 +27,16 @@ fn mover_value<R: Rules>(pos: &R, m: &Move) -> i32 {
         .map_or(0, |p| eval::value(p.role))
 }
 
+/// Whether playing `m` loses material once the exchange on its cell is played out: what
+/// the search drops from quiescence and orders last.
+pub fn loses<R: Rules>(pos: &R, m: &Move, scratch: &mut Scratch) -> bool {
+    may_lose(pos, m) && !wins_at_least(pos, m, 0, scratch)
+}
+
 /// Whether `m` might lose material to the exchange that follows: its piece is worth more
 /// than what it takes. A capture of something worth at least its taker never loses by
 /// the exchange, and needs no look.
-pub fn may_lose<R: Rules>(pos: &R, m: &Move) -> bool {
+fn may_lose<R: Rules>(pos: &R, m: &Move) -> bool {
     let victim = m
         .to()
         .and_then(|c| pos.piece_at(c))
@@ -42,7 +48,7 @@ pub fn may_lose<R: Rules>(pos: &R, m: &Move) -> bool {
 /// What playing `m` in `pos` wins, in centipawns, after the exchange on the cell it goes
 /// to: at least `threshold` or not is what the search asks, and the answer is exact up to
 /// the exchange's end.
-pub fn wins_at_least<R: Rules>(pos: &R, m: &Move, threshold: i32, scratch: &mut Scratch) -> bool {
+fn wins_at_least<R: Rules>(pos: &R, m: &Move, threshold: i32, scratch: &mut Scratch) -> bool {
     let Some(target) = m.to() else {
         return 0 >= threshold;
     };
@@ -104,12 +110,14 @@ mod tests {
         let take = the_move(&guarded, "Rxd5");
         assert!(may_lose(&guarded, &take));
         assert!(!wins_at_least(&guarded, &take, 0, &mut s));
+        assert!(loses(&guarded, &take, &mut s));
         assert!(wins_at_least(&guarded, &take, -400, &mut s));
         // Unguarded, the same capture wins the Soldier.
         let free = ContinentalPosition::for_test("4k3/8/8/3p4/3R4/8/8/3K4[] w - 30");
         let take = the_move(&free, "Rxd5");
         assert!(wins_at_least(&free, &take, 100, &mut s));
         assert!(!wins_at_least(&free, &take, 101, &mut s));
+        assert!(!loses(&free, &take, &mut s));
     }
 
     #[test]

@@ -728,11 +728,7 @@ impl Searcher<'_> {
         let mut best = if in_check { -score::INFINITY } else { alpha };
         for m in &moves {
             // A capture the exchange on its cell loses is not worth a search.
-            if !in_check
-                && pos.is_tactical(m)
-                && exchange::may_lose(pos, m)
-                && !exchange::wins_at_least(pos, m, 0, &mut self.exchange)
-            {
+            if !in_check && pos.is_tactical(m) && exchange::loses(pos, m, &mut self.exchange) {
                 continue;
             }
             let mut child = pos.clone();
@@ -796,10 +792,7 @@ impl Searcher<'_> {
                     .and_then(|c| pos.piece_at(c))
                     .map_or(0, |p| eval::value(p.role));
                 let by_value = 10 * eval::value(v.role) - attacker / 10;
-                if exchanges
-                    && exchange::may_lose(pos, m)
-                    && !exchange::wins_at_least(pos, m, 0, scratch)
-                {
+                if exchanges && exchange::loses(pos, m, scratch) {
                     return -3_000_000 + by_value;
                 }
                 return 3_000_000 + by_value;
