@@ -1253,6 +1253,62 @@ fn match_sends_an_engines_own_options_before_the_variant() {
 }
 
 #[test]
+fn match_under_a_clock_tells_the_engine_both_clocks_and_refuses_a_clock_it_cannot_read() {
+    let dir = std::env::temp_dir().join(format!("ferry-clock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("heard.txt");
+    let engine = listening_engine(&dir, &log);
+    let o = ferry(
+        &[
+            "match",
+            "continental",
+            "--games",
+            "1",
+            "--white",
+            &engine,
+            "--black",
+            "random",
+            "--clock",
+            "5+0.25",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let heard = std::fs::read_to_string(&log).unwrap();
+    // The opening's random moves take no time, so the first go finds both clocks full.
+    assert!(
+        heard
+            .lines()
+            .any(|l| l == "go wtime 5000 btime 5000 winc 250 binc 250"),
+        "{heard}"
+    );
+    assert!(
+        stdout(&o).contains("(0 adjudicated; a clock of 5 s + 0.25 s a move)"),
+        "{}",
+        stdout(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    for clock in [
+        "5", "5+", "+1", "-1+0", "0.05+0", "5+601", "1e3+0", "inf+0", "90000+0",
+    ] {
+        let flag = format!("--clock={clock}");
+        let o = fluidity_match(&["--white", "random", "--black", "random", &flag]);
+        assert_eq!(o.status.code(), Some(2), "{clock}");
+        let says = stderr(&o);
+        assert!(
+            says.contains("is not a clock: write BASE+INC"),
+            "{clock}: {says}"
+        );
+        assert!(o.stdout.is_empty(), "{clock}: nothing is played");
+    }
+    let o = fluidity_match(&[
+        "--white", "random", "--black", "random", "--clock", "1+0", "--budget", "50",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+}
+
+#[test]
 fn match_gives_an_engine_the_position_as_fairy_stockfishs_fen_when_asked() {
     let dir = std::env::temp_dir().join(format!("ferry-fen-engine-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

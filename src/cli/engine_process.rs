@@ -7,7 +7,7 @@
 //! before its bestmove"): the arena makes it the loss of that engine's side. The process
 //! is then ended and started anew for the next game.
 
-use crate::engine::arena::{Choice, Outside};
+use crate::engine::arena::{Choice, MoveTime, Outside};
 use crate::engine::player_text::excerpt;
 use crate::engine::search::score;
 use crate::engine::{Game, MoveList, Position};
@@ -394,26 +394,30 @@ impl UciPlayer {
     }
 
     /// Asks for a move of `game`: its `bestmove` text and the last score it reported.
-    fn ask(&mut self, game: &Game, budget: Duration) -> Result<Choice, String> {
+    fn ask(&mut self, game: &Game, time: MoveTime) -> Result<Choice, String> {
         let position = self.position_command(game);
         let process = self.prepare()?;
         if process.send(&position).is_err() {
             return Err(format!("{} before its bestmove", process.ended()));
         }
-        let ms = budget.as_millis().max(1);
-        let limit = MOVE_GRACE + budget * 10;
+        let ms = |t: Duration| t.as_millis().max(1);
+        // Past its own clock an engine has lost already; a fixed time gets ten times over.
+        let (go, limit) = match time {
+            MoveTime::Fixed(t) => (format!("go movetime {}", ms(t)), MOVE_GRACE + t * 10),
+            MoveTime::Clock { left, increment } => {
+                let own = left[game.position().side_to_move().index()];
+                let (w, b, i) = (ms(left[0]), ms(left[1]), increment.as_millis());
+                let go = format!("go wtime {w} btime {b} winc {i} binc {i}");
+                (go, MOVE_GRACE + own)
+            }
+        };
         let mut reported = None;
-        let answer = process.exchange(
-            &format!("go movetime {ms}"),
-            "bestmove",
-            limit,
-            &mut |line| {
-                if let Some(s) = reported_score(line) {
-                    reported = Some(s);
-                }
-                line.split_whitespace().next() == Some("bestmove")
-            },
-        )?;
+        let answer = process.exchange(&go, "bestmove", limit, &mut |line| {
+            if let Some(s) = reported_score(line) {
+                reported = Some(s);
+            }
+            line.split_whitespace().next() == Some("bestmove")
+        })?;
         let text = answer.split_whitespace().nth(1).unwrap_or_default();
         let mv = read_move(game.position(), text)?;
         Ok(Choice {
@@ -428,8 +432,8 @@ impl Outside for UciPlayer {
         "engine"
     }
 
-    fn choose(&mut self, game: &Game, budget: Duration) -> Result<Choice, String> {
-        let chosen = self.ask(game, budget);
+    fn choose(&mut self, game: &Game, time: MoveTime) -> Result<Choice, String> {
+        let chosen = self.ask(game, time);
         if chosen.is_err() {
             // Whatever state it is in, the next game starts with a new process.
             self.process = None;

@@ -292,11 +292,8 @@ impl Tally {
         writeln!(
             out,
             "{} vs {}: {wins} wins, {draws} draws, {losses} losses; score {score:.1}% \
-             ({} adjudicated; level 8's budget {} ms a move)",
-            plan.players.0,
-            plan.players.1,
-            self.adjudicated,
-            plan.conditions.budget.as_millis()
+             ({} adjudicated; {})",
+            plan.players.0, plan.players.1, self.adjudicated, plan.conditions.timing
         )
         .map_err(io)
     }

@@ -14,7 +14,7 @@
 //!   `result:` lines
 //! - `ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]...` (a game at the terminal)
 //! - `ferry match VARIANT --white SPEC --black SPEC --games N [--set KEY=VALUE]... [--budget
-//!   MS] [--play-out] [--white-opt NAME=VALUE]... [--black-opt NAME=VALUE]...
+//!   MS | --clock BASE+INC] [--play-out] [--white-opt NAME=VALUE]... [--black-opt NAME=VALUE]...
 //!   [--white-position fen|moves] [--black-position fen|moves] [--jobs N] [--seed N]`
 //!   (SPEC `random`, `level:N`, `material:N` or `uci:CMD`): a line per game in game order,
 //!   then `A vs B: W wins, D draws, L losses; score S%`
@@ -151,6 +151,11 @@ enum Command {
         /// movetime; every level takes its fixed share of it [default: 2000, as in a game]
         #[arg(long, value_name = "MS", value_parser = parse_budget)]
         budget: Option<u64>,
+        /// A chess clock for each side instead of a time a move: BASE seconds at the
+        /// start and INC added after each move, as 60+0.5 (BASE 0.1 to 86400, INC 0 to
+        /// 600); a side whose clock runs out loses the game
+        #[arg(long, value_name = "BASE+INC", value_parser = parse_clock, conflicts_with = "budget")]
+        clock: Option<arena::Timing>,
         /// Plays every game to its end, never adjudicating one both searches call decided
         #[arg(long)]
         play_out: bool,
@@ -380,16 +385,20 @@ fn match_help() -> String {
          or --black-position fen, `position fen TEXT` of the position, in Fairy-Stockfish's \
          FEN for continental and amalgamated: Fairy-Stockfish cannot demote a piece in \
          Amalgamated, so it needs Ferry's board each move) and `go movetime MS` (the \
-         --budget) for each move. Ferry keeps the game and judges every move: an engine \
-         that exits, answers no bestmove within {} s and 10 times the budget, or a move that \
-         is not legal there (or `(none)` while moves are) loses that game, its line says \
-         why, and the engine is started anew for the next. An engine that cannot be \
-         started at all stops the match before it plays.\n\n\
+         --budget) for each move, or under --clock `go wtime W btime B winc I binc I`. \
+         Ferry keeps the game and judges every move: an engine that exits, answers no \
+         bestmove within {} s and 10 times the budget (its clock's time left under \
+         --clock), or a move that is not legal there (or `(none)` while moves are) loses \
+         that game, its line says why, and the engine is started anew for the next. Under \
+         --clock a player whose move took longer than its clock had left loses too, and \
+         Ferry's levels share their clock as they do under UCI's `go wtime`. An engine \
+         that cannot be started at all stops the match before it plays.\n\n\
          Examples:\n  ferry match fluidity --white level:3 --black level:1 --games 10\n  \
          ferry match continental --white 'uci:/usr/bin/fairy-stockfish' --white-opt \
          Threads=1 --black level:8 --games 20 --budget 500 --jobs 2\n  \
          ferry match amalgamated --white 'uci:/usr/bin/fairy-stockfish' --white-opt \
-         VariantPath=variants.ini --white-position fen --black level:8 --games 2",
+         VariantPath=variants.ini --white-position fen --black level:8 --games 2\n  \
+         ferry match river --white level:8 --black level:6 --games 10 --clock 60+0.5",
         Adjudication::SCORE,
         Adjudication::MOVES,
         engine_process::MOVE_GRACE.as_secs()
@@ -539,6 +548,7 @@ fn dispatch(
             black,
             games,
             budget,
+            clock,
             play_out,
             white_opt,
             black_opt,
@@ -554,7 +564,7 @@ fn dispatch(
                 games,
                 jobs: jobs.unwrap_or(1),
                 seed,
-                conditions: match_conditions(budget, play_out),
+                conditions: match_conditions(budget, clock, play_out),
             };
             matches::play_match(&setup, &plan, out)
         }
@@ -608,13 +618,51 @@ fn dispatch(
     }
 }
 
-/// How the games of a `ferry match` are played: level 8's budget (a game's by default),
-/// adjudicated unless `--play-out`.
-fn match_conditions(budget: Option<u64>, play_out: bool) -> arena::Conditions {
+/// How the games of a `ferry match` are played: under the clock, or with level 8's budget
+/// a move (a game's by default); adjudicated unless `--play-out`.
+fn match_conditions(
+    budget: Option<u64>,
+    clock: Option<arena::Timing>,
+    play_out: bool,
+) -> arena::Conditions {
+    let budget = budget.map_or(level::FULL_BUDGET, std::time::Duration::from_millis);
     arena::Conditions {
-        budget: budget.map_or(level::FULL_BUDGET, std::time::Duration::from_millis),
+        timing: clock.unwrap_or(arena::Timing::PerMove(budget)),
         adjudicate: !play_out,
     }
+}
+
+/// The longest clock a match may set, in seconds: a day.
+const MAX_CLOCK_S: f64 = 86_400.0;
+/// The shortest: below it no engine answers in time.
+const MIN_CLOCK_S: f64 = 0.1;
+/// The largest increment, in seconds.
+const MAX_INCREMENT_S: f64 = 600.0;
+
+/// Reads `--clock BASE+INC` (seconds, decimals allowed).
+fn parse_clock(text: &str) -> Result<arena::Timing, String> {
+    let wrong = || {
+        format!(
+            "--clock '{}' is not a clock: write BASE+INC in seconds, as 60+0.5 (BASE from \
+             {MIN_CLOCK_S} to {MAX_CLOCK_S}, INC from 0 to {MAX_INCREMENT_S})",
+            excerpt(text)
+        )
+    };
+    let (base, increment) = text.trim().split_once('+').ok_or_else(wrong)?;
+    let seconds = |t: &str, min: f64, max: f64| {
+        let t = t.trim();
+        let plain = !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.');
+        let s: f64 = t.parse().ok().filter(|_| plain).ok_or_else(wrong)?;
+        if (min..=max).contains(&s) {
+            Ok(std::time::Duration::from_secs_f64(s))
+        } else {
+            Err(wrong())
+        }
+    };
+    Ok(arena::Timing::Clock {
+        base: seconds(base, MIN_CLOCK_S, MAX_CLOCK_S)?,
+        increment: seconds(increment, 0.0, MAX_INCREMENT_S)?,
+    })
 }
 
 /// A clap usage error as Ferry's one line: what is wrong, clap's suggestion, the usage.

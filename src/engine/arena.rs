@@ -5,13 +5,14 @@
 //! keeps the game and decides every result by Ferry's rules; it does no I/O itself.
 
 use crate::engine::playout::Xorshift;
+use crate::engine::search::clock::Clock;
 use crate::engine::search::eval::Evaluation;
 use crate::engine::search::table::Table;
 use crate::engine::search::Seen;
 use crate::engine::search::{level, Limits};
 use crate::engine::{Color, Game, GameResult, Move, MoveList, Options, Position, Variant};
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// One of Ferry's own players.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -68,8 +69,7 @@ pub const OPENING_PLIES: usize = 2;
 /// How a match plays its games.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Conditions {
-    /// Level 8's time a move; the other levels take their share of it.
-    pub budget: Duration,
+    pub timing: Timing,
     /// Whether a game both players' searches call decided ends there (`Adjudication`).
     pub adjudicate: bool,
 }
@@ -77,8 +77,65 @@ pub struct Conditions {
 impl Default for Conditions {
     fn default() -> Conditions {
         Conditions {
-            budget: level::FULL_BUDGET,
+            timing: Timing::PerMove(level::FULL_BUDGET),
             adjudicate: true,
+        }
+    }
+}
+
+/// How long the players of a match think.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Timing {
+    /// Level 8's time a move; the other levels take their share of it, and a UCI engine
+    /// gets it as its `movetime`.
+    PerMove(Duration),
+    /// A chess clock for each side: `base` at the start, `increment` added after each of
+    /// its moves. A side whose clock runs out during its move loses the game. The random
+    /// opening moves take no time.
+    Clock { base: Duration, increment: Duration },
+}
+
+impl fmt::Display for Timing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Timing::PerMove(t) => write!(f, "level 8's budget {} ms a move", t.as_millis()),
+            Timing::Clock { base, increment } => write!(
+                f,
+                "a clock of {} s + {} s a move",
+                base.as_secs_f64(),
+                increment.as_secs_f64()
+            ),
+        }
+    }
+}
+
+/// What a player is given for one move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MoveTime {
+    /// This long for this move (`Timing::PerMove`).
+    Fixed(Duration),
+    /// Both clocks as they stand (White's, then Black's) and the increment.
+    Clock {
+        left: [Duration; 2],
+        increment: Duration,
+    },
+}
+
+impl MoveTime {
+    /// A level's budget for `side`'s move, and the soft limit after which it starts no new
+    /// iteration: under a clock the clock's hard and soft limits (`Clock::limits`).
+    pub fn limits(&self, side: Color) -> (Duration, Option<Duration>) {
+        match *self {
+            MoveTime::Fixed(t) => (t, None),
+            MoveTime::Clock { left, increment } => {
+                let clock = Clock {
+                    left: left[side.index()],
+                    increment,
+                    moves_to_go: None,
+                };
+                let (hard, soft) = clock.limits();
+                (hard, Some(soft))
+            }
         }
     }
 }
@@ -104,9 +161,9 @@ pub trait Outside {
     fn who(&self) -> &str;
 
     /// The move for `game`'s position (its start and every move so far are in `game`),
-    /// given level 8's `budget` a move; or why it has none, which loses the game: a phrase
-    /// that follows the player's name ("exited before its bestmove").
-    fn choose(&mut self, game: &Game, budget: Duration) -> Result<Choice, String>;
+    /// in `time`; or why it has none, which loses the game: a phrase that follows the
+    /// player's name ("exited before its bestmove").
+    fn choose(&mut self, game: &Game, time: MoveTime) -> Result<Choice, String>;
 }
 
 /// An outside player's legal move, and its score for the side to move if it reported
@@ -192,12 +249,17 @@ impl Sides<'_> {
         game: &Game,
         position: &dyn Position,
         moves: &MoveList,
-        budget: Duration,
+        time: MoveTime,
     ) -> Result<(Move, Option<i32>), String> {
         let side = position.side_to_move();
         match &mut self.players[side.index()] {
             Side::Ferry(Player::Random) => Ok((moves[self.random.below(moves.len())], None)),
             Side::Ferry(Player::Level(n, evaluation)) => {
+                let (budget, soft) = time.limits(side);
+                let within = Limits {
+                    soft,
+                    ..Limits::default()
+                };
                 let play = level::Play {
                     level: *n,
                     evaluation: *evaluation,
@@ -207,7 +269,7 @@ impl Sides<'_> {
                 let chosen = position.choose_move(
                     &self.earlier,
                     play,
-                    Limits::default(),
+                    within,
                     table,
                     &mut self.random,
                     &mut |_| {},
@@ -217,10 +279,18 @@ impl Sides<'_> {
                     None => (moves[0], None),
                 })
             }
-            Side::Outside(o) => match o.choose(game, budget) {
+            Side::Outside(o) => match o.choose(game, time) {
                 Ok(c) => Ok((c.mv, c.score)),
                 Err(why) => Err(format!("{} {why}", o.who())),
             },
+        }
+    }
+
+    /// How a game's line names `side`'s player ("white engine ran out of time").
+    fn who(&self, side: Color) -> &str {
+        match &self.players[side.index()] {
+            Side::Outside(o) => o.who(),
+            Side::Ferry(_) => "player",
         }
     }
 
@@ -272,6 +342,13 @@ pub fn play<'a>(
         scores: Vec::new(),
     };
     let mut moves = MoveList::new();
+    let mut time = match conditions.timing {
+        Timing::PerMove(t) => MoveTime::Fixed(t),
+        Timing::Clock { base, increment } => MoveTime::Clock {
+            left: [base; 2],
+            increment,
+        },
+    };
     let ended = |game, adjudicated, forfeit| Played {
         game,
         adjudicated,
@@ -292,7 +369,22 @@ pub fn play<'a>(
         let chosen = if ply < OPENING_PLIES {
             moves[sides.opening.below(moves.len())]
         } else {
-            match sides.choose(&game, position.as_ref(), &moves, conditions.budget) {
+            let asked = Instant::now();
+            let chosen = sides.choose(&game, position.as_ref(), &moves, time);
+            if let MoveTime::Clock { left, increment } = &mut time {
+                let (used, had) = (asked.elapsed(), left[side.index()]);
+                if used > had {
+                    let why = format!(
+                        "{} ran out of time ({} ms used, {} ms left)",
+                        sides.who(side),
+                        used.as_millis(),
+                        had.as_millis()
+                    );
+                    return ended(game, None, forfeit(why));
+                }
+                left[side.index()] = had - used + *increment;
+            }
+            match chosen {
                 Ok((mv, score)) => {
                     let white = side == Color::White;
                     sides.scores.push(score.map(|s| if white { s } else { -s }));
@@ -379,7 +471,7 @@ mod tests {
             "engine"
         }
 
-        fn choose(&mut self, game: &Game, _: Duration) -> Result<Choice, String> {
+        fn choose(&mut self, game: &Game, _: MoveTime) -> Result<Choice, String> {
             if self.moves == 0 {
                 return Err("exited before its bestmove".to_string());
             }
@@ -449,5 +541,73 @@ mod tests {
             played.game.plies().len(),
             OPENING_PLIES + 2 * Adjudication::MOVES
         );
+    }
+
+    /// An outside player that thinks `delay` over every move, then plays the first.
+    struct Slow {
+        delay: Duration,
+    }
+
+    impl Outside for Slow {
+        fn who(&self) -> &str {
+            "engine"
+        }
+
+        fn choose(&mut self, game: &Game, _: MoveTime) -> Result<Choice, String> {
+            std::thread::sleep(self.delay);
+            let mut legal = MoveList::new();
+            game.position().legal_moves(&mut legal);
+            Ok(Choice {
+                mv: legal[0],
+                score: None,
+            })
+        }
+    }
+
+    fn clock(base_ms: u64, increment_ms: u64) -> Conditions {
+        Conditions {
+            timing: Timing::Clock {
+                base: Duration::from_millis(base_ms),
+                increment: Duration::from_millis(increment_ms),
+            },
+            adjudicate: false,
+        }
+    }
+
+    #[test]
+    fn a_player_whose_clock_runs_out_during_its_move_loses_on_time() {
+        let (v, options) = fluidity();
+        let mut engine = Slow {
+            delay: Duration::from_millis(40),
+        };
+        let sides = (
+            Side::Ferry(Player::Random),
+            Side::Outside(&mut engine as &mut dyn Outside),
+        );
+        // 100 ms and 10 more a move, 40 ms or a little more a move: under 70 ms left after
+        // the first move, under 40 after the second, so the third is too slow (on a
+        // loaded machine an earlier one may be).
+        let played = play(v, &options, sides, clock(100, 10), 17, 1);
+        assert_eq!(played.result(), Some(GameResult::Win(Color::White)));
+        let text = played.result_text();
+        assert!(
+            text.starts_with("1-0: black engine ran out of time ("),
+            "{text}"
+        );
+        let black_moves = (played.game.plies().len() - OPENING_PLIES) / 2;
+        assert!(black_moves <= 2, "{text}");
+    }
+
+    #[test]
+    fn a_level_shares_its_clock_and_finishes_the_game_on_the_board() {
+        let (v, options) = fluidity();
+        let sides = (
+            Side::Ferry(Player::Level(level::MAX, Evaluation::Full)),
+            Side::Ferry(Player::Random),
+        );
+        // Level 8 would think 2 s a move on its own budget; half a second is its whole game.
+        let played = play(v, &options, sides, clock(500, 0), 17, 1);
+        assert!(played.forfeit.is_none(), "{}", played.result_text());
+        assert_eq!(played.result(), Some(GameResult::Win(Color::White)));
     }
 }

@@ -2,11 +2,10 @@
 //! what would be right.
 
 use crate::engine::player_text::excerpt;
+use crate::engine::search::clock::{Clock, SAFETY};
 use crate::engine::search::level;
 use std::time::Duration;
 
-/// Time kept in hand under a clock, for the answer to travel back.
-pub const SAFETY: Duration = Duration::from_millis(50);
 /// The deepest `depth` Ferry searches.
 const MAX_DEPTH: u64 = crate::engine::search::MAX_PLY as u64;
 
@@ -118,21 +117,25 @@ impl Go {
 
     /// The hard and the soft time limit for the side to move (`white`): a fixed
     /// `movetime` is spent whole but for a twentieth (at most `SAFETY`) kept for the
-    /// answer; under a clock no new iteration starts after its share of the time left,
-    /// and the search stops outright at three shares or half the clock. A malformed word
-    /// leaves the level's own time (level 8's: `level::FULL_BUDGET`) as a cap, so that the
-    /// search ends by itself.
+    /// answer; a clock's limits are `Clock::limits`. A malformed word leaves the level's
+    /// own time (level 8's: `level::FULL_BUDGET`) as a cap, so that the search ends by
+    /// itself.
     pub fn times(&self, white: bool) -> (Option<Duration>, Option<Duration>) {
         let side = usize::from(!white);
-        let ms = |t: u64| Some(Duration::from_millis(t.max(1)));
         let (time, soft) = if let Some(t) = self.movetime {
             let keep = (t / 20).min(SAFETY.as_millis() as u64);
-            (ms(t.saturating_sub(keep)), None)
+            (
+                Some(Duration::from_millis(t.saturating_sub(keep).max(1))),
+                None,
+            )
         } else if let Some(c) = self.time[side] {
-            let to_go = self.movestogo.unwrap_or(30).clamp(1, 100);
-            let share = c / to_go + self.inc[side].unwrap_or(0) / 2;
-            let bound = c.saturating_sub(SAFETY.as_millis() as u64) / 2;
-            (ms((3 * share).min(bound)), ms(share.min(bound)))
+            let clock = Clock {
+                left: Duration::from_millis(c),
+                increment: Duration::from_millis(self.inc[side].unwrap_or(0)),
+                moves_to_go: self.movestogo.map(|n| n.min(u64::from(u32::MAX)) as u32),
+            };
+            let (hard, soft) = clock.limits();
+            (Some(hard), Some(soft))
         } else {
             (None, None)
         };
