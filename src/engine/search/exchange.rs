@@ -128,4 +128,45 @@ mod tests {
         let take = the_move(&pos, "Rxd5");
         assert!(!wins_at_least(&pos, &take, 0, &mut s));
     }
+
+    #[test]
+    fn a_fluidity_capture_counts_every_piece_it_passes_through() {
+        use crate::engine::types::Role;
+        use crate::engine::variants::fluidity::FluidityPosition;
+        let mut s = Scratch::default();
+        let options = crate::engine::variant("fluidity")
+            .unwrap()
+            .default_options();
+        let through_three = |text: &str| {
+            let pos = FluidityPosition::from_text(text, &options).expect("a position");
+            let take = legal_list(&pos)
+                .into_iter()
+                .find(|m| pos.move_text(m) == "Ra1-a7xa3xa5xa6")
+                .expect("the capture through three is legal");
+            (pos, take)
+        };
+        let three: i32 = [Role::Knight, Role::Bishop, Role::Rook]
+            .into_iter()
+            .map(eval::value)
+            .sum();
+        // The Rook passes through a Knight, a Bishop and a Rook to a7: it wins all three.
+        let (pos, take) = through_three("7k/8/r7/b7/8/n7/8/R6K w - 0 40");
+        assert!(may_lose(&pos, &take), "nothing stands on a7 itself");
+        assert!(wins_at_least(&pos, &take, three, &mut s));
+        assert!(!wins_at_least(&pos, &take, three + 1, &mut s));
+        assert!(!loses(&pos, &take, &mut s));
+        // A Rook on a8 takes back by passing through a7: no recapture lands on the cell,
+        // so the exchange is judged better than it is, never worse (the module's rule).
+        let (pos, take) = through_three("r6k/8/r7/b7/8/n7/8/R6K w - 0 40");
+        let mut after = pos.clone();
+        after.play(&take);
+        let a7 = take.to().expect("the Rook lands");
+        let takes_back = legal_list(&after).into_iter().any(|m| {
+            let removed = after.clone().play(&m).removed;
+            m.to() != Some(a7) && removed.iter().any(|(cell, _, _)| cell == a7)
+        });
+        assert!(takes_back, "the Rook on a8 takes back through a7");
+        assert!(wins_at_least(&pos, &take, three, &mut s));
+        assert!(!loses(&pos, &take, &mut s));
+    }
 }
