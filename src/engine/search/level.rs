@@ -159,7 +159,8 @@ pub fn choose<R: Rules>(
     let limits = Limits {
         depth: tighter(style.depth, within.depth),
         time: Some(search_time),
-        soft: tighter(within.soft, Some(search_time)),
+        // Only a clock sets a soft limit: a fixed budget is spent whole.
+        soft: within.soft.map(|s| s.min(search_time)),
         evaluation,
         ..within.clone()
     };

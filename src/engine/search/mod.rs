@@ -187,8 +187,9 @@ pub fn think<R: Rules>(
     };
     s.table.new_search();
     let max_depth = limits.max_depth();
-    let soft = limits.soft.map(|t| start + t);
     let mut last: Option<Report> = None;
+    // Iterations in a row that kept the best move (`soft_limit`).
+    let mut stable = 0;
     for depth in 1..=max_depth {
         let previous = last.as_ref().map(|r| r.score);
         let score = s.aspiration(root, depth as i32, previous);
@@ -215,8 +216,13 @@ pub fn think<R: Rules>(
         }
         each(&report);
         let mated = score::is_mate(score) && depth as i32 > score::MATE - score.abs();
+        let kept = last
+            .as_ref()
+            .is_some_and(|l| l.pv.first() == report.pv.first());
+        stable = if kept { stable + 1 } else { 0 };
         last = Some(report);
-        if mated || limits.mate_found(score) || soft.is_some_and(|t| Instant::now() >= t) {
+        let soft = limits.soft.map(|t| soft_limit(t, stable));
+        if mated || limits.mate_found(score) || soft.is_some_and(|t| start.elapsed() >= t) {
             break;
         }
     }
@@ -226,6 +232,17 @@ pub fn think<R: Rules>(
         r.elapsed = start.elapsed();
     }
     last
+}
+
+/// The soft limit's share, in percent, by how many iterations in a row kept the best
+/// move: a move that just changed gets time to settle, one that held long gets less.
+/// The hard limit (`Limits::time`) caps it.
+const STABILITY_PERCENT: [u32; 5] = [160, 130, 100, 80, 60];
+
+/// `soft` stretched or shrunk by the best move's stability (`STABILITY_PERCENT`).
+fn soft_limit(soft: Duration, stable: usize) -> Duration {
+    let i = stable.min(STABILITY_PERCENT.len() - 1);
+    soft * STABILITY_PERCENT[i] / 100
 }
 
 /// What the search gives up to avoid a draw by repetition, in centipawns (`contempt`).
@@ -893,6 +910,13 @@ fn gain(effects: &Effects, mover: Color) -> Option<i32> {
 mod tests {
     use super::*;
     use crate::engine::variants::continental::ContinentalPosition;
+
+    #[test]
+    fn an_unsettled_best_move_gets_more_of_the_soft_limit_and_a_settled_one_less() {
+        let soft = Duration::from_millis(1_000);
+        let limits: Vec<u128> = (0..8).map(|n| soft_limit(soft, n).as_millis()).collect();
+        assert_eq!(limits, [1_600, 1_300, 1_000, 800, 600, 600, 600, 600]);
+    }
 
     #[test]
     fn a_side_with_only_its_king_and_pawns_never_passes_in_the_search() {
