@@ -95,6 +95,12 @@ pub trait Rules: Clone + Send + Sync + fmt::Debug + 'static {
             .and_then(|c| self.piece_at(c))
             .is_some_and(|p| p.color != self.side_to_move())
     }
+    /// Whether `m` takes the enemy piece standing on `cell`, for the exchange evaluation's
+    /// recaptures. By default a move that ends there; a Fluidity piece also takes what
+    /// it passes through.
+    fn takes_on(&self, m: &Move, cell: Cell) -> bool {
+        m.to() == Some(cell)
+    }
     /// Hands the move to the other side without moving, for the search's null-move
     /// pruning: `false` where the variant has no such step (the position is then
     /// unchanged). The result is no position of a real game, only a bound's guess.

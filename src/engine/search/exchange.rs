@@ -1,9 +1,8 @@
 //! Static exchange evaluation: what a capture wins once both sides have taken back on its
 //! cell, each with its least valuable piece, for as long as taking pays. The recaptures
 //! come from the variant's own move generator, so every variant's ways of attacking count
-//! as its rules say (a Cannon over its screen, a boat's passenger, a swimmer); a capture
-//! that takes without landing on the cell (Fluidity's passing through) is not looked for
-//! as a recapture, so the exchange is then judged better than it is, never worse.
+//! as its rules say (a Cannon over its screen, a boat's passenger, a swimmer, a Fluidity
+//! piece passing through the cell: `Rules::takes_on`).
 
 use super::{eval, gain};
 use crate::engine::board::Cell;
@@ -76,7 +75,7 @@ fn answer<R: Rules>(pos: &R, target: Cell, depth: usize, scratch: &mut Scratch) 
     pos.generate(&mut moves);
     let taker = moves
         .iter()
-        .filter(|m| m.to() == Some(target) && m.from().is_some())
+        .filter(|m| m.from().is_some() && pos.takes_on(m, target))
         .min_by_key(|m| mover_value(pos, m))
         .copied();
     scratch.lists[depth] = moves;
@@ -130,7 +129,7 @@ mod tests {
     }
 
     #[test]
-    fn a_fluidity_capture_counts_every_piece_it_passes_through() {
+    fn a_fluidity_capture_counts_every_piece_it_passes_through_and_so_does_its_recapture() {
         use crate::engine::types::Role;
         use crate::engine::variants::fluidity::FluidityPosition;
         let mut s = Scratch::default();
@@ -155,18 +154,11 @@ mod tests {
         assert!(wins_at_least(&pos, &take, three, &mut s));
         assert!(!wins_at_least(&pos, &take, three + 1, &mut s));
         assert!(!loses(&pos, &take, &mut s));
-        // A Rook on a8 takes back by passing through a7: no recapture lands on the cell,
-        // so the exchange is judged better than it is, never worse (the module's rule).
+        // A Rook on a8 takes back by passing through a7 (on to a6 or further), which
+        // costs the capture its own Rook.
         let (pos, take) = through_three("r6k/8/r7/b7/8/n7/8/R6K w - 0 40");
-        let mut after = pos.clone();
-        after.play(&take);
-        let a7 = take.to().expect("the Rook lands");
-        let takes_back = legal_list(&after).into_iter().any(|m| {
-            let removed = after.clone().play(&m).removed;
-            m.to() != Some(a7) && removed.iter().any(|(cell, _, _)| cell == a7)
-        });
-        assert!(takes_back, "the Rook on a8 takes back through a7");
-        assert!(wins_at_least(&pos, &take, three, &mut s));
-        assert!(!loses(&pos, &take, &mut s));
+        let rook = eval::value(Role::Rook);
+        assert!(wins_at_least(&pos, &take, three - rook, &mut s));
+        assert!(!wins_at_least(&pos, &take, three - rook + 1, &mut s));
     }
 }

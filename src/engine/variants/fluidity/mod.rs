@@ -244,6 +244,17 @@ impl Rules for FluidityPosition {
             _ => false,
         }
     }
+    fn takes_on(&self, m: &Move, cell: Cell) -> bool {
+        match *m {
+            Move::Normal { from, to, .. } if from.0 < 64 && to.0 < 64 && cell.0 < 64 => {
+                to == cell
+                    || self
+                        .kind_at(from.0)
+                        .is_some_and(|k| self.removed_by(k, from.0, to.0).contains(cell))
+            }
+            _ => m.to() == Some(cell),
+        }
+    }
     fn pass(&mut self) -> bool {
         self.side = self.side.opposite();
         true
