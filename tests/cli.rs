@@ -919,7 +919,11 @@ fn match_plays_games_at_once_with_the_lines_and_totals_of_one_at_a_time() {
         .map_or(1, |n| n.get())
         .min(2)
         .to_string();
-    let args = ["--white", "level:2", "--black", "level:1", "--games", "4"];
+    // Levels 1 and 2 stop at a depth; the largest budget keeps their time from ever
+    // deciding a move on a loaded machine, so that both runs play the same games.
+    let args = [
+        "--white", "level:2", "--black", "level:1", "--games", "4", "--budget", "600000",
+    ];
     let run = |jobs: &str| {
         let mut all = vec!["match", "little-river", "--jobs", jobs];
         all.extend_from_slice(&args);
@@ -943,7 +947,8 @@ fn match_seed_chooses_the_openings_and_seed_1_is_the_default() {
             "--black",
             "random",
         ];
-        all.extend_from_slice(&["--games", "6"]);
+        // The largest budget: level 1 stops at its depth, never at its time (as above).
+        all.extend_from_slice(&["--games", "6", "--budget", "600000"]);
         if let Some(seed) = seed {
             all.extend_from_slice(&["--seed", seed]);
         }
