@@ -221,8 +221,12 @@ pub fn think<R: Rules>(
             .is_some_and(|l| l.pv.first() == report.pv.first());
         stable = if kept { stable + 1 } else { 0 };
         last = Some(report);
-        let soft = limits.soft.map(|t| soft_limit(t, stable));
-        if mated || limits.mate_found(score) || soft.is_some_and(|t| start.elapsed() >= t) {
+        // No iteration starts past the hard limit either: it would be stopped at once.
+        let limit = [limits.soft.map(|t| soft_limit(t, stable)), limits.time]
+            .into_iter()
+            .flatten()
+            .min();
+        if mated || limits.mate_found(score) || limit.is_some_and(|t| start.elapsed() >= t) {
             break;
         }
     }
