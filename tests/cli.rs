@@ -1216,31 +1216,27 @@ fn listening_engine(dir: &std::path::Path, log: &std::path::Path) -> String {
     format!("uci:sh '{}'", path.display())
 }
 
-#[test]
-fn match_sends_an_engines_own_options_before_the_variant() {
-    let dir = std::env::temp_dir().join(format!("ferry-listening-{}", std::process::id()));
+/// One game of `variant` between the listening engine as White and random moves, with
+/// `extra` arguments: the output, and every line the engine heard.
+fn listened_match(name: &str, variant: &str, extra: &[&str]) -> (Output, String) {
+    let dir = std::env::temp_dir().join(format!("ferry-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("heard.txt");
     let engine = listening_engine(&dir, &log);
-    let o = ferry(
-        &[
-            "match",
-            "continental",
-            "--games",
-            "1",
-            "--white",
-            &engine,
-            "--white-opt",
-            "VariantPath=variants.ini",
-            "--black",
-            "random",
-            "--budget",
-            "10",
-        ],
-        "",
-    );
+    let mut args = vec!["match", variant, "--games", "1", "--white", &engine];
+    args.extend_from_slice(&["--black", "random"]);
+    args.extend_from_slice(extra);
+    let o = ferry(&args, "");
     assert!(o.status.success(), "{}", stderr(&o));
     let heard = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    (o, heard)
+}
+
+#[test]
+fn match_sends_an_engines_own_options_before_the_variant() {
+    let extra = ["--white-opt", "VariantPath=variants.ini", "--budget", "10"];
+    let (_, heard) = listened_match("listening", "continental", &extra);
     let lines: Vec<&str> = heard.lines().collect();
     let at = |line: &str| lines.iter().position(|l| *l == line);
     let option = at("setoption name VariantPath value variants.ini").expect(&heard);
@@ -1254,32 +1250,11 @@ fn match_sends_an_engines_own_options_before_the_variant() {
             .any(|l| l.starts_with("position startpos moves ")),
         "{heard}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn match_under_a_clock_tells_the_engine_both_clocks_and_refuses_a_clock_it_cannot_read() {
-    let dir = std::env::temp_dir().join(format!("ferry-clock-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = dir.join("heard.txt");
-    let engine = listening_engine(&dir, &log);
-    let o = ferry(
-        &[
-            "match",
-            "continental",
-            "--games",
-            "1",
-            "--white",
-            &engine,
-            "--black",
-            "random",
-            "--clock",
-            "5+0.25",
-        ],
-        "",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let heard = std::fs::read_to_string(&log).unwrap();
+    let (o, heard) = listened_match("clock", "continental", &["--clock", "5+0.25"]);
     // The opening's random moves take no time, so the first go finds both clocks full.
     assert!(
         heard
@@ -1292,7 +1267,6 @@ fn match_under_a_clock_tells_the_engine_both_clocks_and_refuses_a_clock_it_canno
         "{}",
         stdout(&o)
     );
-    let _ = std::fs::remove_dir_all(&dir);
     for clock in [
         "5", "5+", "+1", "-1+0", "0.05+0", "5+601", "1e3+0", "inf+0", "90000+0",
     ] {
@@ -1315,29 +1289,8 @@ fn match_under_a_clock_tells_the_engine_both_clocks_and_refuses_a_clock_it_canno
 
 #[test]
 fn match_gives_an_engine_the_position_as_fairy_stockfishs_fen_when_asked() {
-    let dir = std::env::temp_dir().join(format!("ferry-fen-engine-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = dir.join("heard.txt");
-    let engine = listening_engine(&dir, &log);
-    let o = ferry(
-        &[
-            "match",
-            "amalgamated",
-            "--games",
-            "1",
-            "--white",
-            &engine,
-            "--white-position",
-            "fen",
-            "--black",
-            "random",
-            "--budget",
-            "10",
-        ],
-        "",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let heard = std::fs::read_to_string(&log).unwrap();
+    let extra = ["--white-position", "fen", "--budget", "10"];
+    let (_, heard) = listened_match("fen-engine", "amalgamated", &extra);
     let fen = heard
         .lines()
         .find_map(|l| l.strip_prefix("position fen "))
@@ -1376,7 +1329,7 @@ fn match_gives_an_engine_the_position_as_fairy_stockfishs_fen_when_asked() {
             "--games",
             "1",
             "--white",
-            &engine,
+            "uci:sh never-started.sh",
             "--white-position",
             "board",
             "--black",
@@ -1386,7 +1339,6 @@ fn match_gives_an_engine_the_position_as_fairy_stockfishs_fen_when_asked() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("write moves"), "{}", stderr(&o));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
