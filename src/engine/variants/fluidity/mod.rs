@@ -230,30 +230,16 @@ impl Rules for FluidityPosition {
     const PRUNE_QUIET_MOVES: bool = false;
 
     fn is_tactical(&self, m: &Move) -> bool {
-        match *m {
+        matches!(
+            m,
             Move::Normal {
-                from,
-                to,
-                promotion,
-            } if from.0 < 64 && to.0 < 64 => {
-                promotion.is_some()
-                    || self
-                        .kind_at(from.0)
-                        .is_some_and(|k| self.removed_by(k, from.0, to.0).any())
+                promotion: Some(_),
+                ..
             }
-            _ => false,
-        }
+        ) || self.passed_through(m).any()
     }
     fn takes_on(&self, m: &Move, cell: Cell) -> bool {
-        match *m {
-            Move::Normal { from, to, .. } if from.0 < 64 && to.0 < 64 && cell.0 < 64 => {
-                to == cell
-                    || self
-                        .kind_at(from.0)
-                        .is_some_and(|k| self.removed_by(k, from.0, to.0).contains(cell))
-            }
-            _ => m.to() == Some(cell),
-        }
+        m.to() == Some(cell) || cell.0 < 64 && self.passed_through(m).contains(cell)
     }
     fn pass(&mut self) -> bool {
         self.side = self.side.opposite();

@@ -214,6 +214,18 @@ impl FluidityPosition {
         }
     }
 
+    /// The enemy pieces move `m` removes on its way: those a plain move passes through
+    /// (`removed_by`); none for any other move.
+    #[inline]
+    pub(super) fn passed_through(&self, m: &Move) -> CellSet64 {
+        match *m {
+            Move::Normal { from, to, .. } if from.0 < 64 && to.0 < 64 => self
+                .kind_at(from.0)
+                .map_or(CellSet64::EMPTY, |k| self.removed_by(k, from.0, to.0)),
+            _ => CellSet64::EMPTY,
+        }
+    }
+
     /// The board after the side to move's piece of `kind` goes from `from` to `to` and
     /// the pieces of `removed` leave; counters and rights unchanged.
     #[inline]
