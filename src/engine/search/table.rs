@@ -77,16 +77,14 @@ impl Table {
     pub fn store(&mut self, key: u64, best: Option<Move>, score: i32, depth: i16, bound: Bound) {
         let i = self.bucket(key);
         let bucket = &self.buckets[i];
-        // The position's own entry, else an empty one, else the least worth keeping.
+        // The position's own entry, else the first empty one (worth nothing), else the
+        // least worth keeping.
+        let worth = |j: usize| bucket[j].map_or(i32::MIN, |e| self.worth(&e));
         let slot = bucket
             .iter()
             .position(|e| e.is_some_and(|e| e.key == key))
-            .or_else(|| bucket.iter().position(Option::is_none))
-            .unwrap_or_else(|| {
-                (0..BUCKET)
-                    .min_by_key(|&j| bucket[j].map_or(i32::MIN, |e| self.worth(&e)))
-                    .unwrap_or(0)
-            });
+            .or_else(|| (0..BUCKET).min_by_key(|&j| worth(j)))
+            .unwrap_or(0);
         let old = bucket[slot].filter(|o| o.key == key);
         // A shallower result for the same position keeps the move found before.
         let best = best.or_else(|| old.and_then(|o| o.best));
