@@ -181,8 +181,10 @@ async fn two_processes_share_the_servers_the_database_and_the_clocks() {
 
     // One process runs the clocks. A reminder comes due in the first server and a time-out
     // in the second: each is posted once, with its notice's nonce. The reminder reaches
-    // Discord but its answer is lost: the try again carries the same nonce, and Discord
-    // keeps one copy.
+    // Discord but its answer is lost, and its second try fails: its tries take 12 s, four
+    // times the clocks' lease (3 s at one tick a second), which the process keeps renewing
+    // meanwhile, so the other process posts nothing. The third try carries the same nonce,
+    // and Discord keeps one copy.
     let until = Instant::now() + WAIT;
     let holder = loop {
         if let Some(h) = lease_holder(&dir) {
@@ -209,9 +211,13 @@ async fn two_processes_share_the_servers_the_database_and_the_clocks() {
         )
         .unwrap();
     }
+    fake.wait_request(|r| r.path.ends_with(&route) && r.status == 504, WAIT)
+        .await
+        .unwrap();
+    fake.fail_next("POST", &route, 503);
     wait_posted(&fake, CHANNEL, "left to move").await;
     wait_posted(&fake, CHANNEL_2, "loses on time").await;
-    // The second try of the reminder (2 s later), then several more ticks of both
+    // The third try of the reminder (12 s later), then several more ticks of both
     // processes: nothing is posted again.
     fake.wait_request(|r| r.path.ends_with(&route) && r.deduplicated, WAIT)
         .await
@@ -228,14 +234,20 @@ async fn two_processes_share_the_servers_the_database_and_the_clocks() {
             r.method == "POST" && r.path.contains("/channels/") && r.path.ends_with("/messages")
         })
         .collect();
-    // The time-out, and the reminder twice (the same nonce both times).
-    assert_eq!(notices.len(), 3, "{notices:#?}");
-    assert_eq!(notices.iter().filter(|n| n.status == 504).count(), 1);
+    // The time-out, and the reminder three times (the same nonce each time).
+    assert_eq!(notices.len(), 4, "{notices:#?}");
+    let statuses: Vec<u16> = notices
+        .iter()
+        .filter(|n| n.path.ends_with(&route))
+        .map(|n| n.status)
+        .collect();
+    assert_eq!(statuses, [504, 503, 200]);
     let reminder: Vec<_> = notices
         .iter()
         .filter(|n| n.path.ends_with(&route))
         .collect();
     assert_eq!(reminder[0].json["nonce"], reminder[1].json["nonce"]);
+    assert_eq!(reminder[0].json["nonce"], reminder[2].json["nonce"]);
     for n in &notices {
         assert!(
             n.json["nonce"].as_str().is_some_and(|s| s.starts_with('n')),
@@ -263,7 +275,14 @@ async fn two_processes_share_the_servers_the_database_and_the_clocks() {
         )
         .unwrap();
     fake.wait_request(
-        |r| r.method == "POST" && r.path.ends_with(&route) && r.status == 503,
+        |r| {
+            r.method == "POST"
+                && r.path.ends_with(&route)
+                && r.status == 503
+                && r.json["content"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("loses on time"))
+        },
         WAIT,
     )
     .await

@@ -137,7 +137,16 @@ pub fn start(http: Arc<serenity::Http>, data: Data, every: Duration) {
                 })
                 .await
             {
-                Ok(notices) => deliver(&http, &data, notices, lease_seconds).await,
+                Ok(notices) => {
+                    let posting = deliver(&http, &data, notices);
+                    // Lost (logged by `hold`): the new holder posts the rest.
+                    if keeping_lease(&data, every, lease_seconds, posting)
+                        .await
+                        .is_none()
+                    {
+                        holding = false;
+                    }
+                }
                 Err(e) => tracing::error!("the clocks' tick failed: {e}"),
             }
             drop(permit);
@@ -179,13 +188,33 @@ async fn hold(data: &Data, seconds: i64, was_holding: bool) -> Option<bool> {
     }
 }
 
-/// Posts the queued notices, oldest first, while this process still holds the lease.
-async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>, lease_seconds: i64) {
-    for (k, n) in notices.into_iter().enumerate() {
-        // Posting may be slow (retries): stop if another process has taken over meanwhile.
-        if k > 0 && hold(data, lease_seconds, true).await != Some(true) {
-            return;
+/// Runs `work` while renewing the clocks' lease every tick: posting can outlast the lease
+/// (a notice's tries wait 12 s, a rate limit longer), and a live holder must not lose the
+/// clocks to another process that would post the same notices. `None`: another process
+/// took the lease over all the same (this one stalled past it), and `work` was stopped.
+async fn keeping_lease<F: std::future::Future>(
+    data: &Data,
+    every: Duration,
+    lease_seconds: i64,
+    work: F,
+) -> Option<F::Output> {
+    let renew = async {
+        loop {
+            tokio::time::sleep(every).await;
+            if hold(data, lease_seconds, true).await == Some(false) {
+                return;
+            }
         }
+    };
+    tokio::select! {
+        done = work => Some(done),
+        () = renew => None,
+    }
+}
+
+/// Posts the queued notices, oldest first (the caller keeps the lease meanwhile).
+async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>) {
+    for n in notices {
         if let Some(member) = n.direct_to.clone() {
             match send_direct(http, &member, &n).await {
                 Posted::Yes => {
