@@ -478,7 +478,7 @@ impl Searcher<'_> {
         let eval = if in_check {
             -score::INFINITY
         } else {
-            self.static_eval(pos)
+            refined(self.static_eval(pos), entry.as_ref(), ply)
         };
         let node = Node {
             depth,
@@ -856,6 +856,24 @@ fn table_score(e: &Entry, depth: i32, ply: usize, alpha: i32, beta: i32) -> Opti
     usable.then_some(s)
 }
 
+/// The static evaluation `eval` corrected by the table's score for the position, when its
+/// bound says the searched score lies on the other side of `eval` (a mate score aside):
+/// the pruning rules that read the evaluation then read what a search found.
+fn refined(eval: i32, entry: Option<&Entry>, ply: usize) -> i32 {
+    let Some(e) = entry else { return eval };
+    let s = score::from_table(e.score, ply);
+    let closer = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s > eval,
+        Bound::Upper => s < eval,
+    };
+    if closer && !score::is_mate(s) {
+        s
+    } else {
+        eval
+    }
+}
+
 /// What a finished search's `best` says of the position searched within `alpha`..`beta`:
 /// at least `best` (it cut off), exactly `best`, or at most `best` (nothing raised alpha).
 fn bound_of(best: i32, alpha: i32, beta: i32) -> Bound {
@@ -914,6 +932,24 @@ fn gain(effects: &Effects, mover: Color) -> Option<i32> {
 mod tests {
     use super::*;
     use crate::engine::variants::continental::ContinentalPosition;
+
+    #[test]
+    fn the_table_corrects_the_evaluation_only_where_its_bound_allows() {
+        let mut table = Table::new(1);
+        let mut entry = |score: i32, bound: Bound| {
+            table.store(7, None, score::to_table(score, 2), 3, bound);
+            table.probe(7)
+        };
+        let eval = 10;
+        assert_eq!(refined(eval, entry(50, Bound::Exact).as_ref(), 2), 50);
+        assert_eq!(refined(eval, entry(50, Bound::Lower).as_ref(), 2), 50);
+        assert_eq!(refined(eval, entry(-50, Bound::Lower).as_ref(), 2), eval);
+        assert_eq!(refined(eval, entry(-50, Bound::Upper).as_ref(), 2), -50);
+        assert_eq!(refined(eval, entry(50, Bound::Upper).as_ref(), 2), eval);
+        let mate = score::MATE - 5;
+        assert_eq!(refined(eval, entry(mate, Bound::Exact).as_ref(), 2), eval);
+        assert_eq!(refined(eval, None, 2), eval);
+    }
 
     #[test]
     fn an_unsettled_best_move_gets_more_of_the_soft_limit_and_a_settled_one_less() {
