@@ -31,6 +31,10 @@ fn your_turn_goes_where_each_member_asked() {
         let r = t.ok("alice", "/move e4");
         assert!(r.text.contains("<@bob>, your move"), "{}", r.text);
         assert!(!r.mentions.contains(&"bob".to_string()), "{:?}", r.mentions);
+        assert!(
+            r.queued_now,
+            "the chat is asked to post the direct message at once"
+        );
         let notices = t.app.tick(T0).unwrap();
         assert_eq!(notices.len(), 1, "{notices:?}");
         let dm = &notices[0];
@@ -84,6 +88,7 @@ fn your_turn_goes_where_each_member_asked() {
         t.ok("bob", "/move e5");
         let r = t.ok("alice", "/move d4");
         assert!(r.mentions.contains(&"bob".to_string()), "{:?}", r.mentions);
+        assert!(r.queued_now);
         let queued = t.app.tick(later).unwrap();
         assert_eq!(queued.len(), 1, "{queued:?}");
         assert!(!t.app.direct_refused(queued[0].id).unwrap());
@@ -91,8 +96,12 @@ fn your_turn_goes_where_each_member_asked() {
 
         // Back to the channel: no direct message.
         t.run("bob", "/settings notify:channel");
-        t.ok("bob", "/move d5");
-        t.ok("alice", "/move c4");
+        assert!(
+            !t.ok("bob", "/move d5").queued_now,
+            "Alice keeps the channel"
+        );
+        let r = t.ok("alice", "/move c4");
+        assert!(!r.queued_now, "nothing queued, so the outbox is not woken");
         assert!(t.tick(later).is_empty());
     });
 }

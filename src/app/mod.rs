@@ -238,6 +238,10 @@ pub struct Reply {
     /// notify`). A direct message, if they want one, is queued as a notice (see
     /// `Notice::direct_to`), and a member who wants only that is not in `mentions`.
     pub turn: Option<YourTurn>,
+    /// A notice was queued for the chat to post at once (a your-turn direct message): the
+    /// adapter wakes its outbox loop instead of leaving it to the next tick. Most moves
+    /// queue none, and waking the loop for them would cost a lease renewal and a tick each.
+    pub queued_now: bool,
 }
 
 /// An answered (or lapsed) question: its message should now read `text`, without buttons.

@@ -43,7 +43,11 @@ impl App {
         let queued = self
             .store
             .queue_turn(&cmd.server, &cmd.channel, turn, picture.as_ref(), now);
-        if queued.is_ok_and(|how| !how.in_channel()) {
+        let Ok(how) = queued else {
+            return;
+        };
+        reply.queued_now = how.direct();
+        if !how.in_channel() {
             let member = turn.member.clone();
             reply.mentions.retain(|m| *m != member);
         }

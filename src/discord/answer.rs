@@ -212,7 +212,7 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
         .and_then(|r| r);
     let questions = outcome.as_ref().ok().map(|(r, _)| Questions::of(r));
     let ferry_turn = outcome.as_ref().ok().and_then(|(r, _)| r.ferry_turn);
-    let turn_told = outcome.as_ref().is_ok_and(|(r, _)| r.turn.is_some());
+    let queued_now = outcome.as_ref().is_ok_and(|(r, _)| r.queued_now);
     match outcome {
         Err(e) => {
             let sorry = log_failure(&inc.describe(), &e);
@@ -238,8 +238,8 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
     if let Some(game) = ferry_turn {
         super::thinking::schedule(data, game);
     }
-    // A direct message may be queued: the clocks' loop posts the outbox now, not next tick.
-    if turn_told {
+    // A direct message was queued: the clocks' loop posts the outbox now, not next tick.
+    if queued_now {
         data.thinkers.wake.notify_one();
     }
     tracing::debug!(
