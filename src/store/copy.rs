@@ -21,10 +21,13 @@ const TABLES: &[&str] = &[
     "question_messages",
     "ratings",
     "rating_changes",
+    "tournaments",
+    "tournament_players",
+    "tournament_pairings",
 ];
 
 /// Tables whose ids the database gives: the target must go on after the copied ones.
-const IDS: &[&str] = &["games", "challenges", "votes", "outbox"];
+const IDS: &[&str] = &["games", "challenges", "votes", "outbox", "tournaments"];
 
 /// What `copy_database` copied: each table with its rows.
 #[derive(Clone, Debug, PartialEq, Eq)]

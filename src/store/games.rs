@@ -198,6 +198,34 @@ pub struct NewGame {
     pub computer: Option<Computer>,
 }
 
+impl NewGame {
+    /// The row the store keeps for this game once it has started as game `id`.
+    pub fn row(&self, id: i64) -> GameRow {
+        GameRow {
+            id,
+            server: self.server.clone(),
+            channel: self.channel.clone(),
+            variant: self.variant.clone(),
+            options: self.options.clone(),
+            white: self.white.clone(),
+            black: self.black.clone(),
+            status: GameStatus::Active,
+            result: None,
+            reason: None,
+            start_position: self.start_position.clone(),
+            clock_days: self.clock_days,
+            deadline: self.deadline,
+            remind_at: self.remind_at,
+            reminded: false,
+            ply: 0,
+            seq: 0,
+            created_at: self.now,
+            updated_at: self.now,
+            computer: self.computer,
+        }
+    }
+}
+
 /// Where an action is stored: a move in `moves` (its text), every other action in
 /// `actions` (its kind and side). One match over every `Action`, so that a new kind of
 /// action cannot be stored as another without the compiler saying so.

@@ -14,6 +14,7 @@ mod postgres;
 mod questions;
 mod ratings;
 mod schema;
+mod tournaments;
 mod value;
 mod votes;
 
@@ -25,6 +26,10 @@ pub use outbox::{DirectRefused, NewNotice, QueuedNotice, YourTurn};
 pub use questions::MessageRef;
 pub use ratings::{RatingChanges, RatingPoint, RatingRow, Results};
 pub use schema::{Migration, MIGRATIONS};
+pub use tournaments::{
+    ByeKind, EntrantRow, Format, NewPairing, NewTournament, PairingRow, Seeded, TournamentRow,
+    TournamentStatus,
+};
 pub use votes::{Closing, NewVote, VoteRow, VoteStatus};
 
 use db::{args, Db, Value};

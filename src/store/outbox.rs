@@ -180,6 +180,11 @@ fn lines(s: &str) -> impl Iterator<Item = &str> {
 }
 
 impl Store {
+    /// Queues a notice on its own.
+    pub fn queue_notice(&mut self, n: &NewNotice) -> Result<()> {
+        self.db.write(|db| enqueue(db, n))
+    }
+
     /// Every queued notice, oldest first.
     pub fn queued_notices(&self) -> Result<Vec<QueuedNotice>> {
         self.db.query_all(

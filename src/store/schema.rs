@@ -37,6 +37,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(5, "0005_ratings.sql"),
     migration!(6, "0006_ferry_plays.sql"),
     migration!(7, "0007_turn_notices.sql"),
+    migration!(8, "0008_tournaments.sql"),
 ];
 
 /// How long a writer waits for another (thread or process) to finish before giving up.
