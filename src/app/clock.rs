@@ -164,6 +164,7 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
         app.store
             .tell_expiry(c.id, &queued(&c.new.server, &c.new.channel, &reply, now))?;
     }
+    app.tournaments_tick(now)?;
     queue(app)
 }
 

@@ -21,6 +21,7 @@ mod shared;
 mod suggest;
 mod terms;
 mod text;
+pub mod tournaments;
 mod votes;
 
 pub use bounds::{cut as cut_text, id_refusal, MEMBER_ID_CHARS, PLACE_ID_CHARS};
@@ -182,6 +183,8 @@ pub enum What {
     Profile {
         member: Option<String>,
     },
+    /// `/tournament ...` and `/tournaments`.
+    Tournament(tournaments::TournamentAsk),
     /// A button was pressed: its id.
     Button(String),
 }
@@ -461,6 +464,7 @@ impl App {
             What::Abort { game } => self.abort(cmd, *game),
             What::Leaderboard { variant, page } => self.leaderboard(cmd, variant.as_deref(), *page),
             What::Profile { member } => self.profile(cmd, member.as_deref()),
+            What::Tournament(ask) => self.tournament(cmd, ask),
             What::Button(id) => match parse_button(id) {
                 Some(what) => self.dispatch(cmd, &what),
                 None => refuse(format!(
@@ -596,6 +600,14 @@ pub fn parse_button(id: &str) -> Option<What> {
             vote: game,
         },
         ("tally", None) => What::Tally { vote: game },
+        ("tjoin", None) => What::Tournament(tournaments::TournamentAsk::Join {
+            tournament: game,
+            member: None,
+            level: None,
+        }),
+        ("tleave", None) => {
+            What::Tournament(tournaments::TournamentAsk::Leave { tournament: game })
+        }
         ("leaderboard", Some(variant)) if rest.is_none() => What::Leaderboard {
             variant: Some(variant.to_string()),
             page: Some(u32::try_from(n).ok()?),

@@ -172,7 +172,7 @@ fn ferry_level(against_ferry: bool, variant: &Variant, asked: &ChallengeAsked) -
 }
 
 /// The level a challenge names (`None`: the default), or the refusal naming the range.
-fn level_of(text: Option<&str>) -> Out<u8> {
+pub(super) fn level_of(text: Option<&str>) -> Out<u8> {
     let Some(text) = text.map(str::trim) else {
         return Ok(level::DEFAULT);
     };
@@ -194,7 +194,11 @@ fn capitalized(s: &str) -> String {
 
 /// The variant's options from the challenge's `key:value` texts, with the server's river
 /// aspect unless the challenge names it, checked by the rules engine.
-fn checked_options(variant: &Variant, texts: &[String], river_aspect: &str) -> Out<Options> {
+pub(super) fn checked_options(
+    variant: &Variant,
+    texts: &[String],
+    river_aspect: &str,
+) -> Out<Options> {
     let mut pairs = Vec::new();
     for text in texts.iter().flat_map(|t| option_words(variant.options, t)) {
         let Some((key, value)) = option_pair(text) else {
@@ -227,7 +231,7 @@ fn checked_options(variant: &Variant, texts: &[String], river_aspect: &str) -> O
 }
 
 /// The clock's days per move, refused outside `CLOCK_DAYS`.
-fn clock_days(days: u32) -> Out<u32> {
+pub(super) fn clock_days(days: u32) -> Out<u32> {
     if !CLOCK_DAYS.contains(&days) {
         return refuse(format!(
             "A clock of {} per move is not possible: choose days:{} to days:{}.",

@@ -8,6 +8,7 @@ mod complete;
 pub mod lines;
 pub mod parse;
 pub mod terminal;
+mod tournament;
 
 use crate::app::{help_text, App, Clock, Command, HelpFor, Member, Notice, Reply, SystemClock};
 use crate::store::Store;
@@ -325,6 +326,10 @@ impl Session {
             Ok(reply) => {
                 let thread = reply.open_thread.clone();
                 self.print(&reply, out)?;
+                // A tournament that just started has games to start at once.
+                if self.app.seats().is_ok_and(|s| !s.is_empty()) {
+                    self.tick(out)?;
+                }
                 if let Some(game) = reply.ferry_turn {
                     self.ferry(game, out)?;
                 }
@@ -383,6 +388,7 @@ impl Session {
             Ok(None) => {}
             Err(e) => return writeln!(out, "  ! Ferry's clock failed: {e}"),
         }
+        self.seat_games(out)?;
         let now = self.app.now();
         match self.app.tick(now) {
             Ok(notices) => {
@@ -413,6 +419,33 @@ impl Session {
             }
             Err(e) => writeln!(out, "  ! Ferry's clock failed: {e}"),
         }
+    }
+
+    /// Opens a "thread" for each tournament game waiting to start, as a chat does, and
+    /// starts the game there (its announcement comes with the clocks' notices).
+    fn seat_games(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let seats = match self.app.seats() {
+            Ok(seats) => seats,
+            Err(e) => return writeln!(out, "  ! Ferry failed to start a tournament's games: {e}"),
+        };
+        for seat in seats {
+            let thread = format!("t{}-r{}-b{}", seat.tournament, seat.round, seat.board);
+            match self.app.seat(&seat, &thread) {
+                Ok(Some(seated)) => {
+                    writeln!(
+                        out,
+                        "  (opened thread #{thread} \"{}\" in {} #{} for game {})",
+                        seat.thread, seat.server, seat.channel, seated.game
+                    )?;
+                    if seated.ferry_turn {
+                        self.ferry(seated.game, out)?;
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => writeln!(out, "  ! Ferry failed to start a tournament's game: {e}")?,
+            }
+        }
+        Ok(())
     }
 
     fn print(&self, reply: &Reply, out: &mut dyn Write) -> std::io::Result<()> {

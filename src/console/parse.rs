@@ -42,6 +42,8 @@ pub const COMMANDS: &[&str] = &[
     "abort",
     "leaderboard",
     "profile",
+    "tournament",
+    "tournaments",
     "press",
     "as",
     "channel",
@@ -150,6 +152,8 @@ fn app_command(name: &str, args: &[&str]) -> Result<What, String> {
         "press" => What::Button(one_word(args, "/press accept:3")?),
         "leaderboard" | "top" => leaderboard(args)?,
         "profile" => profile(args)?,
+        "tournament" => super::tournament::tournament(args)?,
+        "tournaments" => super::tournament::tournaments(args)?,
         _ => {
             return Err(format!(
                 "unknown command '/{name}'; /help lists the commands"

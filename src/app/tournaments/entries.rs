@@ -1,0 +1,612 @@
+//! A tournament's life before and around its games: created by a manager, joined and left
+//! by members (Ferry entered by a manager), started, withdrawn from, cancelled.
+
+use super::standings::{self, TieBreak};
+use super::{member_named, tournament_key, TournamentAsk, MAX_PLAYERS, MAX_ROUND_ROBIN};
+use crate::app::shared::{agreed_text, engine_text, queued, rated_text, DAY};
+use crate::app::terms::{checked_options, clock_days, level_of};
+use crate::app::text::{count_text, mention, quote, time_text};
+use crate::app::{button, refuse, App, Command, Fail, Out, Reply, Settled};
+use crate::engine::{self, Action, Variant};
+use crate::store::{
+    Format, GameStatus, NewTournament, StoreError, TournamentRow, TournamentStatus,
+};
+
+/// The fewest players a tournament starts with: two make a match, not a tournament.
+pub const MIN_PLAYERS: usize = 3;
+/// How far ahead a start may be set.
+const MAX_START_DAYS: i64 = 365;
+
+/// What a Swiss needs that Ferry does not do yet, said once.
+const SWISS_LATER: &str = "Swiss tournaments are not available yet: choose \
+     format:round-robin or format:double-round-robin.";
+
+impl App {
+    pub(super) fn create_tournament(&mut self, cmd: &Command, ask: &TournamentAsk) -> Out {
+        let TournamentAsk::Create {
+            variant,
+            format,
+            rounds,
+            days,
+            rated,
+            options,
+            max,
+            starts,
+            schedule,
+            tie_breaks,
+        } = ask
+        else {
+            return refuse("Ferry misread this command.");
+        };
+        if !cmd.who.manager {
+            return refuse(
+                "Only a server manager can create a tournament; /tournaments lists this \
+                 server's, and the Join button enters one.",
+            );
+        }
+        let variant = tournament_variant(variant)?;
+        let format = format_of(format)?;
+        if format == Format::Swiss {
+            return refuse(SWISS_LATER);
+        }
+        if let Some(r) = rounds {
+            return refuse(format!(
+                "rounds:{r} is for a Swiss: a round robin plays everyone against everyone, \
+                 so its players set its rounds. Leave rounds out."
+            ));
+        }
+        let settings = self.store.server_settings(&cmd.server)?;
+        let checked = checked_options(variant, options, &settings.river_aspect)?;
+        let days = clock_days(days.unwrap_or(settings.clock_days))?;
+        let max = max_players(*max, format)?;
+        let now = self.now();
+        let starts_at = starts.as_deref().map(|s| start_time(s, now)).transpose()?;
+        let by_rounds = schedule_of(schedule.as_deref())?;
+        let order = tie_break_order(tie_breaks.as_deref(), format)?;
+        let new = NewTournament {
+            server: cmd.server.clone(),
+            channel: cmd.channel.clone(),
+            variant: variant.id.to_string(),
+            options: checked.pairs().map(|(k, v)| format!("{k}={v}")).collect(),
+            format,
+            by_rounds,
+            rounds: None,
+            clock_days: days,
+            rated: rated.unwrap_or(true),
+            max_players: max,
+            starts_at,
+            tie_breaks: order.iter().map(|t| t.code()).collect::<Vec<_>>().join(","),
+            timeouts_withdraw: 2,
+            created_by: cmd.who.id.clone(),
+            created_at: now,
+        };
+        let id = self.store.create_tournament(&new)?;
+        let t = self
+            .store
+            .tournament(id)?
+            .ok_or_else(|| crate::app::shared::internal(format!("tournament {id} vanished")))?;
+        let mut reply = Reply::public(format!(
+            "{} Press Join to enter; {}.",
+            terms_text(&t),
+            match t.new.starts_at {
+                Some(at) => format!("it starts by itself on {}", time_text(at)),
+                None => format!("a manager starts it with /tournament start tournament:{id}"),
+            }
+        ));
+        reply.buttons = vec![
+            button(format!("tjoin:{id}"), "Join"),
+            button(format!("tleave:{id}"), "Leave"),
+        ];
+        reply.asks = Some(tournament_key(id));
+        Ok(reply)
+    }
+
+    pub(super) fn join_tournament(
+        &mut self,
+        cmd: &Command,
+        id: Option<i64>,
+        member: Option<&str>,
+        level: Option<&str>,
+    ) -> Out {
+        let t = self.find_tournament(cmd, id, |t| t.status == TournamentStatus::Open, "join")?;
+        let (who, level) = self.entrant_asked(cmd, &t, member, level)?;
+        check_open(&t, "join")?;
+        match self.store.join_tournament(t.id, &who, level, self.now()) {
+            Ok(()) => {}
+            Err(StoreError::Conflict(why)) if why == "already entered" => {
+                return refuse(format!(
+                    "{} in tournament {} already; the Leave button takes the entry back.",
+                    if who == cmd.who.id {
+                        "You are".to_string()
+                    } else {
+                        format!("{} is", mention(&who))
+                    },
+                    t.id
+                ))
+            }
+            Err(StoreError::Conflict(why)) => {
+                return refuse(format!(
+                    "Nobody can join tournament {} now: it is {why}.",
+                    t.id
+                ))
+            }
+            Err(e) => return Err(e.into()),
+        }
+        let n = self.store.entrants(t.id)?.len();
+        let level_note = level.map_or(String::new(), |l| format!(" at level {l}"));
+        Ok(Reply::public(format!(
+            "{}{level_note} joined tournament {}: {} now{}.",
+            mention(&who),
+            t.id,
+            count_text(n as i64, "player"),
+            t.new
+                .max_players
+                .map_or(String::new(), |m| format!(" (at most {m})"))
+        )))
+    }
+
+    /// Who a join enters: the sender, or Ferry at a level when a manager names it.
+    fn entrant_asked(
+        &self,
+        cmd: &Command,
+        t: &TournamentRow,
+        member: Option<&str>,
+        level: Option<&str>,
+    ) -> Out<(String, Option<u8>)> {
+        let Some(member) = member else {
+            if level.is_some() {
+                return refuse(format!(
+                    "level: is Ferry's strength, for a manager entering Ferry \
+                     (/tournament join tournament:{} member:@Ferry level:3).",
+                    t.id
+                ));
+            }
+            return Ok((cmd.who.id.clone(), None));
+        };
+        let id = member_named(member, "/tournament join member:@Ferry level:3")?;
+        if id == cmd.who.id {
+            return Ok((id, None));
+        }
+        if self.ferry.as_deref() != Some(id.as_str()) {
+            return refuse(
+                "Members enter for themselves, with the Join button or /tournament join; a \
+                 manager may enter only Ferry (member:@Ferry level:N).",
+            );
+        }
+        if !cmd.who.manager {
+            return refuse("Only a server manager can enter Ferry in a tournament.");
+        }
+        Ok((id, Some(level_of(level)?)))
+    }
+
+    pub(super) fn leave_tournament(&mut self, cmd: &Command, id: Option<i64>) -> Out {
+        let t = self.find_tournament(cmd, id, |t| t.status == TournamentStatus::Open, "leave")?;
+        check_open(&t, "leave")?;
+        match self.store.leave_tournament(t.id, &cmd.who.id) {
+            Ok(true) => {}
+            Ok(false) => return refuse(format!("You had not joined tournament {}.", t.id)),
+            Err(StoreError::Conflict(why)) => {
+                return refuse(format!(
+                    "Tournament {} is {why}: leaving is only before the start; \
+                     /tournament withdraw leaves a tournament under way.",
+                    t.id
+                ))
+            }
+            Err(e) => return Err(e.into()),
+        }
+        let n = self.store.entrants(t.id)?.len();
+        Ok(Reply::public(format!(
+            "{} left tournament {}: {} now.",
+            mention(&cmd.who.id),
+            t.id,
+            count_text(n as i64, "player")
+        )))
+    }
+
+    pub(super) fn start_tournament(&mut self, cmd: &Command, id: Option<i64>) -> Out {
+        if !cmd.who.manager {
+            return refuse("Only a server manager can start a tournament.");
+        }
+        let t = self.find_tournament(cmd, id, |t| t.status == TournamentStatus::Open, "start")?;
+        check_open(&t, "start")?;
+        let n = self.store.entrants(t.id)?.len();
+        if n < MIN_PLAYERS {
+            return refuse(format!(
+                "Tournament {} has {}; it starts with at least {MIN_PLAYERS}. Members enter \
+                 with the Join button under its announcement.",
+                t.id,
+                count_text(n as i64, "player")
+            ));
+        }
+        match self.begin(&t, false)? {
+            Some(reply) => Ok(reply),
+            None => refuse(format!("Tournament {} has just started or ended.", t.id)),
+        }
+    }
+
+    pub(super) fn withdraw_from_tournament(
+        &mut self,
+        cmd: &Command,
+        id: Option<i64>,
+        member: Option<&str>,
+    ) -> Out {
+        let t = self.find_tournament(
+            cmd,
+            id,
+            |t| t.status == TournamentStatus::Running,
+            "withdraw",
+        )?;
+        let who = match member {
+            Some(m) => member_named(m, "/tournament withdraw member:@ann")?,
+            None => cmd.who.id.clone(),
+        };
+        if who != cmd.who.id && !cmd.who.manager {
+            return refuse("Players withdraw themselves; a server manager may withdraw anyone.");
+        }
+        match t.status {
+            TournamentStatus::Open => {
+                return refuse(format!(
+                    "Tournament {} has not started: the Leave button takes an entry back.",
+                    t.id
+                ))
+            }
+            TournamentStatus::Running => {}
+            s => return refuse(format!("Tournament {} is {} already.", t.id, s.text())),
+        }
+        let entrants = self.store.entrants(t.id)?;
+        if !entrants.iter().any(|e| e.member == who) {
+            return refuse(format!(
+                "{} does not play in tournament {}.",
+                mention(&who),
+                t.id
+            ));
+        }
+        let why = if who == cmd.who.id {
+            "withdrew".to_string()
+        } else {
+            format!("was withdrawn by {}", quote(&cmd.who.name))
+        };
+        match self.withdraw(&t, &who, &why, false)? {
+            Some(reply) => Ok(reply),
+            None => refuse(format!(
+                "{} has withdrawn from tournament {} already.",
+                mention(&who),
+                t.id
+            )),
+        }
+    }
+
+    /// Withdraws `who` (`why`: how, for the message): boards not started are forfeited, and
+    /// their games still going are resigned in their name, each game's channel told.
+    /// `by_clock`: the clocks withdrew them, so the news is queued for the tournament's
+    /// channel with the withdrawal rather than returned. `None` when they had withdrawn
+    /// already.
+    pub(super) fn withdraw(
+        &mut self,
+        t: &TournamentRow,
+        who: &str,
+        why: &str,
+        by_clock: bool,
+    ) -> Out<Option<Reply>> {
+        let reply = Reply::public(format!(
+            "{} {why} from tournament {}: their games going on are resigned in their name, \
+             and those not started are lost by forfeit.",
+            mention(who),
+            t.id
+        ));
+        let notice = queued(&t.new.server, &t.new.channel, &reply, self.now());
+        let told = by_clock.then_some(&notice);
+        if !self.store.withdraw_entrant(t.id, who, t.paired + 1, told)? {
+            return Ok(None);
+        }
+        self.resign_withdrawn(t, who)?;
+        Ok(Some(reply))
+    }
+
+    /// Resigns, in `who`'s name, their games of `t` still going: they have withdrawn.
+    pub(super) fn resign_withdrawn(&mut self, t: &TournamentRow, who: &str) -> Out<()> {
+        for p in self.store.pairings(t.id)? {
+            let (Some(game_id), Some((status, _, _))) = (p.game_id, &p.game) else {
+                continue;
+            };
+            if status != GameStatus::Active.text() {
+                continue;
+            }
+            let Some(row) = self.store.game(game_id)? else {
+                continue;
+            };
+            let Some(color) = row.color_of(who) else {
+                continue;
+            };
+            let mut g = self.load(&row)?;
+            let action = Action::Resign(color);
+            if g.apply(action.clone()).is_err() {
+                continue;
+            }
+            let said = format!(
+                "Game {}: {} has withdrawn from tournament {}, so resigns this game.",
+                row.id,
+                mention(who),
+                t.id
+            );
+            let told = self.commit_telling(Some(who), &row, &action, &g, |app, stored| {
+                app.position_reply(stored, &g, said.clone()).map(Some)
+            });
+            match told {
+                Ok(_) => {}
+                // The game ended meanwhile: nothing to resign.
+                Err(Fail::Refuse(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn cancel_tournament(&mut self, cmd: &Command, id: Option<i64>) -> Out {
+        if !cmd.who.manager {
+            return refuse("Only a server manager can cancel a tournament.");
+        }
+        let t = self.find_tournament(
+            cmd,
+            id,
+            |t| matches!(t.status, TournamentStatus::Open | TournamentStatus::Running),
+            "cancel",
+        )?;
+        let now = self.now();
+        if !self
+            .store
+            .end_tournament(t.id, TournamentStatus::Cancelled, None, now)?
+        {
+            return refuse(format!(
+                "Tournament {} has ended already ({}).",
+                t.id,
+                t.status.text()
+            ));
+        }
+        let mut reply = Reply::public(format!(
+            "Tournament {} is cancelled by {}.{}",
+            t.id,
+            mention(&cmd.who.id),
+            if t.status == TournamentStatus::Running {
+                " Its games going on continue as ordinary games; no more of its games start."
+            } else {
+                ""
+            }
+        ));
+        if t.status == TournamentStatus::Open {
+            reply.settles.push(Settled {
+                key: tournament_key(t.id),
+                text: format!(
+                    "{} Cancelled by a server manager before it started.",
+                    terms_text(&t)
+                ),
+            });
+        }
+        Ok(reply)
+    }
+}
+
+/// Refused unless `t` takes entries.
+fn check_open(t: &TournamentRow, verb: &str) -> Out<()> {
+    if t.status != TournamentStatus::Open {
+        return refuse(format!(
+            "Tournament {} is {}: members {verb} only before it starts.",
+            t.id,
+            t.status.text()
+        ));
+    }
+    Ok(())
+}
+
+/// The announcement's terms: `**Tournament 3**: Little River Chess with river:gentle, a
+/// round robin (every game at once), rated, 3 days per move, at most 12 players.`
+pub(super) fn terms_text(t: &TournamentRow) -> String {
+    let variant = engine::variant(&t.new.variant).ok();
+    let name = variant.map_or(t.new.variant.as_str(), |v| v.name);
+    let agreed = variant
+        .and_then(|v| v.options(&t.new.options).ok().map(|o| agreed_text(v, &o)))
+        .unwrap_or_default();
+    let format = match (t.new.format, t.new.by_rounds) {
+        (Format::RoundRobin, false) => "a round robin (every game at once)",
+        (Format::RoundRobin, true) => "a round robin (round by round)",
+        (Format::DoubleRoundRobin, false) => "a double round robin (every game at once)",
+        (Format::DoubleRoundRobin, true) => "a double round robin (round by round)",
+        (Format::Swiss, _) => "a Swiss",
+    };
+    format!(
+        "**Tournament {}**: {name}{agreed}, {format}, {}, {} per move{}; tie-breaks {}.",
+        t.id,
+        rated_text(t.new.rated),
+        count_text(t.new.clock_days.into(), "day"),
+        t.new
+            .max_players
+            .map_or(String::new(), |m| format!(", at most {m} players")),
+        t.new.tie_breaks.replace(',', ", ")
+    )
+}
+
+fn tournament_variant(id: &str) -> Out<&'static Variant> {
+    engine::variant(id).map_err(|e| {
+        Fail::Refuse(format!(
+            "{}. Example: /tournament create variant:{} format:round-robin.",
+            engine_text(&e),
+            engine::variants().first().map_or("VARIANT", |v| v.id)
+        ))
+    })
+}
+
+fn format_of(text: &str) -> Out<Format> {
+    let t = text.trim().to_ascii_lowercase().replace([' ', '_'], "-");
+    Format::parse(&t).ok_or_else(|| {
+        Fail::Refuse(format!(
+            "{} is not a tournament format: choose format:round-robin, \
+             format:double-round-robin or format:swiss.",
+            quote(text)
+        ))
+    })
+}
+
+fn max_players(max: Option<u32>, format: Format) -> Out<Option<u32>> {
+    let Some(max) = max else {
+        return Ok(match format {
+            Format::Swiss => None,
+            _ => Some(MAX_ROUND_ROBIN),
+        });
+    };
+    let most = match format {
+        Format::Swiss => MAX_PLAYERS,
+        _ => MAX_ROUND_ROBIN,
+    };
+    if !(MIN_PLAYERS as u32..=most).contains(&max) {
+        return refuse(format!(
+            "max:{max} is not possible for {}: choose max:{MIN_PLAYERS} to max:{most}.",
+            match format {
+                Format::Swiss => "a Swiss",
+                _ => "a round robin",
+            }
+        ));
+    }
+    Ok(Some(max))
+}
+
+fn schedule_of(text: Option<&str>) -> Out<bool> {
+    match text.map(|t| t.trim().to_ascii_lowercase()) {
+        None => Ok(false),
+        Some(t) if t == "all" => Ok(false),
+        Some(t) if t == "rounds" => Ok(true),
+        Some(_) => refuse(format!(
+            "{} is not a schedule: choose schedule:all (every game at once) or \
+             schedule:rounds (round by round).",
+            quote(text.unwrap_or(""))
+        )),
+    }
+}
+
+/// The tie-breaks asked, or the default for the format; refused when a code is unknown or
+/// named twice.
+fn tie_break_order(text: Option<&str>, format: Format) -> Out<Vec<TieBreak>> {
+    let Some(text) = text else {
+        return Ok(match format {
+            Format::Swiss => standings::SWISS_ORDER.to_vec(),
+            _ => standings::ROUND_ROBIN_ORDER.to_vec(),
+        });
+    };
+    let mut order = Vec::new();
+    for code in text.split([',', ' ']).filter(|c| !c.trim().is_empty()) {
+        let t = TieBreak::parse(code.trim()).map_err(Fail::Refuse)?;
+        if order.contains(&t) {
+            return refuse(format!("The tie-break {} is named twice.", t.code()));
+        }
+        order.push(t);
+    }
+    if order.len() > 6 {
+        return refuse("Name at most 6 tie-breaks.");
+    }
+    Ok(order)
+}
+
+/// When a tournament asked to start at `text` starts: `2026-12-01 18:00` or `2026-12-01`
+/// (UTC), or from now, `3d` or `12h`.
+fn start_time(text: &str, now: i64) -> Out<i64> {
+    let t = text.trim();
+    let example = "starts:2026-12-01 18:00 (UTC), starts:2026-12-01, starts:3d or starts:12h";
+    let relative = t
+        .strip_suffix(['d', 'h'])
+        .and_then(|n| n.trim().parse::<i64>().ok())
+        .map(|n| if t.ends_with('d') { n * DAY } else { n * 3600 });
+    let at = match relative {
+        Some(secs) => now + secs,
+        None => parse_utc(t).ok_or_else(|| {
+            Fail::Refuse(format!(
+                "{} is not a time Ferry reads: write {example}.",
+                quote(t)
+            ))
+        })?,
+    };
+    if at <= now {
+        return refuse(format!(
+            "{} has passed: a start is in the future.",
+            quote(t)
+        ));
+    }
+    if at > now + MAX_START_DAYS * DAY {
+        return refuse(format!(
+            "{} is more than {MAX_START_DAYS} days away: choose a nearer start.",
+            quote(t)
+        ));
+    }
+    Ok(at)
+}
+
+/// `YYYY-MM-DD` or `YYYY-MM-DD HH:MM` (UTC) as Unix seconds.
+fn parse_utc(t: &str) -> Option<i64> {
+    let (date, time) = match t.split_once([' ', 'T']) {
+        Some((d, tm)) => (d, Some(tm.trim())),
+        None => (t, None),
+    };
+    let mut d = date.split('-').map(|p| p.parse::<i64>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    if d.next().is_some() || !(1..=12).contains(&m) || !(1..=days_in(y, m)).contains(&day) {
+        return None;
+    }
+    let (hh, mm) = match time {
+        Some(tm) => {
+            let (h, mi) = tm.split_once(':')?;
+            (h.parse::<i64>().ok()?, mi.parse::<i64>().ok()?)
+        }
+        None => (0, 0),
+    };
+    if !(0..24).contains(&hh) || !(0..60).contains(&mm) {
+        return None;
+    }
+    Some(days_from_civil(y, m, day) * DAY + hh * 3600 + mm * 60)
+}
+
+fn days_in(y: i64, m: i64) -> i64 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_times_read_as_written() {
+        let now = parse_utc("2026-11-27 12:00").unwrap();
+        assert_eq!(start_time("3d", now).ok(), Some(now + 3 * DAY));
+        assert_eq!(start_time("12h", now).ok(), Some(now + 12 * 3600));
+        assert_eq!(
+            start_time("2026-12-01 18:30", now).ok(),
+            Some(now + 4 * DAY + 6 * 3600 + 1800)
+        );
+        assert_eq!(parse_utc("1970-01-01"), Some(0));
+        assert_eq!(parse_utc("2000-03-01"), Some(951_868_800));
+        for bad in [
+            "",
+            "tomorrow",
+            "2026-02-30",
+            "2026-12-01 25:00",
+            "-3d",
+            "2026-11-01",
+        ] {
+            assert!(start_time(bad, now).is_err(), "{bad}");
+        }
+        assert!(start_time("400d", now).is_err());
+    }
+}
