@@ -47,6 +47,12 @@ pub const COMMANDS: &[HelpEntry] = &[
     entry("abort", "[N]", "managers: end a stuck game without a result"),
     entry("leaderboard", "[VARIANT] [page:N]", "the server's best-rated players"),
     entry("profile", "[@member]", "games, results and ratings, with a chart"),
+    entry(
+        "tournament",
+        "create|join|leave|start|pairings|standings|withdraw|cancel|export [N]",
+        "round robins of the server; managers create, start and cancel them",
+    ),
+    entry("tournaments", "", "the server's tournaments"),
     entry("help", "", "this list"),
 ];
 

@@ -4,6 +4,7 @@
 use super::answer::{self, Mode};
 use super::incoming::Incoming;
 use super::{buttons, Context, Data, Error};
+use crate::app::tournaments::TournamentAsk;
 use crate::app::{quote, quote_at_most, Side, Step, What};
 use crate::engine::{server_option, variants};
 use poise::serenity_prelude as serenity;
@@ -30,6 +31,8 @@ fn all() -> Vec<poise::Command<Data, Error>> {
         abort(),
         leaderboard(),
         profile(),
+        tournament(),
+        tournaments(),
         help(),
     ]
 }
@@ -622,6 +625,199 @@ async fn profile(
     }
     let member = member.map(|u| u.id.to_string());
     run(ctx, What::Profile { member }).await
+}
+
+/// Tournaments of this server: round robins by FIDE's tables, ranked by its tie-breaks
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "tournament_create",
+        "tournament_join",
+        "tournament_leave",
+        "tournament_start",
+        "tournament_pairings",
+        "tournament_standings",
+        "tournament_withdraw",
+        "tournament_cancel",
+        "tournament_export"
+    ),
+    subcommand_required
+)]
+async fn tournament(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum FormatChoice {
+    #[name = "round-robin"]
+    RoundRobin,
+    #[name = "double-round-robin"]
+    DoubleRoundRobin,
+}
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum ScheduleChoice {
+    #[name = "all (every game at once)"]
+    All,
+    #[name = "rounds (round by round)"]
+    Rounds,
+}
+
+/// Server managers: create a tournament, announced with Join and Leave buttons
+// poise makes each option an argument.
+#[allow(clippy::too_many_arguments)]
+#[poise::command(slash_command, guild_only, rename = "create")]
+async fn tournament_create(
+    ctx: Context<'_>,
+    #[description = "The variant to play"] variant: VariantChoice,
+    #[description = "How players are paired"] format: FormatChoice,
+    #[description = "Days per move (1 to 30; default: the server's)"]
+    #[min = 1]
+    #[max = 30]
+    days: Option<u32>,
+    #[description = "Counts for ratings (default true)"] rated: Option<bool>,
+    #[description = "Little River Chess: the river's aspect (default: the server's)"] river: Option<
+        AspectChoice,
+    >,
+    #[description = "More options as key:value, e.g. board:8x12 (see /rules)"] options: Option<
+        String,
+    >,
+    #[description = "The most players it takes"]
+    #[min = 3]
+    #[max = 500]
+    max: Option<u32>,
+    #[description = "When it starts by itself: 2026-12-01 18:00 (UTC), 3d or 12h"] starts: Option<
+        String,
+    >,
+    #[description = "Round robins: every game at once (default) or round by round"]
+    schedule: Option<ScheduleChoice>,
+    #[description = "Tie-breaks in order, e.g. DE,WIN,SB"] tie_breaks: Option<String>,
+) -> Result<(), Error> {
+    let mut texts: Vec<String> = river
+        .map(|r| format!("{}:{}", server_option().0.key, r.id()))
+        .into_iter()
+        .collect();
+    texts.extend(options);
+    let ask = TournamentAsk::Create {
+        variant: variant.id().to_string(),
+        format: match format {
+            FormatChoice::RoundRobin => "round-robin",
+            FormatChoice::DoubleRoundRobin => "double-round-robin",
+        }
+        .to_string(),
+        rounds: None,
+        days,
+        rated,
+        options: texts,
+        max,
+        starts,
+        schedule: schedule.map(|s| match s {
+            ScheduleChoice::All => "all".to_string(),
+            ScheduleChoice::Rounds => "rounds".to_string(),
+        }),
+        tie_breaks,
+    };
+    run(ctx, What::Tournament(ask)).await
+}
+
+/// Enter a tournament (managers: enter Ferry, member:@Ferry level:N)
+#[poise::command(slash_command, guild_only, rename = "join")]
+async fn tournament_join(
+    ctx: Context<'_>,
+    #[description = "The tournament's number (default: the one taking entries)"] tournament: Option<
+        i64,
+    >,
+    #[description = "Managers: Ferry itself"] member: Option<serenity::User>,
+    #[description = "Ferry's level, 1 (easiest) to 8"] level: Option<String>,
+) -> Result<(), Error> {
+    let member = member.map(|u| u.id.to_string());
+    let ask = TournamentAsk::Join {
+        tournament,
+        member,
+        level,
+    };
+    run(ctx, What::Tournament(ask)).await
+}
+
+/// Take your entry back before the start
+#[poise::command(slash_command, guild_only, rename = "leave")]
+async fn tournament_leave(
+    ctx: Context<'_>,
+    #[description = "The tournament's number"] tournament: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::Tournament(TournamentAsk::Leave { tournament })).await
+}
+
+/// Server managers: start a tournament now
+#[poise::command(slash_command, guild_only, rename = "start")]
+async fn tournament_start(
+    ctx: Context<'_>,
+    #[description = "The tournament's number"] tournament: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::Tournament(TournamentAsk::Start { tournament })).await
+}
+
+/// Who plays whom in a round, and how each game stands
+#[poise::command(slash_command, guild_only, rename = "pairings")]
+async fn tournament_pairings(
+    ctx: Context<'_>,
+    #[description = "The tournament's number"] tournament: Option<i64>,
+    #[description = "The round (default: the earliest still being played)"]
+    #[min = 1]
+    round: Option<u32>,
+) -> Result<(), Error> {
+    let ask = TournamentAsk::Pairings { tournament, round };
+    run(ctx, What::Tournament(ask)).await
+}
+
+/// The standings, ranked by points and tie-breaks
+#[poise::command(slash_command, guild_only, rename = "standings")]
+async fn tournament_standings(
+    ctx: Context<'_>,
+    #[description = "The tournament's number"] tournament: Option<i64>,
+    #[description = "Which page"]
+    #[min = 1]
+    page: Option<u32>,
+) -> Result<(), Error> {
+    let ask = TournamentAsk::Standings { tournament, page };
+    run(ctx, What::Tournament(ask)).await
+}
+
+/// Withdraw from a tournament (managers: withdraw a member)
+#[poise::command(slash_command, guild_only, rename = "withdraw")]
+async fn tournament_withdraw(
+    ctx: Context<'_>,
+    #[description = "The tournament's number"] tournament: Option<i64>,
+    #[description = "Managers: the member to withdraw"] member: Option<serenity::User>,
+) -> Result<(), Error> {
+    let member = member.map(|u| u.id.to_string());
+    let ask = TournamentAsk::Withdraw { tournament, member };
+    run(ctx, What::Tournament(ask)).await
+}
+
+/// Server managers: cancel a tournament
+#[poise::command(slash_command, guild_only, rename = "cancel")]
+async fn tournament_cancel(
+    ctx: Context<'_>,
+    #[description = "The tournament's number"] tournament: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::Tournament(TournamentAsk::Cancel { tournament })).await
+}
+
+/// The tournament as a FIDE report file (TRF), for any arbiter's program
+#[poise::command(slash_command, guild_only, rename = "export")]
+async fn tournament_export(
+    ctx: Context<'_>,
+    #[description = "The tournament's number"] tournament: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, What::Tournament(TournamentAsk::Export { tournament })).await
+}
+
+/// This server's tournaments, newest first
+#[poise::command(slash_command, guild_only)]
+async fn tournaments(ctx: Context<'_>) -> Result<(), Error> {
+    run(ctx, What::Tournament(TournamentAsk::List)).await
 }
 
 /// Ferry's commands, what each takes and does

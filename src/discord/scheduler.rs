@@ -129,6 +129,7 @@ pub fn start(http: Arc<serenity::Http>, data: Data, every: Duration) {
             if !holding {
                 continue;
             }
+            seat_games(&http, &data).await;
             match data
                 .bridge
                 .run(|app| {
@@ -152,6 +153,64 @@ pub fn start(http: Arc<serenity::Http>, data: Data, every: Duration) {
             drop(permit);
         }
     });
+}
+
+/// Starts the tournament games waiting for a place: opens a thread for each under its
+/// tournament's channel and starts the game there (its announcement is queued, and this
+/// tick posts it). Only the clocks' holder does it, so two processes never open threads
+/// for one game; a thread whose game will not start after all (a withdrawal, a
+/// cancellation meanwhile) is removed again. When Discord refuses a thread, the rest wait
+/// for the next tick.
+async fn seat_games(http: &serenity::Http, data: &Data) {
+    let seats = match data.bridge.run(|app| app.seats()).await {
+        Ok(seats) => seats,
+        Err(e) => return tracing::error!("cannot read the tournament games to start: {e}"),
+    };
+    for seat in seats {
+        let Some(channel) = seat.channel.parse::<u64>().ok().filter(|n| *n != 0) else {
+            tracing::error!(channel = %seat.channel, "a tournament's channel is not a Discord channel");
+            continue;
+        };
+        let name: String = seat.thread.chars().take(100).collect();
+        let builder = serenity::CreateThread::new(name)
+            .kind(serenity::ChannelType::PublicThread)
+            .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+        let channel = serenity::ChannelId::new(channel);
+        let made = retry::patiently("opening a tournament game's thread", || {
+            channel.create_thread(http, builder.clone())
+        })
+        .await;
+        let thread = match made {
+            Ok(t) => t,
+            Err(e) => {
+                return tracing::warn!(
+                    tournament = seat.tournament,
+                    "cannot open a thread for a tournament game ({e}); trying again next tick"
+                )
+            }
+        };
+        let (place, at) = (thread.id.to_string(), seat.clone());
+        match data.bridge.run(move |app| app.seat(&at, &place)).await {
+            Ok(Some(seated)) => {
+                if seated.ferry_turn {
+                    super::thinking::schedule(data, seated.game);
+                }
+            }
+            outcome => {
+                if let Err(e) = outcome {
+                    tracing::error!(
+                        tournament = seat.tournament,
+                        "cannot start a tournament game: {e}"
+                    );
+                }
+                let deleted =
+                    retry::patiently("removing a thread", || thread.id.delete(http)).await;
+                if let Err(e) = deleted {
+                    tracing::warn!("cannot remove the empty thread {}: {e}", thread.id);
+                }
+            }
+        }
+    }
 }
 
 /// Takes or renews the clocks' lease; logs when this process starts or stops running the
