@@ -471,3 +471,93 @@ fn bad_tournament_commands_are_refused_and_change_nothing() {
         .refused("cid", &format!("/tournament join {id}"))
         .contains("cancelled"));
 }
+
+#[test]
+fn two_processes_ending_a_round_s_last_games_at_once_pair_the_next_round_once() {
+    use ferry::app::{App, Command, Member, What};
+    use std::sync::{Arc, Barrier};
+    each("tournament-race", |db: &TestDb| {
+        for attempt in 0..4 {
+            let mut t = Table::on(db);
+            let id = created(
+                &mut t,
+                "little-river format:round-robin schedule:rounds",
+                &PLAYERS[..4],
+            );
+            t.ok("mod!", &format!("/tournament start {id}"));
+            let games: Vec<i64> = seat_all(&mut t).into_iter().map(|(_, g)| g).collect();
+            assert_eq!(games.len(), 2);
+            let barrier = Arc::new(Barrier::new(2));
+            std::thread::scope(|s| {
+                for game in &games {
+                    let barrier = Arc::clone(&barrier);
+                    let store = db.open();
+                    let clock = t.clock.clone();
+                    let white = t.app.store().game(*game).unwrap().unwrap().white;
+                    s.spawn(move || {
+                        let mut app = App::new(store, clock);
+                        let cmd = Command {
+                            who: Member::new(&white),
+                            server: "home".into(),
+                            channel: "general".into(),
+                            what: What::Resign { game: Some(*game) },
+                        };
+                        barrier.wait();
+                        let r = app.handle(&cmd).unwrap();
+                        assert!(r.text.contains("resigns"), "{}", r.text);
+                        let now = app.now();
+                        app.tick(now).unwrap();
+                    });
+                }
+            });
+            let notices = t.tick(t.app.now());
+            let paired = t
+                .app
+                .store()
+                .pairings(id)
+                .unwrap()
+                .into_iter()
+                .filter(|p| p.pairing.round == 2)
+                .count();
+            assert_eq!(paired, 2, "attempt {attempt}: round 2's boards once");
+            let told = notices
+                .iter()
+                .filter(|n| n.reply.text.contains("round 2 is paired"))
+                .count();
+            assert_eq!(told, 1, "attempt {attempt}: announced once: {notices:?}");
+            assert_eq!(seat_all(&mut t).len(), 2);
+        }
+    });
+}
+
+#[test]
+fn ferry_entered_by_a_manager_plays_its_games_casual() {
+    let mut t = Table::new("tournament-ferry");
+    t.app.set_ferry_id("ferry");
+    let id = created(&mut t, "little-river format:round-robin", &PLAYERS[..2]);
+    assert!(t
+        .refused("ann", "/tournament join member:@ferry level:2")
+        .contains("Only a server manager"));
+    assert!(t
+        .refused("mod!", "/tournament join member:@ferry level:9")
+        .contains("8"));
+    let r = t.ok("mod!", "/tournament join member:@ferry level:2");
+    assert!(
+        r.text.contains("<@ferry> at level 2 joined tournament"),
+        "{}",
+        r.text
+    );
+    t.ok("mod!", &format!("/tournament start {id}"));
+    let mut ferry_moves_first = 0;
+    for seat in t.app.seats().unwrap() {
+        let thread = format!("r{}", seat.round);
+        let seated = t.app.seat(&seat, &thread).unwrap().unwrap();
+        let row = t.app.store().game(seated.game).unwrap().unwrap();
+        let plays = row.white == "ferry" || row.black == "ferry";
+        assert_eq!(row.computer.is_some(), plays);
+        assert_eq!(seated.ferry_turn, row.white == "ferry");
+        ferry_moves_first += usize::from(seated.ferry_turn);
+        assert_eq!(t.app.store().game_rated(seated.game).unwrap(), !plays);
+    }
+    assert_eq!(ferry_moves_first, 1, "3 players: Ferry is White once");
+}
