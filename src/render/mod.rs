@@ -14,6 +14,7 @@ mod legend;
 mod memo;
 mod palette;
 mod replay;
+mod standings;
 mod tally;
 pub mod view;
 
@@ -22,6 +23,7 @@ pub use chart::{ChartSeries, ChartTick};
 pub use encode::BUDGET as PICTURE_BUDGET;
 pub use legend::LegendEntry;
 pub use replay::{replay, Replay, MOST_BYTES as MOST_REPLAY_BYTES};
+pub use standings::{StandingRow, StandingsView};
 pub use tally::TallyEntry;
 pub use view::{BoardView, CellView, Exit, HandItem, Marks, PieceView, RankLine, Terrain};
 
@@ -40,6 +42,12 @@ pub fn legend_png(title: &str, entries: &[LegendEntry]) -> Vec<u8> {
 /// The standing of a vote as bars, with a title and a line under it.
 pub fn tally_png(title: &str, subtitle: &str, entries: &[TallyEntry]) -> Vec<u8> {
     encode::png(&tally::draw(title, subtitle, entries))
+}
+
+/// A tournament's standings as a crosstable: its colours are outside the boards' palette
+/// too, so it is written in RGB (drawn once per command).
+pub fn standings_png(view: &StandingsView) -> Vec<u8> {
+    encode::png_rgb(&standings::draw(view))
 }
 
 /// A line chart of ratings over time, one line per series, dates under the ticks, at

@@ -8,7 +8,8 @@ use super::trf::{self, Header};
 use super::LISTED;
 use crate::app::shared::internal;
 use crate::app::text::{count_text, mention};
-use crate::app::{refuse, App, Command, Out, Reply, TextFile};
+use crate::app::{refuse, App, Command, Out, Picture, Reply, TextFile};
+use crate::render::{self, StandingRow, StandingsView};
 use crate::store::{
     ByeKind, EntrantRow, Format, GameStatus, PairingRow, TournamentRow, TournamentStatus,
 };
@@ -141,8 +142,24 @@ impl App {
             |t| t.status != TournamentStatus::Cancelled,
             "standings",
         )?;
-        let text = self.standings_text(&t, page.unwrap_or(1))?;
-        Ok(Reply::private(text))
+        let (text, picture) = self.standings_page(&t, page.unwrap_or(1))?;
+        let mut reply = Reply::private(text);
+        reply.picture = Some(picture);
+        Ok(reply)
+    }
+
+    /// Page `page` of `t`'s standings as text and as a crosstable picture.
+    pub(super) fn standings_page(&self, t: &TournamentRow, page: u32) -> Out<(String, Picture)> {
+        let text = self.standings_text(t, page)?;
+        let rec = self.record(t)?;
+        let order = tie_breaks_of(t);
+        let ranked = standings::standings(&rec.table, ranking_format(t), &order);
+        let view = crosstable(t, &rec, &ranked, &order, page as usize);
+        let picture = Picture {
+            name: format!("tournament-{}-standings-{page}.png", t.id),
+            png: render::standings_png(&view),
+        };
+        Ok((text, picture))
     }
 
     /// Page `page` of `t`'s standings: a heading and a line a player.
@@ -275,6 +292,91 @@ impl App {
             text,
         });
         Ok(reply)
+    }
+}
+
+/// The crosstable of one page of standings: a row a player in standings order, a column
+/// for every player in that order (a round robin), each cell the results of their games
+/// against each other (`1`, `½`, `0`, `+`/`−` by forfeit, `·` going on, empty not yet
+/// played).
+fn crosstable(
+    t: &TournamentRow,
+    rec: &Record,
+    ranked: &[standings::Standing],
+    order: &[TieBreak],
+    page: usize,
+) -> StandingsView {
+    let position: Vec<usize> = {
+        let mut p = vec![0; ranked.len()];
+        for (i, s) in ranked.iter().enumerate() {
+            p[s.player] = i;
+        }
+        p
+    };
+    let rows = ranked
+        .iter()
+        .enumerate()
+        .skip((page - 1) * PER_PAGE)
+        .take(PER_PAGE)
+        .map(|(i, s)| {
+            let me = &rec.table.players[s.player];
+            let mut cells: Vec<Option<String>> = vec![Some(String::new()); ranked.len()];
+            cells[i] = None;
+            for round in &me.rounds {
+                if let Round::Game {
+                    opponent, score, ..
+                } = round
+                {
+                    let cell = cells[position[*opponent]].get_or_insert_with(String::new);
+                    if !cell.is_empty() {
+                        cell.push(' ');
+                    }
+                    cell.push_str(score_mark(*score));
+                }
+            }
+            let withdrawn = if me.withdrawn_from.is_some() {
+                " (withdrawn)"
+            } else {
+                ""
+            };
+            StandingRow {
+                rank: s.rank.to_string(),
+                name: format!("{}. {}{withdrawn}", i + 1, me.name),
+                cells,
+                points: points_text(s.halves),
+                tie_breaks: s.tie_breaks.iter().map(|v| v.to_string()).collect(),
+            }
+        })
+        .collect();
+    let variant = crate::engine::variant(&t.new.variant).map_or(t.new.variant.as_str(), |v| v.name);
+    let pages = ranked.len().div_ceil(PER_PAGE).max(1);
+    StandingsView {
+        title: format!("Tournament {}: {variant}", t.id),
+        subtitle: format!(
+            "{}, {}{}",
+            t.new.format.text().replace('-', " "),
+            count_text(ranked.len() as i64, "player"),
+            if pages > 1 {
+                format!(", page {page} of {pages}")
+            } else {
+                String::new()
+            }
+        ),
+        columns: (1..=ranked.len()).map(|n| n.to_string()).collect(),
+        tie_breaks: order.iter().map(|t| t.code()).collect(),
+        rows,
+    }
+}
+
+/// A game's mark in a crosstable cell.
+fn score_mark(score: Option<GameScore>) -> &'static str {
+    match score {
+        None => "·",
+        Some(GameScore::Won) => "1",
+        Some(GameScore::Drawn) => "½",
+        Some(GameScore::Lost) => "0",
+        Some(GameScore::WonByForfeit) => "+",
+        Some(GameScore::LostByForfeit) => "−",
     }
 }
 

@@ -371,11 +371,12 @@ impl App {
         if any_going {
             return Ok(());
         }
-        let table = self.standings_text(t, 1)?;
-        let reply = Reply::public(format!(
+        let (table, picture) = self.standings_page(t, 1)?;
+        let mut reply = Reply::public(format!(
             "Tournament {} has ended: every game is over. Final standings:\n{table}",
             t.id
         ));
+        reply.picture = Some(picture);
         let notice = queued(&t.new.server, &t.new.channel, &reply, now);
         self.store
             .end_tournament(t.id, TournamentStatus::Finished, Some(&notice), now)?;
