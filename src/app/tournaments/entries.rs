@@ -5,7 +5,7 @@ use super::standings::{self, TieBreak};
 use super::{member_named, tournament_key, TournamentAsk, MAX_PLAYERS, MAX_ROUND_ROBIN};
 use crate::app::shared::{agreed_text, engine_text, queued, rated_text, DAY};
 use crate::app::terms::{checked_options, clock_days, level_of};
-use crate::app::text::{count_text, mention, quote, time_text};
+use crate::app::text::{count_text, days_from_civil, mention, quote, time_text};
 use crate::app::{button, refuse, App, Command, Fail, Out, Reply, Settled};
 use crate::engine::{self, Action, Variant};
 use crate::store::{
@@ -569,17 +569,6 @@ fn days_in(y: i64, m: i64) -> i64 {
         4 | 6 | 9 | 11 => 30,
         _ => 31,
     }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use super::table::{Bye, Colour, GameScore, Player, Round, Table};
 use super::trf::{self, Header};
 use super::LISTED;
 use crate::app::shared::internal;
-use crate::app::text::{count_text, mention};
+use crate::app::text::{civil_from_days, count_text, mention};
 use crate::app::{refuse, App, Command, Out, Picture, Reply, TextFile};
 use crate::render::{self, StandingRow, StandingsView};
 use crate::store::{
@@ -489,17 +489,7 @@ fn points_text(halves: u32) -> String {
 
 /// `2026/11/27`, as report files write dates.
 fn date_text(at: i64) -> String {
-    let days = at.div_euclid(86_400);
-    // Civil from days (proleptic Gregorian).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (y, m, d) = civil_from_days(at.div_euclid(86_400));
     format!("{y:04}/{m:02}/{d:02}")
 }
 
