@@ -380,8 +380,18 @@ fn bad_tournament_commands_are_refused_and_change_nothing() {
         ),
         (
             "mod!",
-            "/tournament create river format:swiss rounds:5",
-            "Swiss tournaments are not available yet",
+            "/tournament create river format:swiss",
+            "A Swiss needs its number of rounds",
+        ),
+        (
+            "mod!",
+            "/tournament create river format:swiss rounds:21",
+            "rounds:1 to rounds:20",
+        ),
+        (
+            "mod!",
+            "/tournament create river format:swiss rounds:5 schedule:all",
+            "round by round",
         ),
         (
             "mod!",
@@ -462,6 +472,9 @@ fn bad_tournament_commands_are_refused_and_change_nothing() {
         let why = t.refused(who, line);
         assert!(why.contains(says), "{line}: {why}");
     }
+    let swiss = created(&mut t, "river format:swiss rounds:3", &PLAYERS[..3]);
+    let why = t.refused("mod!", &format!("/tournament start {swiss}"));
+    assert!(why.contains("a Swiss needs more players than rounds"), "{why}");
     let r = t.ok("mod!", &format!("/tournament cancel {id}"));
     assert!(
         r.settles.iter().any(|s| s.text.contains("Cancelled")),
@@ -560,4 +573,110 @@ fn ferry_entered_by_a_manager_plays_its_games_casual() {
         assert_eq!(t.app.store().game_rated(seated.game).unwrap(), !plays);
     }
     assert_eq!(ferry_moves_first, 1, "3 players: Ferry is White once");
+}
+
+/// Who played whom in every round so far: (round, white, black-or-bye).
+fn boards_of(t: &Table, id: i64) -> Vec<(u32, String, Option<String>)> {
+    t.app
+        .store()
+        .pairings(id)
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.pairing.round, p.pairing.white, p.pairing.black))
+        .collect()
+}
+
+#[test]
+fn a_swiss_of_nine_with_a_late_entry_a_withdrawal_and_byes() {
+    let mut t = Table::new("tournament-swiss");
+    let nine = ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9"];
+    let id = created(&mut t, "river format:swiss rounds:4", &nine);
+    let r = t.ok("mod!", "/tournament start");
+    assert!(
+        r.text.contains("9 players, 4 rounds, 4 games in round 1"),
+        "{}",
+        r.text
+    );
+    let pairings = t.run("p1", "/tournament pairings");
+    assert!(
+        pairings.text.contains("has a bye (a point)"),
+        "{}",
+        pairings.text
+    );
+    let mut games = seat_all(&mut t);
+    assert_eq!(games.len(), 4);
+    // A late entry plays from round 2.
+    let r = t.ok("p10", "/tournament join");
+    assert!(r.text.contains("they play from round 2"), "{}", r.text);
+    for round in 1..=4u32 {
+        assert!(games.iter().all(|(s, _)| s.round == round));
+        if round == 2 {
+            // p3 withdraws during round 2: their game is resigned, later rounds leave them out.
+            t.ok("p3", "/tournament withdraw");
+        }
+        for (i, (_, g)) in games.iter().enumerate() {
+            if t.app.store().game(*g).unwrap().unwrap().status.text() == "active" {
+                end_game(&mut t, *g, i % 3 != 2);
+            }
+        }
+        let notices = t.tick(t.app.now());
+        if round < 4 {
+            assert!(
+                notices.iter().any(|n| n
+                    .reply
+                    .text
+                    .contains(&format!("round {} of 4 is paired", round + 1))),
+                "{notices:?}"
+            );
+            games = seat_all(&mut t);
+        } else {
+            assert!(
+                notices.iter().any(|n| n.reply.text.contains("has ended")),
+                "{notices:?}"
+            );
+        }
+    }
+    let boards = boards_of(&t, id);
+    // Nobody meets anyone twice; nobody has the bye twice; one bye at most a round.
+    let mut met: Vec<(String, String)> = boards
+        .iter()
+        .filter_map(|(_, w, b)| {
+            let b = b.clone()?;
+            let mut p = [w.clone(), b];
+            p.sort();
+            Some((p[0].clone(), p[1].clone()))
+        })
+        .collect();
+    let games_played = met.len();
+    met.sort();
+    met.dedup();
+    assert_eq!(met.len(), games_played, "a pair met twice: {boards:?}");
+    let byes: Vec<&String> = boards
+        .iter()
+        .filter(|(_, _, b)| b.is_none())
+        .map(|(_, w, _)| w)
+        .collect();
+    let mut distinct = byes.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), byes.len(), "{byes:?}");
+    for round in 1..=4u32 {
+        let in_round: Vec<_> = boards.iter().filter(|(r, _, _)| *r == round).collect();
+        assert!(in_round.iter().filter(|(_, _, b)| b.is_none()).count() <= 1);
+        let plays = |m: &str| {
+            in_round
+                .iter()
+                .any(|(_, w, b)| w == m || b.as_deref() == Some(m))
+        };
+        assert_eq!(plays("p10"), round >= 2, "round {round}");
+        assert_eq!(plays("p3"), round <= 2, "round {round}");
+    }
+    let s = t.run("p1", "/tournament standings");
+    assert!(
+        s.text.contains("tie-breaks BH-C1, BH, SB, DE, WIN"),
+        "{}",
+        s.text
+    );
+    assert!(s.text.contains("<@p3> (withdrawn)"), "{}", s.text);
+    assert_eq!(s.text.lines().count(), 11, "{}", s.text);
 }

@@ -627,7 +627,7 @@ async fn profile(
     run(ctx, What::Profile { member }).await
 }
 
-/// Tournaments of this server: round robins by FIDE's tables, ranked by its tie-breaks
+/// Tournaments of this server: round robins and Swiss events, paired and ranked as FIDE rules
 #[poise::command(
     slash_command,
     guild_only,
@@ -654,6 +654,8 @@ pub enum FormatChoice {
     RoundRobin,
     #[name = "double-round-robin"]
     DoubleRoundRobin,
+    #[name = "swiss"]
+    Swiss,
 }
 
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -692,7 +694,13 @@ async fn tournament_create(
     >,
     #[description = "Round robins: every game at once (default) or round by round"]
     schedule: Option<ScheduleChoice>,
-    #[description = "Tie-breaks in order, e.g. DE,WIN,SB"] tie_breaks: Option<String>,
+    #[description = "Tie-breaks in order, e.g. DE,WIN,SB or BH-C1,BH,SB"] tie_breaks: Option<
+        String,
+    >,
+    #[description = "A Swiss's rounds (1 to 20)"]
+    #[min = 1]
+    #[max = 20]
+    rounds: Option<u32>,
 ) -> Result<(), Error> {
     let mut texts: Vec<String> = river
         .map(|r| format!("{}:{}", server_option().0.key, r.id()))
@@ -704,9 +712,10 @@ async fn tournament_create(
         format: match format {
             FormatChoice::RoundRobin => "round-robin",
             FormatChoice::DoubleRoundRobin => "double-round-robin",
+            FormatChoice::Swiss => "swiss",
         }
         .to_string(),
-        rounds: None,
+        rounds,
         days,
         rated,
         options: texts,

@@ -426,6 +426,58 @@ impl Store {
         })
     }
 
+    /// Enters `member` late into a running Swiss: numbered after everyone, playing from the
+    /// next round to be paired (the rounds before count as zero-point byes). Refused when
+    /// it is no Swiss under way with a round still to pair, is full, or has them already.
+    pub fn join_late(
+        &mut self,
+        id: i64,
+        member: &str,
+        level: Option<u8>,
+        rating: Option<f64>,
+        now: i64,
+    ) -> Result<u32> {
+        self.db.write(|db| {
+            let (status, paired) = status_in(db, id)?;
+            let (format, rounds, max): (String, Option<u32>, Option<u32>) = db.query_one(
+                "SELECT format, rounds, max_players FROM tournaments WHERE id = ?1",
+                args![id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )?;
+            let open_round = rounds.is_some_and(|r| paired < r);
+            if status != TournamentStatus::Running || format != "swiss" || !open_round {
+                return conflict("closed to late entries");
+            }
+            let members = members_in(db, id)?;
+            if members.iter().any(|m| m == member) {
+                return conflict("already entered");
+            }
+            if let Some(max) = max.filter(|m| members.len() >= *m as usize) {
+                return conflict(format!("full ({max} players)"));
+            }
+            let number: u32 = db.value(
+                "SELECT COALESCE(MAX(number), 0) + 1 FROM tournament_players
+                 WHERE tournament_id = ?1",
+                args![id],
+            )?;
+            db.execute(
+                "INSERT INTO tournament_players (tournament_id, member, joined_at, number,
+                     first_round, rating, level)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                args![
+                    id,
+                    member,
+                    now,
+                    number,
+                    paired + 1,
+                    rating,
+                    level.map(u32::from)
+                ],
+            )?;
+            Ok(paired + 1)
+        })
+    }
+
     /// Takes `member`'s entry back before the start. True when they had entered.
     pub fn leave_tournament(&mut self, id: i64, member: &str) -> Result<bool> {
         self.db.write(|db| {

@@ -17,9 +17,8 @@ pub const MIN_PLAYERS: usize = 3;
 /// How far ahead a start may be set.
 const MAX_START_DAYS: i64 = 365;
 
-/// What a Swiss needs that Ferry does not do yet, said once.
-const SWISS_LATER: &str = "Swiss tournaments are not available yet: choose \
-     format:round-robin or format:double-round-robin.";
+/// The most rounds of a Swiss.
+pub const MAX_SWISS_ROUNDS: u32 = 20;
 
 impl App {
     pub(super) fn create_tournament(&mut self, cmd: &Command, ask: &TournamentAsk) -> Out {
@@ -46,22 +45,14 @@ impl App {
         }
         let variant = tournament_variant(variant)?;
         let format = format_of(format)?;
-        if format == Format::Swiss {
-            return refuse(SWISS_LATER);
-        }
-        if let Some(r) = rounds {
-            return refuse(format!(
-                "rounds:{r} is for a Swiss: a round robin plays everyone against everyone, \
-                 so its players set its rounds. Leave rounds out."
-            ));
-        }
+        let rounds = swiss_rounds(format, *rounds)?;
         let settings = self.store.server_settings(&cmd.server)?;
         let checked = checked_options(variant, options, &settings.river_aspect)?;
         let days = clock_days(days.unwrap_or(settings.clock_days))?;
         let max = max_players(*max, format)?;
         let now = self.now();
         let starts_at = starts.as_deref().map(|s| start_time(s, now)).transpose()?;
-        let by_rounds = schedule_of(schedule.as_deref())?;
+        let by_rounds = schedule_of(schedule.as_deref(), format)?;
         let order = tie_break_order(tie_breaks.as_deref(), format)?;
         let new = NewTournament {
             server: cmd.server.clone(),
@@ -70,7 +61,7 @@ impl App {
             options: checked.pairs().map(|(k, v)| format!("{k}={v}")).collect(),
             format,
             by_rounds,
-            rounds: None,
+            rounds,
             clock_days: days,
             rated: rated.unwrap_or(true),
             max_players: max,
@@ -108,19 +99,61 @@ impl App {
         member: Option<&str>,
         level: Option<&str>,
     ) -> Out {
-        let t = self.find_tournament(cmd, id, |t| t.status == TournamentStatus::Open, "join")?;
+        let t = self.find_tournament(cmd, id, takes_entries, "join")?;
         let (who, level) = self.entrant_asked(cmd, &t, member, level)?;
+        if t.status == TournamentStatus::Running && takes_entries(&t) {
+            return self.join_late(&t, &who, level);
+        }
         check_open(&t, "join")?;
-        match self.store.join_tournament(t.id, &who, level, self.now()) {
-            Ok(()) => {}
+        let joined = self.store.join_tournament(t.id, &who, level, self.now());
+        self.joined(cmd, &t, &who, level, joined.map(|()| None))
+    }
+
+    /// Enters `who` into a Swiss under way, from its next round.
+    fn join_late(&mut self, t: &TournamentRow, who: &str, level: Option<u8>) -> Out {
+        let rating = self
+            .store
+            .rating(&t.new.server, &t.new.variant, who)?
+            .map(|r| r.rating.rating);
+        let joined = self.store.join_late(t.id, who, level, rating, self.now());
+        let cmd_who = who.to_string();
+        self.joined_as(t, &cmd_who, level, joined.map(Some))
+    }
+
+    /// The reply to a join: who joined and how many play now, or why not.
+    fn joined(
+        &self,
+        cmd: &Command,
+        t: &TournamentRow,
+        who: &str,
+        level: Option<u8>,
+        joined: Result<Option<u32>, StoreError>,
+    ) -> Out {
+        if let Err(StoreError::Conflict(why)) = &joined {
+            if why == "already entered" && who == cmd.who.id {
+                return refuse(format!(
+                    "You are in tournament {} already; the Leave button takes the entry back \
+                     before the start.",
+                    t.id
+                ));
+            }
+        }
+        self.joined_as(t, who, level, joined)
+    }
+
+    fn joined_as(
+        &self,
+        t: &TournamentRow,
+        who: &str,
+        level: Option<u8>,
+        joined: Result<Option<u32>, StoreError>,
+    ) -> Out {
+        let from_round = match joined {
+            Ok(r) => r,
             Err(StoreError::Conflict(why)) if why == "already entered" => {
                 return refuse(format!(
-                    "{} in tournament {} already; the Leave button takes the entry back.",
-                    if who == cmd.who.id {
-                        "You are".to_string()
-                    } else {
-                        format!("{} is", mention(&who))
-                    },
+                    "{} is in tournament {} already.",
+                    mention(who),
                     t.id
                 ))
             }
@@ -131,12 +164,18 @@ impl App {
                 ))
             }
             Err(e) => return Err(e.into()),
-        }
+        };
         let n = self.store.entrants(t.id)?.len();
         let level_note = level.map_or(String::new(), |l| format!(" at level {l}"));
+        let late = from_round.map_or(String::new(), |r| {
+            format!(
+                "; a late entry, they play from round {r} (the rounds before count as \
+                 zero-point byes)"
+            )
+        });
         Ok(Reply::public(format!(
-            "{}{level_note} joined tournament {}: {} now{}.",
-            mention(&who),
+            "{}{level_note} joined tournament {}: {} now{}{late}.",
+            mention(who),
             t.id,
             count_text(n as i64, "player"),
             t.new
@@ -386,6 +425,17 @@ impl App {
     }
 }
 
+/// Whether `t` takes entries: before its start, and a Swiss until its last round is paired.
+fn takes_entries(t: &TournamentRow) -> bool {
+    match t.status {
+        TournamentStatus::Open => true,
+        TournamentStatus::Running => {
+            t.new.format == Format::Swiss && t.rounds().is_some_and(|r| t.paired < r)
+        }
+        _ => false,
+    }
+}
+
 /// Refused unless `t` takes entries.
 fn check_open(t: &TournamentRow, verb: &str) -> Out<()> {
     if t.status != TournamentStatus::Open {
@@ -411,7 +461,14 @@ pub(super) fn terms_text(t: &TournamentRow) -> String {
         (Format::RoundRobin, true) => "a round robin (round by round)",
         (Format::DoubleRoundRobin, false) => "a double round robin (every game at once)",
         (Format::DoubleRoundRobin, true) => "a double round robin (round by round)",
-        (Format::Swiss, _) => "a Swiss",
+        (Format::Swiss, _) => "",
+    };
+    let format = match t.new.format {
+        Format::Swiss => format!(
+            "a Swiss of {} (FIDE's Dutch system)",
+            count_text(t.new.rounds.unwrap_or(0).into(), "round")
+        ),
+        _ => format.to_string(),
     };
     format!(
         "**Tournament {}**: {name}{agreed}, {format}, {}, {} per move{}; tie-breaks {}.",
@@ -469,8 +526,39 @@ fn max_players(max: Option<u32>, format: Format) -> Out<Option<u32>> {
     Ok(Some(max))
 }
 
-fn schedule_of(text: Option<&str>) -> Out<bool> {
-    match text.map(|t| t.trim().to_ascii_lowercase()) {
+/// A Swiss's rounds, asked for; refused for a round robin, whose players set its rounds.
+fn swiss_rounds(format: Format, rounds: Option<u32>) -> Out<Option<u32>> {
+    match (format, rounds) {
+        (Format::Swiss, None) => refuse(format!(
+            "A Swiss needs its number of rounds: rounds:1 to rounds:{MAX_SWISS_ROUNDS}, for \
+             example rounds:7."
+        )),
+        (Format::Swiss, Some(r)) if !(1..=MAX_SWISS_ROUNDS).contains(&r) => refuse(format!(
+            "rounds:{r} is not possible: a Swiss plays rounds:1 to rounds:{MAX_SWISS_ROUNDS}."
+        )),
+        (Format::Swiss, r) => Ok(r),
+        (_, Some(r)) => refuse(format!(
+            "rounds:{r} is for a Swiss: a round robin plays everyone against everyone, so its \
+             players set its rounds. Leave rounds out."
+        )),
+        (_, None) => Ok(None),
+    }
+}
+
+/// Whether it plays round by round: a Swiss always does (each round is paired from the
+/// results before it); a round robin plays every game at once unless told otherwise.
+fn schedule_of(text: Option<&str>, format: Format) -> Out<bool> {
+    let asked = text.map(|t| t.trim().to_ascii_lowercase());
+    if format == Format::Swiss {
+        return match asked.as_deref() {
+            None | Some("rounds") => Ok(true),
+            Some(_) => refuse(
+                "A Swiss plays round by round (each round is paired from the results before \
+                 it): leave schedule out.",
+            ),
+        };
+    }
+    match asked {
         None => Ok(false),
         Some(t) if t == "all" => Ok(false),
         Some(t) if t == "rounds" => Ok(true),

@@ -9,6 +9,8 @@
 //! `table`, `trf`), testable without a store.
 
 pub mod berger;
+mod blossom;
+pub mod dutch;
 mod entries;
 mod report;
 mod rounds;

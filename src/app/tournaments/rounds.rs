@@ -5,7 +5,9 @@
 //! transaction, guarded so that two processes never do it twice.
 
 use super::berger::{self, BergerRound};
+use super::dutch::{self, DutchSettings, PairingError};
 use super::entries::{terms_text, MIN_PLAYERS};
+use super::table::{Colour, Player, Table};
 use super::tournament_key;
 use crate::app::notify::your_turn;
 use crate::app::shared::{deadlines, internal, queued};
@@ -55,35 +57,79 @@ impl App {
         // the store refuses the start then, and it is numbered again.
         for _ in 0..3 {
             let entrants = self.store.entrants(t.id)?;
-            let order = by_lot(entrants.len(), seed(t.id, now));
-            let mut seeded = Vec::with_capacity(order.len());
-            for (i, &e) in order.iter().enumerate() {
-                let member = entrants[e].member.clone();
+            let mut seeded = Vec::with_capacity(entrants.len());
+            for e in &entrants {
                 let rating = self
                     .store
-                    .rating(&t.new.server, &t.new.variant, &member)?
+                    .rating(&t.new.server, &t.new.variant, &e.member)?
                     .map(|r| r.rating.rating);
                 seeded.push(Seeded {
-                    member,
-                    number: i as u32 + 1,
+                    member: e.member.clone(),
+                    number: 0,
                     rating,
                 });
             }
-            let cycles = if t.new.format == Format::DoubleRoundRobin {
-                2
+            let (rounds, pairings) = if t.new.format == Format::Swiss {
+                // FIDE's order: by rating, the unrated after (in the order they joined).
+                seeded.sort_by(|a, b| {
+                    b.rating
+                        .unwrap_or(f64::MIN)
+                        .total_cmp(&a.rating.unwrap_or(f64::MIN))
+                });
+                number(&mut seeded);
+                let rounds = t.rounds().unwrap_or(1);
+                if rounds as usize >= seeded.len() {
+                    return Err(Fail::Refuse(format!(
+                        "Tournament {} has {} for {}: a Swiss needs more players than rounds, \
+                         so that nobody meets anyone twice.",
+                        t.id,
+                        count_text(seeded.len() as i64, "player"),
+                        count_text(rounds.into(), "round")
+                    )));
+                }
+                let table = Table {
+                    players: seeded
+                        .iter()
+                        .map(|s| Player {
+                            name: s.member.clone(),
+                            rating: None,
+                            rounds: Vec::new(),
+                            withdrawn_from: None,
+                        })
+                        .collect(),
+                    rounds,
+                };
+                let members: Vec<&str> = seeded.iter().map(|s| s.member.as_str()).collect();
+                let first = swiss_boards(t.id, &table, 1, &members).map_err(|e| {
+                    Fail::Refuse(format!(
+                        "Tournament {} cannot start: {}.",
+                        t.id,
+                        pairing_failure(&e)
+                    ))
+                })?;
+                (rounds, first)
             } else {
-                1
+                // Round robins draw the numbers by lot.
+                let order = by_lot(seeded.len(), seed(t.id, now));
+                seeded = order.iter().map(|&i| seeded[i].clone()).collect();
+                number(&mut seeded);
+                let cycles = if t.new.format == Format::DoubleRoundRobin {
+                    2
+                } else {
+                    1
+                };
+                let table = berger::berger(seeded.len() as u32, cycles)
+                    .map_err(|e| Fail::Refuse(format!("Tournament {} cannot start: {e}.", t.id)))?;
+                let rounds = table.len() as u32;
+                let paired = if t.new.by_rounds { 1 } else { rounds };
+                let pairings: Vec<NewPairing> = table
+                    .iter()
+                    .take(paired as usize)
+                    .enumerate()
+                    .flat_map(|(r, round)| boards(r as u32 + 1, round, &seeded))
+                    .collect();
+                (rounds, pairings)
             };
-            let table = berger::berger(seeded.len() as u32, cycles)
-                .map_err(|e| Fail::Refuse(format!("Tournament {} cannot start: {e}.", t.id)))?;
-            let rounds = table.len() as u32;
-            let paired = if t.new.by_rounds { 1 } else { rounds };
-            let pairings: Vec<NewPairing> = table
-                .iter()
-                .take(paired as usize)
-                .enumerate()
-                .flat_map(|(r, round)| boards(r as u32 + 1, round, &seeded))
-                .collect();
             let games = pairings.iter().filter(|p| p.black.is_some()).count();
             let mut reply = Reply::public(format!(
                 "Tournament {} has started: {}, {}, {}{}. Each game opens in a thread of \
@@ -383,8 +429,11 @@ impl App {
         Ok(())
     }
 
-    /// Pairs round `t.paired + 1` of a round robin played round by round.
+    /// Pairs round `t.paired + 1` of a round robin played round by round, or of a Swiss.
     fn pair_next(&mut self, t: &TournamentRow, now: i64) -> Out<()> {
+        if t.new.format == Format::Swiss {
+            return self.pair_next_swiss(t, now);
+        }
         let round = t.paired + 1;
         let entrants = self.store.entrants(t.id)?;
         let mut seeded: Vec<Seeded> = entrants
@@ -436,6 +485,118 @@ impl App {
         self.store
             .pair_round(t.id, round, &pairings, &forfeits, &notice)?;
         Ok(())
+    }
+}
+
+impl App {
+    /// Pairs the next round of a Swiss by FIDE's Dutch system, from the record so far
+    /// (withdrawn players left out, late entries in). When no pairing is possible under
+    /// the rules (everyone left has met everyone), the tournament ends after the last
+    /// round played, and says why.
+    fn pair_next_swiss(&mut self, t: &TournamentRow, now: i64) -> Out<()> {
+        let round = t.paired + 1;
+        let rec = self.record(t)?;
+        let members: Vec<&str> = rec.entrants.iter().map(|e| e.member.as_str()).collect();
+        let pairings = match swiss_boards(t.id, &rec.table, round, &members) {
+            Ok(p) => p,
+            Err(PairingError::NoValidPairing) => {
+                let (table, picture) = self.standings_page(t, 1)?;
+                let mut reply = Reply::public(format!(
+                    "Tournament {} ends after round {}: FIDE's rules allow no pairing of \
+                     round {round} (it would repeat a game or leave a player out). Final \
+                     standings:\n{table}",
+                    t.id, t.paired
+                ));
+                reply.picture = Some(picture);
+                let notice = queued(&t.new.server, &t.new.channel, &reply, now);
+                self.store
+                    .end_tournament(t.id, TournamentStatus::Finished, Some(&notice), now)?;
+                return Ok(());
+            }
+            Err(e) => {
+                return Err(internal(format!(
+                    "tournament {}: round {round}: {e:?}",
+                    t.id
+                )))
+            }
+        };
+        let games = pairings.iter().filter(|p| p.black.is_some()).count();
+        let bye = pairings
+            .iter()
+            .find(|p| p.black.is_none())
+            .map_or(String::new(), |p| {
+                format!("; {} has the bye (a point)", mention(&p.white))
+            });
+        let reply = Reply::public(format!(
+            "Tournament {}: round {round} of {} is paired, {} starting in threads of their \
+             own{bye}; /tournament pairings round:{round} shows them.",
+            t.id,
+            t.rounds().unwrap_or(round),
+            count_text(games as i64, "game")
+        ));
+        let notice = queued(&t.new.server, &t.new.channel, &reply, now);
+        self.store
+            .pair_round(t.id, round, &pairings, &[], &notice)?;
+        Ok(())
+    }
+}
+
+/// Round `round` of a Swiss paired by the Dutch system over `table` (player `i` is
+/// `members[i]`), as boards: its games in FIDE's board order, then the bye.
+fn swiss_boards(
+    id: i64,
+    table: &Table,
+    round: u32,
+    members: &[&str],
+) -> Result<Vec<NewPairing>, PairingError> {
+    // The colour of the top player in round 1, drawn by lot once for the tournament.
+    let settings = DutchSettings {
+        initial_colour: if seed(id, 0) & 1 == 0 {
+            Colour::White
+        } else {
+            Colour::Black
+        },
+    };
+    let paired = dutch::pair_round(table, round, &settings)?;
+    let mut out: Vec<NewPairing> = paired
+        .games
+        .iter()
+        .enumerate()
+        .map(|(b, (w, bl))| NewPairing {
+            round,
+            board: b as u32 + 1,
+            white: members[*w].to_string(),
+            black: Some(members[*bl].to_string()),
+            bye: None,
+        })
+        .collect();
+    if let Some(p) = paired.bye {
+        out.push(NewPairing {
+            round,
+            board: out.len() as u32 + 1,
+            white: members[p].to_string(),
+            black: None,
+            bye: Some(ByeKind::Pairing),
+        });
+    }
+    Ok(out)
+}
+
+/// Why a round could not be paired, as a reply says it.
+fn pairing_failure(e: &PairingError) -> String {
+    match e {
+        PairingError::NoValidPairing => {
+            "FIDE's rules allow no pairing of its first round".to_string()
+        }
+        PairingError::TooLarge => "it has more players than the pairing can take".to_string(),
+        other => format!("its record cannot be paired ({other:?})"),
+    }
+}
+
+/// Gives `seeded` the pairing numbers of its order.
+fn number(seeded: &mut [Seeded]) {
+    for (i, s) in seeded.iter_mut().enumerate() {
+        s.number = i as u32 + 1;
     }
 }
 
