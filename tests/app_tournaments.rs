@@ -385,6 +385,11 @@ fn bad_tournament_commands_are_refused_and_change_nothing() {
         ),
         (
             "mod!",
+            "/tournament create river format:round-robin timeouts:11",
+            "timeouts:0 for never",
+        ),
+        (
+            "mod!",
             "/tournament create river format:swiss rounds:21",
             "rounds:1 to rounds:20",
         ),
@@ -474,7 +479,10 @@ fn bad_tournament_commands_are_refused_and_change_nothing() {
     }
     let swiss = created(&mut t, "river format:swiss rounds:3", &PLAYERS[..3]);
     let why = t.refused("mod!", &format!("/tournament start {swiss}"));
-    assert!(why.contains("a Swiss needs more players than rounds"), "{why}");
+    assert!(
+        why.contains("a Swiss needs more players than rounds"),
+        "{why}"
+    );
     let r = t.ok("mod!", &format!("/tournament cancel {id}"));
     assert!(
         r.settles.iter().any(|s| s.text.contains("Cancelled")),

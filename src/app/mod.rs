@@ -605,6 +605,12 @@ pub fn parse_button(id: &str) -> Option<What> {
             member: None,
             level: None,
         }),
+        ("tstandings", Some(tournament)) if rest.is_none() => {
+            What::Tournament(tournaments::TournamentAsk::Standings {
+                tournament: Some(tournament.parse().ok()?),
+                page: Some(u32::try_from(n).ok()?),
+            })
+        }
         ("tleave", None) => {
             What::Tournament(tournaments::TournamentAsk::Leave { tournament: game })
         }

@@ -126,12 +126,12 @@ fn numbered(
 }
 
 /// `/tournament create VARIANT format:F [rounds:N] [days:D] [rated:B] [max:N]
-/// [starts:WHEN] [schedule:all|rounds] [tie-breaks:A,B] [key:value]...`.
+/// [starts:WHEN] [schedule:all|rounds] [tie-breaks:A,B] [timeouts:N] [key:value]...`.
 fn create(args: &[&str]) -> Result<TournamentAsk, String> {
     let mut variant = None;
     let mut format = None;
     let (mut rounds, mut days, mut rated, mut max) = (None, None, None, None);
-    let (mut starts, mut schedule, mut tie_breaks) = (None, None, None);
+    let (mut starts, mut schedule, mut tie_breaks, mut timeouts) = (None, None, None, None);
     let mut options = Vec::new();
     for a in args.iter().copied() {
         let Some((k, v)) = option_pair(a) else {
@@ -152,6 +152,7 @@ fn create(args: &[&str]) -> Result<TournamentAsk, String> {
             "starts" => starts = Some(v.to_string()),
             "schedule" => schedule = Some(v.to_string()),
             "tie-breaks" | "tiebreaks" => tie_breaks = Some(v.to_string()),
+            "timeouts" => timeouts = Some(whole_number("timeouts", v, 0..=100)?),
             "rated" => {
                 rated = Some(match v.to_ascii_lowercase().as_str() {
                     "true" | "yes" => true,
@@ -180,5 +181,6 @@ fn create(args: &[&str]) -> Result<TournamentAsk, String> {
         starts,
         schedule,
         tie_breaks,
+        timeouts,
     })
 }

@@ -701,6 +701,10 @@ async fn tournament_create(
     #[min = 1]
     #[max = 20]
     rounds: Option<u32>,
+    #[description = "Losses on time that withdraw a player (default 2; 0: never)"]
+    #[min = 0]
+    #[max = 10]
+    timeouts: Option<u32>,
 ) -> Result<(), Error> {
     let mut texts: Vec<String> = river
         .map(|r| format!("{}:{}", server_option().0.key, r.id()))
@@ -726,6 +730,7 @@ async fn tournament_create(
             ScheduleChoice::Rounds => "rounds".to_string(),
         }),
         tie_breaks,
+        timeouts,
     };
     run(ctx, What::Tournament(ask)).await
 }

@@ -1,15 +1,20 @@
 //! FIDE's Dutch Swiss system (Handbook C.04.3 in its 2025 text, with the general rules
 //! C.04.1 and C.04.2): pairs the next round of a `Table`.
 //!
-//! The rules pair one score bracket at a time, from the top, each bracket's pairing the best
-//! by a long ordered list of quality criteria among those that still let the rest of the
-//! round be paired (the completion criterion). Rather than enumerating candidate pairings, every criterion
-//! is turned into a bit field of an edge weight, higher criteria in higher bits, and a
-//! maximum-weight matching over all players to be paired picks the pairing: the low
-//! brackets' edges only carry the "complete the round" part, so completability is always
-//! checked against everyone. Where the rules choose between equally good pairings by the
-//! order of transpositions and exchanges, the pairs are fixed one player at a time, each
-//! time rewarding the preferred choice with a small extra weight and re-solving.
+//! The rules pair one score bracket at a time, from the top, each bracket's pairing the
+//! best by a long ordered list of quality criteria among those that still let the rest of
+//! the round be paired (the completion criterion). Rather than enumerating candidate
+//! pairings, every criterion is turned into a bit field of an edge weight, higher criteria
+//! in higher bits, and a maximum-weight matching over all players to be paired picks the
+//! pairing: the lower brackets' edges only carry the "complete the round" part, so
+//! completability is always checked against everyone. Where the rules choose between
+//! equally good pairings by the order of transpositions and exchanges, the pairs are fixed
+//! one player at a time, each time rewarding the preferred choice with a small extra
+//! weight and re-solving.
+//!
+//! The procedure follows the design of bbpPairings (the FIDE-endorsed engine, Apache License
+//! 2.0, by Jeremy Bierema), whose pairings it reproduces on random tournaments, byes,
+//! forfeits and absences included; the code is written anew for Ferry's `Table`.
 //!
 //! Players are numbered as in the table (pairing number = index + 1). Within the round,
 //! players are ranked by score, then pairing number; players who neither play this round
@@ -34,7 +39,7 @@ pub struct DutchRound {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PairingError {
-    /// `round` is 0 or more than one past the rounds already paired.
+    /// `round` is 0, or some player already has entries beyond it.
     BadRound,
     /// A game of an earlier round has no result yet.
     MissingResult { player: usize, round: u32 },
@@ -55,7 +60,8 @@ struct ColourState {
     imbalance: u32,
     /// The colour of the last two played games when they were the same.
     repeated: Option<Colour>,
-    /// Played colours, oldest first (for A.6 tie-breaks going back in time).
+    /// Played colours, oldest first (to look back for the latest round in which two
+    /// players' colours differed).
     history: Vec<Colour>,
 }
 
@@ -162,7 +168,12 @@ pub fn pair_round(
     round: u32,
     settings: &DutchSettings,
 ) -> Result<DutchRound, PairingError> {
-    if round == 0 {
+    if round == 0
+        || table
+            .players
+            .iter()
+            .any(|p| p.rounds.len() > round as usize)
+    {
         return Err(PairingError::BadRound);
     }
     let played = round - 1;
@@ -628,7 +639,7 @@ impl Context {
 
         let mut partner: Vec<usize> = vec![usize::MAX; n];
         // The bracket: moved-down players first, then the score group's residents, then
-        // the next score group (looked ahead to for C.7).
+        // the next score group (looked ahead to, so that it stays pairable).
         let mut pbi: Vec<usize> = (0..n).take_while(|&v| self.ps[v].score >= top).collect();
         let mut next_iter = pbi.len();
         let mut matched = vec![false; n];
@@ -657,8 +668,9 @@ impl Context {
                     mm.set_weight(pbi[l], pbi[sm], base[l][sm]);
                 }
             }
-            // Transposition and exchange tie-breaks (C.04.3 B.3–B.5) for a remainder
-            // whose first `pairs` players form S1.
+            // Transposition and exchange tie-breaks for a remainder whose first `pairs`
+            // players form S1: fewer exchanges, then smaller differences of the exchanged
+            // players' bracket sequence numbers.
             let with_ties =
                 |base: &Vec<Vec<Weight<L>>>, sm: usize, l: usize, sri: usize, pairs: usize| {
                     let r = base[l][sm];
@@ -751,7 +763,7 @@ impl Context {
                 refresh(&mm, &mut stable);
                 let mv = stable[pv];
                 matched[mv] = true;
-                finalize(&mut mm, pv, mv, forced, zero);
+                mm.fix_pair(pv, mv, forced);
             }
 
             // The remainder: residents not paired with a moved-down player.
@@ -882,7 +894,7 @@ impl Context {
                 let mv = stable[pv];
                 matched[pv] = true;
                 matched[mv] = true;
-                finalize(&mut mm, pv, mv, forced, zero);
+                mm.fix_pair(pv, mv, forced);
             }
 
             // Unpaired players move down into the next bracket.
@@ -1040,13 +1052,111 @@ fn refresh<const L: usize>(mm: &Matcher<L>, stable: &mut [usize]) {
     }
 }
 
-/// Fixes the pair `{a, b}` for the rest of the round.
-fn finalize<const L: usize>(
-    mm: &mut Matcher<L>,
-    a: usize,
-    b: usize,
-    forced: Weight<L>,
-    _zero: Weight<L>,
-) {
-    mm.fix_pair(a, b, forced);
+#[cfg(test)]
+mod tests {
+    use super::super::table::Player;
+    use super::*;
+
+    fn player(n: usize, rounds: Vec<Round>) -> Player {
+        Player {
+            name: format!("P{n}"),
+            rating: Some(2500 - 10 * n as u32),
+            rounds,
+            withdrawn_from: None,
+        }
+    }
+
+    fn game(opponent: usize, colour: Colour, score: GameScore) -> Round {
+        Round::Game {
+            opponent,
+            colour,
+            score: Some(score),
+        }
+    }
+
+    const WHITE_FIRST: DutchSettings = DutchSettings {
+        initial_colour: Colour::White,
+    };
+
+    // Expected pairings below are bbpPairings' for the same records.
+
+    #[test]
+    fn first_round_pairs_top_half_with_bottom_half() {
+        let table = Table {
+            players: (0..7).map(|i| player(i, Vec::new())).collect(),
+            rounds: 5,
+        };
+        let round = pair_round(&table, 1, &WHITE_FIRST).unwrap();
+        assert_eq!(round.games, vec![(0, 3), (4, 1), (2, 5)]);
+        assert_eq!(round.bye, Some(6));
+    }
+
+    #[test]
+    fn second_round_with_requested_bye_and_withdrawal() {
+        use GameScore::*;
+        let (w, b) = (Colour::White, Colour::Black);
+        let mut players = vec![
+            player(0, vec![game(3, w, Won)]),
+            player(1, vec![game(4, b, Won)]),
+            // A half-point bye asked for round 2.
+            player(2, vec![game(5, w, Drawn), Round::Bye(Bye::Half)]),
+            player(3, vec![game(0, b, Lost)]),
+            player(4, vec![game(1, w, Lost)]),
+            player(5, vec![game(2, b, Drawn)]),
+            player(6, vec![Round::Bye(Bye::Pairing)]),
+        ];
+        players[5].withdrawn_from = Some(2);
+        let table = Table { players, rounds: 5 };
+        let round = pair_round(&table, 2, &WHITE_FIRST).unwrap();
+        assert_eq!(round.games, vec![(6, 0), (1, 3)]);
+        assert_eq!(round.bye, Some(4));
+    }
+
+    #[test]
+    fn errors() {
+        let unfinished = Table {
+            players: vec![
+                player(
+                    0,
+                    vec![Round::Game {
+                        opponent: 1,
+                        colour: Colour::White,
+                        score: None,
+                    }],
+                ),
+                player(
+                    1,
+                    vec![Round::Game {
+                        opponent: 0,
+                        colour: Colour::Black,
+                        score: None,
+                    }],
+                ),
+            ],
+            rounds: 3,
+        };
+        assert_eq!(
+            pair_round(&unfinished, 2, &WHITE_FIRST),
+            Err(PairingError::MissingResult {
+                player: 0,
+                round: 1
+            })
+        );
+        assert_eq!(
+            pair_round(&unfinished, 0, &WHITE_FIRST),
+            Err(PairingError::BadRound)
+        );
+        // Two players who already met cannot be paired again.
+        let met = Table {
+            players: vec![
+                player(0, vec![game(1, Colour::White, GameScore::Won)]),
+                player(1, vec![game(0, Colour::Black, GameScore::Lost)]),
+            ],
+            rounds: 3,
+        };
+        assert_eq!(
+            pair_round(&met, 2, &WHITE_FIRST),
+            Err(PairingError::NoValidPairing)
+        );
+    }
 }

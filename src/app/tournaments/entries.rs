@@ -17,6 +17,8 @@ pub const MIN_PLAYERS: usize = 3;
 /// How far ahead a start may be set.
 const MAX_START_DAYS: i64 = 365;
 
+/// The most losses on time a tournament may allow before it withdraws a player.
+const MAX_TIMEOUTS: u32 = 10;
 /// The most rounds of a Swiss.
 pub const MAX_SWISS_ROUNDS: u32 = 20;
 
@@ -33,6 +35,7 @@ impl App {
             starts,
             schedule,
             tie_breaks,
+            timeouts,
         } = ask
         else {
             return refuse("Ferry misread this command.");
@@ -67,7 +70,7 @@ impl App {
             max_players: max,
             starts_at,
             tie_breaks: order.iter().map(|t| t.code()).collect::<Vec<_>>().join(","),
-            timeouts_withdraw: 2,
+            timeouts_withdraw: timeouts_of(*timeouts)?,
             created_by: cmd.who.id.clone(),
             created_at: now,
         };
@@ -470,8 +473,14 @@ pub(super) fn terms_text(t: &TournamentRow) -> String {
         ),
         _ => format.to_string(),
     };
+    let timeouts = match t.new.timeouts_withdraw {
+        0 => String::new(),
+        1 => ", 1 loss on time withdraws a player".to_string(),
+        n => format!(", {n} losses on time withdraw a player"),
+    };
     format!(
-        "**Tournament {}**: {name}{agreed}, {format}, {}, {} per move{}; tie-breaks {}.",
+        "**Tournament {}**: {name}{agreed}, {format}, {}, {} per move{}{timeouts}; tie-breaks \
+         {}.",
         t.id,
         rated_text(t.new.rated),
         count_text(t.new.clock_days.into(), "day"),
@@ -524,6 +533,18 @@ fn max_players(max: Option<u32>, format: Format) -> Out<Option<u32>> {
         ));
     }
     Ok(Some(max))
+}
+
+/// The losses on time that withdraw a player: 2 unless told (0: never).
+fn timeouts_of(asked: Option<u32>) -> Out<u32> {
+    match asked {
+        None => Ok(2),
+        Some(n) if n <= MAX_TIMEOUTS => Ok(n),
+        Some(n) => refuse(format!(
+            "timeouts:{n} is not possible: choose timeouts:1 to timeouts:{MAX_TIMEOUTS} (the \
+             losses on time that withdraw a player), or timeouts:0 for never."
+        )),
+    }
 }
 
 /// A Swiss's rounds, asked for; refused for a round robin, whose players set its rounds.

@@ -56,6 +56,8 @@ pub enum TournamentAsk {
         schedule: Option<String>,
         /// Tie-break codes in order, comma-separated (`DE,SB,WIN`).
         tie_breaks: Option<String>,
+        /// Losses on time that withdraw a player (default 2; 0: never).
+        timeouts: Option<u32>,
     },
     /// `member`: Ferry itself, entered by a manager at `level`.
     Join {

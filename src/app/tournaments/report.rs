@@ -8,7 +8,7 @@ use super::trf::{self, Header};
 use super::LISTED;
 use crate::app::shared::internal;
 use crate::app::text::{civil_from_days, count_text, mention};
-use crate::app::{refuse, App, Command, Out, Picture, Reply, TextFile};
+use crate::app::{button, refuse, App, Command, Out, Picture, Reply, TextFile};
 use crate::render::{self, StandingRow, StandingsView};
 use crate::store::{
     ByeKind, EntrantRow, Format, GameStatus, PairingRow, TournamentRow, TournamentStatus,
@@ -142,9 +142,23 @@ impl App {
             |t| t.status != TournamentStatus::Cancelled,
             "standings",
         )?;
-        let (text, picture) = self.standings_page(&t, page.unwrap_or(1))?;
+        let page = page.unwrap_or(1);
+        let (text, picture) = self.standings_page(&t, page)?;
         let mut reply = Reply::private(text);
         reply.picture = Some(picture);
+        // Previous and Next turn the page in place.
+        let pages = self.store.entrants(t.id)?.len().div_ceil(PER_PAGE).max(1) as u32;
+        if page > 1 {
+            reply.buttons.push(button(
+                format!("tstandings:{}:{}", page - 1, t.id),
+                "Previous",
+            ));
+        }
+        if page < pages {
+            reply
+                .buttons
+                .push(button(format!("tstandings:{}:{}", page + 1, t.id), "Next"));
+        }
         Ok(reply)
     }
 
@@ -306,6 +320,7 @@ fn crosstable(
     order: &[TieBreak],
     page: usize,
 ) -> StandingsView {
+    let swiss = t.new.format == Format::Swiss;
     let position: Vec<usize> = {
         let mut p = vec![0; ranked.len()];
         for (i, s) in ranked.iter().enumerate() {
@@ -320,20 +335,14 @@ fn crosstable(
         .take(PER_PAGE)
         .map(|(i, s)| {
             let me = &rec.table.players[s.player];
-            let mut cells: Vec<Option<String>> = vec![Some(String::new()); ranked.len()];
-            cells[i] = None;
-            for round in &me.rounds {
-                if let Round::Game {
-                    opponent, score, ..
-                } = round
-                {
-                    let cell = cells[position[*opponent]].get_or_insert_with(String::new);
-                    if !cell.is_empty() {
-                        cell.push(' ');
-                    }
-                    cell.push_str(score_mark(*score));
-                }
-            }
+            let cells = if swiss {
+                me.rounds
+                    .iter()
+                    .map(|round| Some(swiss_cell(round, &position)))
+                    .collect()
+            } else {
+                crosstable_cells(me, i, &position, ranked.len())
+            };
             let withdrawn = if me.withdrawn_from.is_some() {
                 " (withdrawn)"
             } else {
@@ -362,9 +371,53 @@ fn crosstable(
                 String::new()
             }
         ),
-        columns: (1..=ranked.len()).map(|n| n.to_string()).collect(),
+        columns: if swiss {
+            (1..=t.paired).map(|r| format!("R{r}")).collect()
+        } else {
+            (1..=ranked.len()).map(|n| n.to_string()).collect()
+        },
         tie_breaks: order.iter().map(|t| t.code()).collect(),
         rows,
+    }
+}
+
+/// A round robin row's cells: against each player in standings order, the marks of
+/// their games (two in a double round robin); the player's own cell shaded.
+fn crosstable_cells(me: &Player, row: usize, position: &[usize], n: usize) -> Vec<Option<String>> {
+    let mut cells: Vec<Option<String>> = vec![Some(String::new()); n];
+    cells[row] = None;
+    for round in &me.rounds {
+        if let Round::Game {
+            opponent, score, ..
+        } = round
+        {
+            let cell = cells[position[*opponent]].get_or_insert_with(String::new);
+            if !cell.is_empty() {
+                cell.push(' ');
+            }
+            cell.push_str(score_mark(*score));
+        }
+    }
+    cells
+}
+
+/// A Swiss round as its standings show it: the opponent's place in the standings, the
+/// colour and the result (`12w1`, `3b½`, `7w·` going on), or the bye.
+fn swiss_cell(round: &Round, position: &[usize]) -> String {
+    match round {
+        Round::Game {
+            opponent,
+            colour,
+            score,
+        } => format!(
+            "{}{}{}",
+            position[*opponent] + 1,
+            if *colour == Colour::White { "w" } else { "b" },
+            score_mark(*score)
+        ),
+        Round::Bye(Bye::Pairing) | Round::Bye(Bye::Full) => "bye 1".to_string(),
+        Round::Bye(Bye::Half) => "bye ½".to_string(),
+        Round::Bye(Bye::Zero) => "–".to_string(),
     }
 }
 
@@ -506,5 +559,34 @@ mod tests {
         assert_eq!(points_text(1), "½");
         assert_eq!(points_text(0), "0");
         assert_eq!(points_text(8), "4");
+    }
+
+    #[test]
+    fn a_swiss_cell_names_the_opponent_s_place_the_colour_and_the_result() {
+        // Player 0 stands third, player 1 first.
+        let position = [2, 0];
+        let game = |opponent, colour, score| Round::Game {
+            opponent,
+            colour,
+            score,
+        };
+        assert_eq!(
+            swiss_cell(&game(1, Colour::White, Some(GameScore::Won)), &position),
+            "1w1"
+        );
+        assert_eq!(
+            swiss_cell(&game(0, Colour::Black, Some(GameScore::Drawn)), &position),
+            "3b½"
+        );
+        assert_eq!(swiss_cell(&game(0, Colour::Black, None), &position), "3b·");
+        assert_eq!(
+            swiss_cell(
+                &game(1, Colour::White, Some(GameScore::WonByForfeit)),
+                &position
+            ),
+            "1w+"
+        );
+        assert_eq!(swiss_cell(&Round::Bye(Bye::Pairing), &position), "bye 1");
+        assert_eq!(swiss_cell(&Round::Bye(Bye::Zero), &position), "–");
     }
 }
