@@ -141,6 +141,12 @@ fn a_round_robin_runs_from_its_entries_to_its_final_standings() {
 
         let r = t.run("ann", "/tournament pairings round:1");
         assert!(r.text.contains("rests this round"), "{}", r.text);
+        assert!(r.buttons.is_empty(), "one page: {:?}", r.buttons);
+        let pressed = t.run("ann", &format!("/press tpairings:1:{id}:1"));
+        assert_eq!(pressed.text, r.text);
+        assert!(t
+            .refused("ann", "/tournament pairings round:1 page:2")
+            .contains("choose page:1 to page:1"));
         assert!(r.text.contains("playing (game"), "{}", r.text);
 
         // White loses every game but the last, which is drawn.

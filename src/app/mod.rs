@@ -611,6 +611,11 @@ pub fn parse_button(id: &str) -> Option<What> {
                 page: Some(u32::try_from(n).ok()?),
             })
         }
+        ("tpairings", Some(tournament)) => What::Tournament(tournaments::TournamentAsk::Pairings {
+            tournament: Some(tournament.parse().ok()?),
+            round: Some(rest?.parse().ok()?),
+            page: Some(u32::try_from(n).ok()?),
+        }),
         ("tleave", None) => {
             What::Tournament(tournaments::TournamentAsk::Leave { tournament: game })
         }

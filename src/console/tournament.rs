@@ -35,12 +35,16 @@ pub(super) fn tournament(args: &[&str]) -> Result<What, String> {
             tournament: numbered(rest, &sub, &[])?.0,
         },
         "pairings" => {
-            let (tournament, keys) = numbered(rest, &sub, &["round"])?;
+            let (tournament, keys) = numbered(rest, &sub, &["round", "page"])?;
             TournamentAsk::Pairings {
                 tournament,
                 round: keys[0]
                     .as_deref()
                     .map(|r| whole_number("round", r, 1..=999))
+                    .transpose()?,
+                page: keys[1]
+                    .as_deref()
+                    .map(|p| whole_number("page", p, PAGES))
                     .transpose()?,
             }
         }

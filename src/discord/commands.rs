@@ -780,8 +780,15 @@ async fn tournament_pairings(
     #[description = "The round (default: the earliest still being played)"]
     #[min = 1]
     round: Option<u32>,
+    #[description = "Which page of the round's boards"]
+    #[min = 1]
+    page: Option<u32>,
 ) -> Result<(), Error> {
-    let ask = TournamentAsk::Pairings { tournament, round };
+    let ask = TournamentAsk::Pairings {
+        tournament,
+        round,
+        page,
+    };
     run(ctx, What::Tournament(ask)).await
 }
 

@@ -75,6 +75,7 @@ pub enum TournamentAsk {
     Pairings {
         tournament: Option<i64>,
         round: Option<u32>,
+        page: Option<u32>,
     },
     Standings {
         tournament: Option<i64>,
@@ -107,9 +108,11 @@ impl super::App {
             } => self.join_tournament(cmd, *tournament, member.as_deref(), level.as_deref()),
             TournamentAsk::Leave { tournament } => self.leave_tournament(cmd, *tournament),
             TournamentAsk::Start { tournament } => self.start_tournament(cmd, *tournament),
-            TournamentAsk::Pairings { tournament, round } => {
-                self.tournament_pairings(cmd, *tournament, *round)
-            }
+            TournamentAsk::Pairings {
+                tournament,
+                round,
+                page,
+            } => self.tournament_pairings(cmd, *tournament, *round, *page),
             TournamentAsk::Standings { tournament, page } => {
                 self.tournament_standings(cmd, *tournament, *page)
             }

@@ -14,9 +14,11 @@ use crate::store::{
     ByeKind, EntrantRow, Format, GameStatus, PairingRow, TournamentRow, TournamentStatus,
 };
 
-/// Players on one page of standings: each line stays short, so a page stays far inside a
-/// chat message.
-const PER_PAGE: usize = 20;
+/// Players on one page of standings: a line takes at most about 130 characters (a long
+/// mention, five tie-breaks), so a page stays inside a chat message of 2,000.
+const PER_PAGE: usize = 12;
+/// Boards on one page of a round's pairings (a line at most about 80 characters).
+const BOARDS_PER_PAGE: usize = 20;
 
 /// A tournament's record: the players by pairing number, and the table built from them.
 pub(super) struct Record {
@@ -102,6 +104,7 @@ impl App {
         cmd: &Command,
         id: Option<i64>,
         round: Option<u32>,
+        page: Option<u32>,
     ) -> Out {
         let t = self.find_tournament(
             cmd,
@@ -119,15 +122,49 @@ impl App {
                 t.paired.max(1)
             ));
         }
+        let boards: Vec<&PairingRow> = rec
+            .pairings
+            .iter()
+            .filter(|p| p.pairing.round == round)
+            .collect();
+        let pages = boards.len().div_ceil(BOARDS_PER_PAGE).max(1) as u32;
+        let page = page.unwrap_or(1);
+        if page == 0 || page > pages {
+            return refuse(format!(
+                "Round {round} of tournament {} has {}: choose page:1 to page:{pages}.",
+                t.id,
+                count_text(pages.into(), "page")
+            ));
+        }
         let mut lines = vec![format!(
-            "**Tournament {}, round {round}** of {}:",
+            "**Tournament {}, round {round}** of {}{}:",
             t.id,
-            t.rounds().unwrap_or(t.paired)
+            t.rounds().unwrap_or(t.paired),
+            if pages > 1 {
+                format!(", page {page} of {pages}")
+            } else {
+                String::new()
+            }
         )];
-        for p in rec.pairings.iter().filter(|p| p.pairing.round == round) {
+        let first = (page as usize - 1) * BOARDS_PER_PAGE;
+        for p in boards.iter().skip(first).take(BOARDS_PER_PAGE) {
             lines.push(board_line(p));
         }
-        Ok(Reply::private(lines.join("\n")))
+        let mut reply = Reply::private(lines.join("\n"));
+        // Previous and Next turn the page in place.
+        if page > 1 {
+            reply.buttons.push(button(
+                format!("tpairings:{}:{}:{round}", page - 1, t.id),
+                "Previous",
+            ));
+        }
+        if page < pages {
+            reply.buttons.push(button(
+                format!("tpairings:{}:{}:{round}", page + 1, t.id),
+                "Next",
+            ));
+        }
+        Ok(reply)
     }
 
     pub(super) fn tournament_standings(
