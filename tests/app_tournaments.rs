@@ -455,6 +455,24 @@ fn bad_tournament_commands_are_refused_and_change_nothing() {
         let why = t.refused(who, line);
         assert!(why.contains(says), "{line}: {why}");
     }
+    // Hostile text is echoed short and escaped.
+    let long = format!(
+        "/tournament create river format:round-robin tie-breaks:{}*_",
+        "x".repeat(5000)
+    );
+    let why = t.refused("mod!", &long);
+    assert!(
+        why.contains("There is no tie-break") && why.len() < 300,
+        "{why}"
+    );
+    let why = t.refused(
+        "mod!",
+        &format!(
+            "/tournament create river format:round-robin starts:{}",
+            "9".repeat(5000)
+        ),
+    );
+    assert!(why.len() < 300, "{why}");
     let id = created(&mut t, "river format:round-robin", &PLAYERS[..2]);
     for (who, line, says) in [
         (

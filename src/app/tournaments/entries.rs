@@ -5,7 +5,7 @@ use super::standings::{self, TieBreak};
 use super::{member_named, tournament_key, TournamentAsk, MAX_PLAYERS, MAX_ROUND_ROBIN};
 use crate::app::shared::{agreed_text, engine_text, queued, rated_text, DAY};
 use crate::app::terms::{checked_options, clock_days, level_of};
-use crate::app::text::{count_text, days_from_civil, mention, quote, time_text};
+use crate::app::text::{count_text, days_from_civil, mention, quote, quote_at_most, time_text};
 use crate::app::{button, refuse, App, Command, Fail, Out, Reply, Settled};
 use crate::engine::{self, Action, Variant};
 use crate::store::{
@@ -17,6 +17,8 @@ pub const MIN_PLAYERS: usize = 3;
 /// How far ahead a start may be set.
 const MAX_START_DAYS: i64 = 365;
 
+/// The most characters of a member's text a refusal repeats.
+const ECHO: usize = 40;
 /// The most losses on time a tournament may allow before it withdraws a player.
 const MAX_TIMEOUTS: u32 = 10;
 /// The most rounds of a Swiss.
@@ -507,7 +509,7 @@ fn format_of(text: &str) -> Out<Format> {
         Fail::Refuse(format!(
             "{} is not a tournament format: choose format:round-robin, \
              format:double-round-robin or format:swiss.",
-            quote(text)
+            quote_at_most(text, ECHO)
         ))
     })
 }
@@ -586,7 +588,7 @@ fn schedule_of(text: Option<&str>, format: Format) -> Out<bool> {
         Some(_) => refuse(format!(
             "{} is not a schedule: choose schedule:all (every game at once) or \
              schedule:rounds (round by round).",
-            quote(text.unwrap_or(""))
+            quote_at_most(text.unwrap_or(""), ECHO)
         )),
     }
 }
@@ -602,7 +604,14 @@ fn tie_break_order(text: Option<&str>, format: Format) -> Out<Vec<TieBreak>> {
     };
     let mut order = Vec::new();
     for code in text.split([',', ' ']).filter(|c| !c.trim().is_empty()) {
-        let t = TieBreak::parse(code.trim()).map_err(Fail::Refuse)?;
+        let t = TieBreak::parse(code.trim()).map_err(|_| {
+            Fail::Refuse(format!(
+                "There is no tie-break {}: name them in order from {}, for example \
+                 tie_breaks:DE,WIN,SB.",
+                quote_at_most(code.trim(), ECHO),
+                "BH, BH-C1, BH-C2, SB, WIN, WON and DE"
+            ))
+        })?;
         if order.contains(&t) {
             return refuse(format!("The tie-break {} is named twice.", t.code()));
         }
@@ -628,20 +637,20 @@ fn start_time(text: &str, now: i64) -> Out<i64> {
         None => parse_utc(t).ok_or_else(|| {
             Fail::Refuse(format!(
                 "{} is not a time Ferry reads: write {example}.",
-                quote(t)
+                quote_at_most(t, ECHO)
             ))
         })?,
     };
     if at <= now {
         return refuse(format!(
             "{} has passed: a start is in the future.",
-            quote(t)
+            quote_at_most(t, ECHO)
         ));
     }
     if at > now + MAX_START_DAYS * DAY {
         return refuse(format!(
             "{} is more than {MAX_START_DAYS} days away: choose a nearer start.",
-            quote(t)
+            quote_at_most(t, ECHO)
         ));
     }
     Ok(at)
