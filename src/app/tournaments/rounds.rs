@@ -1,4 +1,5 @@
-//! A tournament's rounds: the start (numbers by lot, the Berger tables), the next round of
+//! A tournament's rounds: the start (a round robin numbered by lot and paired by the Berger
+//! tables, a Swiss numbered by rating and paired by the Dutch system), the next round of
 //! one played round by round once the last has ended, each board's game started in a
 //! thread of its own (`seat`), players withdrawn after too many losses on time, and the
 //! end, announced once with the final standings. Every step is stored with its notice in one
@@ -47,8 +48,9 @@ const GAME_ID: &str = "\u{0}game\u{0}";
 const SEATS_AT_ONCE: i64 = 50;
 
 impl App {
-    /// Starts `t`: players numbered by lot, the Berger tables' rounds paired (all of them,
-    /// or the first when it plays round by round). `by_clock`: its start time came, so the
+    /// Starts `t`: a round robin's players numbered by lot and its Berger rounds paired
+    /// (all of them, or the first when it plays round by round); a Swiss's numbered by
+    /// rating and its first round paired. `by_clock`: its start time came, so the
     /// announcement is queued as a notice rather than returned as a command's reply. `None`
     /// when it started or ended meanwhile.
     pub(super) fn begin(&mut self, t: &TournamentRow, by_clock: bool) -> Out<Option<Reply>> {
