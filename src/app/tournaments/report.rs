@@ -8,7 +8,7 @@ use super::trf::{self, Header};
 use super::LISTED;
 use crate::app::shared::internal;
 use crate::app::text::{civil_from_days, count_text, mention};
-use crate::app::{button, refuse, App, Command, Out, Picture, Reply, TextFile};
+use crate::app::{button, refuse, App, Button, Command, Out, Picture, Reply, TextFile};
 use crate::render::{self, StandingRow, StandingsView};
 use crate::store::{
     ByeKind, EntrantRow, Format, GameStatus, PairingRow, TournamentRow, TournamentStatus,
@@ -151,19 +151,7 @@ impl App {
             lines.push(board_line(p));
         }
         let mut reply = Reply::private(lines.join("\n"));
-        // Previous and Next turn the page in place.
-        if page > 1 {
-            reply.buttons.push(button(
-                format!("tpairings:{}:{}:{round}", page - 1, t.id),
-                "Previous",
-            ));
-        }
-        if page < pages {
-            reply.buttons.push(button(
-                format!("tpairings:{}:{}:{round}", page + 1, t.id),
-                "Next",
-            ));
-        }
+        reply.buttons = page_buttons(page, pages, |p| format!("tpairings:{p}:{}:{round}", t.id));
         Ok(reply)
     }
 
@@ -183,19 +171,8 @@ impl App {
         let (text, picture) = self.standings_page(&t, page)?;
         let mut reply = Reply::private(text);
         reply.picture = Some(picture);
-        // Previous and Next turn the page in place.
         let pages = self.store.entrants(t.id)?.len().div_ceil(PER_PAGE).max(1) as u32;
-        if page > 1 {
-            reply.buttons.push(button(
-                format!("tstandings:{}:{}", page - 1, t.id),
-                "Previous",
-            ));
-        }
-        if page < pages {
-            reply
-                .buttons
-                .push(button(format!("tstandings:{}:{}", page + 1, t.id), "Next"));
-        }
+        reply.buttons = page_buttons(page, pages, |p| format!("tstandings:{p}:{}", t.id));
         Ok(reply)
     }
 
@@ -468,6 +445,18 @@ fn score_mark(score: Option<GameScore>) -> &'static str {
         Some(GameScore::WonByForfeit) => "+",
         Some(GameScore::LostByForfeit) => "−",
     }
+}
+
+/// Previous and Next, which turn the page in place (`id` makes a page's button id).
+fn page_buttons(page: u32, pages: u32, id: impl Fn(u32) -> String) -> Vec<Button> {
+    let mut out = Vec::new();
+    if page > 1 {
+        out.push(button(id(page - 1), "Previous"));
+    }
+    if page < pages {
+        out.push(button(id(page + 1), "Next"));
+    }
+    out
 }
 
 /// The round a pairings command means by default: the earliest with a game going, else
