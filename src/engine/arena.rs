@@ -605,8 +605,11 @@ mod tests {
             Side::Ferry(Player::Level(level::MAX, Evaluation::Full)),
             Side::Ferry(Player::Random),
         );
-        // Level 8 would think 2 s a move on its own budget; half a second is its whole game.
-        let played = play(v, &options, sides, clock(500, 0), 17, 1);
+        // Level 8 would think 2 s a move on its own budget; here a second is its whole game,
+        // with 100 ms more a move, so that a machine busy with other tests cannot take its
+        // last milliseconds from it (a clock of 500 ms and no increment lost on time, 71 ms
+        // used with 61 ms left, when other tests loaded both cores).
+        let played = play(v, &options, sides, clock(1000, 100), 17, 1);
         assert!(played.forfeit.is_none(), "{}", played.result_text());
         assert_eq!(played.result(), Some(GameResult::Win(Color::White)));
     }
