@@ -583,6 +583,18 @@ impl Store {
         )
     }
 
+    /// One board of a round, if it was paired.
+    pub fn pairing(&self, id: i64, round: u32, board: u32) -> Result<Option<PairingRow>> {
+        self.db.query_opt(
+            "SELECT p.round, p.board, p.white, p.black, p.game_id, p.bye, p.forfeit, g.status,
+                 g.result, g.reason
+             FROM tournament_pairings p LEFT JOIN games g ON g.id = p.game_id
+             WHERE p.tournament_id = ?1 AND p.round = ?2 AND p.board = ?3",
+            args![id, round, board],
+            pairing_row,
+        )
+    }
+
     /// Boards whose game has not started yet (across tournaments), oldest first.
     pub fn unseated_pairings(&self, limit: i64) -> Result<Vec<(i64, NewPairing)>> {
         self.db.query_all(

@@ -213,12 +213,7 @@ impl App {
         let Some(t) = self.store.tournament(seat.tournament)? else {
             return Ok(None);
         };
-        let Some(p) = self
-            .store
-            .pairings(t.id)?
-            .into_iter()
-            .find(|p| p.pairing.round == seat.round && p.pairing.board == seat.board)
-        else {
+        let Some(p) = self.store.pairing(t.id, seat.round, seat.board)? else {
             return Ok(None);
         };
         let Some(black) = p.pairing.black.clone() else {
