@@ -4,13 +4,13 @@
 use super::art;
 use super::canvas::{self, Canvas, Face};
 use super::colors::{
-    Rgb8, BACKGROUND, BLACK_FILL, BLACK_INK, CAPTION, CAPTION_DIM, CHECK, CHECK_TINT, DARK, HINT,
-    HULL_EDGE, LAST_MOVE, LAST_MOVE_TINT, LIGHT, PALACE_TINT, PLANK, PLANK_GAP, REMOVED,
-    REMOVED_TINT, RIVER_LINE, SELECTED, SELECTED_TINT, WATER_DARK, WATER_LIGHT, WAVE, WHITE_FILL,
-    WHITE_INK,
+    Rgb8, ARROW_ALPHA, ARROW_BEST, ARROW_PLAYED, BACKGROUND, BLACK_FILL, BLACK_INK, CAPTION,
+    CAPTION_DIM, CHECK, CHECK_TINT, DARK, HINT, HULL_EDGE, LAST_MOVE, LAST_MOVE_TINT, LIGHT,
+    PALACE_TINT, PLANK, PLANK_GAP, REMOVED, REMOVED_TINT, RIVER_LINE, SELECTED, SELECTED_TINT,
+    WATER_DARK, WATER_LIGHT, WAVE, WHITE_FILL, WHITE_INK,
 };
 use super::memo::{get_or_make, Memo};
-use super::view::{BoardView, Exit, HandItem, Marks, PieceView, Terrain};
+use super::view::{ArrowKind, BoardView, Exit, HandItem, Marks, PieceView, Terrain};
 use crate::engine::Color;
 use image::RgbImage;
 use std::sync::{Arc, OnceLock};
@@ -113,6 +113,14 @@ impl Layout {
 /// Draws the picture.
 pub fn draw(view: &BoardView) -> Canvas {
     draw_scaled(view, 100)
+}
+
+/// The picture in RGB with its arrows drawn over it (see `colors::ARROW_ALPHA`): the
+/// same pixels as `draw` when there are none.
+pub fn draw_rgb(view: &BoardView) -> RgbImage {
+    let mut img = draw(view).to_rgb();
+    draw_arrows(&mut img, view, &Layout::scaled(view, 100));
+    img
 }
 
 /// The size of the picture at `percent` of its usual size.
@@ -364,6 +372,53 @@ fn river_band(w: u32, h: u32, edge: u32) -> Arc<Canvas> {
     })
 }
 
+/// The arrows, over the cells, pieces and river: each a shaft and a head from the centre
+/// of its first cell to the centre of its last, blended once so the pieces under it still
+/// show; a drop, or a move that stays on its cell, a ring on the cell. Arrows off the
+/// board are left out.
+fn draw_arrows(img: &mut RgbImage, view: &BoardView, l: &Layout) {
+    let s = l.cell as f32;
+    let centre = |(file, rank): (u8, u8)| {
+        (file < view.files && rank < view.ranks).then(|| {
+            let (x, y) = l.cell_xy(view, file, rank);
+            (x as f32 + s / 2.0, y as f32 + s / 2.0)
+        })
+    };
+    for arrow in &view.arrows {
+        let color = match arrow.kind {
+            ArrowKind::Played => ARROW_PLAYED,
+            ArrowKind::Best => ARROW_BEST,
+        };
+        let Some(to) = centre(arrow.to) else {
+            continue;
+        };
+        let from = match arrow.from.map(centre) {
+            Some(None) => continue,
+            Some(Some(from)) if from != to => from,
+            _ => {
+                canvas::ring(img, to.0, to.1, s * 0.44, s * 0.1, color, ARROW_ALPHA);
+                continue;
+            }
+        };
+        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+        let len = (dx * dx + dy * dy).sqrt();
+        let (ux, uy) = (dx / len, dy / len);
+        let (nx, ny) = (-uy, ux);
+        let head = (s * 0.42).min(len * 0.6);
+        let (shaft, wing) = (s * 0.1, s * 0.24);
+        let base = (to.0 - ux * head, to.1 - uy * head);
+        let side = |p: (f32, f32), w: f32| (p.0 + nx * w, p.1 + ny * w);
+        let body = [
+            side(from, shaft),
+            side(base, shaft),
+            side(base, -shaft),
+            side(from, -shaft),
+        ];
+        let tip = [side(base, wing), to, side(base, -wing)];
+        canvas::polygons(img, &[&body, &tip], color, ARROW_ALPHA);
+    }
+}
+
 fn draw_coordinates(img: &mut Canvas, view: &BoardView, l: &Layout) {
     let px = l.coords as f32 * 0.62;
     let font = Face::Regular;
@@ -557,7 +612,7 @@ fn draw_hands(img: &mut Canvas, view: &BoardView, l: &Layout, hands: &[Vec<HandI
 mod tests {
     use super::*;
     use crate::engine::Role;
-    use crate::render::view::{PieceView, RankLine};
+    use crate::render::view::{Arrow, PieceView, RankLine};
     use image::Rgb;
 
     fn near(a: Rgb<u8>, b: Rgb8) -> bool {
@@ -642,6 +697,199 @@ mod tests {
             let (_, y4) = l.cell_xy(&view, 0, 3);
             let (_, y5) = l.cell_xy(&view, 0, 4);
             assert_eq!(y4.abs_diff(y5), l.cell + l.band);
+        }
+    }
+
+    /// A board with a few pieces, some on the arrows' cells.
+    fn with_pieces(files: u8, ranks: u8) -> BoardView {
+        let mut view = BoardView::empty(files, ranks);
+        let piece = |color, role| {
+            Some(PieceView {
+                color,
+                role,
+                promoted: false,
+            })
+        };
+        view.cell_mut(4, 3).piece = piece(Color::White, Role::Pawn);
+        view.cell_mut(6, 0).piece = piece(Color::White, Role::Knight);
+        view.cell_mut(3, 6).piece = piece(Color::Black, Role::Queen);
+        view.cell_mut(4, 3).marks.last_move = true;
+        view.cell_mut(4, 1).marks.last_move = true;
+        view
+    }
+
+    /// The pixels that differ between two pictures of the same size.
+    fn changed(a: &RgbImage, b: &RgbImage) -> Vec<(u32, u32)> {
+        assert_eq!(a.dimensions(), b.dimensions());
+        a.enumerate_pixels()
+            .filter(|&(x, y, p)| p != b.get_pixel(x, y))
+            .map(|(x, y, _)| (x, y))
+            .collect()
+    }
+
+    /// Whether the pixel lies on one of the cells.
+    fn on_cells(view: &BoardView, l: &Layout, cells: &[(u8, u8)], (x, y): (u32, u32)) -> bool {
+        let s = l.cell as i32;
+        let (x0, y0, x1, y1) = cells.iter().fold((i32::MAX, i32::MAX, 0, 0), |b, &(f, r)| {
+            let (cx, cy) = l.cell_xy(view, f, r);
+            (b.0.min(cx), b.1.min(cy), b.2.max(cx + s), b.3.max(cy + s))
+        });
+        (x0..x1).contains(&(x as i32)) && (y0..y1).contains(&(y as i32))
+    }
+
+    #[test]
+    fn no_arrows_draw_the_palette_picture_and_each_arrow_changes_only_its_cells() {
+        for flipped in [false, true] {
+            let mut view = with_pieces(8, 8);
+            view.flipped = flipped;
+            let plain = draw_rgb(&view);
+            assert_eq!(plain, draw(&view).to_rgb());
+            let l = Layout::for_view(&view);
+            let s = l.cell as f32;
+            let moves = [
+                (ArrowKind::Played, (4, 1), (4, 3), 2),
+                (ArrowKind::Best, (6, 0), (5, 2), 1),
+            ];
+            for (kind, from, to, tint) in moves {
+                view.arrows = vec![Arrow {
+                    from: Some(from),
+                    to,
+                    kind,
+                }];
+                let img = draw_rgb(&view);
+                let diff = changed(&plain, &img);
+                assert!(diff.len() as f32 > s * s * 0.3, "{kind:?}: {}", diff.len());
+                let box_cells = [from, to];
+                assert!(diff.iter().all(|&p| on_cells(&view, &l, &box_cells, p)));
+                // Halfway along, the arrow's own hue shows over the square.
+                let (fx, fy) = l.cell_xy(&view, from.0, from.1);
+                let (tx, ty) = l.cell_xy(&view, to.0, to.1);
+                let mid = (
+                    (fx + tx) as f32 / 2.0 + s / 2.0,
+                    (fy + ty) as f32 / 2.0 + s / 2.0,
+                );
+                let p = img.get_pixel(mid.0 as u32, mid.1 as u32).0;
+                let strongest = (0..3).max_by_key(|&i| p[i]).unwrap();
+                assert_eq!(strongest, tint, "{kind:?} at {mid:?}: {p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_drop_or_a_move_in_place_is_a_ring_and_arrows_off_the_board_are_left_out() {
+        let mut view = with_pieces(8, 8);
+        let plain = draw_rgb(&view);
+        let l = Layout::for_view(&view);
+        for from in [None, Some((3, 6))] {
+            view.arrows = vec![Arrow {
+                from,
+                to: (3, 6),
+                kind: ArrowKind::Best,
+            }];
+            let img = draw_rgb(&view);
+            let diff = changed(&plain, &img);
+            assert!(!diff.is_empty());
+            assert!(diff.iter().all(|&p| on_cells(&view, &l, &[(3, 6)], p)));
+            // The ring leaves the piece in the middle alone.
+            let (x, y) = l.cell_xy(&view, 3, 6);
+            let c = (x + l.cell as i32 / 2, y + l.cell as i32 / 2);
+            assert!(!diff.contains(&(c.0 as u32, c.1 as u32)));
+        }
+        view.arrows = vec![
+            Arrow {
+                from: Some((9, 0)),
+                to: (1, 1),
+                kind: ArrowKind::Played,
+            },
+            Arrow {
+                from: None,
+                to: (0, 8),
+                kind: ArrowKind::Played,
+            },
+        ];
+        assert_eq!(draw_rgb(&view), plain);
+    }
+
+    #[test]
+    fn an_arrow_across_the_river_stays_on_its_cells_and_the_band() {
+        for flipped in [false, true] {
+            let mut view = with_pieces(8, 8);
+            view.rank_lines.push(RankLine { after: 3 });
+            view.flipped = flipped;
+            let plain = draw_rgb(&view);
+            view.arrows = vec![Arrow {
+                from: Some((2, 2)),
+                to: (2, 5),
+                kind: ArrowKind::Played,
+            }];
+            let img = draw_rgb(&view);
+            let l = Layout::for_view(&view);
+            let diff = changed(&plain, &img);
+            assert!(diff
+                .iter()
+                .all(|&p| on_cells(&view, &l, &[(2, 2), (2, 5)], p)));
+            // The band between ranks 4 and 5 is crossed.
+            let (x, _) = l.cell_xy(&view, 2, 3);
+            let (_, y3) = l.cell_xy(&view, 2, 3);
+            let (_, y4) = l.cell_xy(&view, 2, 4);
+            let band_y = (y3.min(y4) + l.cell as i32 + l.band as i32 / 2) as u32;
+            let centre_x = (x + l.cell as i32 / 2) as u32;
+            assert!(diff.contains(&(centre_x, band_y)));
+        }
+    }
+
+    /// With FERRY_SAVE_PICTURES=DIR, a Continental and a Little River game with both
+    /// arrows and a drop ring are written there to look at.
+    #[test]
+    fn boards_of_games_with_arrows_draw() {
+        use crate::engine::playout::random_game;
+        use crate::picture::{game_view, Request};
+        for (id, plies, flipped) in [("continental", 14, false), ("little-river", 11, true)] {
+            let v = crate::engine::variants()
+                .iter()
+                .find(|v| v.id == id)
+                .expect("a registered variant");
+            let game = random_game(v, plies, 7);
+            let request = Request {
+                flipped,
+                ..Request::default()
+            };
+            let mut view = game_view(&game, &request);
+            // The last move's cells, and a better move a knight's jump from one of them.
+            let last: Vec<(u8, u8)> = (0..view.ranks)
+                .flat_map(|r| (0..view.files).map(move |f| (f, r)))
+                .filter(|&(f, r)| view.cell(f, r).marks.last_move)
+                .collect();
+            let (a, b) = (last[0], *last.last().unwrap());
+            let knight = (a.0.saturating_sub(1), (a.1 + 2).min(view.ranks - 1));
+            view.arrows = vec![
+                Arrow {
+                    from: Some(a),
+                    to: b,
+                    kind: ArrowKind::Played,
+                },
+                Arrow {
+                    from: Some(a),
+                    to: knight,
+                    kind: ArrowKind::Best,
+                },
+                Arrow {
+                    from: None,
+                    to: (view.files / 2, view.ranks / 2),
+                    kind: ArrowKind::Best,
+                },
+            ];
+            let png = crate::render::board_png(&view);
+            let img = image::load_from_memory(&png).unwrap().to_rgb8();
+            assert_eq!(img.dimensions(), Layout::for_view(&view).size(&view));
+            if let Ok(dir) = std::env::var("FERRY_SAVE_PICTURES") {
+                std::fs::write(
+                    std::path::Path::new(&dir).join(format!("{id}-arrows.png")),
+                    &png,
+                )
+                .unwrap();
+                println!("{id}: {} bytes with arrows", png.len());
+            }
         }
     }
 }

@@ -249,28 +249,37 @@ pub fn disc<S: Surface>(img: &mut S, cx: f32, cy: f32, r: f32, color: Rgb8, alph
     ring(img, cx, cy, r, r, color, alpha);
 }
 
-/// Calls `plot(x, y, coverage)` for every pixel an antialiased convex polygon touches
-/// (4x4 samples a pixel); `points` in order around it.
-fn polygon_pixels(points: &[(f32, f32)], mut plot: impl FnMut(i32, i32, f32)) {
-    if points.len() < 3 {
+/// Calls `plot(x, y, coverage)` for every pixel the union of antialiased convex polygons
+/// touches (4x4 samples a pixel), once a pixel; each polygon's `points` in order around
+/// it.
+fn polygon_pixels(shapes: &[&[(f32, f32)]], mut plot: impl FnMut(i32, i32, f32)) {
+    let shapes: Vec<&[(f32, f32)]> = shapes.iter().copied().filter(|p| p.len() >= 3).collect();
+    if shapes.is_empty() {
         return;
     }
     let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
-    for &(x, y) in points {
+    for &(x, y) in shapes.iter().copied().flatten() {
         (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
     }
-    // Orientation of the outline, so "inside" is the same side of every edge.
-    let area: f32 = (0..points.len())
-        .map(|i| {
-            let (a, b) = (points[i], points[(i + 1) % points.len()]);
-            a.0 * b.1 - b.0 * a.1
+    // Orientation of each outline, so "inside" is the same side of every edge.
+    let signs: Vec<f32> = shapes
+        .iter()
+        .map(|points| {
+            let area: f32 = (0..points.len())
+                .map(|i| {
+                    let (a, b) = (points[i], points[(i + 1) % points.len()]);
+                    a.0 * b.1 - b.0 * a.1
+                })
+                .sum();
+            area.signum()
         })
-        .sum();
-    let sign = area.signum();
+        .collect();
     let inside = |px: f32, py: f32| {
-        (0..points.len()).all(|i| {
-            let (a, b) = (points[i], points[(i + 1) % points.len()]);
-            ((b.0 - a.0) * (py - a.1) - (b.1 - a.1) * (px - a.0)) * sign >= 0.0
+        shapes.iter().zip(&signs).any(|(points, &sign)| {
+            (0..points.len()).all(|i| {
+                let (a, b) = (points[i], points[(i + 1) % points.len()]);
+                ((b.0 - a.0) * (py - a.1) - (b.1 - a.1) * (px - a.0)) * sign >= 0.0
+            })
         })
     };
     for y in y0.floor() as i32..=y1.ceil() as i32 {
@@ -287,6 +296,34 @@ fn polygon_pixels(points: &[(f32, f32)], mut plot: impl FnMut(i32, i32, f32)) {
             }
             if hits > 0 {
                 plot(x, y, hits as f32 / 16.0);
+            }
+        }
+    }
+}
+
+/// The union of convex polygons in `color` at `alpha`, each pixel blended once, so that
+/// translucent parts which meet or overlap (an arrow's shaft and head) show no seam.
+pub fn polygons<S: Surface>(img: &mut S, shapes: &[&[(f32, f32)]], color: Rgb8, alpha: f32) {
+    let paint = img.paint(color);
+    polygon_pixels(shapes, |x, y, c| blend(img, x, y, &paint, c * alpha));
+}
+
+/// An antialiased line `width` pixels wide from `a` to `b`, round at the ends.
+pub fn stroke<S: Surface>(img: &mut S, a: (f32, f32), b: (f32, f32), width: f32, color: Rgb8) {
+    let paint = img.paint(color);
+    let r = width / 2.0;
+    let (x0, x1) = (a.0.min(b.0) - r - 1.0, a.0.max(b.0) + r + 1.0);
+    let (y0, y1) = (a.1.min(b.1) - r - 1.0, a.1.max(b.1) + r + 1.0);
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = (dx * dx + dy * dy).max(1e-6);
+    for y in y0.floor() as i32..=y1.ceil() as i32 {
+        for x in x0.floor() as i32..=x1.ceil() as i32 {
+            let (px, py) = (x as f32 + 0.5, y as f32 + 0.5);
+            let t = (((px - a.0) * dx + (py - a.1) * dy) / len2).clamp(0.0, 1.0);
+            let d = ((px - a.0 - t * dx).powi(2) + (py - a.1 - t * dy).powi(2)).sqrt();
+            let c = (r - d + 0.5).clamp(0.0, 1.0);
+            if c > 0.0 {
+                blend(img, x, y, &paint, c);
             }
         }
     }
@@ -431,7 +468,7 @@ impl Sprite {
 
     /// An antialiased convex polygon; `points` in order around it.
     pub fn polygon(&mut self, points: &[(f32, f32)], color: Rgb8) {
-        polygon_pixels(points, |x, y, c| self.paint(x, y, color, c));
+        polygon_pixels(&[points], |x, y, c| self.paint(x, y, color, c));
     }
 
     /// Draws one glyph of `font` at `px` pixels, its ink box centred on `center`. With

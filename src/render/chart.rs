@@ -32,7 +32,7 @@ const LEGEND_ROW: f32 = 22.0;
 const BOTTOM: f32 = 44.0;
 
 /// A round step for about `target` ticks over `span`: 1, 2 or 5 times a power of ten.
-fn tick_step(span: f64, target: f64) -> f64 {
+pub(super) fn tick_step(span: f64, target: f64) -> f64 {
     let raw = (span / target).max(1.0);
     let power = 10f64.powf(raw.log10().floor());
     [1.0, 2.0, 5.0, 10.0]
@@ -40,26 +40,6 @@ fn tick_step(span: f64, target: f64) -> f64 {
         .map(|m| m * power)
         .find(|s| *s >= raw)
         .unwrap_or(10.0 * power)
-}
-
-/// An antialiased line `width` pixels wide from `a` to `b`, round at the ends.
-fn stroke(img: &mut RgbImage, a: (f32, f32), b: (f32, f32), width: f32, color: Rgb8) {
-    let r = width / 2.0;
-    let (x0, x1) = (a.0.min(b.0) - r - 1.0, a.0.max(b.0) + r + 1.0);
-    let (y0, y1) = (a.1.min(b.1) - r - 1.0, a.1.max(b.1) + r + 1.0);
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let len2 = (dx * dx + dy * dy).max(1e-6);
-    for y in y0.floor() as i32..=y1.ceil() as i32 {
-        for x in x0.floor() as i32..=x1.ceil() as i32 {
-            let (px, py) = (x as f32 + 0.5, y as f32 + 0.5);
-            let t = (((px - a.0) * dx + (py - a.1) * dy) / len2).clamp(0.0, 1.0);
-            let d = ((px - a.0 - t * dx).powi(2) + (py - a.1 - t * dy).powi(2)).sqrt();
-            let c = (r - d + 0.5).clamp(0.0, 1.0);
-            if c > 0.0 {
-                canvas::blend(img, x, y, &color, c);
-            }
-        }
-    }
 }
 
 /// The chart, or a note in its place when there is nothing to draw. `min_x_pad`: the
@@ -185,7 +165,7 @@ fn draw_legend(img: &mut RgbImage, series: &[ChartSeries]) -> f32 {
         if x + 24.0 + w > WIDTH as f32 - RIGHT && x > LEFT + 8.0 {
             (x, row) = (LEFT + 8.0, row + LEGEND_ROW);
         }
-        stroke(img, (x, 75.0 + row), (x + 18.0, 75.0 + row), 3.0, color);
+        canvas::stroke(img, (x, 75.0 + row), (x + 18.0, 75.0 + row), 3.0, color);
         canvas::text(
             img,
             Face::Regular,
@@ -281,7 +261,7 @@ fn draw_lines(img: &mut RgbImage, plot: &Plot, series: &[ChartSeries]) -> Vec<En
         let color = CHART_LINES[i % CHART_LINES.len()];
         let pts: Vec<(f32, f32)> = s.points.iter().map(|&(x, y)| plot.at(x, y)).collect();
         for pair in pts.windows(2) {
-            stroke(img, pair[0], pair[1], 2.5, color);
+            canvas::stroke(img, pair[0], pair[1], 2.5, color);
         }
         if pts.len() <= 30 {
             for &(x, y) in &pts {

@@ -58,6 +58,14 @@ pub const SAIL: Rgb8 = [250, 248, 240];
 pub const TAG: Rgb8 = [255, 255, 255];
 pub const TAG_EDGE: Rgb8 = [30, 30, 30];
 
+// Arrows of an analysed move, the move played and Ferry's best, translucent so the
+// squares and pieces under them show. A picture with arrows is written in RGB: their
+// blends over every square and piece would not fit the palette, and such a picture is
+// drawn once per command.
+pub const ARROW_PLAYED: Rgb8 = [30, 110, 230];
+pub const ARROW_BEST: Rgb8 = [20, 160, 60];
+pub const ARROW_ALPHA: f32 = 0.7;
+
 // The legend.
 /// Every other row is shaded, so a row reads across.
 pub const ROW_SHADE: Rgb8 = [52, 55, 60];
@@ -71,6 +79,15 @@ pub const LEAD: Rgb8 = RIVER_LINE;
 // The rating chart: written in RGB, so these are not in the palette.
 pub const CHART_GRID: Rgb8 = [62, 65, 71];
 pub const CHART_AXIS: Rgb8 = [120, 126, 136];
+/// The evaluation chart: the plot's ground, White's share (light) and Black's (dark),
+/// the curve, and the dots of inaccuracies, mistakes and blunders.
+pub const EVAL_PLOT: Rgb8 = [70, 73, 79];
+pub const EVAL_WHITE: Rgb8 = [228, 228, 222];
+pub const EVAL_BLACK: Rgb8 = [22, 22, 24];
+pub const EVAL_LINE: Rgb8 = [150, 156, 166];
+pub const EVAL_INACCURACY: Rgb8 = [240, 205, 50];
+pub const EVAL_MISTAKE: Rgb8 = [240, 135, 30];
+pub const EVAL_BLUNDER: Rgb8 = [225, 45, 45];
 /// Line colours, told apart also by colour-blind readers (Okabe and Ito's palette).
 pub const CHART_LINES: [Rgb8; 5] = [
     [86, 180, 233],

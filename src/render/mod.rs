@@ -10,6 +10,7 @@ mod chart;
 mod colors;
 mod deflate;
 mod encode;
+mod eval_chart;
 mod legend;
 mod memo;
 mod palette;
@@ -21,17 +22,28 @@ pub mod view;
 pub use canvas::Canvas;
 pub use chart::{ChartSeries, ChartTick};
 pub use encode::BUDGET as PICTURE_BUDGET;
+pub use eval_chart::{
+    EvalChartView, EvalMark, HEIGHT as EVAL_CHART_HEIGHT, WIDTH as EVAL_CHART_WIDTH,
+};
 pub use legend::LegendEntry;
 pub use replay::{replay, Replay, MOST_BYTES as MOST_REPLAY_BYTES};
 pub use standings::{StandingRow, StandingsView};
 pub use tally::TallyEntry;
-pub use view::{BoardView, CellView, Exit, HandItem, Marks, PieceView, RankLine, Terrain};
+pub use view::{
+    Arrow, ArrowKind, BoardView, CellView, Exit, HandItem, Marks, PieceView, RankLine, Terrain,
+};
 
 use image::RgbImage;
 
-/// The picture of a position, as PNG bytes.
+/// The picture of a position, as PNG bytes. With arrows it is written in RGB: their
+/// translucent colours over squares and pieces are outside the fixed palette (an
+/// analysed move, drawn once per command).
 pub fn board_png(view: &BoardView) -> Vec<u8> {
-    encode::png(&board::draw(view))
+    if view.arrows.is_empty() {
+        encode::png(&board::draw(view))
+    } else {
+        encode::png_rgb(&board::draw_rgb(view))
+    }
 }
 
 /// A legend: each piece with its name and how it moves.
@@ -64,7 +76,15 @@ pub fn chart_png(
     encode::png_rgb(&chart::draw(title, subtitle, series, ticks, min_x_pad))
 }
 
-/// The picture of a position as palette indices (see `encode_png`).
+/// A game's evaluation over its plies (White's chance of winning, the marked moves), as
+/// PNG bytes of `EVAL_CHART_WIDTH` by `EVAL_CHART_HEIGHT`. Written in RGB like the rating
+/// chart: its areas and dots are outside the boards' palette, and it is drawn once per
+/// command.
+pub fn eval_chart_png(view: &EvalChartView) -> Vec<u8> {
+    encode::png_rgb(&eval_chart::draw(view))
+}
+
+/// The picture of a position as palette indices (see `encode_png`), without its arrows.
 pub fn board_canvas(view: &BoardView) -> Canvas {
     board::draw(view)
 }
@@ -77,5 +97,5 @@ pub fn encode_png(img: &Canvas, filter: png::Filter, deflate: png::DeflateCompre
 
 /// The image behind `board_png`, for tests that compare pixels.
 pub fn board_image(view: &BoardView) -> RgbImage {
-    board::draw(view).to_rgb()
+    board::draw_rgb(view)
 }

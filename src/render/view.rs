@@ -75,6 +75,25 @@ pub struct HandItem {
     pub captured: bool,
 }
 
+/// Which move an arrow shows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ArrowKind {
+    /// The move the player made.
+    Played,
+    /// The move Ferry would have played.
+    Best,
+}
+
+/// A move drawn over the board, from the centre of one cell to the centre of another.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Arrow {
+    /// (file, rank) in board coordinates as `BoardView::cell` takes them; `None` for a
+    /// drop (from the hand): then only the destination is marked (a ring).
+    pub from: Option<(u8, u8)>,
+    pub to: (u8, u8),
+    pub kind: ArrowKind,
+}
+
 /// A whole picture of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardView {
@@ -94,6 +113,8 @@ pub struct BoardView {
     pub details: Vec<String>,
     /// The side to move, shown as a disc beside the title; `None` when the game is over.
     pub to_move: Option<Color>,
+    /// Moves drawn over the cells and pieces (an analysed move and the better one).
+    pub arrows: Vec<Arrow>,
 }
 
 impl BoardView {
@@ -116,6 +137,7 @@ impl BoardView {
             title: String::new(),
             details: Vec::new(),
             to_move: None,
+            arrows: Vec::new(),
         }
     }
 
