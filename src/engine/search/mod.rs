@@ -11,6 +11,7 @@
 //! game's record is scored as the variant settles a repetition draw: Amalgamated's
 //! points decide it, so the search never walks into a draw the points lose.
 
+pub mod analysis;
 pub mod clock;
 pub mod eval;
 pub mod exchange;
