@@ -24,6 +24,7 @@ const TABLES: &[&str] = &[
     "tournaments",
     "tournament_players",
     "tournament_pairings",
+    "analyses",
 ];
 
 /// Tables whose ids the database gives: the target must go on after the copied ones.

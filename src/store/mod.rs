@@ -4,6 +4,7 @@
 //! and checks again under it, so several threads, processes and hosts may share one
 //! database.
 
+mod analyses;
 mod challenges;
 mod copy;
 mod db;
@@ -18,6 +19,7 @@ mod tournaments;
 mod value;
 mod votes;
 
+pub use analyses::{AnalysisAsk, AnalysisRow, Claim};
 pub use challenges::{ChallengeRow, ChallengeStatus, NewChallenge, Side};
 pub use copy::{copy_database, Copied};
 pub use games::{Append, Computer, Entry, GameRow, GameStatus, NewGame};

@@ -38,6 +38,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(6, "0006_ferry_plays.sql"),
     migration!(7, "0007_turn_notices.sql"),
     migration!(8, "0008_tournaments.sql"),
+    migration!(9, "0009_analyses.sql"),
 ];
 
 /// How long a writer waits for another (thread or process) to finish before giving up.
