@@ -262,6 +262,37 @@ fn replay_skips_numbers_and_results_and_reports_the_end() {
 }
 
 #[test]
+fn analyse_judges_each_move_and_replay_skips_its_comments() {
+    // Every move gets its line, each side its accuracy.
+    let record = "1. He2 Hd7 2. Hg1 Hb8";
+    let o = ferry(&["analyse", "continental", "--movetime", "20"], record);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 6, "{out}");
+    assert!(lines[0].starts_with("1. He2 "), "{out}");
+    assert!(lines[1].starts_with("1... Hd7 "), "{out}");
+    assert!(lines[2].starts_with("2. Hg1 "), "{out}");
+    assert!(lines[4].starts_with("white: accuracy "), "{out}");
+    assert!(lines[5].starts_with("black: accuracy "), "{out}");
+    assert!(stderr(&o).contains("analysing: 5 of 5 positions"), "{}", stderr(&o));
+
+    let o = ferry(&["analyse", "continental", "--movetime", "20"], "1. He2 Qz9");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("illegal move at ply 2"), "{}", stdout(&o));
+    let o = ferry(&["analyse", "continental", "--movetime", "abc"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--movetime"), "{}", stderr(&o));
+
+    // A record with an analysis's comments replays as without them.
+    let commented = "1. He2 {+0.12 depth 11} Hd7 {-0.05 depth 10; inaccuracy; Ferry: e5} 2. Hg1";
+    let o = ferry(&["replay", "continental"], commented);
+    let plain = ferry(&["replay", "continental"], "1. He2 Hd7 2. Hg1");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), stdout(&plain));
+}
+
+#[test]
 fn replay_from_a_file_with_points() {
     let dir = std::env::temp_dir().join(format!("ferry-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

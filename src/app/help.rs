@@ -32,6 +32,11 @@ pub const COMMANDS: &[HelpEntry] = &[
     entry("draw", "offer|accept|decline", "offer a draw, or answer an offer"),
     entry("takeback", "offer|accept|decline", "ask to take back your last move, or answer"),
     entry("history", "", "the moves so far, with the record as a file"),
+    entry(
+        "analyse",
+        "[N] [ply:K]",
+        "Ferry's analysis of a finished game, or one move of it on the board",
+    ),
     entry("rules", "[VARIANT]", "the rules of a variant and its options"),
     entry("games", "[page:N]", "your games here, and challenges waiting for you"),
     entry(

@@ -102,7 +102,16 @@ impl App {
         let row = self.find_game(cmd, game)?;
         let g = self.load(&row)?;
         let variant = g.variant();
-        let moves = move_list(&g);
+        let mut moves = move_list(&g);
+        // An analysed game's record carries the analysis as comments, which replay skips.
+        let comments = self.analysis_comments(&row, &g)?;
+        let listed = moves.clone();
+        if let Some(comments) = comments {
+            for (m, c) in moves.iter_mut().zip(comments) {
+                m.push(' ');
+                m.push_str(&c);
+            }
+        }
         let result = match row.status {
             GameStatus::Active => "*".to_string(),
             _ => row.result.clone().unwrap_or_else(|| "*".to_string()),
@@ -120,10 +129,10 @@ impl App {
             GameStatus::Active => String::new(),
             _ => format!(" Result: {}.", ended_text(&row)),
         };
-        let list = if moves.is_empty() {
+        let list = if listed.is_empty() {
             "no moves yet".to_string()
         } else {
-            moves.join(" ")
+            listed.join(" ")
         };
         let mut reply = Reply::public(format!(
             "Game {} ({}), {} (White) vs {} (Black): {list}.{ended} The attached file \

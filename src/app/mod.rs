@@ -2,6 +2,7 @@
 //! types. Permissions, clocks and votes live here; `store` keeps the state and `engine`
 //! judges the moves. Synchronous: an async chat adapter calls it from `spawn_blocking`.
 
+mod analysis;
 mod bounds;
 mod challenges;
 mod clock;
@@ -24,6 +25,7 @@ mod text;
 pub mod tournaments;
 mod votes;
 
+pub use analysis::AnalysisJob;
 pub use bounds::{cut as cut_text, id_refusal, MEMBER_ID_CHARS, PLACE_ID_CHARS};
 pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
 pub use ferry::{thinking_threads, Decision, Turn, CONSOLE_ID as FERRY_CONSOLE_ID};
@@ -183,6 +185,12 @@ pub enum What {
     Profile {
         member: Option<String>,
     },
+    /// Ferry's analysis of a finished game (`None`: the channel's last game), or one move
+    /// of it (`ply`, 1 for the first move).
+    Analyse {
+        game: Option<i64>,
+        ply: Option<u32>,
+    },
     /// `/tournament ...` and `/tournaments`.
     Tournament(tournaments::TournamentAsk),
     /// A button was pressed: its id.
@@ -245,6 +253,9 @@ pub struct Reply {
     /// adapter wakes its outbox loop instead of leaving it to the next tick. Most moves
     /// queue none, and waking the loop for them would cost a lease renewal and a tick each.
     pub queued_now: bool,
+    /// An analysis of this game was claimed for this process: the adapter runs it
+    /// (`App::analysis_job`) off the command path and shows its progress and result.
+    pub analyse: Option<i64>,
 }
 
 /// An answered (or lapsed) question: its message should now read `text`, without buttons.
@@ -450,6 +461,7 @@ impl App {
             What::Draw { step, game } => self.draw(cmd, *step, *game),
             What::Takeback { step, game } => self.takeback(cmd, *step, *game),
             What::History { game } => self.history(cmd, *game),
+            What::Analyse { game, ply } => self.analyse(cmd, *game, *ply),
             What::Rules { variant } => self.rules(cmd, variant.as_deref()),
             What::MyGames { page } => self.my_games(cmd, *page),
             What::Settings {
@@ -590,6 +602,10 @@ pub fn parse_button(id: &str) -> Option<What> {
         },
         ("board", None) => What::Board { game },
         ("history", None) => What::History { game },
+        ("analysis", Some(ply)) if rest.is_none() => What::Analyse {
+            game,
+            ply: Some(ply.parse().ok()?),
+        },
         ("move", Some(ply)) => What::Move {
             text: rest?.to_string(),
             game,

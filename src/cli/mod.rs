@@ -31,6 +31,7 @@
 //! Bad input gives one line on stderr and exit status 2; an illegal move in a replay,
 //! exit status 1. Help and the version go to stdout with exit status 0.
 
+mod analyse;
 mod engine_process;
 mod failure;
 mod matches;
@@ -124,6 +125,21 @@ enum Command {
         #[command(flatten)]
         setup: Setup,
         /// The game record (moves; numbers and results are skipped) [default: stdin]
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
+    /// Ferry's analysis of a game record: each move's chances before and after, the
+    /// inaccuracies, mistakes and blunders with the better move, and each side's accuracy
+    #[command(after_help = "Exit status 1 at an illegal move.\n\n\
+                            Example:\n  ferry analyse continental --movetime 200 game-12.txt")]
+    Analyse {
+        #[command(flatten)]
+        setup: Setup,
+        /// The search of each position in milliseconds, 1 to 600000 [default: 500]
+        #[arg(long, value_name = "MS", value_parser = parse_movetime)]
+        movetime: Option<u64>,
+        /// The game record (moves; numbers, results and {comments} are skipped)
+        /// [default: stdin]
         #[arg(value_name = "FILE")]
         file: Option<PathBuf>,
     },
@@ -541,6 +557,11 @@ fn dispatch(
             divide,
         }) => position::perft(&setup, depth, divide, progress, out, err),
         Some(Command::Replay { setup, file }) => position::replay(&setup, file, input, out),
+        Some(Command::Analyse {
+            setup,
+            movetime,
+            file,
+        }) => analyse::run(&setup, movetime, file, input, out, err),
         Some(Command::Play(setup)) => play::play(&setup, input, out),
         Some(Command::Match {
             setup,

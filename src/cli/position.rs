@@ -130,6 +130,28 @@ pub(super) fn replay(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<i32, Failure> {
+    let game = match record_game(setup, file, input)? {
+        Ok(game) => game,
+        Err(illegal) => {
+            writeln!(out, "{illegal}").map_err(io)?;
+            return Ok(1);
+        }
+    };
+    writeln!(out, "position: {}", game.position().text()).map_err(io)?;
+    match game.outcome() {
+        Some(o) => writeln!(out, "result: {o}").map_err(io)?,
+        None => writeln!(out, "result: ongoing").map_err(io)?,
+    }
+    Ok(0)
+}
+
+/// The game a record (a file, or standard input) plays from the set-up; `Err` inside
+/// says at which move it goes wrong. Numbers, results and `{comments}` are skipped.
+pub(super) fn record_game(
+    setup: &Setup,
+    file: Option<PathBuf>,
+    input: &mut dyn BufRead,
+) -> Result<Result<Game, String>, Failure> {
     let s = setup.start()?;
     let text = match file {
         None => {
@@ -148,7 +170,7 @@ pub(super) fn replay(
     };
     let mut game = Game::new(s.variant, s.options, s.position);
     let mut ply = 0;
-    for token in text.split_whitespace() {
+    for token in without_comments(&text).split_whitespace() {
         if is_decoration(token) {
             continue;
         }
@@ -158,16 +180,32 @@ pub(super) fn replay(
         }
         ply += 1;
         if let Err(e) = game.play(mv) {
-            writeln!(out, "illegal move at ply {ply}: {}: {e}", excerpt(mv)).map_err(io)?;
-            return Ok(1);
+            return Ok(Err(format!(
+                "illegal move at ply {ply}: {}: {e}",
+                excerpt(mv)
+            )));
         }
     }
-    writeln!(out, "position: {}", game.position().text()).map_err(io)?;
-    match game.outcome() {
-        Some(o) => writeln!(out, "result: {o}").map_err(io)?,
-        None => writeln!(out, "result: ongoing").map_err(io)?,
+    Ok(Ok(game))
+}
+
+/// The record with each `{comment}` (an analysis's evaluations) made a space; an
+/// unclosed one runs to the end.
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0u32;
+    for ch in text.chars() {
+        match ch {
+            '{' => depth += 1,
+            '}' if depth > 0 => {
+                depth -= 1;
+                out.push(' ');
+            }
+            _ if depth == 0 => out.push(ch),
+            _ => {}
+        }
     }
-    Ok(0)
+    out
 }
 
 #[derive(Args)]

@@ -333,6 +333,9 @@ impl Session {
                 if let Some(game) = reply.ferry_turn {
                     self.ferry(game, out)?;
                 }
+                if let Some(game) = reply.analyse {
+                    self.analyse(game, out)?;
+                }
                 if let Some(name) = thread {
                     // What a chat would do: open the thread and send the command there.
                     self.threads += 1;
@@ -366,6 +369,30 @@ impl Session {
     fn ferry(&mut self, game: i64, out: &mut dyn Write) -> std::io::Result<()> {
         match self.app.ferry_play(game) {
             Ok(_) => self.tick(out),
+            Err(e) => writeln!(out, "  ! Ferry failed: {e}"),
+        }
+    }
+
+    /// An analysis claimed by a command, run here and now: its progress every tenth of
+    /// the positions, then its result.
+    fn analyse(&mut self, game: i64, out: &mut dyn Write) -> std::io::Result<()> {
+        let mut job = match self.app.analysis_job(game) {
+            Ok(Some(job)) => job,
+            Ok(None) => return Ok(()),
+            Err(e) => return writeln!(out, "  ! Ferry failed: {e}"),
+        };
+        let every = (job.total() / 10).max(1);
+        while job.step() {
+            if job.done() % every == 0 && !job.finished() {
+                writeln!(out, "  {}", job.progress_text())?;
+                if let Err(e) = self.app.save_analysis(&job) {
+                    return writeln!(out, "  ! Ferry failed: {e}");
+                }
+            }
+        }
+        match self.app.finish_analysis(&job, false) {
+            Ok(Some(reply)) => self.print(&reply, out),
+            Ok(None) => Ok(()),
             Err(e) => writeln!(out, "  ! Ferry failed: {e}"),
         }
     }

@@ -34,6 +34,7 @@ pub const COMMANDS: &[&str] = &[
     "draw",
     "takeback",
     "history",
+    "analyse",
     "rules",
     "games",
     "settings",
@@ -137,6 +138,7 @@ fn app_command(name: &str, args: &[&str]) -> Result<What, String> {
         "history" => What::History {
             game: number(args, "game")?,
         },
+        "analyse" | "analyze" => analyse(args)?,
         "rules" => What::Rules {
             variant: args.first().map(|s| s.to_string()),
         },
@@ -343,6 +345,22 @@ fn game_key<'a>(args: &[&'a str]) -> Result<(Option<i64>, Vec<&'a str>), String>
         }
     }
     Ok((game, rest))
+}
+
+/// `[GAME] [ply:K]`: a game's analysis, or one move of it.
+fn analyse(args: &[&str]) -> Result<What, String> {
+    let mut game = None;
+    let mut ply = None;
+    for a in args {
+        match key_value(a) {
+            Some((key, value)) if key.eq_ignore_ascii_case("ply") => {
+                ply = Some(whole_number("ply", value, 1..=u32::MAX)?);
+            }
+            _ if game.is_none() => game = Some(id(a, "game")?),
+            _ => return Err(format!("'{a}' is neither a game number nor ply:K")),
+        }
+    }
+    Ok(What::Analyse { game, ply })
 }
 
 /// `VARIANT [@member|anyone] [key:value]...`, as the chat's /challenge orders them; the

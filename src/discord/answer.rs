@@ -161,6 +161,11 @@ enum Sent {
     DeferredUpdate,
 }
 
+/// The first answer of an interaction edited into `reply` (its text cut to one message).
+pub fn edit_of(reply: &Reply) -> EditInteractionResponse {
+    Parts::of(reply).edit()
+}
+
 /// Runs a command from an interaction and answers it. Never fails: a failure to answer
 /// is logged.
 pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: What, mode: Mode) {
@@ -212,6 +217,7 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
         .and_then(|r| r);
     let questions = outcome.as_ref().ok().map(|(r, _)| Questions::of(r));
     let ferry_turn = outcome.as_ref().ok().and_then(|(r, _)| r.ferry_turn);
+    let analyse = outcome.as_ref().ok().and_then(|(r, _)| r.analyse);
     let queued_now = outcome.as_ref().is_ok_and(|(r, _)| r.queued_now);
     match outcome {
         Err(e) => {
@@ -237,6 +243,9 @@ pub async fn run(ctx: &serenity::Context, data: &Data, inc: Incoming<'_>, what: 
     // After the answer is out, so that Ferry's reply follows it.
     if let Some(game) = ferry_turn {
         super::thinking::schedule(data, game);
+    }
+    if let Some(game) = analyse {
+        super::analysis::schedule(data, ctx.http.clone(), game, Some(inc.token()));
     }
     // A direct message was queued: the clocks' loop posts the outbox now, not next tick.
     if queued_now {
@@ -315,14 +324,7 @@ async fn try_deliver(
                 .await?;
         }
         Sent::Deferred { private } if private == reply.private => {
-            let mut edit = EditInteractionResponse::new()
-                .content(parts.first())
-                .components(parts.rows.clone())
-                .allowed_mentions(parts.mentions());
-            for f in &parts.files {
-                edit = edit.new_attachment(f.clone());
-            }
-            inc.edit(http, edit).await?;
+            inc.edit(http, parts.edit()).await?;
         }
         Sent::Deferred { .. } | Sent::DeferredUpdate => {
             // The deferral's privacy was guessed wrong (or it was a silent one): a
@@ -592,6 +594,18 @@ impl Parts {
 
     fn first(&self) -> String {
         self.chunks.first().cloned().unwrap_or_default()
+    }
+
+    /// The first answer edited into this reply (its first piece of text).
+    fn edit(&self) -> EditInteractionResponse {
+        let mut edit = EditInteractionResponse::new()
+            .content(self.first())
+            .components(self.rows.clone())
+            .allowed_mentions(self.mentions());
+        for f in &self.files {
+            edit = edit.new_attachment(f.clone());
+        }
+        edit
     }
 
     fn mentions(&self) -> CreateAllowedMentions {

@@ -38,7 +38,7 @@ pub async fn on_event(
 fn mode_of(id: &str) -> Mode {
     match id.split(':').next().unwrap_or("") {
         "vote" => Mode::UpdatePicture,
-        "leaderboard" | "tstandings" | "tpairings" => Mode::Page,
+        "leaderboard" | "tstandings" | "tpairings" | "analysis" => Mode::Page,
         "accept" | "decline" | "cancel" | "draw-accept" | "draw-decline" | "takeback-accept"
         | "takeback-decline" => Mode::Settle,
         _ => Mode::NewMessage,

@@ -24,6 +24,7 @@ fn all() -> Vec<poise::Command<Data, Error>> {
         draw(),
         takeback(),
         history(),
+        analyse(),
         rules(),
         games(),
         river_vote(),
@@ -469,6 +470,18 @@ async fn history(
     #[description = "The game's number, if not this channel's game"] game: Option<i64>,
 ) -> Result<(), Error> {
     run(ctx, What::History { game }).await
+}
+
+/// Ferry's analysis of a finished game: accuracy, mistakes and better moves
+#[poise::command(slash_command, guild_only)]
+async fn analyse(
+    ctx: Context<'_>,
+    #[description = "The game's number, if not this channel's last game"] game: Option<i64>,
+    #[description = "One move on the board: its ply, 1 for the first move"]
+    #[min = 1]
+    ply: Option<u32>,
+) -> Result<(), Error> {
+    run(ctx, What::Analyse { game, ply }).await
 }
 
 /// The rules of a variant and its options

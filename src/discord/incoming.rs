@@ -62,6 +62,13 @@ impl Incoming<'_> {
             Incoming::Component(i) => format!("button {} ({})", i.data.custom_id, i.id),
         }
     }
+    /// The interaction's token: its first answer can be edited with it for 15 minutes.
+    pub fn token(&self) -> String {
+        match self {
+            Incoming::Command(i) => i.token.clone(),
+            Incoming::Component(i) => i.token.clone(),
+        }
+    }
     /// When Discord stops taking a first answer.
     pub fn first_answer_deadline(&self) -> std::time::Instant {
         retry::first_answer_deadline(match self {

@@ -12,6 +12,7 @@
 //! - `gateway`: reaching Discord at start, watching the shards, and the stop signal;
 //! - `retry`: Discord's rate limits, waited out on every REST call.
 
+mod analysis;
 mod answer;
 mod bridge;
 mod buttons;
@@ -334,6 +335,7 @@ fn framework(config: &Config, data: Data) -> poise::Framework<Data, Error> {
                 data.bridge.set_ferry_id(&ready.user.id.to_string());
                 scheduler::start(ctx.http.clone(), data.clone(), tick);
                 thinking::resume(&data);
+                analysis::resume(&data, ctx.http.clone());
                 Ok(data)
             })
         })

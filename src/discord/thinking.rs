@@ -31,6 +31,14 @@ impl Thinkers {
         }
     }
 
+    /// A place on the thinking pool, in turn with Ferry's moves (analyses take one a
+    /// position).
+    pub async fn permit(
+        &self,
+    ) -> Result<tokio::sync::OwnedSemaphorePermit, tokio::sync::AcquireError> {
+        self.thinking.clone().acquire_owned().await
+    }
+
     /// Marks `game` busy; false when a turn is under way there already (it looks again).
     fn start(&self, game: i64) -> bool {
         let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);

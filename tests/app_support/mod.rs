@@ -1,6 +1,7 @@
 //! Helpers for the storage and command-layer tests: temporary database files.
 #![allow(dead_code)]
 
+pub mod blunder;
 pub mod databases;
 pub mod game;
 #[path = "../throwaway_postgres/mod.rs"]
