@@ -87,12 +87,14 @@ fn an_analysis_is_claimed_kept_as_it_goes_and_answered_at_once_afterwards() {
         first.text
     );
     assert_eq!(first.analyse, Some(id));
-    // Asked again while under way: told how far it is, nothing claimed twice.
-    let again = t.ok("dave", &format!("/analyse {id}"));
-    assert_eq!(
-        again.analyse,
-        Some(id),
-        "the same process may go on with its own claim"
+    // Asked again while under way: told how far it is, privately; nothing runs twice.
+    let again = t.run("dave", &format!("/analyse {id}"));
+    assert_eq!(again.analyse, None);
+    assert!(again.private, "{}", again.text);
+    assert!(
+        again.text.contains("already: 0 of 4 positions"),
+        "{}",
+        again.text
     );
     let mut job = t.app.analysis_job(id).unwrap().expect("claimed here");
     assert_eq!(job.total(), 4);
@@ -159,6 +161,7 @@ fn race_and_take_over(db: &TestDb, id: i64) {
                         server: "home",
                         channel: "general",
                         asked_by: "carol",
+                        own: true,
                     };
                     matches!(
                         store.claim_analysis(&ask).unwrap(),
@@ -187,6 +190,7 @@ fn race_and_take_over(db: &TestDb, id: i64) {
         server: "home",
         channel: "general",
         asked_by: "carol",
+        own: true,
     };
     match store.claim_analysis(&ask).unwrap() {
         ferry::store::Claim::Mine(row) => assert_eq!(row.searched, vec!["0 1 x".to_string()]),

@@ -275,11 +275,22 @@ fn analyse_judges_each_move_and_replay_skips_its_comments() {
     assert!(lines[2].starts_with("2. Hg1 "), "{out}");
     assert!(lines[4].starts_with("white: accuracy "), "{out}");
     assert!(lines[5].starts_with("black: accuracy "), "{out}");
-    assert!(stderr(&o).contains("analysing: 5 of 5 positions"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("analysing: 5 of 5 positions"),
+        "{}",
+        stderr(&o)
+    );
 
-    let o = ferry(&["analyse", "continental", "--movetime", "20"], "1. He2 Qz9");
+    let o = ferry(
+        &["analyse", "continental", "--movetime", "20"],
+        "1. He2 Qz9",
+    );
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("illegal move at ply 2"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("illegal move at ply 2"),
+        "{}",
+        stdout(&o)
+    );
     let o = ferry(&["analyse", "continental", "--movetime", "abc"], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--movetime"), "{}", stderr(&o));

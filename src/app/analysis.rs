@@ -25,13 +25,13 @@ const WORST_SHOWN: usize = 3;
 /// The plies of a best line told in words.
 const LINE_SHOWN: usize = 6;
 
-/// The search of each position: `FERRY_ANALYSIS_MS` milliseconds (1 to 600000) where the
-/// operator sets it, else `analysis::DEFAULT_BUDGET`.
+/// The search of each position: `FERRY_ANALYSIS_MS` milliseconds (1 to 60000, well within
+/// `CLAIM_SECONDS`) where the operator sets it, else `analysis::DEFAULT_BUDGET`.
 pub fn budget() -> Duration {
     std::env::var("FERRY_ANALYSIS_MS")
         .ok()
         .and_then(|v| v.trim().parse::<u64>().ok())
-        .filter(|ms| (1..=600_000).contains(ms))
+        .filter(|ms| (1..=60_000).contains(ms))
         .map_or(analysis::DEFAULT_BUDGET, Duration::from_millis)
 }
 
@@ -120,6 +120,7 @@ impl App {
             server: &cmd.server,
             channel: &cmd.channel,
             asked_by: &cmd.who.id,
+            own: false,
         };
         let reply = match self.store.claim_analysis(&ask)? {
             Claim::Done(stored) => {
@@ -131,7 +132,7 @@ impl App {
             }
             Claim::Elsewhere(stored) => Reply::private(format!(
                 "Ferry is analysing game {} already: {} of {} positions. Ask again when it \
-                 is done.",
+                 is done, and it answers at once.",
                 row.id,
                 stored.searched.len(),
                 stored.positions
@@ -172,6 +173,7 @@ impl App {
             server: &stored.server,
             channel: &stored.channel,
             asked_by: &stored.asked_by,
+            own: true,
         };
         let stored = match self.store.claim_analysis(&ask)? {
             Claim::Mine(stored) => stored,

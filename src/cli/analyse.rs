@@ -20,12 +20,8 @@ pub(super) fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    let game = match record_game(setup, file, input)? {
-        Ok(game) => game,
-        Err(illegal) => {
-            writeln!(out, "{illegal}").map_err(io)?;
-            return Ok(1);
-        }
+    let Some(game) = record_game(setup, file, input, out)? else {
+        return Ok(1);
     };
     let budget = movetime.map_or(analysis::DEFAULT_BUDGET, Duration::from_millis);
     let total = game.plies().len() + 1;

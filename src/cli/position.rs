@@ -130,12 +130,8 @@ pub(super) fn replay(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    let game = match record_game(setup, file, input)? {
-        Ok(game) => game,
-        Err(illegal) => {
-            writeln!(out, "{illegal}").map_err(io)?;
-            return Ok(1);
-        }
+    let Some(game) = record_game(setup, file, input, out)? else {
+        return Ok(1);
     };
     writeln!(out, "position: {}", game.position().text()).map_err(io)?;
     match game.outcome() {
@@ -145,13 +141,15 @@ pub(super) fn replay(
     Ok(0)
 }
 
-/// The game a record (a file, or standard input) plays from the set-up; `Err` inside
-/// says at which move it goes wrong. Numbers, results and `{comments}` are skipped.
+/// The game a record (a file, or standard input) plays from the set-up; `None` when a
+/// move is illegal, after saying which on `out`. Numbers, results and `{comments}` are
+/// skipped.
 pub(super) fn record_game(
     setup: &Setup,
     file: Option<PathBuf>,
     input: &mut dyn BufRead,
-) -> Result<Result<Game, String>, Failure> {
+    out: &mut dyn Write,
+) -> Result<Option<Game>, Failure> {
     let s = setup.start()?;
     let text = match file {
         None => {
@@ -180,13 +178,11 @@ pub(super) fn record_game(
         }
         ply += 1;
         if let Err(e) = game.play(mv) {
-            return Ok(Err(format!(
-                "illegal move at ply {ply}: {}: {e}",
-                excerpt(mv)
-            )));
+            writeln!(out, "illegal move at ply {ply}: {}: {e}", excerpt(mv)).map_err(io)?;
+            return Ok(None);
         }
     }
-    Ok(Ok(game))
+    Ok(Some(game))
 }
 
 /// The record with each `{comment}` (an analysis's evaluations) made a space; an

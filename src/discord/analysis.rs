@@ -4,7 +4,7 @@
 //! asking message is edited with the progress, then with the result. An analysis left by
 //! a process that stopped is taken up at start, its result posted in its channel.
 
-use super::answer;
+use super::parts;
 use super::Data;
 use crate::app::Reply;
 use poise::serenity_prelude as serenity;
@@ -126,7 +126,7 @@ async fn run(data: &Data, http: &Http, game: i64, token: Option<String>) {
 /// Edits the asking message into the result. Where Discord refuses for good (the message
 /// was deleted), the result stays stored: `/analyse` shows it at once.
 async fn show(http: &Http, token: &str, game: i64, reply: &Reply) {
-    let edit = answer::edit_of(reply);
+    let edit = parts::edit_of(reply);
     let result = super::retry::patiently("an analysis's result", || {
         serenity::Builder::execute(edit.clone(), http, token)
     })

@@ -19,6 +19,7 @@ mod buttons;
 mod commands;
 mod gateway;
 mod incoming;
+mod parts;
 mod retry;
 mod scheduler;
 mod settle;

@@ -27,7 +27,7 @@ pub struct AnalysisRow {
 pub enum Claim {
     /// The caller analyses it (from the start, or on from where a lapsed claim stopped).
     Mine(AnalysisRow),
-    /// Another process is at it.
+    /// Under way: another process is at it, or this one is (asked a second time).
     Elsewhere(AnalysisRow),
     Done(AnalysisRow),
 }
@@ -44,6 +44,9 @@ pub struct AnalysisAsk<'a> {
     pub server: &'a str,
     pub channel: &'a str,
     pub asked_by: &'a str,
+    /// Whether a live claim `holder` has already is the caller's to go on with (the job
+    /// taking up what its command claimed), or one under way (a second command).
+    pub own: bool,
 }
 
 macro_rules! analysis_columns {
@@ -102,7 +105,7 @@ impl Store {
             )?;
             match before {
                 Some(row) if row.done => Ok(Claim::Done(row)),
-                Some(row) if row.holder != ask.holder && row.expires_at > ask.now => {
+                Some(row) if row.expires_at > ask.now && (row.holder != ask.holder || !ask.own) => {
                     Ok(Claim::Elsewhere(row))
                 }
                 Some(mut row) => {
