@@ -102,6 +102,11 @@ fn an_analysis_is_claimed_kept_as_it_goes_and_answered_at_once_afterwards() {
     assert!(t.app.save_analysis(&job).unwrap());
     let kept = t.app.store().analysis(id).unwrap().unwrap();
     assert_eq!(kept.searched.len(), 1);
+    // Given up on shutdown: the next start takes it up at once, from where it stopped.
+    assert!(t.app.release_analysis(&job).unwrap());
+    assert_eq!(t.app.unfinished_analyses().unwrap(), vec![(id, 0)]);
+    let mut job = t.app.analysis_job(id).unwrap().expect("taken up again");
+    assert_eq!(job.done(), 1);
     while job.step() {}
     let result = t
         .app
@@ -179,7 +184,7 @@ fn race_and_take_over(db: &TestDb, id: i64) {
     assert!(store
         .save_analysis(id, &holder, &["0 1 x".to_string()], 200)
         .unwrap());
-    assert_eq!(store.lapsed_analyses(201).unwrap(), vec![id]);
+    assert_eq!(store.unfinished_analyses().unwrap(), vec![(id, 200)]);
     let ask = ferry::store::AnalysisAsk {
         game_id: id,
         budget_ms: 10,

@@ -24,6 +24,8 @@ const CLAIM_SECONDS: i64 = 120;
 const WORST_SHOWN: usize = 3;
 /// The plies of a best line told in words.
 const LINE_SHOWN: usize = 6;
+/// The result's text fits one Discord message (2,000 characters), the asking one it edits.
+const MAX_RESULT: usize = 2_000;
 
 /// The search of each position: `FERRY_ANALYSIS_MS` milliseconds (1 to 60000, well within
 /// `CLAIM_SECONDS`) where the operator sets it, else `analysis::DEFAULT_BUDGET`.
@@ -240,9 +242,25 @@ impl App {
         Ok(finished.then_some(reply))
     }
 
-    /// Analyses left unfinished by a process that stopped: to take up.
-    pub fn lapsed_analyses(&self) -> Result<Vec<i64>, AppError> {
-        Ok(self.store.lapsed_analyses(self.clock.now())?)
+    /// Gives up this process's claim on `job` (on shutdown), kept as far as it went, so
+    /// that the next process to start goes on at once.
+    pub fn release_analysis(&mut self, job: &AnalysisJob) -> Result<bool, AppError> {
+        let now = self.clock.now();
+        Ok(self
+            .store
+            .save_analysis(job.game_id, holder(), &job.lines(), now)?)
+    }
+
+    /// Unfinished analyses, each with the seconds until its claim lapses (0: now): a
+    /// process starting takes each up then, unless its holder is alive and renews it.
+    pub fn unfinished_analyses(&self) -> Result<Vec<(i64, u64)>, AppError> {
+        let now = self.clock.now();
+        Ok(self
+            .store
+            .unfinished_analyses()?
+            .into_iter()
+            .map(|(game, until)| (game, u64::try_from(until - now).unwrap_or(0)))
+            .collect())
     }
 
     /// Each move's comment for the exported record of an analysed game, `{...}`: the
@@ -285,6 +303,15 @@ impl App {
     /// The whole analysis: each player's accuracy and marked moves, their worst moves
     /// with Ferry's better one, and the chart of the chances over the game.
     fn result_reply(&self, row: &GameRow, g: &Game, searched: &[Searched]) -> Out {
+        let reply = self.result_with(row, g, searched, true)?;
+        // One message: long move texts drop the better moves' lines rather than spill over.
+        if reply.text.chars().count() <= MAX_RESULT {
+            return Ok(reply);
+        }
+        self.result_with(row, g, searched, false)
+    }
+
+    fn result_with(&self, row: &GameRow, g: &Game, searched: &[Searched], lines: bool) -> Out {
         let j = analysis::judge(g, searched);
         let names = [
             self.store.member_name(&row.white)?,
@@ -323,7 +350,7 @@ impl App {
                 counts_text(&j, color)
             ));
             for m in j.worst(color, WORST_SHOWN) {
-                text.push_str(&format!("\n- {}", judged_text(g, m, true)));
+                text.push_str(&format!("\n- {}", judged_text(g, m, lines)));
             }
         }
         let marked = j.moves.iter().find(|m| m.kind.is_some());

@@ -22,15 +22,20 @@ pub fn schedule(data: &Data, http: Arc<Http>, game: i64, token: Option<String>) 
     tokio::spawn(async move { run(&data, &http, game, token).await });
 }
 
-/// At start: analyses whose process stopped while at them.
+/// At start: analyses left unfinished, each taken up once its claim lapses (at once for
+/// one given up on shutdown; a claim its holder still renews keeps it there).
 pub fn resume(data: &Data, http: Arc<Http>) {
     let data = data.clone();
     tokio::spawn(async move {
-        match data.bridge.run(|app| app.lapsed_analyses()).await {
+        match data.bridge.run(|app| app.unfinished_analyses()).await {
             Ok(games) => {
-                for game in games {
-                    tracing::info!(game, "taking up an analysis left unfinished");
-                    schedule(&data, http.clone(), game, None);
+                for (game, wait) in games {
+                    tracing::info!(game, wait, "an analysis left unfinished is taken up");
+                    let (data, http) = (data.clone(), http.clone());
+                    tokio::spawn(async move {
+                        tokio::time::sleep(Duration::from_secs(wait)).await;
+                        run(&data, &http, game, None).await;
+                    });
                 }
             }
             Err(e) => tracing::error!("cannot look for unfinished analyses: {e}"),
@@ -54,10 +59,10 @@ async fn run(data: &Data, http: &Http, game: i64, token: Option<String>) {
     let mut told = Instant::now();
     while !job.finished() {
         if data.closing.load(std::sync::atomic::Ordering::SeqCst) {
-            // Kept as far as it went: the next start goes on from there.
+            // Kept as far as it went and given up: the next start goes on from there.
             let _ = data
                 .bridge
-                .run(move |app| app.save_analysis(&job).map(drop))
+                .run(move |app| app.release_analysis(&job).map(drop))
                 .await;
             return;
         }

@@ -195,14 +195,14 @@ impl Store {
         })
     }
 
-    /// Unfinished analyses whose claim has lapsed at `now` (a process stopped while at
-    /// them), oldest first.
-    pub fn lapsed_analyses(&self, now: i64) -> Result<Vec<i64>> {
+    /// Unfinished analyses with the time their claim lapses (a process stopped while at
+    /// them, or another is at them now), oldest first.
+    pub fn unfinished_analyses(&self) -> Result<Vec<(i64, i64)>> {
         self.db.query_all(
-            "SELECT game_id FROM analyses WHERE done = 0 AND expires_at <= ?1
+            "SELECT game_id, expires_at FROM analyses WHERE done = 0
              ORDER BY created_at, game_id",
-            args![now],
-            |r| r.get(0),
+            args![],
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )
     }
 }

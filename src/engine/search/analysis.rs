@@ -351,7 +351,8 @@ mod tests {
     fn chances_follow_the_score_and_mates_are_certain() {
         let k = 0.5;
         assert!((white_chance(0, Color::White, k) - 50.0).abs() < 1e-9);
-        assert!(white_chance(300, Color::White, k) > 80.0);
+        // 1 / (1 + 10^(-0.375)): 70.3%.
+        assert!((white_chance(300, Color::White, k) - 70.34).abs() < 0.01);
         assert!(
             (white_chance(300, Color::Black, k) + white_chance(300, Color::White, k) - 100.0).abs()
                 < 1e-9
@@ -368,8 +369,9 @@ mod tests {
         assert_eq!(Kind::of_loss(45.0), Some(Kind::Blunder));
         assert_eq!(move_accuracy(60.0, 70.0), 100.0);
         assert!((move_accuracy(50.0, 50.0) - 100.0).abs() < 0.01);
+        // 103.17 e^(-0.0435 * 40) - 3.17.
         let a = move_accuracy(80.0, 40.0);
-        assert!(a > 15.0 && a < 20.0, "{a}");
+        assert!((a - 14.91).abs() < 0.01, "{a}");
         assert_eq!(move_accuracy(100.0, 0.0), 0.0);
     }
 
