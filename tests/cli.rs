@@ -107,6 +107,7 @@ fn serve_refuses_bad_settings_plainly() {
                 .env_remove("DISCORD_GUILD")
                 .env_remove("FERRY_DISCORD_PROXY")
                 .env_remove("FERRY_TICK_SECONDS")
+                .env_remove("FERRY_ANALYSIS_MS")
                 .env_remove("FERRY_SHARDS");
             for (k, v) in envs {
                 cmd.env(k, v);
@@ -133,6 +134,10 @@ fn serve_refuses_bad_settings_plainly() {
         (
             &[("DISCORD_TOKEN", "t"), ("FERRY_TICK_SECONDS", "0")],
             "FERRY_TICK_SECONDS must be 1 to 3600",
+        ),
+        (
+            &[("DISCORD_TOKEN", "t"), ("FERRY_ANALYSIS_MS", "fast")],
+            "FERRY_ANALYSIS_MS must be 1 to 60000 milliseconds, not 'fast'",
         ),
         (
             &[("DISCORD_TOKEN", "t"), ("FERRY_SHARDS", "0-3")],

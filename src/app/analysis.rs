@@ -29,12 +29,26 @@ const MAX_RESULT: usize = 2_000;
 
 /// The search of each position: `FERRY_ANALYSIS_MS` milliseconds (1 to 60000, well within
 /// `CLAIM_SECONDS`) where the operator sets it, else `analysis::DEFAULT_BUDGET`.
-pub fn budget() -> Duration {
-    std::env::var("FERRY_ANALYSIS_MS")
+pub fn budget() -> Result<Duration, String> {
+    read_budget(std::env::var("FERRY_ANALYSIS_MS").ok().as_deref())
+}
+
+/// `budget` from the variable's text (`None`: unset).
+pub fn read_budget(text: Option<&str>) -> Result<Duration, String> {
+    let Some(text) = text else {
+        return Ok(analysis::DEFAULT_BUDGET);
+    };
+    text.trim()
+        .parse::<u64>()
         .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
         .filter(|ms| (1..=60_000).contains(ms))
-        .map_or(analysis::DEFAULT_BUDGET, Duration::from_millis)
+        .map(Duration::from_millis)
+        .ok_or_else(|| {
+            format!(
+                "FERRY_ANALYSIS_MS must be 1 to 60000 milliseconds, not '{}'",
+                super::quote_at_most(text, 20)
+            )
+        })
 }
 
 /// This process's name as the holder of the analyses it runs.
@@ -110,11 +124,12 @@ impl App {
                 row.id
             ));
         }
+        let budget = budget().map_err(super::Fail::Refuse)?;
         let g = self.load(&row)?;
         let now = self.clock.now();
         let ask = AnalysisAsk {
             game_id: row.id,
-            budget_ms: budget().as_millis() as u32,
+            budget_ms: budget.as_millis() as u32,
             positions: g.plies().len() as u32 + 1,
             holder: holder(),
             now,
@@ -636,5 +651,22 @@ fn chart(row: &GameRow, g: &Game, j: &Judgement, names: &[String; 2]) -> Picture
     Picture {
         name: format!("analysis-{}.png", row.id),
         png: render::eval_chart_png(&view),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_is_read_or_refused_with_its_range() {
+        assert_eq!(read_budget(None), Ok(analysis::DEFAULT_BUDGET));
+        assert_eq!(read_budget(Some(" 250 ")), Ok(Duration::from_millis(250)));
+        for bad in ["0", "60001", "fast", "-5", ""] {
+            let why = read_budget(Some(bad)).unwrap_err();
+            assert!(why.contains("1 to 60000 milliseconds"), "{bad}: {why}");
+        }
+        let long = "9".repeat(100);
+        assert!(read_budget(Some(&long)).unwrap_err().len() < 100);
     }
 }

@@ -25,7 +25,7 @@ mod text;
 pub mod tournaments;
 mod votes;
 
-pub use analysis::AnalysisJob;
+pub use analysis::{read_budget as read_analysis_budget, AnalysisJob};
 pub use bounds::{cut as cut_text, id_refusal, MEMBER_ID_CHARS, PLACE_ID_CHARS};
 pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
 pub use ferry::{thinking_threads, Decision, Turn, CONSOLE_ID as FERRY_CONSOLE_ID};

@@ -170,6 +170,8 @@ impl Config {
         let shards = var("FERRY_SHARDS")
             .map(|s| ShardRange::parse(&s))
             .transpose()?;
+        // Read where `/analyse` uses it; refused here so a mistake stops the start.
+        crate::app::read_analysis_budget(var("FERRY_ANALYSIS_MS").as_deref())?;
         let give_up = match var("FERRY_UNREACHABLE_SECONDS") {
             None => 120,
             Some(t) => t
