@@ -37,6 +37,7 @@ mod failure;
 mod matches;
 mod play;
 mod position;
+mod puzzles;
 mod setup;
 mod thinking;
 mod tune;
@@ -267,6 +268,11 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Puzzles cut from real play: `ferry puzzles generate VARIANT`
+    Puzzles {
+        #[command(subcommand)]
+        action: PuzzlesCommand,
+    },
     /// Writes a picture of a position (or of the variant's pieces) to a PNG file
     #[command(
         after_help = "Example:\n  ferry render continental --moves e4 e5 --flip -o board.png"
@@ -295,6 +301,60 @@ enum Command {
     Completions {
         #[arg(value_name = "SHELL")]
         shell: clap_complete::Shell,
+    },
+}
+
+/// What `ferry puzzles` does.
+#[derive(Subcommand)]
+enum PuzzlesCommand {
+    /// Cuts puzzles from Ferry's games against itself (and a database's finished games)
+    /// and writes the puzzle file Ferry loads at start
+    #[command(
+        after_help = "A position is kept when the side to move has exactly one move \
+                            that wins decisively at --depth (a mate, or at least three pawns \
+                            with the second-best move at most one), and its line goes on while \
+                            the solver's move stays the only one, 2 to 8 plies with the \
+                            opponent's move before it. Self-play games come from --seed as \
+                            `ferry tune` plays them; each position after a random move or a \
+                            swing of two pawns is verified. The same arguments give the same \
+                            file on any machine. The file goes to --out, else to standard \
+                            output; progress and the figures go to standard error.\n\n\
+                            Example:\n  ferry puzzles generate little-river --set river=wild \
+                            --count 200 --jobs 2 --out puzzles/little-river-wild.txt"
+    )]
+    Generate {
+        /// The variant (see `ferry variants`)
+        #[arg(value_name = "VARIANT", ignore_case = true, value_parser = setup::variant_parser(), hide_possible_values = true)]
+        variant: &'static crate::engine::Variant,
+        /// A variant option, KEY=VALUE or KEY:VALUE; repeat for more
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        sets: Vec<String>,
+        /// Stop once this many puzzles are kept, 1 to 100000
+        #[arg(long, value_name = "N", default_value = "200", value_parser = parse_puzzle_count)]
+        count: u32,
+        /// The most self-play games to play, 1 to 1000000
+        #[arg(long, value_name = "N", default_value = "100000", value_parser = parse_puzzle_games)]
+        games: u32,
+        /// Nodes each self-play move's search may visit, 100 to 10000000
+        #[arg(long, value_name = "N", default_value = "3000", value_parser = parse_tune_nodes)]
+        nodes: u64,
+        /// The seed of the games' openings
+        #[arg(long, value_name = "N", default_value = "1", value_parser = parse_seed)]
+        seed: u64,
+        /// The depth every move of a puzzle is verified at, 1 to 20 [default: the
+        /// variant's own, 5 to 9]
+        #[arg(long, value_name = "N", value_parser = parse_puzzle_depth)]
+        depth: Option<u32>,
+        /// A Ferry database (a file or postgres://USER@HOST/DB) whose finished games of the
+        /// variant, under the same options, are searched before self-play
+        #[arg(long, value_name = "FILE_OR_URL")]
+        db: Option<String>,
+        /// Games played at once, 1 to the number of CPUs [default: 1]
+        #[arg(long, value_name = "N", value_parser = parse_jobs)]
+        jobs: Option<u32>,
+        /// Where the puzzle file goes [default: standard output]
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
 }
 
@@ -430,6 +490,18 @@ fn parse_tune_games(text: &str) -> Result<u32, String> {
 
 fn parse_tune_nodes(text: &str) -> Result<u64, String> {
     whole_in(text, "--nodes", 100, 10_000_000, "")
+}
+
+fn parse_puzzle_count(text: &str) -> Result<u32, String> {
+    whole_in(text, "--count", 1, 100_000, "")
+}
+
+fn parse_puzzle_games(text: &str) -> Result<u32, String> {
+    whole_in(text, "--games", 1, 1_000_000, "")
+}
+
+fn parse_puzzle_depth(text: &str) -> Result<u32, String> {
+    whole_in(text, "--depth", 1, 20, "")
 }
 
 fn parse_seed(text: &str) -> Result<u64, String> {
@@ -629,6 +701,45 @@ fn dispatch(
                 command: tune_command(variant, &sets, games, nodes, seed, epochs),
             };
             tune::tune(&plan, out, err)
+        }
+        Some(Command::Puzzles {
+            action:
+                PuzzlesCommand::Generate {
+                    variant,
+                    sets,
+                    count,
+                    games,
+                    nodes,
+                    seed,
+                    depth,
+                    db,
+                    jobs,
+                    out: file,
+                },
+        }) => {
+            let options = variant
+                .options(&sets)
+                .map_err(|e| failure::Failure::bad(e.to_string()))?;
+            let depth =
+                depth.unwrap_or_else(|| crate::engine::search::puzzles::verify_depth(variant.id));
+            let sets: String = sets.iter().map(|s| format!(" --set {s}")).collect();
+            let plan = puzzles::Plan {
+                variant,
+                options,
+                count,
+                games,
+                nodes,
+                seed,
+                depth,
+                jobs: jobs.unwrap_or(1),
+                db,
+                out: file,
+                command: format!(
+                    "ferry puzzles generate {}{sets} --count {count} --nodes {nodes} --seed {seed} --depth {depth}",
+                    variant.id
+                ),
+            };
+            puzzles::generate(&plan, out, err)
         }
         Some(Command::Render(r)) => position::render(&r, out),
         Some(Command::Migrate { from, to }) => migrate(&from, &to, out),

@@ -27,11 +27,15 @@ const MAX_PLIES: usize = 400;
 const DECIDED_SCORE: i32 = 1_000;
 const DECIDED_PLIES: usize = 8;
 
-/// One game's quiet positions and its result for White (1, ½ or 0).
+/// One game's quiet positions and its result for White (1, ½ or 0), with the game itself
+/// and the search's score of each position it was played from (for its side to move;
+/// `None` where the move was a random one), for cutting puzzles.
 pub struct Labelled {
     pub positions: Vec<Box<dyn Position>>,
     pub white_score: f32,
     pub plies: usize,
+    pub game: Game,
+    pub scores: Vec<Option<i32>>,
 }
 
 /// Plays one game of `variant` under `options` from `seed`, each move a search of `nodes`.
@@ -44,6 +48,7 @@ pub fn game(variant: &'static Variant, options: &Options, seed: u64, nodes: u64)
     let mut moves = MoveList::new();
     // White's side of the last scores, for deciding a game early.
     let mut scores: Vec<i32> = Vec::new();
+    let mut searched: Vec<Option<i32>> = Vec::new();
     let mut decided = None;
     for ply in 0..MAX_PLIES {
         if game.outcome().is_some() {
@@ -56,6 +61,7 @@ pub fn game(variant: &'static Variant, options: &Options, seed: u64, nodes: u64)
             break;
         }
         let chosen = if ply < OPENING_PLIES || random.below(RANDOM_ONE_IN) == 0 {
+            searched.push(None);
             moves[random.below(moves.len())]
         } else {
             let limits = Limits {
@@ -72,6 +78,7 @@ pub fn game(variant: &'static Variant, options: &Options, seed: u64, nodes: u64)
             {
                 kept.push(position.boxed_clone());
             }
+            searched.push(Some(report.score));
             let white = position.side_to_move() == Color::White;
             scores.push(if white { report.score } else { -report.score });
             decided = decided_by(&scores);
@@ -101,10 +108,13 @@ pub fn game(variant: &'static Variant, options: &Options, seed: u64, nodes: u64)
         Some(GameResult::Win(Color::Black)) => 0.0,
         _ => 0.5,
     };
+    searched.truncate(game.plies().len());
     Labelled {
         positions: kept,
         white_score,
         plies: game.plies().len(),
+        game,
+        scores: searched,
     }
 }
 

@@ -25,10 +25,20 @@ const TABLES: &[&str] = &[
     "tournament_players",
     "tournament_pairings",
     "analyses",
+    "puzzles",
+    "puzzle_tries",
+    "puzzle_ratings",
 ];
 
 /// Tables whose ids the database gives: the target must go on after the copied ones.
-const IDS: &[&str] = &["games", "challenges", "votes", "outbox", "tournaments"];
+const IDS: &[&str] = &[
+    "games",
+    "challenges",
+    "votes",
+    "outbox",
+    "tournaments",
+    "puzzle_tries",
+];
 
 /// What `copy_database` copied: each table with its rows.
 #[derive(Clone, Debug, PartialEq, Eq)]

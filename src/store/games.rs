@@ -285,6 +285,19 @@ impl Store {
         )
     }
 
+    /// Every finished game of a variant, oldest first (for cutting puzzles).
+    pub fn finished_games_of(&self, variant: &str) -> Result<Vec<GameRow>> {
+        self.db.query_all(
+            concat!(
+                "SELECT ",
+                game_columns!(),
+                " FROM games WHERE variant = ?1 AND status = 'finished' ORDER BY id"
+            ),
+            args![variant],
+            game_row,
+        )
+    }
+
     /// The active game of a channel.
     pub fn active_game_in(&self, server: &str, channel: &str) -> Result<Option<GameRow>> {
         self.db.query_opt(

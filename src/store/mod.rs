@@ -12,6 +12,7 @@ mod games;
 mod leases;
 mod outbox;
 mod postgres;
+mod puzzles;
 mod questions;
 mod ratings;
 mod schema;
@@ -25,6 +26,7 @@ pub use copy::{copy_database, Copied};
 pub use games::{Append, Computer, Entry, GameRow, GameStatus, NewGame};
 pub use leases::Lease;
 pub use outbox::{DirectRefused, NewNotice, QueuedNotice, YourTurn};
+pub use puzzles::{PuzzleRating, PuzzleRow, TryEnd, TryRow};
 pub use questions::MessageRef;
 pub use ratings::{RatingChanges, RatingPoint, RatingRow, Results};
 pub use schema::{Migration, MIGRATIONS};
@@ -45,6 +47,12 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 /// A database location (`FERRY_DB`, `--from`) fit to show: a URL's password hidden.
 pub fn shown_location(location: &str) -> String {
     postgres::shown(location)
+}
+
+/// The file a database location names when that file does not exist (opening it would
+/// make a new, empty database); `None` for an existing file or a server's URL.
+pub fn missing_file(location: &str) -> Option<PathBuf> {
+    sqlite_path(location).filter(|p| !p.exists())
 }
 
 /// The file a `FERRY_DB` value names (a path, or `sqlite:PATH`); `None` for a URL of a

@@ -39,6 +39,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(7, "0007_turn_notices.sql"),
     migration!(8, "0008_tournaments.sql"),
     migration!(9, "0009_analyses.sql"),
+    migration!(10, "0010_puzzles.sql"),
 ];
 
 /// How long a writer waits for another (thread or process) to finish before giving up.

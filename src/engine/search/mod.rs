@@ -19,6 +19,7 @@ pub mod fit;
 pub mod history;
 pub mod key;
 pub mod level;
+pub mod puzzles;
 pub mod score;
 pub mod table;
 pub mod tuned;
