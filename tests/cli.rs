@@ -1415,3 +1415,59 @@ fn tune_fits_weights_the_same_from_the_same_seed_and_refuses_bad_counts() {
         "{said}"
     );
 }
+
+#[test]
+fn puzzles_generate_writes_puzzles_that_replay_and_the_same_file_from_the_same_seed() {
+    let args = [
+        "puzzles", "generate", "fluidity", "--count", "2", "--games", "200", "--nodes", "300",
+        "--depth", "3",
+    ];
+    let o = ferry(&args, "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let puzzles: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(puzzles.len(), 2, "{out}\n{}", stderr(&o));
+    for line in &puzzles {
+        let p = ferry::engine::search::puzzles::Puzzle::from_line(line)
+            .unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert_eq!(p.depth, 3);
+        assert!(p.rating >= 1000, "{line}");
+    }
+    assert!(out.starts_with("# Ferry puzzles of Fluidity Chess, written by: ferry puzzles generate fluidity --count 2 --nodes 300 --seed 1 --depth 3"), "{out}");
+    let figures = stderr(&o);
+    assert!(
+        figures.contains("candidates ") && figures.contains("per hour "),
+        "{figures}"
+    );
+
+    // Two jobs: the same puzzles, in the same order.
+    let mut two = args.to_vec();
+    two.extend(["--jobs", "2"]);
+    let o2 = ferry(&two, "");
+    let again: Vec<String> = stdout(&o2)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(again, puzzles);
+
+    let o = ferry(
+        &[
+            "puzzles",
+            "generate",
+            "fluidity",
+            "--db",
+            "/nonexistent/ferry.db",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no database file"), "{}", stderr(&o));
+    let o = ferry(&["puzzles", "generate", "fluidity", "--depth", "0"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--depth '0' must be a whole number from 1 to 20"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -511,7 +511,7 @@ fn position_before(g: &Game, k: usize) -> Result<Game, String> {
 
 /// Where an arrow for a move starts (none for a drop) and ends; `None` for a bridge
 /// built with no piece moving.
-fn arrow_cells(m: &Move) -> Option<(Option<Cell>, Cell)> {
+pub(super) fn arrow_cells(m: &Move) -> Option<(Option<Cell>, Cell)> {
     match *m {
         Move::Normal { from, to, .. } | Move::Path { from, to, .. } => Some((Some(from), to)),
         Move::Drop { to, .. } => Some((None, to)),

@@ -37,6 +37,11 @@ pub const COMMANDS: &[HelpEntry] = &[
         "[N] [ply:K]",
         "Ferry's analysis of a finished game, or one move of it on the board",
     ),
+    entry(
+        "puzzle",
+        "[VARIANT] | move:MOVE | from:SQUARE | solution",
+        "a puzzle from real play; answer move by move, rated",
+    ),
     entry("rules", "[VARIANT]", "the rules of a variant and its options"),
     entry("games", "[page:N]", "your games here, and challenges waiting for you"),
     entry(

@@ -14,6 +14,7 @@ mod input;
 mod moves;
 mod notify;
 mod offers;
+mod puzzles;
 mod questions;
 mod ratings;
 mod recent;
@@ -31,6 +32,7 @@ pub use clock::{Clock, Due, ManualClock, Notice, SystemClock};
 pub use ferry::{thinking_threads, Decision, Turn, CONSOLE_ID as FERRY_CONSOLE_ID};
 pub use help::{help_text, HelpFor, COMMANDS as HELP_COMMANDS};
 pub use input::{option_pair, option_words, whole_number, CLOCK_DAYS, PAGES, VOTE_HOURS};
+pub use puzzles::{shipped as shipped_puzzles, shipped_lines as shipped_puzzle_lines, PuzzleAsk};
 pub use recent::{RecentGames, RECENT_ACTIONS};
 pub use suggest::{best_matches, Suggestions};
 pub use terms::SideAsked;
@@ -191,6 +193,10 @@ pub enum What {
         game: Option<i64>,
         ply: Option<u32>,
     },
+    /// `/puzzle ...`.
+    Puzzle(PuzzleAsk),
+    /// The "Next puzzle" button under a finished try: a new puzzle of its variant.
+    PuzzleAfter(i64),
     /// `/tournament ...` and `/tournaments`.
     Tournament(tournaments::TournamentAsk),
     /// A button was pressed: its id.
@@ -462,6 +468,8 @@ impl App {
             What::Takeback { step, game } => self.takeback(cmd, *step, *game),
             What::History { game } => self.history(cmd, *game),
             What::Analyse { game, ply } => self.analyse(cmd, *game, *ply),
+            What::Puzzle(ask) => self.puzzle(cmd, ask),
+            What::PuzzleAfter(try_id) => self.puzzle_after(cmd, *try_id),
             What::Rules { variant } => self.rules(cmd, variant.as_deref()),
             What::MyGames { page } => self.my_games(cmd, *page),
             What::Settings {
@@ -606,6 +614,16 @@ pub fn parse_button(id: &str) -> Option<What> {
             game,
             ply: Some(ply.parse().ok()?),
         },
+        ("puzzle-move", Some(progress)) => What::Puzzle(PuzzleAsk::Move {
+            text: rest?.to_string(),
+            at: Some((n, progress.parse().ok()?)),
+        }),
+        ("puzzle-solution", Some(progress)) if rest.is_none() => {
+            What::Puzzle(PuzzleAsk::Solution {
+                at: Some((n, progress.parse().ok()?)),
+            })
+        }
+        ("puzzle-next", None) => What::PuzzleAfter(n),
         ("move", Some(ply)) => What::Move {
             text: rest?.to_string(),
             game,

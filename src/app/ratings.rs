@@ -257,8 +257,9 @@ impl App {
         }
         let (results, going) = self.store.results_of(&cmd.server, &id)?;
         let ratings = self.store.ratings_of(&cmd.server, &id)?;
+        let puzzles = self.store.puzzle_ratings_of(&cmd.server, &id)?;
         let who = mention(&id);
-        if results.is_empty() && going == 0 && ratings.is_empty() {
+        if results.is_empty() && going == 0 && ratings.is_empty() && puzzles.is_empty() {
             return Ok(Reply::private(format!(
                 "{who} has played no games on this server yet. /challenge VARIANT @member \
                  starts one."
@@ -284,7 +285,24 @@ impl App {
             let played = results.iter().find(|r| r.variant == v);
             lines.push(self.profile_line(cmd, v, rating, played)?);
         }
-        if ratings.iter().any(|r| r.rating.provisional()) {
+        if !puzzles.is_empty() {
+            let each: Vec<String> = puzzles
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{} {} ({} solved, {} failed)",
+                        variant_name(&p.variant),
+                        rating_text(&p.rating),
+                        p.solved,
+                        p.failed
+                    )
+                })
+                .collect();
+            lines.push(format!("**Puzzles**: {}", each.join(" · ")));
+        }
+        if ratings.iter().any(|r| r.rating.provisional())
+            || puzzles.iter().any(|p| p.rating.provisional())
+        {
             lines.push(format!(
                 "? provisional: the rating is still uncertain (deviation {PROVISIONAL_DEVIATION:.0} \
                  or more) and settles with more rated games."

@@ -165,6 +165,8 @@ fn open_session(flags: &Flags) -> Result<Session, String> {
     let clock = Arc::new(ConsoleClock::default());
     let mut app = App::new(store, clock.clone());
     app.set_ferry_id(crate::app::FERRY_CONSOLE_ID);
+    app.load_puzzles()
+        .map_err(|e| format!("cannot load the puzzles: {e}"))?;
     Ok(Session {
         app,
         clock,

@@ -35,6 +35,7 @@ pub const COMMANDS: &[&str] = &[
     "takeback",
     "history",
     "analyse",
+    "puzzle",
     "rules",
     "games",
     "settings",
@@ -139,6 +140,7 @@ fn app_command(name: &str, args: &[&str]) -> Result<What, String> {
             game: number(args, "game")?,
         },
         "analyse" | "analyze" => analyse(args)?,
+        "puzzle" => puzzle(args)?,
         "rules" => What::Rules {
             variant: args.first().map(|s| s.to_string()),
         },
@@ -345,6 +347,37 @@ fn game_key<'a>(args: &[&'a str]) -> Result<(Option<i64>, Vec<&'a str>), String>
         }
     }
     Ok((game, rest))
+}
+
+/// `/puzzle [VARIANT]`, `/puzzle move:MOVE` (or `/puzzle MOVE` while one is going is not
+/// guessed: a bare word is a variant), `/puzzle from:SQUARE`, `/puzzle solution`.
+fn puzzle(args: &[&str]) -> Result<What, String> {
+    use crate::app::PuzzleAsk;
+    let example = "/puzzle river, /puzzle move:Nc3, /puzzle from:b1 or /puzzle solution";
+    Ok(What::Puzzle(match args {
+        [] => PuzzleAsk::Next { variant: None },
+        [one, more @ ..] => match key_value(one) {
+            Some((key, value)) if key.eq_ignore_ascii_case("move") => PuzzleAsk::Move {
+                text: std::iter::once(value)
+                    .chain(more.iter().copied())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                at: None,
+            },
+            Some((key, value)) if key.eq_ignore_ascii_case("from") && more.is_empty() => {
+                PuzzleAsk::Pieces {
+                    from: value.to_string(),
+                }
+            }
+            None if one.eq_ignore_ascii_case("solution") && more.is_empty() => {
+                PuzzleAsk::Solution { at: None }
+            }
+            None if more.is_empty() => PuzzleAsk::Next {
+                variant: Some(one.to_string()),
+            },
+            _ => return Err(format!("/puzzle takes one of: {example}")),
+        },
+    }))
 }
 
 /// `[GAME] [ply:K]`: a game's analysis, or one move of it.

@@ -5,7 +5,7 @@ use super::answer::{self, Mode};
 use super::incoming::Incoming;
 use super::{buttons, Context, Data, Error};
 use crate::app::tournaments::TournamentAsk;
-use crate::app::{quote, quote_at_most, Side, Step, What};
+use crate::app::{quote, quote_at_most, PuzzleAsk, Side, Step, What};
 use crate::engine::{server_option, variants};
 use poise::serenity_prelude as serenity;
 use std::sync::OnceLock;
@@ -25,6 +25,7 @@ fn all() -> Vec<poise::Command<Data, Error>> {
         takeback(),
         history(),
         analyse(),
+        puzzle(),
         rules(),
         games(),
         river_vote(),
@@ -482,6 +483,60 @@ async fn analyse(
     ply: Option<u32>,
 ) -> Result<(), Error> {
     run(ctx, What::Analyse { game, ply }).await
+}
+
+/// A puzzle from real play: a new one, or answer the one you have going
+#[poise::command(slash_command, guild_only)]
+async fn puzzle(
+    ctx: Context<'_>,
+    #[description = "A new puzzle of this variant (default: your last puzzle's)"] variant: Option<
+        VariantChoice,
+    >,
+    #[description = "Your move in the puzzle going (start typing to see the legal ones)"]
+    #[autocomplete = "suggest_puzzle_moves"]
+    #[max_length = 100]
+    r#move: Option<String>,
+    #[description = "A piece's square: its moves in the puzzle going, as buttons"]
+    #[max_length = 10]
+    from: Option<String>,
+) -> Result<(), Error> {
+    let ask = match (variant, r#move, from) {
+        (None, Some(text), None) => PuzzleAsk::Move { text, at: None },
+        (None, None, Some(from)) => PuzzleAsk::Pieces { from },
+        (variant, None, None) => PuzzleAsk::Next {
+            variant: variant.map(|v| v.id().to_string()),
+        },
+        _ => {
+            let text = "Give one of variant, move or from: a new puzzle, your move, or a \
+                        piece's moves.";
+            return refuse_now(ctx, text).await;
+        }
+    };
+    run(ctx, What::Puzzle(ask)).await
+}
+
+async fn suggest_puzzle_moves(ctx: Context<'_>, typed: &str) -> Vec<serenity::AutocompleteChoice> {
+    let poise::Context::Application(app) = ctx else {
+        return Vec::new();
+    };
+    let Some(guild) = app.interaction.guild_id else {
+        return Vec::new();
+    };
+    let who = app.interaction.user.id.to_string();
+    let server = guild.to_string();
+    let query = typed.to_string();
+    let found = app
+        .data
+        .bridge
+        .run(move |a| a.suggest_puzzle_moves(&who, &server, &query, MAX_SUGGESTIONS))
+        .await;
+    match found {
+        Ok(moves) => moves.iter().map(|m| choice(m, m)).collect(),
+        Err(e) => {
+            answer::log_failure("puzzle move suggestions", &e);
+            Vec::new()
+        }
+    }
 }
 
 /// The rules of a variant and its options

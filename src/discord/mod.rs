@@ -314,6 +314,13 @@ async fn open_database(config: &Config) -> Result<Bridge, String> {
         |r| r.to_string(),
     );
     tracing::info!(db = %shown_db(&config.db), guild = ?config.guild, proxy = ?config.proxy, %shards, "starting Ferry");
+    let added = bridge
+        .run(|app| app.load_puzzles())
+        .await
+        .map_err(|e| format!("cannot load the puzzles into {}: {e}", shown_db(&config.db)))?;
+    if added > 0 {
+        tracing::info!(added, "puzzles loaded");
+    }
     Ok(bridge)
 }
 
