@@ -107,6 +107,19 @@ fn try_row(r: &mut Row) -> Result<TryRow> {
     })
 }
 
+/// The try a member has going on a server.
+fn going(db: &Db, server: &str, member: &str) -> Result<Option<TryRow>> {
+    db.query_opt(
+        concat!(
+            "SELECT ",
+            try_columns!(),
+            " FROM puzzle_tries WHERE server = ?1 AND member = ?2 AND result IS NULL"
+        ),
+        args![server, member],
+        try_row,
+    )
+}
+
 fn member_rating(
     db: &Db,
     server: &str,
@@ -204,15 +217,7 @@ impl Store {
 
     /// The try `member` has going on `server`.
     pub fn puzzle_try_going(&self, server: &str, member: &str) -> Result<Option<TryRow>> {
-        self.db.query_opt(
-            concat!(
-                "SELECT ",
-                try_columns!(),
-                " FROM puzzle_tries WHERE server = ?1 AND member = ?2 AND result IS NULL"
-            ),
-            args![server, member],
-            try_row,
-        )
+        going(&self.db, server, member)
     }
 
     pub fn puzzle_try(&self, id: i64) -> Result<Option<TryRow>> {
@@ -238,16 +243,7 @@ impl Store {
         now: i64,
     ) -> Result<TryRow> {
         self.db.write(|db| {
-            let going = db.query_opt(
-                concat!(
-                    "SELECT ",
-                    try_columns!(),
-                    " FROM puzzle_tries WHERE server = ?1 AND member = ?2 AND result IS NULL"
-                ),
-                args![server, member],
-                try_row,
-            )?;
-            if let Some(t) = going {
+            if let Some(t) = going(db, server, member)? {
                 return Ok(t);
             }
             let id: i64 = db.query_one(
