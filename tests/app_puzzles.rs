@@ -205,6 +205,10 @@ fn a_puzzle_solved_move_by_move_and_one_failed_move_the_ratings() {
         let why = t.refused("alice", "/press puzzle-next:1");
         assert!(why.contains("every Fluidity Chess puzzle"), "{why}");
 
+        // Another member's button is theirs.
+        let why = t.refused("dan", "/press puzzle-solution:1:0");
+        assert!(why.contains("That is <@alice>'s puzzle"), "{why}");
+
         // Bob has not seen it; a wrong move ends his try and shows the solution.
         t.ok("bob", "/puzzle fluidity");
         let wrong = wrong_move(&p);

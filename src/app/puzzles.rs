@@ -99,7 +99,8 @@ fn puzzle_of(row: &PuzzleRow) -> Result<Puzzle, AppError> {
         row.line.join(" "),
         row.themes.join(","),
         row.depth,
-        row.rating.rating.round()
+        // The field is the starting rating, a whole number: any will do here.
+        row.rating.rating.round().max(0.0)
     );
     Puzzle::from_line(&line).map_err(|e| AppError::Internal(format!("puzzle {}: {e}", row.id)))
 }
@@ -227,6 +228,19 @@ impl App {
 
     /// The try going for `cmd`'s member, checked against a button's try and step.
     fn going_try(&self, cmd: &Command, at: Option<(i64, u32)>) -> Out<TryRow> {
+        // A button under another member's puzzle: theirs to answer.
+        if let Some((id, _)) = at {
+            if let Some(other) = self
+                .store
+                .puzzle_try(id)?
+                .filter(|o| o.member != cmd.who.id)
+            {
+                return refuse(format!(
+                    "That is {}'s puzzle. /puzzle gives you one of your own.",
+                    mention(&other.member)
+                ));
+            }
+        }
         let Some(t) = self.store.puzzle_try_going(&cmd.server, &cmd.who.id)? else {
             return refuse(match at {
                 Some(_) => "That puzzle is over. /puzzle gives you a new one.",
