@@ -10,8 +10,8 @@
 //!   turned into each variant's centipawns by its own scale (`analysis::win_scale`), so
 //!   that a decisive gain means as much in Little River (246) as in River (512).
 //! - **The line** goes on with the opponent's best reply while the solver's next move
-//!   is again the only one: a mate where no other move mates, or a move at least `WIN`
-//!   better than the second. It ends on the solver's move, the game's end, or `MAX_PLIES`
+//!   is again the only one: a mate where no other move mates, or a move a decisive gain
+//!   (`Thresholds::win`) better than the second. It ends on the solver's move, the game's end, or `MAX_PLIES`
 //!   plies (the setup move counted, as lichess counts it): 2 to 8 plies.
 //! - **Reproducible.** Each search starts from the puzzle's own text alone (the position
 //!   before the setup move, with a fresh table of `TABLE_MB`), so the data file is all a
@@ -305,9 +305,9 @@ fn search(game: &Game, depth: u32, only: Option<Vec<Move>>) -> Option<(Report, u
 }
 
 /// The only decisive move of `game`'s position at `depth`: the move, and the depth from
-/// which the search saw it. `first`: the puzzle's first move (decisive means at least
-/// `WIN`, and the second best at most `SECOND_AT_MOST`), else a later one (a mate no
-/// other move gives, or `WIN` better than the second).
+/// which the search saw it. `first`: the puzzle's first move (a mate or at least
+/// `Thresholds::win`, and the second best at most `Thresholds::second`), else a later one
+/// (a mate no other move gives, or `Thresholds::win` better than the second).
 pub fn only_move(game: &Game, depth: u32, first: bool) -> Option<(Move, u32)> {
     let t = Thresholds::of(game.variant().id);
     let (best, seen_at) = search(game, depth, None)?;
