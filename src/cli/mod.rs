@@ -723,6 +723,11 @@ fn dispatch(
             let depth =
                 depth.unwrap_or_else(|| crate::engine::search::puzzles::verify_depth(variant.id));
             let sets: String = sets.iter().map(|s| format!(" --set {s}")).collect();
+            // A database's games are part of what decides the file (its address shown
+            // without a password).
+            let from_db = db.as_deref().map_or(String::new(), |d| {
+                format!(" --db {}", crate::store::shown_location(d))
+            });
             let plan = puzzles::Plan {
                 variant,
                 options,
@@ -735,7 +740,7 @@ fn dispatch(
                 db,
                 out: file,
                 command: format!(
-                    "ferry puzzles generate {}{sets} --count {count} --nodes {nodes} --seed {seed} --depth {depth}",
+                    "ferry puzzles generate {}{sets} --count {count} --nodes {nodes} --seed {seed} --depth {depth}{from_db}",
                     variant.id
                 ),
             };
