@@ -580,7 +580,8 @@ impl App {
 
 /// Button ids: `KIND:ID[:MORE]`. Kinds: accept, decline, cancel (challenges);
 /// draw-accept, draw-decline, takeback-accept, takeback-decline, board, history
-/// (games); move:GAME:PLY:TEXT; vote:VOTE:CHOICE, tally:VOTE; leaderboard:PAGE:VARIANT.
+/// (games); move:GAME:PLY:TEXT; vote:VOTE:CHOICE, tally:VOTE; leaderboard:PAGE:VARIANT;
+/// puzzle-move:TRY:STEP:TEXT, puzzle-solution:TRY:STEP, puzzle-next:TRY.
 pub fn parse_button(id: &str) -> Option<What> {
     let mut parts = id.splitn(4, ':');
     let kind = parts.next()?;
