@@ -2,10 +2,10 @@
 //! replay, the rules of a variant, and a member's games.
 
 use super::bounds::MAX_BUTTONS;
-use super::shared::{ended_text, engine_text, internal, Audience};
-use super::text::{count_text, deadline_text, mention, quote};
+use super::shared::{ended_text, engine_text, internal, moves_from, square_named, Audience};
+use super::text::{count_text, deadline_text, mention};
 use super::{button, refuse, App, Button, Command, Fail, Out, Picture, Reply, TextFile};
-use crate::engine::{self, Color, Game, MoveList};
+use crate::engine::{self, Color, Game};
 use crate::picture;
 use crate::render;
 use crate::store::GameStatus;
@@ -42,32 +42,18 @@ impl App {
         let g = self.load(&row)?;
         let p = g.position();
         let shape = p.shape();
-        let Some(cell) = shape.parse_cell(from.trim()) else {
-            let last_file = (b'a' + shape.files().saturating_sub(1)) as char;
-            return refuse(format!(
-                "'{}' is not a square of this board: files a-{last_file}, ranks 1-{}, for \
-                 example /moves b1.",
-                quote(from.trim()),
-                shape.ranks()
-            ));
-        };
+        let cell = square_named(p, from, "/moves ")?;
         let Some(piece) = p.piece_at(cell) else {
             return refuse(format!(
                 "There is no piece on {}. /board shows the position.",
                 shape.name(cell)
             ));
         };
-        let mut list = MoveList::new();
-        if g.outcome().is_none() {
-            p.legal_moves(&mut list);
-        }
-        let mut texts: Vec<String> = list
-            .iter()
-            .filter(|m| m.from() == Some(cell))
-            .map(|m| p.move_text(m))
-            .collect();
-        texts.sort();
-        texts.dedup();
+        let texts = if g.outcome().is_none() {
+            moves_from(p, cell)
+        } else {
+            Vec::new()
+        };
         let name = format!("{} {}", piece.color, piece.role.name());
         let text = if g.outcome().is_some() {
             format!("Game {} is over: no piece moves any more.", row.id)

@@ -7,8 +7,8 @@
 //! the puzzle's is one for every server.
 
 use super::bounds::MAX_BUTTONS;
-use super::shared::{engine_text, internal};
-use super::text::{mention, quote};
+use super::shared::{engine_text, internal, moves_from, square_named};
+use super::text::mention;
 use super::{button, refuse, App, AppError, Command, Fail, Out, Picture, Reply, Settled};
 use crate::engine::search::puzzles::{Puzzle, Theme};
 use crate::engine::{self, Color, Game, GameResult, MoveList};
@@ -398,7 +398,15 @@ impl App {
             "{head} {rated} The puzzle is now rated {:.0}.",
             puzzle.rating
         ));
-        reply.picture = Some(board(p, &g, &arrows, &format!("puzzle-{}-end.png", row.id)));
+        // Solved, the line is played out and the opponent is to move.
+        let to_move = g.position().side_to_move();
+        let solver = if solved { to_move.opposite() } else { to_move };
+        reply.picture = Some(board(
+            &g,
+            solver,
+            &arrows,
+            &format!("puzzle-{}-end.png", row.id),
+        ));
         reply.buttons = vec![button(format!("puzzle-next:{}", t.id), "Next puzzle")];
         reply.settles.push(Settled {
             key: step_key(t.id, t.progress),
@@ -449,8 +457,8 @@ impl App {
         };
         let mut reply = Reply::public(text);
         reply.picture = Some(board(
-            &p,
             &g,
+            solver,
             &[],
             &format!("puzzle-{}-{}.png", row.id, t.progress),
         ));
@@ -469,24 +477,8 @@ impl App {
         let g = game_at(&p, t.progress)?;
         let pos = g.position();
         let shape = pos.shape();
-        let Some(cell) = shape.parse_cell(from.trim()) else {
-            let last_file = (b'a' + shape.files().saturating_sub(1)) as char;
-            return refuse(format!(
-                "'{}' is not a square of this board: files a-{last_file}, ranks 1-{}, for \
-                 example /puzzle from:b1.",
-                quote(from.trim()),
-                shape.ranks()
-            ));
-        };
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        let mut texts: Vec<String> = list
-            .iter()
-            .filter(|m| m.from() == Some(cell))
-            .map(|m| pos.move_text(m))
-            .collect();
-        texts.sort();
-        texts.dedup();
+        let cell = square_named(pos, from, "/puzzle from:")?;
+        let texts = moves_from(pos, cell);
         let mut reply = Reply::private(if texts.is_empty() {
             format!(
                 "No piece of {} can move from {}. /puzzle shows the board.",
@@ -564,10 +556,7 @@ fn solution_text(p: &Puzzle, from: u32) -> String {
 }
 
 /// The board of a puzzle's game, from the solver's side, with arrows.
-fn board(p: &Puzzle, g: &Game, arrows: &[(engine::Move, ArrowKind)], name: &str) -> Picture {
-    let solver = p
-        .game()
-        .map_or(Color::White, |s| s.position().side_to_move());
+fn board(g: &Game, solver: Color, arrows: &[(engine::Move, ArrowKind)], name: &str) -> Picture {
     let request = Request {
         flipped: solver == Color::Black,
         from: None,

@@ -8,7 +8,7 @@
 use super::text::{quote, quote_at_most, ENGINE_TEXT_CHARS};
 use super::{refuse, AppError, Fail, Out, Reply};
 use crate::engine::outcome::halves_text;
-use crate::engine::{self, Color, Options, Outcome, Variant};
+use crate::engine::{self, Cell, Color, MoveList, Options, Outcome, Position, Variant};
 use crate::picture;
 use crate::store::{GameRow, NewNotice, Side, Store, StoreError};
 
@@ -162,4 +162,36 @@ fn coin(id: i64, at: i64) -> bool {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     (z ^ (z >> 31)) & 1 == 1
+}
+
+/// The cell `text` names on `p`'s board, or the refusal that gives the board's files and
+/// ranks with an example (`example` is the command before the square: `/moves `).
+pub(super) fn square_named(p: &dyn Position, text: &str, example: &str) -> Out<Cell> {
+    let shape = p.shape();
+    shape.parse_cell(text.trim()).map_or_else(
+        || {
+            let last_file = (b'a' + shape.files().saturating_sub(1)) as char;
+            refuse(format!(
+                "'{}' is not a square of this board: files a-{last_file}, ranks 1-{}, for \
+                 example {example}b1.",
+                quote(text.trim()),
+                shape.ranks()
+            ))
+        },
+        Ok,
+    )
+}
+
+/// The canonical texts of the legal moves from `cell`, sorted, once each.
+pub(super) fn moves_from(p: &dyn Position, cell: Cell) -> Vec<String> {
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    let mut texts: Vec<String> = list
+        .iter()
+        .filter(|m| m.from() == Some(cell))
+        .map(|m| p.move_text(m))
+        .collect();
+    texts.sort();
+    texts.dedup();
+    texts
 }
