@@ -315,14 +315,7 @@ pub fn only_move(game: &Game, depth: u32, first: bool) -> Option<(Move, u32)> {
     if best.score < t.win {
         return None;
     }
-    let mut others = MoveList::new();
-    game.position().legal_moves(&mut others);
-    others.retain(|o| *o != m);
-    let second = if others.is_empty() {
-        -score::INFINITY
-    } else {
-        search(game, depth, Some(others))?.0.score
-    };
+    let second = second_best(game, depth, m)?;
     let only = if first {
         second <= t.second
     } else if best.score >= score::MATE_BOUND {
@@ -347,11 +340,19 @@ fn promising(game: &Game, depth: u32) -> bool {
     if best.score < t.win - t.second {
         return false;
     }
+    second_best(game, shallow, m).is_some_and(|second| second <= 2 * t.second)
+}
+
+/// The score of the best move other than `best`, searched to `depth` among the others
+/// alone; the worst score when `best` is the only move.
+fn second_best(game: &Game, depth: u32, best: Move) -> Option<i32> {
     let mut others = MoveList::new();
     game.position().legal_moves(&mut others);
-    others.retain(|o| *o != m);
-    others.is_empty()
-        || search(game, shallow, Some(others)).is_some_and(|(r, _)| r.score <= 2 * t.second)
+    others.retain(|o| *o != best);
+    if others.is_empty() {
+        return Some(-score::INFINITY);
+    }
+    Some(search(game, depth, Some(others))?.0.score)
 }
 
 /// Cuts a puzzle at position `index` of `game` (1 or more: the move before it is the
