@@ -512,6 +512,21 @@ fn parse_epochs(text: &str) -> Result<u32, String> {
     whole_in(text, "--epochs", 1, 100_000, "")
 }
 
+/// A tool's `--set` texts read as the variant's options, or the reason they are wrong.
+fn checked_options(
+    variant: &crate::engine::Variant,
+    sets: &[String],
+) -> Result<crate::engine::Options, failure::Failure> {
+    variant
+        .options(sets)
+        .map_err(|e| failure::Failure::bad(e.to_string()))
+}
+
+/// The `--set` arguments as a file header repeats them: ` --set K=V` each.
+fn sets_text(sets: &[String]) -> String {
+    sets.iter().map(|s| format!(" --set {s}")).collect()
+}
+
 /// The `ferry tune` command that gives these weights, for the file's header: the
 /// arguments that decide them (not --jobs or --out, which change nothing in the file).
 fn tune_command(
@@ -522,7 +537,7 @@ fn tune_command(
     seed: u64,
     epochs: u32,
 ) -> String {
-    let sets: String = sets.iter().map(|s| format!(" --set {s}")).collect();
+    let sets = sets_text(sets);
     format!(
         "ferry tune {}{sets} --games {games} --nodes {nodes} --seed {seed} --epochs {epochs}",
         variant.id
@@ -686,9 +701,7 @@ fn dispatch(
             jobs,
             out: file,
         }) => {
-            let options = variant
-                .options(&sets)
-                .map_err(|e| failure::Failure::bad(e.to_string()))?;
+            let options = checked_options(variant, &sets)?;
             let plan = tune::Plan {
                 variant,
                 options,
@@ -717,12 +730,10 @@ fn dispatch(
                     out: file,
                 },
         }) => {
-            let options = variant
-                .options(&sets)
-                .map_err(|e| failure::Failure::bad(e.to_string()))?;
+            let options = checked_options(variant, &sets)?;
             let depth =
                 depth.unwrap_or_else(|| crate::engine::search::puzzles::verify_depth(variant.id));
-            let sets: String = sets.iter().map(|s| format!(" --set {s}")).collect();
+            let sets = sets_text(&sets);
             // A database's games are part of what decides the file (its address shown
             // without a password).
             let from_db = db.as_deref().map_or(String::new(), |d| {
