@@ -250,6 +250,7 @@ impl App {
             turn: None,
             direct_to: None,
             fallback: None,
+            asks: None,
         });
         let finished =
             self.store

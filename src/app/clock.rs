@@ -90,6 +90,7 @@ impl Notice {
                     .into_iter()
                     .map(|(key, text)| super::Settled { key, text })
                     .collect(),
+                asks: n.asks,
                 ..Reply::default()
             },
         }

@@ -93,6 +93,7 @@ pub(super) fn queued(server: &str, channel: &str, reply: &Reply, now: i64) -> Ne
         turn: reply.turn.clone(),
         direct_to: None,
         fallback: None,
+        asks: reply.asks.clone(),
     }
 }
 

@@ -21,7 +21,8 @@ const LEASE_TICKS: u32 = 3;
 
 /// What became of a notice.
 enum Posted {
-    Yes,
+    /// With the message when it went to a channel (a direct message's is not kept).
+    Yes(Option<Box<serenity::Message>>),
     /// Discord refused it for good (no permission, no channel).
     Refused(serenity::Error),
     /// Discord or the network failed every try; try again next tick.
@@ -66,7 +67,7 @@ async fn post_with_retries(
     let what = format!("a notice in {channel}");
     with_retries(&what, || post(http, channel, &n.reply, Some(&nonce)))
         .await
-        .map_or_else(|failed| failed, |_| Posted::Yes)
+        .map_or_else(|failed| failed, |m| Posted::Yes(Some(Box::new(m))))
 }
 
 /// Sends a notice to `member`'s direct messages: opens the channel (Discord gives the same
@@ -82,7 +83,10 @@ async fn send_direct(http: &serenity::Http, member: &str, n: &Notice) -> Posted 
     })
     .await;
     match opened {
-        Ok(dm) => post_with_retries(http, dm.id, n).await,
+        Ok(dm) => match post_with_retries(http, dm.id, n).await {
+            Posted::Yes(_) => Posted::Yes(None),
+            other => other,
+        },
         Err(failed) => failed,
     }
 }
@@ -276,7 +280,7 @@ async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>) {
     for n in notices {
         if let Some(member) = n.direct_to.clone() {
             match send_direct(http, &member, &n).await {
-                Posted::Yes => {
+                Posted::Yes(_) => {
                     tracing::info!(notice = n.id, "sent a direct message: {}", n.reply.text);
                     forget(data, n.id).await;
                 }
@@ -308,11 +312,15 @@ async fn deliver(http: &serenity::Http, data: &Data, notices: Vec<Notice>) {
         };
         let channel = serenity::ChannelId::new(channel);
         match post_with_retries(http, channel, &n).await {
-            Posted::Yes => {
+            Posted::Yes(message) => {
                 tracing::info!(%channel, notice = n.id, "posted: {}", n.reply.text);
                 // Before it leaves the queue: a process that dies here posts it again (once,
-                // by its nonce) and settles again.
-                super::settle::settle_all(http, data, &n.reply.settles).await;
+                // by its nonce) and settles again. A notice that asks a question (the daily
+                // puzzle) has its message remembered, for the change that settles it.
+                match &message {
+                    Some(m) => super::settle::after_post(http, data, m, &n.reply).await,
+                    None => super::settle::settle_all(http, data, &n.reply.settles).await,
+                }
                 forget(data, n.id).await;
             }
             Posted::Refused(e) => {

@@ -26,6 +26,8 @@ const TABLES: &[&str] = &[
     "tournament_pairings",
     "analyses",
     "puzzles",
+    "puzzle_daily_settings",
+    "puzzle_dailies",
     "puzzle_tries",
     "puzzle_ratings",
 ];
@@ -37,6 +39,7 @@ const IDS: &[&str] = &[
     "votes",
     "outbox",
     "tournaments",
+    "puzzle_dailies",
     "puzzle_tries",
 ];
 

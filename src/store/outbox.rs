@@ -20,6 +20,9 @@ pub struct NewNotice {
     pub mentions: Vec<String>,
     /// Questions the change settles: each one's key and the text its message should read.
     pub settles: Vec<(String, String)>,
+    /// The question the notice asks (as `Reply::asks`): its message is remembered once
+    /// posted, for a later change to settle.
+    pub asks: Option<String>,
     pub created_at: i64,
     /// The member whose move the notice announces: told as their `/settings notify` asks
     /// (see `YourTurn`). Only when queuing; a queued notice reads `None`.
@@ -141,8 +144,8 @@ fn insert(db: &Db, n: &NewNotice) -> Result<()> {
         .collect();
     db.execute(
         "INSERT INTO outbox (server, channel, text, picture, picture_name, buttons, mentions,
-                             created_at, settles, direct_to, fallback)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                             created_at, settles, direct_to, fallback, asks)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         args![
             n.server,
             n.channel,
@@ -154,7 +157,8 @@ fn insert(db: &Db, n: &NewNotice) -> Result<()> {
             n.created_at,
             settles.join("\n"),
             n.direct_to,
-            n.fallback
+            n.fallback,
+            n.asks
         ],
     )?;
     Ok(())
@@ -189,7 +193,7 @@ impl Store {
     pub fn queued_notices(&self) -> Result<Vec<QueuedNotice>> {
         self.db.query_all(
             "SELECT id, tries, server, channel, text, picture, picture_name, buttons, mentions,
-                    created_at, settles, direct_to, fallback
+                    created_at, settles, direct_to, fallback, asks
              FROM outbox ORDER BY id",
             &[],
             |r| {
@@ -213,6 +217,7 @@ impl Store {
                         turn: None,
                         direct_to: r.get(11)?,
                         fallback: r.get(12)?,
+                        asks: r.get(13)?,
                     },
                 })
             },

@@ -40,6 +40,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(8, "0008_tournaments.sql"),
     migration!(9, "0009_analyses.sql"),
     migration!(10, "0010_puzzles.sql"),
+    migration!(11, "0011_daily_puzzles.sql"),
 ];
 
 /// How long a writer waits for another (thread or process) to finish before giving up.
