@@ -298,3 +298,199 @@ fn the_console_loads_the_shipped_puzzles_and_solves_one() {
     let total: i64 = stored.puzzle_counts().unwrap().iter().map(|(_, n)| n).sum();
     assert_eq!(total as usize, shipped_puzzles().len());
 }
+
+/// The shipped puzzles of one variant, loaded into the table's database.
+fn load_variant(t: &Table, variant: &str) -> Vec<PuzzleRow> {
+    let rows: Vec<PuzzleRow> = shipped_puzzles()
+        .iter()
+        .filter(|p| p.variant == variant)
+        .cloned()
+        .collect();
+    ferry::store::Store::open(&t.location)
+        .unwrap()
+        .load_puzzles(&rows)
+        .unwrap();
+    rows
+}
+
+/// The daily puzzle notices among those a tick posted.
+fn dailies(notices: &[ferry::app::Notice]) -> Vec<&ferry::app::Notice> {
+    notices
+        .iter()
+        .filter(|n| n.reply.text.starts_with("**Daily puzzle"))
+        .collect()
+}
+
+#[test]
+fn the_daily_puzzle_is_posted_once_a_day_solved_in_private_and_told_the_next_day() {
+    use app_support::game::{DAY, T0};
+    each("daily-puzzle", |db| {
+        let mut t = Table::on(db);
+        let rows = load_variant(&t, "fluidity");
+        // T0 is 11:06 UTC on day 20,775.
+        let today = T0.div_euclid(DAY);
+        let noon = today * DAY + 12 * 3600;
+
+        // Only a manager sets it; a wrong hour or variant is refused; nothing stored.
+        let why = t.refused("alice", "/puzzle daily:#puzzles hour:12");
+        assert!(why.contains("Only a server manager"), "{why}");
+        let why = t.refused("mia!", "/puzzle daily:#puzzles hour:24");
+        assert!(why.contains("from 0 to 23"), "{why}");
+        let why = t.refused("mia!", "/puzzle daily:#puzzles hour:9 variant:chess960");
+        assert!(why.contains("Leave the variant out"), "{why}");
+        let why = t.refused("mia!", "/puzzle daily_stop");
+        assert!(why.contains("no daily puzzle"), "{why}");
+
+        let r = t.ok("mia!", "/puzzle daily:#puzzles hour:12 variant:fluidity");
+        assert!(
+            r.text.contains("in <#puzzles> every day at 12:00 UTC"),
+            "{}",
+            r.text
+        );
+        assert!(r.text.contains("The first comes"), "{}", r.text);
+        let settings = t.run("alice", "/settings");
+        assert!(
+            settings
+                .text
+                .contains("A daily puzzle is posted in <#puzzles>"),
+            "{}",
+            settings.text
+        );
+
+        // Before its hour nothing; at its hour one post; never a second, also after a
+        // restart.
+        assert!(dailies(&t.tick(noon - 1)).is_empty());
+        let posted = t.tick(noon + 5);
+        let daily = dailies(&posted);
+        assert_eq!(daily.len(), 1, "{posted:?}");
+        let n = daily[0];
+        assert_eq!(n.channel, "puzzles");
+        assert!(n.reply.text.contains("to move and win"), "{}", n.reply.text);
+        assert!(n.reply.picture.is_some());
+        assert_eq!(n.reply.buttons[0].id, format!("puzzle-daily:{today}"));
+        assert_eq!(
+            n.reply.asks.as_deref(),
+            Some(format!("daily:home:{today}").as_str())
+        );
+        let id = rows
+            .iter()
+            .find(|p| {
+                n.reply
+                    .text
+                    .contains(&format!("rated {:.0}", p.rating.rating))
+            })
+            .map(|p| p.id.clone());
+        assert!(id.is_some());
+        assert!(dailies(&t.tick(noon + 60)).is_empty());
+        t.restart();
+        assert!(dailies(&t.tick(noon + 120)).is_empty());
+        let d = t.app.store().daily("home", today).unwrap().unwrap();
+        let p = rows.iter().find(|p| p.id == d.puzzle).unwrap().clone();
+
+        // Alice solves it, move by move, in private: the first.
+        let press = format!("/press puzzle-daily:{today}");
+        let r = t.run("alice", &press);
+        assert!(r.private && r.asks.is_none(), "{r:?}");
+        assert!(r.text.contains("to move and win"), "{}", r.text);
+        for m in p.line.iter().step_by(2) {
+            let r = t.run("alice", &format!("/puzzle move:{m}"));
+            assert!(
+                r.private && r.asks.is_none() && r.settles.is_empty(),
+                "{r:?}"
+            );
+        }
+        let d = t.app.store().daily("home", today).unwrap().unwrap();
+        assert_eq!(d.first_solver.map(|(m, _)| m).as_deref(), Some("alice"));
+        let why = t.refused("alice", &press);
+        assert!(
+            why.contains("tried today's puzzle already, and solved it"),
+            "{why}"
+        );
+        // Bob solves it too (not the first); Carol gives up; Dan has another going.
+        t.run("bob", &press);
+        let mut last = String::new();
+        for m in p.line.iter().step_by(2) {
+            last = t.run("bob", &format!("/puzzle move:{m}")).text;
+        }
+        assert!(
+            last.contains("**Solved!**") && !last.contains("the first"),
+            "{last}"
+        );
+        t.run("carol", &press);
+        let r = t.run("carol", "/puzzle solution");
+        assert!(r.private && r.text.contains("gave up"), "{}", r.text);
+        t.ok("dan", "/puzzle fluidity");
+        let why = t.refused("dan", &press);
+        assert!(why.contains("going: answer it, or give it up"), "{why}");
+
+        // The next day's post: yesterday's solution and first solver, and yesterday's
+        // message settled.
+        let posted = t.tick(noon + DAY);
+        let daily = dailies(&posted);
+        assert_eq!(daily.len(), 1, "{posted:?}");
+        let n = daily[0];
+        assert!(
+            n.reply
+                .text
+                .contains("solved first by <@alice>; 2 of 3 tries solved it"),
+            "{}",
+            n.reply.text
+        );
+        assert!(
+            n.reply.text.contains(&format!("**{}**", p.line[0])),
+            "{}",
+            n.reply.text
+        );
+        assert_ne!(
+            t.app
+                .store()
+                .daily("home", today + 1)
+                .unwrap()
+                .unwrap()
+                .puzzle,
+            p.id
+        );
+        assert_eq!(n.reply.settles[0].key, format!("daily:home:{today}"));
+        assert!(
+            n.reply.settles[0].text.contains(": over. The solution: "),
+            "{:?}",
+            n.reply.settles
+        );
+        let why = t.refused("erin", &press);
+        assert!(why.contains("That daily puzzle is over"), "{why}");
+
+        // Stopped: no more posts.
+        let why = t.refused("alice", "/puzzle daily_stop");
+        assert!(why.contains("Only a server manager"), "{why}");
+        t.ok("mia!", "/puzzle daily_stop");
+        assert!(dailies(&t.tick(noon + 2 * DAY)).is_empty());
+    });
+}
+
+#[test]
+fn two_processes_ticking_at_once_post_the_day_once() {
+    use app_support::game::{DAY, T0};
+    let mut t = Table::new("daily-race");
+    load_variant(&t, "continental");
+    let today = T0.div_euclid(DAY);
+    t.ok("mia!", "/puzzle daily:#puzzles hour:0");
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+    let handles: Vec<_> = (0..2)
+        .map(|_| {
+            let (location, barrier) = (t.location.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                let store = ferry::store::Store::open(&location).unwrap();
+                let clock = std::sync::Arc::new(ferry::app::ManualClock::new(T0));
+                let mut app = ferry::app::App::new(store, clock);
+                barrier.wait();
+                app.tick(T0).unwrap();
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+    let queued = t.tick(T0);
+    assert_eq!(dailies(&queued).len(), 1, "{queued:?}");
+    assert!(t.app.store().daily("home", today).unwrap().is_some());
+}

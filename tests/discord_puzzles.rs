@@ -2,7 +2,9 @@
 //! with the shipped puzzles it loads at start. One member solves a puzzle with the buttons
 //! of a piece's moves (and typed moves after), the step messages losing their button as
 //! the puzzle goes on; another gives up with the "Show the solution" button; `/profile`
-//! shows the puzzle rating.
+//! shows the puzzle rating. A manager sets a daily puzzle in another channel: the clocks
+//! post it there once, its message is remembered for the next day's post to settle, and a
+//! member solves it in private from its button.
 
 mod fake_discord;
 
@@ -170,4 +172,117 @@ async fn a_puzzle_solved_with_buttons_and_one_given_up_through_discord() {
         profile.content()
     );
     bot.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daily_puzzle_is_posted_in_its_channel_and_solved_in_private() {
+    const PUZZLES: u64 = 1_200_000_000_000_000_077;
+    let dir = Dir::new("daily-puzzle");
+    let fake = FakeDiscord::start().await;
+    fake.add_channel(FakeDiscord::GUILD_ID, PUZZLES);
+    let mia = FakeUser::manager(1_300_000_000_000_000_293, "Mia");
+    let ann = FakeUser::player(1_300_000_000_000_000_294, "Ann");
+    for u in [&mia, &ann] {
+        fake.add_user(u);
+    }
+    let guild = FakeDiscord::GUILD_ID.to_string();
+    let mut bot = Bot::spawn(&fake, &dir.0, "1", "info", &[("DISCORD_GUILD", &guild)]);
+    fake.wait_ready(1, WAIT).await.unwrap();
+    let commands = registered_commands(&fake).await;
+    let variant = ferry::engine::variant("continental").unwrap();
+    let choice = choice_value(&commands, "puzzle", "variant", variant.name);
+
+    // A member may not; the manager sets it for this very hour, so today's comes at once.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let hour = now.rem_euclid(86_400) / 3600;
+    let options = json!([
+        opt::channel("daily", PUZZLES),
+        {"name": "hour", "type": 4, "value": hour},
+        {"name": "variant", "type": 4, "value": choice}
+    ]);
+    let t = fake.slash(&ann, CHANNEL, "puzzle", options.clone()).await;
+    let refused = fake.answer(&t, WAIT).await.unwrap();
+    assert!(refused.ephemeral, "{}", refused.content());
+    assert!(
+        refused.content().contains("Only a server manager"),
+        "{}",
+        refused.content()
+    );
+    let t = fake.slash(&mia, CHANNEL, "puzzle", options).await;
+    let set = fake.answer(&t, WAIT).await.unwrap();
+    assert!(!set.ephemeral, "{}", set.content());
+    assert!(
+        set.content().contains(&format!("<#{PUZZLES}>")),
+        "{}",
+        set.content()
+    );
+
+    // Posted once in its channel, with the button, and remembered as a question.
+    let until = Instant::now() + WAIT;
+    let post = loop {
+        let posts = fake.channel_messages(PUZZLES);
+        if let Some(p) = posts.first() {
+            break p.clone();
+        }
+        assert!(Instant::now() < until, "no daily puzzle posted");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let content = post["content"].as_str().unwrap();
+    assert!(content.starts_with("**Daily puzzle"), "{content}");
+    assert!(content.contains("Continental Chess"), "{content}");
+    let day = (now - hour * 3600).div_euclid(86_400);
+    let press = format!("puzzle-daily:{day}");
+    let buttons: Vec<String> = fake_discord::buttons_of(&post["components"])
+        .into_iter()
+        .map(|b| b.custom_id)
+        .collect();
+    assert_eq!(buttons, vec![press.clone()]);
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(fake.channel_messages(PUZZLES).len(), 1, "posted twice");
+
+    // Ann solves it from the button; every answer only she sees.
+    let t = fake.press(&ann, PUZZLES, &post, &press).await;
+    let shown = fake.answer(&t, WAIT).await.unwrap();
+    assert!(shown.ephemeral, "{}", shown.content());
+    assert!(
+        shown.content().contains("to move and win"),
+        "{}",
+        shown.content()
+    );
+    let stored = ferry::store::Store::open(dir.0.join("ferry.db")).unwrap();
+    let d = stored.daily(&guild, day).unwrap().unwrap();
+    let p = ferry::app::shipped_puzzles()
+        .iter()
+        .find(|p| p.id == d.puzzle)
+        .unwrap();
+    let mut answered = shown;
+    for m in p.line.iter().step_by(2) {
+        let t = fake
+            .slash(&ann, PUZZLES, "puzzle", json!([opt::string("move", m)]))
+            .await;
+        answered = fake.answer(&t, WAIT).await.unwrap();
+        assert!(answered.ephemeral, "{}", answered.content());
+    }
+    assert!(
+        answered.content().contains("Solved!"),
+        "{}",
+        answered.content()
+    );
+    assert!(
+        answered.content().contains("the first to solve it"),
+        "{}",
+        answered.content()
+    );
+    bot.stop();
+
+    // The post's message is known, for the next day's post to settle.
+    let mut stored = ferry::store::Store::open(dir.0.join("ferry.db")).unwrap();
+    let asked = stored
+        .settle_question(&format!("daily:{guild}:{day}"), "over", now)
+        .unwrap()
+        .expect("the daily post is remembered");
+    assert_eq!(asked.message, post["id"].as_str().unwrap());
 }

@@ -144,7 +144,7 @@ pub(super) fn due(app: &App, now: i64) -> Result<Vec<Due>, AppError> {
 
 /// Queues the reminders that are due, ends the games whose deadline has passed (a game
 /// whose reminder was missed too just ends), closes the votes whose time is up, settles the
-/// messages of challenges that expired unanswered; each change
+/// messages of challenges that expired unanswered, posts the daily puzzles due; each change
 /// is stored with its notice in one transaction. Returns every notice waiting to be posted,
 /// oldest first (those of earlier ticks that were not delivered too). Safe to run in several
 /// processes at once: each change is made, and its notice queued, once.
@@ -166,6 +166,7 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
             .tell_expiry(c.id, &queued(&c.new.server, &c.new.channel, &reply, now))?;
     }
     app.tournaments_tick(now)?;
+    app.daily_puzzles_tick(now)?;
     queue(app)
 }
 

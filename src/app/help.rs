@@ -39,8 +39,8 @@ pub const COMMANDS: &[HelpEntry] = &[
     ),
     entry(
         "puzzle",
-        "[VARIANT] | move:MOVE | from:SQUARE | solution",
-        "a puzzle from real play; answer move by move, rated",
+        "[VARIANT] | move:MOVE | from:SQUARE | solution | daily:#CHANNEL hour:H | daily_stop",
+        "a puzzle from real play; answer move by move, rated; managers: a daily puzzle",
     ),
     entry("rules", "[VARIANT]", "the rules of a variant and its options"),
     entry("games", "[page:N]", "your games here, and challenges waiting for you"),

@@ -6,6 +6,7 @@ mod analysis;
 mod bounds;
 mod challenges;
 mod clock;
+mod daily_puzzle;
 mod ferry;
 mod games;
 mod help;
@@ -581,7 +582,7 @@ impl App {
 /// Button ids: `KIND:ID[:MORE]`. Kinds: accept, decline, cancel (challenges);
 /// draw-accept, draw-decline, takeback-accept, takeback-decline, board, history
 /// (games); move:GAME:PLY:TEXT; vote:VOTE:CHOICE, tally:VOTE; leaderboard:PAGE:VARIANT;
-/// puzzle-move:TRY:STEP:TEXT, puzzle-solution:TRY:STEP, puzzle-next:TRY.
+/// puzzle-move:TRY:STEP:TEXT, puzzle-solution:TRY:STEP, puzzle-next:TRY, puzzle-daily:DAY.
 pub fn parse_button(id: &str) -> Option<What> {
     let mut parts = id.splitn(4, ':');
     let kind = parts.next()?;
@@ -625,6 +626,7 @@ pub fn parse_button(id: &str) -> Option<What> {
             })
         }
         ("puzzle-next", None) => What::PuzzleAfter(n),
+        ("puzzle-daily", None) => What::Puzzle(PuzzleAsk::DailyTry { day: n }),
         ("move", Some(ply)) => What::Move {
             text: rest?.to_string(),
             game,

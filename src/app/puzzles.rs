@@ -33,6 +33,17 @@ pub enum PuzzleAsk {
     Pieces { from: String },
     /// Give up: the solution (`at`: the try and step of the pressed button).
     Solution { at: Option<(i64, u32)> },
+    /// Managers: post a daily puzzle in `channel` every day from `hour` (UTC), of
+    /// `variant` (`None`: the variants in turn).
+    Daily {
+        channel: String,
+        hour: u32,
+        variant: Option<String>,
+    },
+    /// Managers: no more daily puzzles.
+    DailyStop,
+    /// The "Solve it" button of the daily puzzle of `day` (days since 1970-01-01).
+    DailyTry { day: i64 },
 }
 
 /// The puzzle files Ferry ships (`ferry puzzles generate` wrote each). Little River has
@@ -88,7 +99,7 @@ fn row_of_line(line: &str) -> Option<PuzzleRow> {
 }
 
 /// The engine's puzzle of a stored row.
-fn puzzle_of(row: &PuzzleRow) -> Result<Puzzle, AppError> {
+pub(super) fn puzzle_of(row: &PuzzleRow) -> Result<Puzzle, AppError> {
     let line = format!(
         "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
         row.id,
@@ -106,7 +117,7 @@ fn puzzle_of(row: &PuzzleRow) -> Result<Puzzle, AppError> {
 }
 
 /// A try's position: the puzzle's game with `progress` moves of its line played.
-fn game_at(p: &Puzzle, progress: u32) -> Result<Game, AppError> {
+pub(super) fn game_at(p: &Puzzle, progress: u32) -> Result<Game, AppError> {
     let mut g = p.game().map_err(|e| AppError::Internal(e.to_string()))?;
     for m in p.line.iter().take(progress as usize) {
         g.play(m)
@@ -115,7 +126,7 @@ fn game_at(p: &Puzzle, progress: u32) -> Result<Game, AppError> {
     Ok(g)
 }
 
-fn side_word(c: Color) -> &'static str {
+pub(super) fn side_word(c: Color) -> &'static str {
     match c {
         Color::White => "White",
         Color::Black => "Black",
@@ -129,7 +140,7 @@ fn step_key(try_id: i64, progress: u32) -> String {
 
 /// The variant's name with the options that differ from its defaults, and the river's
 /// aspect always where the variant has one.
-fn rules_text(p: &Puzzle) -> String {
+pub(super) fn rules_text(p: &Puzzle) -> String {
     let mut set = p.options.non_default(p.variant.options);
     if engine::takes_server_option(p.variant) {
         let key = engine::server_option().0.key;
@@ -174,6 +185,13 @@ impl App {
             PuzzleAsk::Move { text, at } => self.puzzle_move(cmd, text, *at),
             PuzzleAsk::Pieces { from } => self.puzzle_pieces(cmd, from),
             PuzzleAsk::Solution { at } => self.puzzle_solution(cmd, *at),
+            PuzzleAsk::Daily {
+                channel,
+                hour,
+                variant,
+            } => self.daily_set(cmd, channel, *hour, variant.as_deref()),
+            PuzzleAsk::DailyStop => self.daily_stop(cmd),
+            PuzzleAsk::DailyTry { day } => self.daily_try(cmd, *day),
         }
     }
 
@@ -220,9 +238,14 @@ impl App {
             ));
         };
         let now = self.clock.now();
-        let t = self
-            .store
-            .start_puzzle_try(&cmd.server, &cmd.channel, &cmd.who.id, &p.id, now)?;
+        let t = self.store.start_puzzle_try(
+            &cmd.server,
+            &cmd.channel,
+            &cmd.who.id,
+            &p.id,
+            None,
+            now,
+        )?;
         self.step_reply(&t, None)
     }
 
@@ -304,14 +327,16 @@ impl App {
             ..t.clone()
         };
         let mut reply = self.step_reply(&moved, Some(&canonical))?;
-        reply.settles.push(Settled {
-            key: step_key(t.id, t.progress),
-            text: format!(
-                "Puzzle {}: {} played {canonical}, right. It goes on below.",
-                row.id,
-                mention(&t.member)
-            ),
-        });
+        if !reply.private {
+            reply.settles.push(Settled {
+                key: step_key(t.id, t.progress),
+                text: format!(
+                    "Puzzle {}: {} played {canonical}, right. It goes on below.",
+                    row.id,
+                    mention(&t.member)
+                ),
+            });
+        }
         Ok(reply)
     }
 
@@ -349,13 +374,16 @@ impl App {
             return refuse("That puzzle moved on meanwhile. /puzzle shows where it stands.");
         }
         let change = member.rating - before.rating;
-        let rated = format!(
+        let mut rated = format!(
             "Your {} puzzle rating: {:.0} ({}{:.0}).",
             p.variant.name,
             member.rating,
             if change >= 0.0 { "+" } else { "−" },
             change.abs()
         );
+        if let (true, Some(daily)) = (solved, t.daily) {
+            rated.push_str(&self.daily_first_text(daily, &t.member)?);
+        }
         let solution = solution_text(p, t.progress);
         let head = if solved {
             format!(
@@ -408,6 +436,12 @@ impl App {
             &format!("puzzle-{}-end.png", row.id),
         ));
         reply.buttons = vec![button(format!("puzzle-next:{}", t.id), "Next puzzle")];
+        // A daily puzzle's try is private until the next day's post gives the solution;
+        // its messages are the member's alone and ask nothing.
+        reply.private = t.daily.is_some();
+        if reply.private {
+            return Ok(reply);
+        }
         reply.settles.push(Settled {
             key: step_key(t.id, t.progress),
             text: format!(
@@ -426,7 +460,7 @@ impl App {
 
     /// A try's board at its step, with what to do. `played`: the solver's move just played
     /// (the reply to it is then the last move shown).
-    fn step_reply(&self, t: &TryRow, played: Option<&str>) -> Out {
+    pub(super) fn step_reply(&self, t: &TryRow, played: Option<&str>) -> Out {
         let (row, p) = self.try_puzzle(t)?;
         let g = game_at(&p, t.progress)?;
         let solver = g.position().side_to_move();
@@ -466,8 +500,11 @@ impl App {
             format!("puzzle-solution:{}:{}", t.id, t.progress),
             "Show the solution",
         )];
-        reply.asks = Some(step_key(t.id, t.progress));
-        reply.mentions.push(t.member.clone());
+        reply.private = t.daily.is_some();
+        if !reply.private {
+            reply.asks = Some(step_key(t.id, t.progress));
+            reply.mentions.push(t.member.clone());
+        }
         Ok(reply)
     }
 
@@ -539,7 +576,7 @@ impl App {
 }
 
 /// The line from the try's step on, as a player writes it: the solver's moves in bold.
-fn solution_text(p: &Puzzle, from: u32) -> String {
+pub(super) fn solution_text(p: &Puzzle, from: u32) -> String {
     p.line
         .iter()
         .enumerate()
@@ -556,7 +593,12 @@ fn solution_text(p: &Puzzle, from: u32) -> String {
 }
 
 /// The board of a puzzle's game, from the solver's side, with arrows.
-fn board(g: &Game, solver: Color, arrows: &[(engine::Move, ArrowKind)], name: &str) -> Picture {
+pub(super) fn board(
+    g: &Game,
+    solver: Color,
+    arrows: &[(engine::Move, ArrowKind)],
+    name: &str,
+) -> Picture {
     let request = Request {
         flipped: solver == Color::Black,
         from: None,

@@ -46,11 +46,12 @@ impl App {
              channel always have White at the bottom. Change it with /settings \
              orientation:own or orientation:white. Ferry tells you it is your move {}; change \
              it with /settings notify:channel, notify:dm or notify:both. On this server new \
-             challenges default to {} per move and the river aspect {}.",
+             challenges default to {} per move and the river aspect {}.{}",
             orientation_text(o),
             notify_text(n),
             count_text(server.clock_days.into(), "day"),
-            server.river_aspect
+            server.river_aspect,
+            self.daily_setting_text(&cmd.server)?
         )))
     }
 

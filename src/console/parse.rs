@@ -350,10 +350,26 @@ fn game_key<'a>(args: &[&'a str]) -> Result<(Option<i64>, Vec<&'a str>), String>
 }
 
 /// `/puzzle [VARIANT]`, `/puzzle move:MOVE` (or `/puzzle MOVE` while one is going is not
-/// guessed: a bare word is a variant), `/puzzle from:SQUARE`, `/puzzle solution`.
+/// guessed: a bare word is a variant), `/puzzle from:SQUARE`, `/puzzle solution`; managers:
+/// `/puzzle daily:CHANNEL hour:H [variant:V]` and `/puzzle daily_stop`.
 fn puzzle(args: &[&str]) -> Result<What, String> {
     use crate::app::PuzzleAsk;
-    let example = "/puzzle river, /puzzle move:Nc3, /puzzle from:b1 or /puzzle solution";
+    let example = "/puzzle river, /puzzle move:Nc3, /puzzle from:b1, /puzzle solution, \
+                   /puzzle daily:#puzzles hour:9 or /puzzle daily_stop";
+    if let Some(first) = args.first() {
+        let daily = key_value(first).filter(|(k, _)| k.eq_ignore_ascii_case("daily"));
+        if let Some((_, channel)) = daily {
+            return daily_puzzle(channel, &args[1..]);
+        }
+        // `daily_stop:True` as Discord writes it, or the bare word.
+        let stop = match key_value(first) {
+            Some((k, v)) => k.eq_ignore_ascii_case("daily_stop") && v.eq_ignore_ascii_case("true"),
+            None => first.eq_ignore_ascii_case("daily_stop"),
+        };
+        if stop && args.len() == 1 {
+            return Ok(What::Puzzle(PuzzleAsk::DailyStop));
+        }
+    }
     Ok(What::Puzzle(match args {
         [] => PuzzleAsk::Next { variant: None },
         [one, more @ ..] => match key_value(one) {
@@ -377,6 +393,33 @@ fn puzzle(args: &[&str]) -> Result<What, String> {
             },
             _ => return Err(format!("/puzzle takes one of: {example}")),
         },
+    }))
+}
+
+/// The rest of `/puzzle daily:CHANNEL`: `hour:H` and perhaps `variant:V`.
+fn daily_puzzle(channel: &str, args: &[&str]) -> Result<What, String> {
+    let example = "/puzzle daily:#puzzles hour:9 (from 0 to 23, UTC), and variant:river for \
+                   one variant only";
+    let (mut hour, mut variant) = (None, None);
+    for a in args {
+        match key_value(a) {
+            Some((k, v)) if k.eq_ignore_ascii_case("hour") && hour.is_none() => {
+                hour =
+                    Some(v.parse::<u32>().map_err(|_| {
+                        format!("the hour is a whole number of the day: {example}")
+                    })?);
+            }
+            Some((k, v)) if k.eq_ignore_ascii_case("variant") && variant.is_none() => {
+                variant = Some(v.to_string());
+            }
+            _ => return Err(format!("/puzzle daily takes: {example}")),
+        }
+    }
+    let hour = hour.ok_or_else(|| format!("/puzzle daily needs the hour: {example}"))?;
+    Ok(What::Puzzle(crate::app::PuzzleAsk::Daily {
+        channel: channel.to_string(),
+        hour,
+        variant,
     }))
 }
 

@@ -499,16 +499,34 @@ async fn puzzle(
     #[description = "A piece's square: its moves in the puzzle going, as buttons"]
     #[max_length = 10]
     from: Option<String>,
+    #[description = "Managers: post a daily puzzle in this channel (with hour; variant: one only)"]
+    #[channel_types("Text")]
+    daily: Option<serenity::ChannelId>,
+    #[description = "Managers: the hour of the day (UTC) of the daily puzzle"]
+    #[min = 0]
+    #[max = 23]
+    hour: Option<u32>,
+    #[description = "Managers: post no more daily puzzles"] daily_stop: Option<bool>,
 ) -> Result<(), Error> {
-    let ask = match (variant, r#move, from) {
-        (None, Some(text), None) => PuzzleAsk::Move { text, at: None },
-        (None, None, Some(from)) => PuzzleAsk::Pieces { from },
-        (variant, None, None) => PuzzleAsk::Next {
-            variant: variant.map(|v| v.id().to_string()),
+    let variant = variant.map(|v| v.id().to_string());
+    let ask = match (variant, r#move, from, daily, hour, daily_stop) {
+        (None, Some(text), None, None, None, None) => PuzzleAsk::Move { text, at: None },
+        (None, None, Some(from), None, None, None) => PuzzleAsk::Pieces { from },
+        (variant, None, None, None, None, None) => PuzzleAsk::Next { variant },
+        (variant, None, None, Some(channel), Some(hour), None) => PuzzleAsk::Daily {
+            channel: channel.to_string(),
+            hour,
+            variant,
         },
+        (None, None, None, None, None, Some(true)) => PuzzleAsk::DailyStop,
+        (_, _, _, Some(_), None, _) => {
+            let text = "Give the hour too: /puzzle daily:#puzzles hour:9 posts one there \
+                        every day from 09:00 UTC.";
+            return refuse_now(ctx, text).await;
+        }
         _ => {
-            let text = "Give one of variant, move or from: a new puzzle, your move, or a \
-                        piece's moves.";
+            let text = "Give one of variant, move or from (a new puzzle, your move, or a \
+                        piece's moves), or, as a manager, daily with hour, or daily_stop:True.";
             return refuse_now(ctx, text).await;
         }
     };

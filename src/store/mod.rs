@@ -26,7 +26,7 @@ pub use copy::{copy_database, Copied};
 pub use games::{Append, Computer, Entry, GameRow, GameStatus, NewGame};
 pub use leases::Lease;
 pub use outbox::{DirectRefused, NewNotice, QueuedNotice, YourTurn};
-pub use puzzles::{PuzzleRating, PuzzleRow, TryEnd, TryRow};
+pub use puzzles::{DailyRow, DailySetting, DailyTally, PuzzleRating, PuzzleRow, TryEnd, TryRow};
 pub use questions::MessageRef;
 pub use ratings::{RatingChanges, RatingPoint, RatingRow, Results};
 pub use schema::{Migration, MIGRATIONS};

@@ -32,6 +32,8 @@ pub struct TryRow {
     pub progress: u32,
     /// `None` while going, else whether it was solved.
     pub solved: Option<bool>,
+    /// The day's post (`DailyRow::id`) when the try is at a daily puzzle.
+    pub daily: Option<i64>,
 }
 
 /// A member's puzzle rating in one variant, with the tries behind it.
@@ -65,9 +67,13 @@ macro_rules! puzzle_columns {
 
 macro_rules! try_columns {
     () => {
-        "id, server, channel, member, puzzle, progress, result"
+        "id, server, channel, member, puzzle, progress, result, daily"
     };
 }
+
+// After the column macros, which it uses too.
+mod daily;
+pub use daily::{DailyRow, DailySetting, DailyTally};
 
 fn puzzle_row(r: &mut Row) -> Result<PuzzleRow> {
     let words = |t: String, sep: char| -> Vec<String> {
@@ -104,6 +110,7 @@ fn try_row(r: &mut Row) -> Result<TryRow> {
         puzzle: r.get(4)?,
         progress: r.get::<i64>(5)? as u32,
         solved: result.map(|t| t == "solved"),
+        daily: r.get(7)?,
     })
 }
 
@@ -234,12 +241,14 @@ impl Store {
 
     /// Starts a try, unless the member has one going on the server already (two commands
     /// at once): then that one is returned, and nothing is added.
+    /// `daily`: the day's post whose puzzle it is.
     pub fn start_puzzle_try(
         &mut self,
         server: &str,
         channel: &str,
         member: &str,
         puzzle: &str,
+        daily: Option<i64>,
         now: i64,
     ) -> Result<TryRow> {
         self.db.write(|db| {
@@ -247,9 +256,9 @@ impl Store {
                 return Ok(t);
             }
             let id: i64 = db.query_one(
-                "INSERT INTO puzzle_tries (server, channel, member, puzzle, started_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
-                args![server, channel, member, puzzle, now],
+                "INSERT INTO puzzle_tries (server, channel, member, puzzle, started_at, daily)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+                args![server, channel, member, puzzle, now, daily],
                 |r| r.get(0),
             )?;
             Ok(TryRow {
@@ -260,6 +269,7 @@ impl Store {
                 puzzle: puzzle.to_string(),
                 progress: 0,
                 solved: None,
+                daily,
             })
         })
     }
@@ -274,8 +284,9 @@ impl Store {
         )? == 1)
     }
 
-    /// Ends a try and sets both ratings, in one transaction; false when the try had moved
-    /// on or ended already (nothing changes then).
+    /// Ends a try and sets both ratings, in one transaction (and, for a day's puzzle
+    /// solved, its first solver if it has none yet); false when the try had moved on or
+    /// ended already (nothing changes then).
     pub fn end_puzzle_try(&mut self, end: &TryEnd) -> Result<bool> {
         self.db.write(|db| {
             let changed = db.execute(
@@ -328,6 +339,14 @@ impl Store {
                      plays = plays + 1 WHERE id = ?1",
                 args![t.puzzle.as_str(), p.rating, p.deviation, p.volatility],
             )?;
+            if let (true, Some(daily)) = (end.solved, t.daily) {
+                // The first to solve a day's puzzle is named in the next day's post.
+                db.execute(
+                    "UPDATE puzzle_dailies SET first_solver = ?2, solved_at = ?3
+                     WHERE id = ?1 AND first_solver IS NULL",
+                    args![daily, t.member.as_str(), end.now],
+                )?;
+            }
             Ok(true)
         })
     }
