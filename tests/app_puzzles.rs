@@ -462,7 +462,13 @@ fn the_daily_puzzle_is_posted_once_a_day_solved_in_private_and_told_the_next_day
         // Stopped: no more posts.
         let why = t.refused("alice", "/puzzle daily_stop");
         assert!(why.contains("Only a server manager"), "{why}");
-        t.ok("mia!", "/puzzle daily_stop");
+        // Stopping gives the last post's solution at once and settles it; its button is
+        // refused from then on.
+        let stop = t.ok("mia!", "/puzzle daily_stop");
+        assert!(stop.text.contains("The last daily puzzle"), "{}", stop.text);
+        assert_eq!(stop.settles[0].key, format!("daily:home:{}", today + 1));
+        let why = t.refused("erin", &format!("/press puzzle-daily:{}", today + 1));
+        assert!(why.contains("That daily puzzle is over"), "{why}");
         assert!(dailies(&t.tick(noon + 2 * DAY)).is_empty());
     });
 }

@@ -145,7 +145,8 @@ impl App {
         Ok(Reply::public(format!(
             "From now on Ferry posts a daily puzzle in {} every day at {} ({which}). {first} \
              Anyone may solve it; the next day's post shows the solution and who solved it \
-             first. Stop it with /puzzle daily_stop:True.",
+             first. Stop it with /puzzle daily_stop:True, which gives the last one's \
+             solution at once.",
             channel_text(channel),
             hour_text(hour)
         )))
@@ -162,10 +163,19 @@ impl App {
                  daily:#puzzles hour:9.",
             );
         }
-        Ok(Reply::public(
-            "Ferry posts no more daily puzzles on this server. Tries at the last one go on."
-                .to_string(),
-        ))
+        let mut reply =
+            Reply::public("Ferry posts no more daily puzzles on this server.".to_string());
+        // The last post promised its solution tomorrow: it is given now, and the post
+        // loses its button.
+        if let Some(last) = self.store.last_daily(&cmd.server)? {
+            let (told, settled) = self.daily_outcome(&last)?;
+            reply.text.push_str(&format!("\n{told}"));
+            reply.settles.push(Settled {
+                key: daily_key(&last.server, last.day),
+                text: settled,
+            });
+        }
+        Ok(reply)
     }
 
     /// What `/settings` says of the daily puzzle.
@@ -308,14 +318,16 @@ impl App {
         let Some(d) = self.store.daily(&cmd.server, day)? else {
             return refuse("That is no daily puzzle of this server. /puzzle gives you one.");
         };
-        if self
-            .store
-            .last_daily(&cmd.server)?
-            .is_some_and(|l| l.day > d.day)
+        let stopped = self.store.daily_setting(&cmd.server)?.is_none();
+        if stopped
+            || self
+                .store
+                .last_daily(&cmd.server)?
+                .is_some_and(|l| l.day > d.day)
         {
             return refuse(
-                "That daily puzzle is over: the next day's post gives its solution. /puzzle \
-                 gives you another.",
+                "That daily puzzle is over: its solution has been posted. /puzzle gives you \
+                 another.",
             );
         }
         if let Some(t) = self.store.daily_try_of(d.id, &cmd.who.id)? {
