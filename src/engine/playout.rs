@@ -14,12 +14,17 @@ impl Xorshift {
         Xorshift(seed | 1)
     }
 
-    /// A number below `n` (`n` at least 1).
-    pub fn below(&mut self, n: usize) -> usize {
+    /// The next number, any of 64 bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
+        self.0
+    }
+
+    /// A number below `n` (`n` at least 1).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
     }
 }
 

@@ -27,6 +27,22 @@ const MAX_PLIES: usize = 400;
 const DECIDED_SCORE: i32 = 1_000;
 const DECIDED_PLIES: usize = 8;
 
+/// The options the start position is made from: those left to chance (`random`, as
+/// Misty's dice seed) drawn from the seed instead of the clock, so that a seed gives the
+/// same game. A generator of their own leaves the moves' draws as they were. The game keeps
+/// the options as given; under them, the start position carries what was drawn.
+fn by_seed(variant: &'static Variant, options: &Options, seed: u64) -> Options {
+    let mut random = Xorshift::new(seed);
+    let mut drawn = options.clone();
+    for spec in variant.options {
+        if options.get(spec.key) == "random" {
+            // An option that takes no number stays left to chance.
+            let _ = drawn.set(variant.options, spec.key, &random.next_u64().to_string());
+        }
+    }
+    drawn
+}
+
 /// One game's quiet positions and its result for White (1, ½ or 0), with the game itself
 /// and the search's score of each position it was played from (for its side to move;
 /// `None` where the move was a random one), for cutting puzzles.
@@ -40,7 +56,8 @@ pub struct Labelled {
 
 /// Plays one game of `variant` under `options` from `seed`, each move a search of `nodes`.
 pub fn game(variant: &'static Variant, options: &Options, seed: u64, nodes: u64) -> Labelled {
-    let mut game = Game::new(variant, options.clone(), (variant.start)(options));
+    let start = (variant.start)(&by_seed(variant, options, seed));
+    let mut game = Game::new(variant, options.clone(), start);
     let mut random = Xorshift::new(seed);
     let mut table = Table::new(8);
     let mut earlier: Vec<Seen> = Vec::new();
@@ -174,5 +191,26 @@ mod tests {
         assert_eq!(a.white_score, b.white_score);
         assert!(!a.positions.is_empty());
         assert!(a.positions.iter().all(|p| !p.in_check()));
+    }
+
+    #[test]
+    fn a_seed_plays_the_same_game_under_a_misty_river_too() {
+        // Misty's dice seed is left to chance by default: self-play draws it from the seed.
+        let v = crate::engine::variant("little-river").unwrap();
+        let options = Options::parse(v.options, &["river=misty", "misty.every=2"]).unwrap();
+        let start = |l: &Labelled| l.game.start().text();
+        let (a, b) = (game(v, &options, 5, 100), game(v, &options, 5, 100));
+        assert_eq!(start(&a), start(&b));
+        let moves = |l: &Labelled| {
+            l.game
+                .plies()
+                .iter()
+                .map(|p| p.text.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(moves(&a), moves(&b));
+        assert_ne!(start(&a), start(&game(v, &options, 9, 100)));
+        // The game keeps the options as given.
+        assert_eq!(a.game.options().get("misty.seed"), "random");
     }
 }
