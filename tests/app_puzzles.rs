@@ -48,6 +48,7 @@ fn every_shipped_puzzle_reads_and_replays_and_each_set_has_enough() {
         "little-river gentle",
         "little-river shallow",
         "little-river wild",
+        "little-river misty",
         "river",
         "amalgamated",
         "fluidity",

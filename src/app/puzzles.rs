@@ -47,11 +47,12 @@ pub enum PuzzleAsk {
 }
 
 /// The puzzle files Ferry ships (`ferry puzzles generate` wrote each). Little River has
-/// one per fixed river aspect; a Misty river is one of them at each ply.
+/// one per river aspect.
 const SHIPPED: &[&str] = &[
     include_str!("../../puzzles/little-river-gentle.txt"),
     include_str!("../../puzzles/little-river-shallow.txt"),
     include_str!("../../puzzles/little-river-wild.txt"),
+    include_str!("../../puzzles/little-river-misty.txt"),
     include_str!("../../puzzles/river.txt"),
     include_str!("../../puzzles/amalgamated.txt"),
     include_str!("../../puzzles/fluidity.txt"),
