@@ -1,13 +1,14 @@
 //! Pictures: drawing a position and encoding it as PNG, for every variant's start
 //! position and a late-game position (60 plies of a fixed pseudo-random game: pieces
 //! traded, pieces in hand, the last move marked). The PNG sizes are printed once before
-//! timing.
+//! timing. A picture is timed as seen first (none of its bands deflated before) and, for
+//! the late position, a move after the picture before it (the bands kept from that one).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use ferry::engine::playout::random_game;
 use ferry::engine::{variants, Game};
 use ferry::picture::{game_view, replay_views, Request};
-use ferry::render::{board_canvas, board_png, encode_png, replay};
+use ferry::render::{board_canvas, board_png, encode_png, forget_bands, replay};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -22,24 +23,47 @@ fn render_positions(c: &mut Criterion) {
         let late = random_game(v, 60, 0x9E37_79B9_7F4A_7C15);
         for (name, game) in [("start", &start), ("late", &late)] {
             let view = game_view(game, &Request::default());
+            forget_bands();
             println!(
                 "{}/{name}: picture {} bytes ({} plies)",
                 v.id,
                 board_png(&view).len(),
                 game.plies().len()
             );
+            // A picture none of whose bands was seen before: all deflated.
             group.bench_function(format!("{}/{name}", v.id), |b| {
-                b.iter(|| black_box(board_png(black_box(&view))))
+                b.iter(|| {
+                    forget_bands();
+                    black_box(board_png(black_box(&view)))
+                })
             });
             // Drawing alone (into palette indices), to tell it from encoding.
             group.bench_function(format!("{}/{name} draw", v.id), |b| {
                 b.iter(|| black_box(board_canvas(black_box(&view))))
             });
         }
-        // The whole path a reply takes: view from the game, then the PNG.
+        // The whole path a reply takes: view from the game, then the PNG, seen first.
         group.bench_function(format!("{}/late view+png", v.id), |b| {
-            b.iter(|| black_box(board_png(&game_view(black_box(&late), &Request::default()))))
+            b.iter(|| {
+                forget_bands();
+                black_box(board_png(&game_view(black_box(&late), &Request::default())))
+            })
         });
+        // The same a move after the picture before it: the bands that move left alone
+        // are kept, as in a game played a move after another.
+        let before = random_game(v, 59, 0x9E37_79B9_7F4A_7C15);
+        if before.plies().len() + 1 == late.plies().len() {
+            group.bench_function(format!("{}/late view+png a move on", v.id), |b| {
+                b.iter_batched(
+                    || {
+                        forget_bands();
+                        board_png(&game_view(&before, &Request::default()));
+                    },
+                    |()| black_box(board_png(&game_view(black_box(&late), &Request::default()))),
+                    BatchSize::PerIteration,
+                )
+            });
+        }
     }
     group.finish();
 }

@@ -556,3 +556,35 @@ fn the_benched_pictures_stay_within_budget() {
         }
     }
 }
+
+/// A game's pictures one move after another, as a bot sends them: the bands a move left
+/// alone come from the picture before (`render::forget_bands`), and every picture still
+/// decodes to exactly the pixels drawn, from either side.
+#[test]
+fn pictures_a_move_apart_decode_to_the_pixels_drawn() {
+    for v in ferry::engine::variants() {
+        let game = random_game(v, 40, 0x51_7CC1_B727_220A);
+        for flipped in [false, true] {
+            ferry::render::forget_bands();
+            let options = game.options().clone();
+            let mut at = ferry::engine::Game::new(v, options.clone(), (v.start)(&options));
+            let request = Request {
+                flipped,
+                ..Request::default()
+            };
+            for plies in 0..=game.plies().len() {
+                let view = game_view(&at, &request);
+                let png = board_png(&view);
+                let decoded = image::load_from_memory(&png).unwrap().to_rgb8();
+                assert!(
+                    decoded == ferry::render::board_image(&view),
+                    "{} after {plies} plies, flipped {flipped}",
+                    v.id
+                );
+                if let Some(ply) = game.plies().get(plies) {
+                    at.play(&ply.text).unwrap();
+                }
+            }
+        }
+    }
+}

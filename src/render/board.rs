@@ -95,6 +95,22 @@ impl Layout {
         };
         self.bands_after.iter().filter(|&&a| above(a)).count() as u32
     }
+    /// The rows where the picture's bands begin, for the encoder (`deflate::png_bands`):
+    /// the board's top, each rank's top and bottom (a river band lies between two), the
+    /// board's bottom. A move redraws the captions and a few ranks; the other bands are
+    /// the same rows as in the picture before, with their coordinates and hands beside.
+    fn band_starts(&self, view: &BoardView) -> Vec<usize> {
+        let mut starts = vec![self.board_y() as usize];
+        for rank in 0..view.ranks {
+            let (_, y) = self.cell_xy(view, 0, rank);
+            starts.extend([y as usize, (y as u32 + self.cell) as usize]);
+        }
+        starts.push((self.board_y() + self.board_h(view)) as usize);
+        starts.sort_unstable();
+        starts.dedup();
+        starts
+    }
+
     /// Top-left pixel of the cell at `file`, `rank` as seen from the chosen side.
     fn cell_xy(&self, view: &BoardView, file: u8, rank: u8) -> (i32, i32) {
         let (col, row) = if view.flipped {
@@ -130,19 +146,28 @@ pub fn size_scaled(view: &BoardView, percent: u32) -> (u32, u32) {
 
 /// Draws the picture at `percent` of its usual size.
 pub fn draw_scaled(view: &BoardView, percent: u32) -> Canvas {
-    let l = Layout::scaled(view, percent);
+    draw_laid_out(view, &Layout::scaled(view, percent))
+}
+
+/// Draws the picture, with the rows where its bands begin (see `Layout::band_starts`).
+pub fn draw_in_bands(view: &BoardView) -> (Canvas, Vec<usize>) {
+    let l = Layout::scaled(view, 100);
+    (draw_laid_out(view, &l), l.band_starts(view))
+}
+
+fn draw_laid_out(view: &BoardView, l: &Layout) -> Canvas {
     let (w, h) = l.size(view);
     let mut img = Canvas::new(w, h, BACKGROUND);
-    draw_captions(&mut img, view, &l);
+    draw_captions(&mut img, view, l);
     for rank in 0..view.ranks {
         for file in 0..view.files {
-            draw_cell(&mut img, view, &l, file, rank);
+            draw_cell(&mut img, view, l, file, rank);
         }
     }
-    draw_rank_lines(&mut img, view, &l);
-    draw_coordinates(&mut img, view, &l);
+    draw_rank_lines(&mut img, view, l);
+    draw_coordinates(&mut img, view, l);
     if let Some(hands) = &view.hands {
-        draw_hands(&mut img, view, &l, hands);
+        draw_hands(&mut img, view, l, hands);
     }
     img
 }

@@ -6,8 +6,16 @@
 //! chains and no lazy matching, then one block of Huffman codes fitted to the picture,
 //! makes boards smaller than zlib-rs at level 4 and about as fast as its level 2 (see
 //! `encode.rs` for the figures).
+//!
+//! Finding the matches is most of the work, and a board's matches are found in bands
+//! (`png_bands`): the captions, each rank, each river band. A band's matches point nowhere
+//! before its first row, so they depend on its own rows alone and are kept under their
+//! digest; a move changes the captions and two to four ranks, and the other bands' matches
+//! are the last picture's. One code fitted to all of them then writes one block.
 
+use super::memo::{get_or_make, Memo};
 use std::collections::BinaryHeap;
+use std::sync::OnceLock;
 
 /// Shorter matches cost about as many bits as the literals they replace.
 const MIN_MATCH: usize = 4;
@@ -15,25 +23,94 @@ const MAX_MATCH: usize = 258;
 /// How far back deflate may point.
 const WINDOW: usize = 32_768;
 const HASH_BITS: u32 = 15;
-const NO_PLACE: u32 = u32::MAX;
 /// The code that ends a block, in the literal/length alphabet.
 const END: usize = 256;
 /// Longest code deflate allows for literals, lengths and distances, and for the code
 /// lengths' own code.
 const LONGEST: u8 = 15;
 const LONGEST_LENGTH_CODE: u8 = 7;
+/// Bands kept: a band's tokens are about 6 KB (a tenth of a board's 10,000 or so), and
+/// 40 games in play show about 450 bands.
+const BANDS_KEPT: usize = 1024;
 
 /// The zlib stream of a PNG's image data: `pixels` (one byte each) in rows of `width`,
 /// each row after its filter byte "None".
 pub fn png_rows(pixels: &[u8], width: usize) -> Vec<u8> {
     SCRATCH.with(|scratch| {
         let Scratch { rows, head, tokens } = &mut *scratch.borrow_mut();
-        rows.clear();
-        for row in pixels.chunks(width.max(1)) {
-            rows.push(0);
-            rows.extend_from_slice(row);
+        with_filter_bytes(pixels, width, rows);
+        let mut out = zlib_header();
+        write_block(rows, width + 1, head, tokens, true, &mut out);
+        zlib_end(out, simd_adler32::adler32(&rows.as_slice()))
+    })
+}
+
+/// The same stream as `png_rows`, its matches found a band at a time: `starts` are the
+/// rows where bands begin (row 0 is a start whether listed or not). The bands' matches
+/// then go into one block with one code fitted to them all, as `png_rows` writes it.
+pub fn png_bands(pixels: &[u8], width: usize, starts: &[usize]) -> Vec<u8> {
+    let width = width.max(1);
+    let height = pixels.len() / width;
+    let mut bounds: Vec<usize> = starts
+        .iter()
+        .copied()
+        .filter(|&r| r > 0 && r < height)
+        .collect();
+    bounds.sort_unstable();
+    bounds.push(height);
+    let mut bands = Vec::with_capacity(bounds.len());
+    let mut adler = 1;
+    let mut top = 0;
+    for bottom in bounds {
+        if bottom > top {
+            let band = band(&pixels[top * width..bottom * width], width);
+            adler = adler32_combine(adler, band.adler, band.bytes);
+            bands.push(band);
+            top = bottom;
         }
-        zlib(rows, width + 1, head, tokens)
+    }
+    let parts: Vec<&[Token]> = bands.iter().map(|b| b.tokens.as_slice()).collect();
+    let mut out = zlib_header();
+    write_tokens(&parts, true, &mut out);
+    zlib_end(out, adler)
+}
+
+/// One band's matches and literals, which point nowhere before its first row.
+struct Band {
+    tokens: Vec<Token>,
+    /// The Adler-32 sum of the band's rows with their filter bytes.
+    adler: u32,
+    /// How many bytes those are.
+    bytes: usize,
+}
+
+static BANDS: Memo<(u128, usize), Band> = OnceLock::new();
+
+/// Forgets every band, so that the next picture is parsed whole (for the benches, which
+/// time a picture seen for the first time as well as one a move later).
+pub fn forget_bands() {
+    if let Some(Ok(mut bands)) = BANDS.get().map(|m| m.lock()) {
+        bands.clear();
+    }
+}
+
+/// The band of `pixels` (whole rows of `width`), parsed the first time such rows are
+/// seen. The key is the rows' 128-bit digest with their width, which decide the bytes
+/// the band inflates to: two different bands meeting under one key is a chance of about
+/// one in 2^100 for the bands a bot ever keeps.
+fn band(pixels: &[u8], width: usize) -> std::sync::Arc<Band> {
+    let key = (xxhash_rust::xxh3::xxh3_128(pixels), width);
+    get_or_make(&BANDS, key, BANDS_KEPT, || {
+        SCRATCH.with(|scratch| {
+            let Scratch { rows, head, tokens } = &mut *scratch.borrow_mut();
+            with_filter_bytes(pixels, width, rows);
+            parse(rows, width + 1, head, tokens);
+            Band {
+                tokens: tokens.clone(),
+                adler: simd_adler32::adler32(&rows.as_slice()),
+                bytes: rows.len(),
+            }
+        })
     })
 }
 
@@ -42,27 +119,103 @@ pub fn png_rows(pixels: &[u8], width: usize) -> Vec<u8> {
 #[derive(Default)]
 struct Scratch {
     rows: Vec<u8>,
-    head: Vec<u32>,
+    head: Places,
     tokens: Vec<Token>,
+}
+
+/// The last place each hash of four bytes was seen, across the blocks a thread deflates:
+/// a place is kept as `base` plus its offset in its block, and places below the current
+/// block's `base` are from earlier blocks and count as unseen. So a block starts without
+/// clearing the table (128 KB, a dozen times a picture deflated in bands).
+#[derive(Default)]
+struct Places {
+    last: Vec<u32>,
+    /// Where the current block starts, counted over all blocks; 0 in `last` is never seen.
+    base: u32,
+}
+
+impl Places {
+    /// Ready for a block of `len` bytes: the table cleared only when new, or once the
+    /// count would overflow.
+    fn start(&mut self, len: usize) {
+        let end = u64::from(self.base) + len as u64;
+        if self.last.len() != 1 << HASH_BITS || self.base == 0 || end >= u64::from(u32::MAX) {
+            self.last.clear();
+            self.last.resize(1 << HASH_BITS, 0);
+            self.base = 1;
+        }
+    }
+
+    /// The block's place last seen with `slot`'s hash, and `at` in its stead.
+    #[inline]
+    fn swap(&mut self, slot: usize, at: usize) -> Option<usize> {
+        let before = std::mem::replace(&mut self.last[slot], self.base + at as u32);
+        (before >= self.base).then(|| (before - self.base) as usize)
+    }
+
+    #[inline]
+    fn set(&mut self, slot: usize, at: usize) {
+        self.last[slot] = self.base + at as u32;
+    }
+
+    /// The block of `len` bytes is done: the next one's places come after its own.
+    fn finish(&mut self, len: usize) {
+        self.base += len as u32;
+    }
 }
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
 
-/// `data` deflated into a zlib stream. `row` is the distance to the byte above.
-fn zlib(data: &[u8], row: usize, head: &mut Vec<u32>, tokens: &mut Vec<Token>) -> Vec<u8> {
-    parse(data, row, head, tokens);
-    let mut out = Bits::with_capacity(data.len() / 12 + 1024);
+/// `rows` becomes `pixels` in rows of `width`, each after its filter byte "None".
+fn with_filter_bytes(pixels: &[u8], width: usize, rows: &mut Vec<u8>) {
+    rows.clear();
+    for row in pixels.chunks(width.max(1)) {
+        rows.push(0);
+        rows.extend_from_slice(row);
+    }
+}
+
+fn zlib_header() -> Bits {
+    let mut out = Bits::with_capacity(16 * 1024);
     // CMF 0x78: deflate with a 32 KB window; FLG 0x01: no dictionary, and 0x7801 is a
     // multiple of 31 as the header's check asks.
     out.bytes.extend_from_slice(&[0x78, 0x01]);
-    write_block(tokens, &mut out);
+    out
+}
+
+fn zlib_end(out: Bits, adler: u32) -> Vec<u8> {
     let mut bytes = out.finish();
-    let mut adler = simd_adler32::Adler32::new();
-    adler.write(data);
-    bytes.extend_from_slice(&adler.finish().to_be_bytes());
+    bytes.extend_from_slice(&adler.to_be_bytes());
     bytes
+}
+
+/// The Adler-32 sum of `a`'s bytes followed by `b_len` bytes whose own sum is `b`.
+fn adler32_combine(a: u32, b: u32, b_len: usize) -> u32 {
+    const BASE: u64 = 65_521;
+    let (a1, a2) = (u64::from(a & 0xffff), u64::from(a >> 16));
+    let (b1, b2) = (u64::from(b & 0xffff), u64::from(b >> 16));
+    let n = b_len as u64 % BASE;
+    // The first sum adds b's bytes (b1 counts 1 + them); the second adds b's, and a's
+    // first sum once for each of b's bytes (b2 counts 1 for each of them).
+    let s1 = (a1 + b1 + BASE - 1) % BASE;
+    let s2 = (a2 + b2 + n * ((a1 + BASE - 1) % BASE)) % BASE;
+    (s2 << 16 | s1) as u32
+}
+
+/// `data` deflated as one block (the stream's last when `last`) into `out`. `row` is the
+/// distance to the byte above.
+fn write_block(
+    data: &[u8],
+    row: usize,
+    head: &mut Places,
+    tokens: &mut Vec<Token>,
+    last: bool,
+    out: &mut Bits,
+) {
+    parse(data, row, head, tokens);
+    write_tokens(&[tokens.as_slice()], last, out);
 }
 
 /// A literal byte or a match, as the block writes it: the literal/length symbol, the
@@ -104,9 +257,8 @@ impl Token {
 /// The greedy parse: at each place the longest of the run, the match above and the last
 /// place with the same four bytes (which must beat the other two by two bytes, since its
 /// distance costs more bits).
-fn parse(data: &[u8], row: usize, head: &mut Vec<u32>, tokens: &mut Vec<Token>) {
-    head.clear();
-    head.resize(1 << HASH_BITS, NO_PLACE);
+fn parse(data: &[u8], row: usize, head: &mut Places, tokens: &mut Vec<Token>) {
+    head.start(data.len());
     tokens.clear();
     let mut at = 0;
     while at < data.len() {
@@ -119,10 +271,8 @@ fn parse(data: &[u8], row: usize, head: &mut Vec<u32>, tokens: &mut Vec<Token>) 
                 }
             }
             let slot = hash(data, at);
-            let before = head[slot];
-            head[slot] = at as u32;
-            if before != NO_PLACE {
-                let d = at - before as usize;
+            if let Some(before) = head.swap(slot, at) {
+                let d = at - before;
                 if d <= WINDOW && d != 1 && d != row {
                     longer(data, at, d, most, 1, &mut best);
                 }
@@ -134,13 +284,14 @@ fn parse(data: &[u8], row: usize, head: &mut Vec<u32>, tokens: &mut Vec<Token>) 
             at += len;
             // The four bytes from the match's last one: a place a later tile may repeat.
             if at + MIN_MATCH <= data.len() {
-                head[hash(data, at - 1)] = (at - 1) as u32;
+                head.set(hash(data, at - 1), at - 1);
             }
         } else {
             tokens.push(Token::literal(data[at]));
             at += 1;
         }
     }
+    head.finish(data.len());
 }
 
 /// `best` becomes the match `dist` back if it is longer than `best` by more than
@@ -263,11 +414,12 @@ const SYMBOL_EXTRA: [u8; 286] = {
     table
 };
 
-/// Every token and the end in one block, "compressed with dynamic Huffman codes".
-fn write_block(tokens: &[Token], out: &mut Bits) {
+/// Every token of `parts`, in order, and the end in one block, "compressed with dynamic
+/// Huffman codes".
+fn write_tokens(parts: &[&[Token]], last: bool, out: &mut Bits) {
     let mut lit_freq = [0u32; 286];
     let mut dist_freq = [0u32; 31];
-    for t in tokens {
+    for t in parts.iter().copied().flatten() {
         lit_freq[usize::from(t.symbol)] += 1;
         dist_freq[usize::from(t.dist_symbol)] += 1;
     }
@@ -275,13 +427,13 @@ fn write_block(tokens: &[Token], out: &mut Bits) {
     let lit = Code::fitted(&lit_freq, LONGEST);
     // The last count is the literals', which have no distance code.
     let mut dist = Code::fitted(&dist_freq[..30], LONGEST);
-    out.put(1, 1); // the last block
+    out.put(u32::from(last), 1);
     out.put(2, 2); // dynamic codes
     write_codes(&lit.lengths, &dist.lengths, out);
     // A literal's distance writes no bits.
     dist.lengths.push(0);
     dist.codes.push(0);
-    for t in tokens {
+    for t in parts.iter().copied().flatten() {
         // The symbol's code with its extra bits in one write, then the distance's.
         let (code, n) = lit.bits(usize::from(t.symbol));
         let extra = u32::from(t.len_extra);
@@ -529,7 +681,16 @@ mod tests {
     use std::io::Read;
 
     fn deflated(data: &[u8], row: usize) -> Vec<u8> {
-        zlib(data, row, &mut Vec::new(), &mut Vec::new())
+        let mut out = zlib_header();
+        write_block(
+            data,
+            row,
+            &mut Places::default(),
+            &mut Vec::new(),
+            true,
+            &mut out,
+        );
+        zlib_end(out, simd_adler32::adler32(&data))
     }
 
     fn inflate(z: &[u8]) -> Vec<u8> {
@@ -585,6 +746,66 @@ mod tests {
     }
 
     #[test]
+    fn a_picture_deflated_in_bands_inflates_to_its_rows_and_reuses_the_bands_it_has_seen() {
+        let width = 300;
+        let mut pixels: Vec<u8> = (0..width * 90)
+            .map(|i| ((i % 23) / 5 + i / 2_000) as u8)
+            .collect();
+        let rows = |pixels: &[u8]| -> Vec<u8> {
+            pixels
+                .chunks(width)
+                .flat_map(|r| [&[0u8][..], r].concat())
+                .collect()
+        };
+        // Unordered, repeated, out of range and empty bands are all taken in stride.
+        for starts in [&[][..], &[30, 60], &[0, 30, 30, 89, 500], &[1, 2, 3]] {
+            let z = png_bands(&pixels, width, starts);
+            assert_eq!(inflate(&z), rows(&pixels), "{starts:?}");
+            // Kept bands give the same bytes again.
+            assert_eq!(png_bands(&pixels, width, starts), z);
+        }
+        // A change in one band, in its last row too: the band after it is the kept one,
+        // and points at nothing before its own rows.
+        pixels[45 * width + 7] = 200;
+        pixels[59 * width..60 * width].fill(201);
+        assert_eq!(
+            inflate(&png_bands(&pixels, width, &[30, 60])),
+            rows(&pixels)
+        );
+        assert_eq!(inflate(&png_bands(&[], width, &[30])), Vec::<u8>::new());
+    }
+
+    #[test]
+    fn adler_sums_of_two_parts_combine_into_the_whole_ones() {
+        let mut rng = Xorshift::new(7);
+        let data: Vec<u8> = (0..200_000).map(|_| rng.below(256) as u8).collect();
+        for cut in [0, 1, 5_552, 65_521, 65_522, 131_042, 199_999, 200_000] {
+            let (a, b) = data.split_at(cut);
+            let whole = adler32_combine(
+                simd_adler32::adler32(&a),
+                simd_adler32::adler32(&b),
+                b.len(),
+            );
+            assert_eq!(
+                whole,
+                simd_adler32::adler32(&data.as_slice()),
+                "cut at {cut}"
+            );
+        }
+        // 255s make both sums as large as they get.
+        let ones = vec![255u8; 70_000];
+        let (a, b) = ones.split_at(3_000);
+        assert_eq!(
+            adler32_combine(
+                simd_adler32::adler32(&a),
+                simd_adler32::adler32(&b),
+                b.len()
+            ),
+            simd_adler32::adler32(&ones.as_slice())
+        );
+    }
+
+    #[test]
     fn codes_are_never_longer_than_allowed_and_stay_complete() {
         // Fibonacci frequencies make Huffman's tree as deep as it gets.
         let mut freq = vec![0u32; 40];
@@ -632,7 +853,7 @@ mod tests {
         data.extend(std::iter::repeat_n(5u8, 99));
         data.extend_from_within(..);
         let mut tokens = Vec::new();
-        parse(&data, 100, &mut Vec::new(), &mut tokens);
+        parse(&data, 100, &mut Places::default(), &mut tokens);
         // A literal, the run, then the whole second row as matches 100 back.
         assert_eq!(
             tokens,

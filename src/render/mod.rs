@@ -21,6 +21,7 @@ pub mod view;
 
 pub use canvas::Canvas;
 pub use chart::{ChartSeries, ChartTick};
+pub use deflate::forget_bands;
 pub use encode::BUDGET as PICTURE_BUDGET;
 pub use eval_chart::{
     EvalChartView, EvalMark, HEIGHT as EVAL_CHART_HEIGHT, WIDTH as EVAL_CHART_WIDTH,
@@ -40,7 +41,8 @@ use image::RgbImage;
 /// analysed move, drawn once per command).
 pub fn board_png(view: &BoardView) -> Vec<u8> {
     if view.arrows.is_empty() {
-        encode::png(&board::draw(view))
+        let (canvas, bands) = board::draw_in_bands(view);
+        encode::png_in_bands(&canvas, &bands)
     } else {
         encode::png_rgb(&board::draw_rgb(view))
     }
