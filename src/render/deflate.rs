@@ -29,8 +29,8 @@ const END: usize = 256;
 /// lengths' own code.
 const LONGEST: u8 = 15;
 const LONGEST_LENGTH_CODE: u8 = 7;
-/// Bands kept: a band's tokens are about 6 KB (a tenth of a board's 10,000 or so), and
-/// 40 games in play show about 450 bands.
+/// Bands kept: 40 games in play show about 450 (a board has about 11), and the bot bench's
+/// peak memory grew 12 to 16 MiB with them.
 const BANDS_KEPT: usize = 1024;
 
 /// The zlib stream of a PNG's image data: `pixels` (one byte each) in rows of `width`,
@@ -39,8 +39,9 @@ pub fn png_rows(pixels: &[u8], width: usize) -> Vec<u8> {
     SCRATCH.with(|scratch| {
         let Scratch { rows, head, tokens } = &mut *scratch.borrow_mut();
         with_filter_bytes(pixels, width, rows);
+        parse(rows, width + 1, head, tokens);
         let mut out = zlib_header();
-        write_block(rows, width + 1, head, tokens, true, &mut out);
+        write_block(&[tokens.as_slice()], &mut out);
         zlib_end(out, simd_adler32::adler32(&rows.as_slice()))
     })
 }
@@ -71,7 +72,7 @@ pub fn png_bands(pixels: &[u8], width: usize, starts: &[usize]) -> Vec<u8> {
     }
     let parts: Vec<&[Token]> = bands.iter().map(|b| b.tokens.as_slice()).collect();
     let mut out = zlib_header();
-    write_tokens(&parts, true, &mut out);
+    write_block(&parts, &mut out);
     zlib_end(out, adler)
 }
 
@@ -123,20 +124,21 @@ struct Scratch {
     tokens: Vec<Token>,
 }
 
-/// The last place each hash of four bytes was seen, across the blocks a thread deflates:
-/// a place is kept as `base` plus its offset in its block, and places below the current
-/// block's `base` are from earlier blocks and count as unseen. So a block starts without
-/// clearing the table (128 KB, a dozen times a picture deflated in bands).
+/// The last place each hash of four bytes was seen, across the parses a thread makes: a
+/// place is kept as `base` plus its offset in its data, and places below the current
+/// parse's `base` are from earlier parses and count as unseen. So a parse starts without
+/// clearing the table (128 KB, once for each of a picture's dozen bands otherwise).
 #[derive(Default)]
 struct Places {
     last: Vec<u32>,
-    /// Where the current block starts, counted over all blocks; 0 in `last` is never seen.
+    /// Where the current parse's data starts, counted over all parses; 0 in `last` is
+    /// never seen.
     base: u32,
 }
 
 impl Places {
-    /// Ready for a block of `len` bytes: the table cleared only when new, or once the
-    /// count would overflow.
+    /// Ready for data of `len` bytes: the table cleared only when new, or once the count
+    /// would overflow.
     fn start(&mut self, len: usize) {
         let end = u64::from(self.base) + len as u64;
         if self.last.len() != 1 << HASH_BITS || self.base == 0 || end >= u64::from(u32::MAX) {
@@ -146,7 +148,7 @@ impl Places {
         }
     }
 
-    /// The block's place last seen with `slot`'s hash, and `at` in its stead.
+    /// The place last seen in this parse with `slot`'s hash, and `at` in its stead.
     #[inline]
     fn swap(&mut self, slot: usize, at: usize) -> Option<usize> {
         let before = std::mem::replace(&mut self.last[slot], self.base + at as u32);
@@ -158,7 +160,7 @@ impl Places {
         self.last[slot] = self.base + at as u32;
     }
 
-    /// The block of `len` bytes is done: the next one's places come after its own.
+    /// The parse of `len` bytes is done: the next one's places come after its own.
     fn finish(&mut self, len: usize) {
         self.base += len as u32;
     }
@@ -202,20 +204,6 @@ fn adler32_combine(a: u32, b: u32, b_len: usize) -> u32 {
     let s1 = (a1 + b1 + BASE - 1) % BASE;
     let s2 = (a2 + b2 + n * ((a1 + BASE - 1) % BASE)) % BASE;
     (s2 << 16 | s1) as u32
-}
-
-/// `data` deflated as one block (the stream's last when `last`) into `out`. `row` is the
-/// distance to the byte above.
-fn write_block(
-    data: &[u8],
-    row: usize,
-    head: &mut Places,
-    tokens: &mut Vec<Token>,
-    last: bool,
-    out: &mut Bits,
-) {
-    parse(data, row, head, tokens);
-    write_tokens(&[tokens.as_slice()], last, out);
 }
 
 /// A literal byte or a match, as the block writes it: the literal/length symbol, the
@@ -416,7 +404,7 @@ const SYMBOL_EXTRA: [u8; 286] = {
 
 /// Every token of `parts`, in order, and the end in one block, "compressed with dynamic
 /// Huffman codes".
-fn write_tokens(parts: &[&[Token]], last: bool, out: &mut Bits) {
+fn write_block(parts: &[&[Token]], out: &mut Bits) {
     let mut lit_freq = [0u32; 286];
     let mut dist_freq = [0u32; 31];
     for t in parts.iter().copied().flatten() {
@@ -427,7 +415,7 @@ fn write_tokens(parts: &[&[Token]], last: bool, out: &mut Bits) {
     let lit = Code::fitted(&lit_freq, LONGEST);
     // The last count is the literals', which have no distance code.
     let mut dist = Code::fitted(&dist_freq[..30], LONGEST);
-    out.put(u32::from(last), 1);
+    out.put(1, 1); // the last block
     out.put(2, 2); // dynamic codes
     write_codes(&lit.lengths, &dist.lengths, out);
     // A literal's distance writes no bits.
@@ -681,15 +669,10 @@ mod tests {
     use std::io::Read;
 
     fn deflated(data: &[u8], row: usize) -> Vec<u8> {
+        let mut tokens = Vec::new();
+        parse(data, row, &mut Places::default(), &mut tokens);
         let mut out = zlib_header();
-        write_block(
-            data,
-            row,
-            &mut Places::default(),
-            &mut Vec::new(),
-            true,
-            &mut out,
-        );
+        write_block(&[tokens.as_slice()], &mut out);
         zlib_end(out, simd_adler32::adler32(&data))
     }
 
