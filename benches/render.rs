@@ -1,8 +1,9 @@
 //! Pictures: drawing a position and encoding it as PNG, for every variant's start
 //! position and a late-game position (60 plies of a fixed pseudo-random game: pieces
 //! traded, pieces in hand, the last move marked). The PNG sizes are printed once before
-//! timing. A picture is timed as seen first (none of its bands deflated before) and, for
-//! the late position, a move after the picture before it (the bands kept from that one).
+//! timing. A picture is timed as seen first (none of its bands' matches kept from before)
+//! and, for the late position, a move after the picture before it (the bands that move
+//! left alone kept from that one).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use ferry::engine::playout::random_game;
@@ -30,7 +31,7 @@ fn render_positions(c: &mut Criterion) {
                 board_png(&view).len(),
                 game.plies().len()
             );
-            // A picture none of whose bands was seen before: all deflated.
+            // A picture none of whose bands was seen before: every band parsed.
             group.bench_function(format!("{}/{name}", v.id), |b| {
                 b.iter(|| {
                     forget_bands();
