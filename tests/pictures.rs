@@ -557,9 +557,10 @@ fn the_benched_pictures_stay_within_budget() {
     }
 }
 
-/// A game's pictures one move after another, as a bot sends them: the bands a move left
-/// alone come from the picture before (`render::forget_bands`), and every picture still
-/// decodes to exactly the pixels drawn, from either side.
+/// A game's pictures one move after another, as a bot sends them, from a memo of bands
+/// emptied first (`render::forget_bands`): the bands a move left alone come from the
+/// picture before, and every picture still decodes to exactly the pixels drawn, from
+/// either side.
 #[test]
 fn pictures_a_move_apart_decode_to_the_pixels_drawn() {
     for v in ferry::engine::variants() {
