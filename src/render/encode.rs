@@ -17,10 +17,11 @@
 //! A board's matches are found band by band (`png_in_bands`), and a band seen before
 //! keeps its matches. Over the same 225 boards the total is 0.06% smaller (3,571,220 B
 //! against 3,573,378 B) and the largest 23,584 B. By criterion on 2026-11-28 (a machine
-//! then about twice as slow as above), a picture seen first costs what it did (Little
-//! River late 0.67 against 0.66 ms, Continental late 0.95 against 0.91 ms), and one a
-//! move after the picture before it 0.73-0.76 of that in Little River, 0.84 in
-//! Continental (whose captions and hands change more of it).
+//! then about twice as slow as above, two rounds in turn), a picture seen first costs
+//! about what it did (Little River late 0.68 and 0.67 ms against 0.77 and 0.66,
+//! Continental late 0.93 and 0.95 against 0.91 and 0.91), and one a move after the
+//! picture before it 0.70 and 0.75 of its own seen-first time in Little River (0.48 and
+//! 0.50 ms), 1.14 and 0.82 in Continental (1.07 ms in a noisy first round, then 0.78).
 
 use super::canvas::Canvas;
 use super::deflate;
