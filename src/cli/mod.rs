@@ -41,6 +41,7 @@ mod puzzles;
 mod setup;
 mod thinking;
 mod tune;
+mod variant;
 
 use failure::{io, Failure};
 use position::RenderArgs;
@@ -273,6 +274,11 @@ enum Command {
         #[command(subcommand)]
         action: PuzzlesCommand,
     },
+    /// A variant defined in a file: `ferry variant check FILE`, `ferry variant perft FILE N`
+    Variant {
+        #[command(subcommand)]
+        action: VariantCommand,
+    },
     /// Writes a picture of a position (or of the variant's pieces) to a PNG file
     #[command(
         after_help = "Example:\n  ferry render continental --moves e4 e5 --flip -o board.png"
@@ -301,6 +307,36 @@ enum Command {
     Completions {
         #[arg(value_name = "SHELL")]
         shell: clap_complete::Shell,
+    },
+}
+
+/// What `ferry variant` does with a definition file.
+#[derive(Subcommand)]
+enum VariantCommand {
+    /// Checks a variant definition (TOML) and prints its summary, or every problem with
+    /// its line and key
+    #[command(after_help = "Exit status 2 when the file has problems.\n\n\
+                            Example:\n  ferry variant check variants/makruk.toml")]
+    Check {
+        /// The definition file
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+    /// Counts the leaves of a defined variant's legal move tree; `nodes N` is the last line
+    #[command(after_help = "Example:\n  ferry variant perft variants/chess.toml 4 --divide")]
+    Perft {
+        /// The definition file
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Plies to look ahead, 0 to 12
+        #[arg(value_name = "DEPTH", value_parser = parse_depth)]
+        depth: u32,
+        /// The position to count from, in Fairy-Stockfish's FEN [default: the start]
+        #[arg(long, value_name = "FEN")]
+        fen: Option<String>,
+        /// One line per first move with the leaves below it, before the total
+        #[arg(long)]
+        divide: bool,
     },
 }
 
@@ -715,6 +751,18 @@ fn dispatch(
             };
             tune::tune(&plan, out, err)
         }
+        Some(Command::Variant {
+            action: VariantCommand::Check { file },
+        }) => variant::check(&file, out, err),
+        Some(Command::Variant {
+            action:
+                VariantCommand::Perft {
+                    file,
+                    depth,
+                    fen,
+                    divide,
+                },
+        }) => variant::perft(&file, depth, fen.as_deref(), divide, out, err),
         Some(Command::Puzzles {
             action:
                 PuzzlesCommand::Generate {

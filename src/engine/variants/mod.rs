@@ -4,6 +4,7 @@ use super::variant::Variant;
 
 pub mod amalgamated;
 pub mod continental;
+pub mod defined;
 pub mod fluidity;
 pub mod little_river;
 pub mod river;

@@ -1,0 +1,755 @@
+//! A variant definition file (TOML) and its check: every problem is found, each with its
+//! line and key and what would be right, before anything plays the variant.
+
+use super::betza::{self, Reach, Step, MAX_BETZA};
+use super::tables::Tables;
+use crate::engine::board::Shape;
+use crate::engine::player_text::excerpt;
+use crate::engine::types::{ByColor, Color};
+use serde::Deserialize;
+use std::fmt;
+use std::ops::Range;
+use toml::Spanned;
+
+/// The largest definition file read, in bytes: the longest real one is a few kilobytes.
+pub const MAX_FILE: usize = 64 * 1024;
+/// The most kinds of piece a definition may list.
+pub const MAX_PIECES: usize = 24;
+/// The most files and ranks of a board (cells at most 128, `CellSet`'s width).
+pub const MAX_SIDE: u8 = 16;
+pub const MAX_CELLS: usize = 128;
+
+/// What is wrong in a definition, where, and what would be right.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The line of the file (1-based), where one can be named.
+    pub line: Option<usize>,
+    /// The key, as `pieces[2].betza`.
+    pub key: String,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}, {}: {}", self.key, self.message),
+            None => write!(f, "{}: {}", self.key, self.message),
+        }
+    }
+}
+
+/// The file as written. Unknown keys are refused by name.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    id: Spanned<String>,
+    name: Spanned<String>,
+    #[serde(default)]
+    summary: Option<Spanned<String>>,
+    board: Spanned<BoardFile>,
+    #[serde(default)]
+    pieces: Vec<Spanned<PieceFile>>,
+    start: Spanned<String>,
+    #[serde(default)]
+    pawns: Option<Spanned<PawnsFile>>,
+    #[serde(default)]
+    promotion: Option<Spanned<PromotionFile>>,
+    #[serde(default)]
+    castling: Option<Spanned<CastlingFile>>,
+    #[serde(default)]
+    endings: Option<Spanned<EndingsFile>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoardFile {
+    files: Spanned<i64>,
+    ranks: Spanned<i64>,
+    #[serde(default)]
+    holes: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PieceFile {
+    letter: Spanned<String>,
+    name: Spanned<String>,
+    betza: Spanned<String>,
+    #[serde(default)]
+    royal: bool,
+    #[serde(default)]
+    pawn: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PawnsFile {
+    #[serde(default)]
+    double_step: Vec<Spanned<i64>>,
+    #[serde(default)]
+    en_passant: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PromotionFile {
+    ranks: Vec<Spanned<i64>>,
+    pieces: Vec<Spanned<String>>,
+    #[serde(default = "yes")]
+    forced: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CastlingFile {
+    rook: Spanned<String>,
+    kingside: Spanned<String>,
+    queenside: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EndingsFile {
+    #[serde(default)]
+    stalemate: Option<Spanned<String>>,
+    #[serde(default)]
+    bare_royal: Option<Spanned<String>>,
+    #[serde(default)]
+    move_rule: Option<Spanned<i64>>,
+    #[serde(default)]
+    repetition: Option<Spanned<i64>>,
+}
+
+/// What an ending is worth to the side it happens to (the stalemated side, the side left
+/// with its royal alone).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Value {
+    fn read(text: &str) -> Option<Value> {
+        match text {
+            "win" => Some(Value::Win),
+            "draw" => Some(Value::Draw),
+            "loss" => Some(Value::Loss),
+            _ => None,
+        }
+    }
+}
+
+/// A kind of piece of a defined variant.
+#[derive(Clone, Debug)]
+pub struct PieceKind {
+    /// The uppercase letter of position text and move text.
+    pub letter: char,
+    pub name: String,
+    pub betza: String,
+    pub steps: Vec<Step>,
+    pub royal: bool,
+    /// Steps two from the double-step ranks, takes en passant and promotes.
+    pub pawn: bool,
+}
+
+/// Castling as chess has it: the royal and a rook of its rank, the royal to `kingside` or
+/// `queenside` file, the rook beside it on the inner side.
+#[derive(Clone, Debug)]
+pub struct Castling {
+    pub rook: u8,
+    /// The royal's file after castling, kingside (towards the last file) and queenside.
+    pub kingside: u8,
+    pub queenside: u8,
+}
+
+/// A checked definition: its pieces, board, rules and the tables its moves are read from.
+#[derive(Clone, Debug)]
+pub struct Definition {
+    pub id: String,
+    pub name: String,
+    pub summary: String,
+    pub shape: Shape,
+    pub pieces: Vec<PieceKind>,
+    pub start: String,
+    /// Each side's cells a pawn may step two from.
+    pub double_step: ByColor<u128>,
+    pub en_passant: bool,
+    /// Each side's promotion zone, the pieces a pawn may become, and whether it must.
+    pub promotion_zone: ByColor<u128>,
+    pub promotion_pieces: Vec<u8>,
+    pub promotion_forced: bool,
+    pub castling: Option<Castling>,
+    pub stalemate: Value,
+    /// What a side left with its royal alone gets (Shatranj: a loss), if the rule applies.
+    pub bare_royal: Option<Value>,
+    /// Moves of each side without a capture or a pawn's move after which the game is
+    /// drawn, as Fairy-Stockfish counts its `nMoveRule` (0: never).
+    pub move_rule: u32,
+    /// How many times a position occurs for a draw (0: never).
+    pub repetition: u32,
+    pub tables: Tables,
+}
+
+impl Definition {
+    /// The piece kind with this letter (either case).
+    pub fn piece_by_letter(&self, letter: char) -> Option<u8> {
+        let upper = letter.to_ascii_uppercase();
+        self.pieces
+            .iter()
+            .position(|p| p.letter == upper)
+            .map(|i| i as u8)
+    }
+
+    /// Whether any piece kind is royal.
+    pub fn has_royal(&self) -> bool {
+        self.pieces.iter().any(|p| p.royal)
+    }
+}
+
+/// The problems found so far, with the source for line numbers.
+struct Found<'a> {
+    source: &'a str,
+    problems: Vec<Problem>,
+}
+
+impl Found<'_> {
+    fn line(&self, span: Range<usize>) -> usize {
+        let end = span.start.min(self.source.len());
+        self.source.as_bytes()[..end]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1
+    }
+    fn add(
+        &mut self,
+        span: Option<Range<usize>>,
+        key: impl Into<String>,
+        message: impl Into<String>,
+    ) {
+        let line = span.map(|s| self.line(s));
+        self.problems.push(Problem {
+            line,
+            key: key.into(),
+            message: message.into(),
+        });
+    }
+}
+
+/// Reads and checks a definition file: the definition, or every problem found.
+pub fn read(source: &str) -> Result<Definition, Vec<Problem>> {
+    if source.len() > MAX_FILE {
+        return Err(vec![Problem {
+            line: None,
+            key: "file".into(),
+            message: format!(
+                "is {} bytes; a definition is at most {MAX_FILE} bytes",
+                source.len()
+            ),
+        }]);
+    }
+    let mut found = Found {
+        source,
+        problems: Vec::new(),
+    };
+    let file: File = match toml::from_str(source) {
+        Ok(f) => f,
+        Err(e) => {
+            let key = "file".to_string();
+            let message = e.message().trim().to_string();
+            found.add(e.span(), key, excerpt_message(&message));
+            return Err(found.problems);
+        }
+    };
+    let checked = check(&file, &mut found);
+    match checked {
+        Some(d) if found.problems.is_empty() => Ok(d),
+        _ => Err(found.problems),
+    }
+}
+
+/// A parser's message kept short: TOML's own may quote a long line.
+fn excerpt_message(message: &str) -> String {
+    let one_line = message.lines().next().unwrap_or("").to_string();
+    if one_line.chars().count() > 200 {
+        let cut: String = one_line.chars().take(200).collect();
+        format!("{cut}...")
+    } else {
+        one_line
+    }
+}
+
+fn id_ok(id: &str) -> bool {
+    (2..=24).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && id.as_bytes()[0].is_ascii_lowercase()
+}
+
+/// Plain text for a name or summary: printable, no markup that Discord would act on.
+fn plain_ok(text: &str, most: usize) -> bool {
+    !text.trim().is_empty()
+        && text.chars().count() <= most
+        && text
+            .chars()
+            .all(|c| !c.is_control() && !"`*_~|<>@#[]\\".contains(c))
+}
+
+fn check(file: &File, found: &mut Found) -> Option<Definition> {
+    let id = file.id.get_ref();
+    if !id_ok(id) {
+        found.add(
+            Some(file.id.span()),
+            "id",
+            format!(
+                "'{}' is no variant id; write 2 to 24 lowercase letters, digits and '-', \
+                 starting with a letter, as `nocastle`",
+                excerpt(id)
+            ),
+        );
+    }
+    let name = file.name.get_ref();
+    if !plain_ok(name, 40) {
+        found.add(
+            Some(file.name.span()),
+            "name",
+            "write 1 to 40 plain characters (no markup, mentions or control characters)",
+        );
+    }
+    let summary = match &file.summary {
+        Some(s) if !plain_ok(s.get_ref(), 100) => {
+            found.add(
+                Some(s.span()),
+                "summary",
+                "write 1 to 100 plain characters (no markup, mentions or control characters)",
+            );
+            String::new()
+        }
+        Some(s) => s.get_ref().clone(),
+        None => String::new(),
+    };
+
+    let shape = check_board(file.board.get_ref(), found)?;
+    let cells = shape.cells().0;
+    let pieces = check_pieces(file, found);
+    let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
+    let letter_of = |text: &str| -> Option<u8> {
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => letters
+                .iter()
+                .position(|&l| l == c.to_ascii_uppercase())
+                .map(|i| i as u8),
+            _ => None,
+        }
+    };
+
+    let ranks = shape.ranks();
+    let rank_set = |rank: u8, side: Color| -> u128 {
+        let r = match side {
+            Color::White => rank - 1,
+            Color::Black => ranks - rank,
+        };
+        let mut set = 0u128;
+        for f in 0..shape.files() {
+            if let Some(c) = shape.cell(f, r) {
+                set |= 1u128 << c.0;
+            }
+        }
+        set & cells
+    };
+    let read_ranks = |list: &[Spanned<i64>], key: &str, found: &mut Found| -> Vec<u8> {
+        let mut out = Vec::new();
+        for (i, r) in list.iter().enumerate() {
+            match u8::try_from(*r.get_ref()) {
+                Ok(v) if (1..=ranks).contains(&v) => out.push(v),
+                _ => found.add(
+                    Some(r.span()),
+                    format!("{key}[{i}]"),
+                    format!("a rank is counted from its owner's side, 1 to {ranks}"),
+                ),
+            }
+        }
+        out
+    };
+
+    let (mut double_step, mut en_passant) = (ByColor::new(0u128, 0u128), false);
+    if let Some(p) = &file.pawns {
+        for r in read_ranks(&p.get_ref().double_step, "pawns.double_step", found) {
+            double_step.white |= rank_set(r, Color::White);
+            double_step.black |= rank_set(r, Color::Black);
+        }
+        en_passant = p.get_ref().en_passant;
+        if !pieces.iter().any(|k| k.pawn) {
+            found.add(
+                Some(p.span()),
+                "pawns",
+                "no piece has `pawn = true`, so these rules apply to nothing",
+            );
+        }
+    }
+
+    let mut promotion_zone = ByColor::new(0u128, 0u128);
+    let mut promotion_pieces = Vec::new();
+    let mut promotion_forced = true;
+    if let Some(p) = &file.promotion {
+        let p_ref = p.get_ref();
+        for r in read_ranks(&p_ref.ranks, "promotion.ranks", found) {
+            promotion_zone.white |= rank_set(r, Color::White);
+            promotion_zone.black |= rank_set(r, Color::Black);
+        }
+        promotion_forced = p_ref.forced;
+        for (i, text) in p_ref.pieces.iter().enumerate() {
+            match letter_of(text.get_ref()) {
+                Some(k) if pieces[k as usize].royal || pieces[k as usize].pawn => found.add(
+                    Some(text.span()),
+                    format!("promotion.pieces[{i}]"),
+                    "a pawn promotes to a piece that is neither royal nor a pawn",
+                ),
+                Some(k) => promotion_pieces.push(k),
+                None => found.add(
+                    Some(text.span()),
+                    format!("promotion.pieces[{i}]"),
+                    format!(
+                        "'{}' is no piece's letter; choose among {}",
+                        excerpt(text.get_ref()),
+                        letters.iter().collect::<String>()
+                    ),
+                ),
+            }
+        }
+        if p_ref.pieces.is_empty() {
+            found.add(
+                Some(p.span()),
+                "promotion.pieces",
+                "name at least one piece a pawn may become, as [\"Q\", \"R\", \"B\", \"N\"]",
+            );
+        }
+        if !pieces.iter().any(|k| k.pawn) {
+            found.add(
+                Some(p.span()),
+                "promotion",
+                "no piece has `pawn = true`, so nothing promotes",
+            );
+        }
+    }
+
+    let castling = file.castling.as_ref().and_then(|c| {
+        let c_ref = c.get_ref();
+        let rook = letter_of(c_ref.rook.get_ref());
+        if rook.is_none() {
+            found.add(
+                Some(c_ref.rook.span()),
+                "castling.rook",
+                format!(
+                    "'{}' is no piece's letter; choose among {}",
+                    excerpt(c_ref.rook.get_ref()),
+                    letters.iter().collect::<String>()
+                ),
+            );
+        }
+        let file_of = |text: &Spanned<String>, key: &str, found: &mut Found| -> Option<u8> {
+            let t = text.get_ref();
+            let b = t.as_bytes();
+            if b.len() == 1 && b[0].is_ascii_lowercase() && b[0] - b'a' < shape.files() {
+                Some(b[0] - b'a')
+            } else {
+                found.add(
+                    Some(text.span()),
+                    key,
+                    format!(
+                        "'{}' is no file; write a letter from a to {}",
+                        excerpt(t),
+                        (b'a' + shape.files() - 1) as char
+                    ),
+                );
+                None
+            }
+        };
+        let kingside = file_of(&c_ref.kingside, "castling.kingside", found);
+        let queenside = file_of(&c_ref.queenside, "castling.queenside", found);
+        if !pieces.iter().any(|k| k.royal) {
+            found.add(Some(c.span()), "castling", "castling needs a royal piece");
+        }
+        Some(Castling {
+            rook: rook?,
+            kingside: kingside?,
+            queenside: queenside?,
+        })
+    });
+
+    let (mut stalemate, mut bare_royal, mut move_rule, mut repetition) =
+        (Value::Draw, None, 0u32, 0u32);
+    if let Some(e) = &file.endings {
+        let e = e.get_ref();
+        let value = |s: &Spanned<String>, key: &str, found: &mut Found| {
+            Value::read(s.get_ref()).or_else(|| {
+                found.add(
+                    Some(s.span()),
+                    key,
+                    format!(
+                        "'{}' is no value; write win, draw or loss",
+                        excerpt(s.get_ref())
+                    ),
+                );
+                None
+            })
+        };
+        if let Some(s) = &e.stalemate {
+            stalemate = value(s, "endings.stalemate", found).unwrap_or(Value::Draw);
+        }
+        if let Some(s) = &e.bare_royal {
+            bare_royal = value(s, "endings.bare_royal", found);
+        }
+        let count = |n: &Spanned<i64>, key: &str, low: i64, high: i64, found: &mut Found| {
+            let v = *n.get_ref();
+            if v == 0 || (low..=high).contains(&v) {
+                v as u32
+            } else {
+                found.add(
+                    Some(n.span()),
+                    key,
+                    format!("write 0 (no such rule) or {low} to {high}"),
+                );
+                0
+            }
+        };
+        if let Some(n) = &e.move_rule {
+            move_rule = count(n, "endings.move_rule", 1, 500, found);
+        }
+        if let Some(n) = &e.repetition {
+            repetition = count(n, "endings.repetition", 2, 10, found);
+        }
+    }
+
+    if !found.problems.is_empty() {
+        return None;
+    }
+    let tables = Tables::new(&shape, &pieces);
+    for (i, p) in pieces.iter().enumerate() {
+        if !tables.can_move_somewhere(i as u8) {
+            found.add(
+                Some(file.pieces[i].get_ref().betza.span()),
+                format!("pieces[{i}].betza"),
+                format!(
+                    "the {} ({}) can never move on this board; give it a move that fits, \
+                     as W or N",
+                    p.name, p.letter
+                ),
+            );
+        }
+    }
+    if !found.problems.is_empty() {
+        return None;
+    }
+    let definition = Definition {
+        id: id.clone(),
+        name: name.clone(),
+        summary,
+        shape,
+        pieces,
+        start: file.start.get_ref().trim().to_string(),
+        double_step,
+        en_passant,
+        promotion_zone,
+        promotion_pieces,
+        promotion_forced,
+        castling,
+        stalemate,
+        bare_royal,
+        move_rule,
+        repetition,
+        tables,
+    };
+    // The start position last: it is read by the rules just checked.
+    match super::position::DefinedPosition::parse(&definition, &definition.start) {
+        Ok(start) => {
+            if let Err(message) = start.check_start() {
+                found.add(Some(file.start.span()), "start", message);
+                return None;
+            }
+        }
+        Err(message) => {
+            found.add(Some(file.start.span()), "start", message);
+            return None;
+        }
+    }
+    Some(definition)
+}
+
+fn check_board(board: &BoardFile, found: &mut Found) -> Option<Shape> {
+    let side = |n: &Spanned<i64>, key: &str, found: &mut Found| match u8::try_from(*n.get_ref()) {
+        Ok(v) if (2..=MAX_SIDE).contains(&v) => Some(v),
+        _ => {
+            found.add(
+                Some(n.span()),
+                key,
+                format!(
+                    "a board has 2 to {MAX_SIDE} {}",
+                    key.trim_start_matches("board.")
+                ),
+            );
+            None
+        }
+    };
+    let files = side(&board.files, "board.files", found);
+    let ranks = side(&board.ranks, "board.ranks", found);
+    let (files, ranks) = (files?, ranks?);
+    if files as usize * ranks as usize > MAX_CELLS {
+        found.add(
+            Some(board.files.span()),
+            "board",
+            format!(
+                "{files} x {ranks} is {} cells; a board has at most {MAX_CELLS}",
+                files as usize * ranks as usize
+            ),
+        );
+        return None;
+    }
+    let rectangle = Shape::new(files, ranks, &[]);
+    let mut holes: Vec<&str> = Vec::new();
+    for (i, h) in board.holes.iter().enumerate() {
+        let text = h.get_ref().as_str();
+        if rectangle.parse_cell(text).is_none() || text.bytes().any(|b| b.is_ascii_uppercase()) {
+            found.add(
+                Some(h.span()),
+                format!("board.holes[{i}]"),
+                format!(
+                    "'{}' is no cell of the board; write a cell as `d4`",
+                    excerpt(text)
+                ),
+            );
+        } else if holes.contains(&text) {
+            found.add(
+                Some(h.span()),
+                format!("board.holes[{i}]"),
+                "is named twice",
+            );
+        } else {
+            holes.push(text);
+        }
+    }
+    if holes.len() + 2 > files as usize * ranks as usize {
+        found.add(
+            Some(board.files.span()),
+            "board.holes",
+            "leave at least two cells",
+        );
+        return None;
+    }
+    Some(Shape::new(files, ranks, &holes))
+}
+
+fn check_pieces(file: &File, found: &mut Found) -> Vec<PieceKind> {
+    if file.pieces.is_empty() {
+        found.add(
+            Some(file.board.span()),
+            "pieces",
+            "list the pieces as [[pieces]] tables with letter, name and betza",
+        );
+    }
+    if file.pieces.len() > MAX_PIECES {
+        found.add(
+            Some(file.pieces[MAX_PIECES].span()),
+            "pieces",
+            format!("{} kinds of piece; at most {MAX_PIECES}", file.pieces.len()),
+        );
+        return Vec::new();
+    }
+    let mut kinds: Vec<PieceKind> = Vec::new();
+    for (i, p) in file.pieces.iter().enumerate() {
+        let p = p.get_ref();
+        let key = |k: &str| format!("pieces[{i}].{k}");
+        let text = p.letter.get_ref();
+        let mut chars = text.chars();
+        let letter = match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => c,
+            _ => {
+                found.add(
+                    Some(p.letter.span()),
+                    key("letter"),
+                    format!(
+                        "'{}' is no piece letter; write one capital letter, A to Z",
+                        excerpt(text)
+                    ),
+                );
+                continue;
+            }
+        };
+        if kinds.iter().any(|k| k.letter == letter) {
+            found.add(
+                Some(p.letter.span()),
+                key("letter"),
+                format!("{letter} is already another piece's letter"),
+            );
+            continue;
+        }
+        if !plain_ok(p.name.get_ref(), 24) {
+            found.add(
+                Some(p.name.span()),
+                key("name"),
+                "write 1 to 24 plain characters (no markup, mentions or control characters)",
+            );
+        }
+        let betza_text = p.betza.get_ref();
+        if betza_text.chars().count() > MAX_BETZA {
+            found.add(
+                Some(p.betza.span()),
+                key("betza"),
+                format!("longer than {MAX_BETZA} characters"),
+            );
+            continue;
+        }
+        let steps = match betza::parse(betza_text) {
+            Ok(s) => s,
+            Err(e) => {
+                found.add(
+                    Some(p.betza.span()),
+                    key("betza"),
+                    format!("'{}' {e}", excerpt(betza_text)),
+                );
+                continue;
+            }
+        };
+        if p.royal && p.pawn {
+            found.add(
+                Some(p.letter.span()),
+                key("royal"),
+                "a piece is royal or a pawn, not both",
+            );
+        }
+        if p.royal && steps.iter().any(|s| matches!(s.reach, Reach::Hop(_))) {
+            found.add(
+                Some(p.betza.span()),
+                key("betza"),
+                "a royal piece cannot be a hopper",
+            );
+        }
+        kinds.push(PieceKind {
+            letter,
+            name: p.name.get_ref().clone(),
+            betza: betza_text.clone(),
+            steps,
+            royal: p.royal,
+            pawn: p.pawn,
+        });
+    }
+    if !found.problems.is_empty() {
+        return kinds;
+    }
+    if !kinds.iter().any(|k| k.royal) {
+        found.add(
+            Some(file.board.span()),
+            "pieces",
+            "no piece is royal; mark the one whose capture or mate ends the game with \
+             `royal = true`",
+        );
+    }
+    kinds
+}

@@ -1,0 +1,830 @@
+//! A position of a defined variant: the board, its text in Fairy-Stockfish's FEN, the
+//! moves its pieces' Betza steps allow, and perft.
+
+use super::definition::{Definition, Value};
+use super::tables::Ray;
+use crate::engine::board::Cell;
+use crate::engine::player_text::excerpt;
+use crate::engine::types::Color;
+
+/// No cell (no en passant cell, no royal, no promotion).
+pub const NONE: u8 = u8::MAX;
+
+/// What kind of move beyond a piece going from one cell to another.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Normal,
+    /// A pawn's two steps from its double-step ranks: it leaves an en passant cell.
+    DoubleStep,
+    /// A pawn taking the pawn that just stepped two, landing on the cell it passed.
+    EnPassant,
+    /// The royal and a rook castling; the move's `to` is the royal's cell after it.
+    Castle {
+        rook_from: u8,
+        rook_to: u8,
+    },
+}
+
+/// A move of a defined variant.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DefinedMove {
+    pub from: u8,
+    pub to: u8,
+    /// The piece kind a pawn becomes, or `NONE`.
+    pub promotion: u8,
+    pub kind: Kind,
+}
+
+/// Castling rights' slots: White's kingside and queenside, then Black's.
+const fn slot(side: Color, queenside: bool) -> usize {
+    side as usize * 2 + queenside as usize
+}
+
+/// A position of one defined variant.
+#[derive(Copy, Clone, Debug)]
+pub struct DefinedPosition<'d> {
+    def: &'d Definition,
+    /// 0 for an empty cell, else 1 + piece kind + 32 for Black.
+    board: [u8; 128],
+    occupied: [u128; 2],
+    royal: [u8; 2],
+    side: Color,
+    /// The rook's cell for each castling right still held, or `NONE`.
+    castle_rook: [u8; 4],
+    en_passant: u8,
+    halfmoves: u32,
+    fullmoves: u32,
+}
+
+#[inline]
+fn bit(c: u8) -> u128 {
+    1u128 << c
+}
+
+fn code(piece: u8, side: Color) -> u8 {
+    1 + piece + 32 * side as u8
+}
+
+fn decode(code: u8) -> Option<(u8, Color)> {
+    match code {
+        0 => None,
+        c if c > 32 => Some((c - 33, Color::Black)),
+        c => Some((c - 1, Color::White)),
+    }
+}
+
+impl<'d> DefinedPosition<'d> {
+    pub fn definition(&self) -> &'d Definition {
+        self.def
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The piece kind and side on a cell.
+    pub fn piece_at(&self, cell: u8) -> Option<(u8, Color)> {
+        decode(*self.board.get(cell as usize)?)
+    }
+
+    /// The cell of a side's royal piece, if it has one on the board.
+    pub fn royal(&self, side: Color) -> Option<u8> {
+        let c = self.royal[side.index()];
+        (c != NONE).then_some(c)
+    }
+
+    fn all(&self) -> u128 {
+        self.occupied[0] | self.occupied[1]
+    }
+
+    /// Reads a position text (Fairy-Stockfish's FEN for this board and these pieces).
+    pub fn parse(def: &'d Definition, text: &str) -> Result<Self, String> {
+        const MAX: usize = 512;
+        if text.len() > MAX {
+            return Err(format!("a position text is at most {MAX} characters"));
+        }
+        let shape = &def.shape;
+        let (files, ranks) = (shape.files(), shape.ranks());
+        let mut fields = text.split_whitespace();
+        let placement = fields.next().ok_or("the position text is empty")?;
+        let rows: Vec<&str> = placement.split('/').collect();
+        if rows.len() != ranks as usize {
+            return Err(format!(
+                "'{}' has {} ranks; this board has {ranks}, separated by '/'",
+                excerpt(placement),
+                rows.len()
+            ));
+        }
+        let mut pos = DefinedPosition {
+            def,
+            board: [0; 128],
+            occupied: [0; 2],
+            royal: [NONE; 2],
+            side: Color::White,
+            castle_rook: [NONE; 4],
+            en_passant: NONE,
+            halfmoves: 0,
+            fullmoves: 1,
+        };
+        let mut royals = [0u32; 2];
+        for (i, row) in rows.iter().enumerate() {
+            let rank = ranks - 1 - i as u8;
+            let mut file: u32 = 0;
+            let mut chars = row.chars().peekable();
+            while let Some(c) = chars.next() {
+                if let Some(d) = c.to_digit(10) {
+                    let mut n = d;
+                    while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
+                        n = n * 10 + d2;
+                        chars.next();
+                        if n > 16 {
+                            break;
+                        }
+                    }
+                    if n == 0 {
+                        return Err(format!(
+                            "rank {}: a count of empty cells is 1 or more",
+                            rank + 1
+                        ));
+                    }
+                    for _ in 0..n {
+                        if file < files as u32 && shape.cell(file as u8, rank).is_none() {
+                            return Err(format!(
+                                "{}{} is a hole of this board; write it as '*'",
+                                (b'a' + file as u8) as char,
+                                rank + 1
+                            ));
+                        }
+                        file += 1;
+                    }
+                } else if c == '*' {
+                    if file < files as u32 && shape.cell(file as u8, rank).is_some() {
+                        return Err(format!(
+                            "{}{} is no hole of this board; '*' marks a hole",
+                            (b'a' + file as u8) as char,
+                            rank + 1
+                        ));
+                    }
+                    file += 1;
+                } else if c.is_ascii_alphabetic() {
+                    let Some(piece) = def.piece_by_letter(c) else {
+                        return Err(format!(
+                            "'{c}' is no piece of {}; its letters are {}",
+                            def.name,
+                            def.pieces.iter().map(|p| p.letter).collect::<String>()
+                        ));
+                    };
+                    let side = Color::of_case(c);
+                    if file >= files as u32 {
+                        break;
+                    }
+                    let Some(cell) = shape.cell(file as u8, rank) else {
+                        return Err(format!(
+                            "{}{} is a hole of this board; no piece stands there",
+                            (b'a' + file as u8) as char,
+                            rank + 1
+                        ));
+                    };
+                    pos.put(cell.0, piece, side);
+                    if def.pieces[piece as usize].royal {
+                        royals[side.index()] += 1;
+                        pos.royal[side.index()] = cell.0;
+                    }
+                    file += 1;
+                } else {
+                    return Err(format!(
+                        "rank {}: '{}' is neither a piece letter, a count of empty cells nor '*'",
+                        rank + 1,
+                        c.escape_debug()
+                    ));
+                }
+                if file > files as u32 {
+                    break;
+                }
+            }
+            if file != files as u32 {
+                return Err(format!(
+                    "rank {} holds {} cells; this board has {files} files",
+                    rank + 1,
+                    if file > files as u32 {
+                        "more than".to_string() + &files.to_string()
+                    } else {
+                        file.to_string()
+                    }
+                ));
+            }
+        }
+        if def.has_royal() {
+            for side in Color::ALL {
+                if royals[side.index()] != 1 {
+                    return Err(format!(
+                        "{} has {} royal pieces; each side has exactly one",
+                        side.name(),
+                        royals[side.index()]
+                    ));
+                }
+            }
+        }
+        match fields.next() {
+            None | Some("w") => pos.side = Color::White,
+            Some("b") => pos.side = Color::Black,
+            Some(other) => {
+                return Err(format!(
+                    "'{}' is no side to move; write w or b",
+                    excerpt(other)
+                ))
+            }
+        }
+        if let Some(rights) = fields.next() {
+            if rights != "-" {
+                pos.read_castling(rights)?;
+            }
+        }
+        if let Some(ep) = fields.next() {
+            if ep != "-" {
+                let cell = shape
+                    .parse_cell(ep)
+                    .filter(|_| def.en_passant)
+                    .ok_or_else(|| {
+                        if def.en_passant {
+                            format!("'{}' is no en passant cell; write a cell or -", excerpt(ep))
+                        } else {
+                            "this variant has no en passant; write -".to_string()
+                        }
+                    })?;
+                pos.en_passant = cell.0;
+            }
+        }
+        let mut counter = |name: &str, low: u32| -> Result<Option<u32>, String> {
+            match fields.next() {
+                None => Ok(None),
+                Some(t) => t
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|&n| n >= low && n <= 100_000)
+                    .map(Some)
+                    .ok_or_else(|| format!("'{}' is no {name}; write a whole number", excerpt(t))),
+            }
+        };
+        if let Some(h) = counter("halfmove count", 0)? {
+            pos.halfmoves = h;
+        }
+        if let Some(f) = counter("move number", 0)? {
+            pos.fullmoves = f.max(1);
+        }
+        if let Some(extra) = fields.next() {
+            return Err(format!(
+                "'{}' follows the move number; nothing should",
+                excerpt(extra)
+            ));
+        }
+        Ok(pos)
+    }
+
+    fn read_castling(&mut self, rights: &str) -> Result<(), String> {
+        let def = self.def;
+        let Some(castling) = &def.castling else {
+            return Err(format!(
+                "{} has no castling; write - for the rights",
+                def.name
+            ));
+        };
+        for c in rights.chars() {
+            let side = Color::of_case(c);
+            let queenside = match c.to_ascii_uppercase() {
+                'K' => false,
+                'Q' => true,
+                _ => {
+                    return Err(format!(
+                        "'{}' is no castling right; write K, Q, k, q or -",
+                        c.escape_debug()
+                    ))
+                }
+            };
+            let king = self.royal[side.index()];
+            let found = (king != NONE).then(|| {
+                let shape = &def.shape;
+                let rank = shape.rank(Cell(king));
+                let files: Vec<u8> = if queenside {
+                    (0..shape.file(Cell(king))).collect()
+                } else {
+                    (shape.file(Cell(king)) + 1..shape.files()).rev().collect()
+                };
+                files
+                    .into_iter()
+                    .filter_map(|f| shape.cell(f, rank))
+                    .find(|cell| self.piece_at(cell.0) == Some((castling.rook, side)))
+            });
+            match found.flatten() {
+                Some(rook) => self.castle_rook[slot(side, queenside)] = rook.0,
+                None => {
+                    return Err(format!(
+                        "{} cannot castle {}: no {} beside its royal on that side",
+                        side.name(),
+                        if queenside { "queenside" } else { "kingside" },
+                        def.pieces[castling.rook as usize].name
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The checks a start position must pass beyond being readable.
+    pub fn check_start(&self) -> Result<(), String> {
+        let waiting = self.side.opposite();
+        if self.def.has_royal() && self.attacked(self.royal[waiting.index()], self.side) {
+            return Err(format!(
+                "{} is not to move but its royal piece is attacked; a start position has the \
+                 side not to move out of check",
+                waiting.name()
+            ));
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return Err("the side to move has no legal move at the start".into());
+        }
+        Ok(())
+    }
+
+    fn put(&mut self, cell: u8, piece: u8, side: Color) {
+        self.board[cell as usize] = code(piece, side);
+        self.occupied[side.index()] |= bit(cell);
+    }
+
+    fn clear(&mut self, cell: u8) {
+        if let Some((_, side)) = decode(self.board[cell as usize]) {
+            self.occupied[side.index()] &= !bit(cell);
+        }
+        self.board[cell as usize] = 0;
+    }
+
+    /// The position text: Fairy-Stockfish's FEN.
+    pub fn text(&self) -> String {
+        let shape = &self.def.shape;
+        let mut out = String::new();
+        for rank in (0..shape.ranks()).rev() {
+            let mut empty = 0;
+            for file in 0..shape.files() {
+                match shape.cell(file, rank) {
+                    None => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push('*');
+                    }
+                    Some(cell) => match self.piece_at(cell.0) {
+                        None => empty += 1,
+                        Some((piece, side)) => {
+                            if empty > 0 {
+                                out.push_str(&empty.to_string());
+                                empty = 0;
+                            }
+                            let letter = self.def.pieces[piece as usize].letter;
+                            out.push(match side {
+                                Color::White => letter,
+                                Color::Black => letter.to_ascii_lowercase(),
+                            });
+                        }
+                    },
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push(' ');
+        out.push(self.side.letter());
+        out.push(' ');
+        let rights: String = [('K', 0), ('Q', 1), ('k', 2), ('q', 3)]
+            .iter()
+            .filter(|(_, s)| self.castle_rook[*s] != NONE)
+            .map(|(c, _)| *c)
+            .collect();
+        out.push_str(if rights.is_empty() { "-" } else { &rights });
+        out.push(' ');
+        if self.en_passant == NONE {
+            out.push('-');
+        } else {
+            out.push_str(&shape.name(Cell(self.en_passant)));
+        }
+        out.push_str(&format!(" {} {}", self.halfmoves, self.fullmoves));
+        out
+    }
+
+    /// A move as Fairy-Stockfish's UCI writes it: `e2e4`, `e7e8q`, castling as the royal's
+    /// move `e1g1`.
+    pub fn move_text(&self, m: &DefinedMove) -> String {
+        let shape = &self.def.shape;
+        let mut s = shape.name(Cell(m.from));
+        s.push_str(&shape.name(Cell(m.to)));
+        if m.promotion != NONE {
+            s.push(
+                self.def.pieces[m.promotion as usize]
+                    .letter
+                    .to_ascii_lowercase(),
+            );
+        }
+        s
+    }
+
+    /// Whether `side` attacks `target`: some piece of it could capture there.
+    pub fn attacked(&self, target: u8, side: Color) -> bool {
+        if target == NONE {
+            return false;
+        }
+        let t = bit(target);
+        // The target counts as occupied: a rider attacks an empty cell it could take on.
+        let all = self.all() | t;
+        let mut pieces = self.occupied[side.index()];
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            let Some((piece, _)) = decode(self.board[from as usize]) else {
+                continue;
+            };
+            let r = self.def.tables.get(piece, side, from);
+            if r.capture_reach & t == 0 {
+                continue;
+            }
+            if r.capture_leaps & t != 0 {
+                return true;
+            }
+            if r.lame
+                .iter()
+                .any(|l| l.to == target && l.modes.capture && l.path & all == 0)
+            {
+                return true;
+            }
+            if r.rays
+                .iter()
+                .any(|ray| ray.modes.capture && ray_takes(ray, all) == Some(target))
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.def.has_royal() && self.attacked(self.royal[self.side.index()], self.side.opposite())
+    }
+
+    /// Every move the pieces' steps allow, castling and en passant included, whether or
+    /// not it leaves the mover's royal attacked.
+    pub fn pseudo_moves(&self, out: &mut Vec<DefinedMove>) {
+        let def = self.def;
+        let us = self.side;
+        let own = self.occupied[us.index()];
+        let enemy = self.occupied[us.opposite().index()];
+        let all = own | enemy;
+        let empty = def.shape.cells().0 & !all;
+        let mut pieces = own;
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            let Some((piece, _)) = decode(self.board[from as usize]) else {
+                continue;
+            };
+            let kind = &def.pieces[piece as usize];
+            let r = def.tables.get(piece, us, from);
+            let mut targets = (r.quiet_leaps & empty) | (r.capture_leaps & enemy);
+            for l in &r.lame {
+                if l.path & all == 0 {
+                    let to = bit(l.to);
+                    if (l.modes.quiet && empty & to != 0) || (l.modes.capture && enemy & to != 0) {
+                        targets |= to;
+                    }
+                }
+            }
+            for ray in &r.rays {
+                targets |= ray_targets(ray, all, enemy);
+            }
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                self.push_move(out, piece, from, to, Kind::Normal);
+            }
+            if kind.pawn {
+                self.pawn_extras(out, piece, from, all, r.capture_leaps);
+            }
+        }
+        self.castlings(out);
+    }
+
+    fn push_move(&self, out: &mut Vec<DefinedMove>, piece: u8, from: u8, to: u8, kind: Kind) {
+        let def = self.def;
+        if def.pieces[piece as usize].pawn
+            && def.promotion_zone[self.side] & bit(to) != 0
+            && !def.promotion_pieces.is_empty()
+        {
+            for &p in &def.promotion_pieces {
+                out.push(DefinedMove {
+                    from,
+                    to,
+                    promotion: p,
+                    kind,
+                });
+            }
+            if def.promotion_forced {
+                return;
+            }
+        }
+        out.push(DefinedMove {
+            from,
+            to,
+            promotion: NONE,
+            kind,
+        });
+    }
+
+    fn pawn_extras(&self, out: &mut Vec<DefinedMove>, piece: u8, from: u8, all: u128, takes: u128) {
+        let def = self.def;
+        let us = self.side;
+        let shape = &def.shape;
+        if def.double_step[us] & bit(from) != 0 {
+            let fwd = us.forward();
+            if let (Some(one), Some(two)) = (
+                shape.offset(Cell(from), 0, fwd),
+                shape.offset(Cell(from), 0, 2 * fwd),
+            ) {
+                if all & (bit(one.0) | bit(two.0)) == 0 {
+                    self.push_move(out, piece, from, two.0, Kind::DoubleStep);
+                }
+            }
+        }
+        if self.en_passant != NONE
+            && takes & bit(self.en_passant) != 0
+            && all & bit(self.en_passant) == 0
+        {
+            self.push_move(out, piece, from, self.en_passant, Kind::EnPassant);
+        }
+    }
+
+    fn castlings(&self, out: &mut Vec<DefinedMove>) {
+        let Some(castling) = &self.def.castling else {
+            return;
+        };
+        let us = self.side;
+        let king = self.royal[us.index()];
+        if king == NONE {
+            return;
+        }
+        let shape = &self.def.shape;
+        let rank = shape.rank(Cell(king));
+        for queenside in [false, true] {
+            let rook = self.castle_rook[slot(us, queenside)];
+            if rook == NONE {
+                continue;
+            }
+            let king_file = if queenside {
+                castling.queenside
+            } else {
+                castling.kingside
+            };
+            let rook_file = if queenside {
+                king_file + 1
+            } else {
+                king_file.wrapping_sub(1)
+            };
+            let (Some(king_to), Some(rook_to)) = (
+                shape.cell(king_file, rank).map(|c| c.0),
+                shape.cell(rook_file, rank).map(|c| c.0),
+            ) else {
+                continue;
+            };
+            // Every cell either piece crosses or lands on is empty but for the two of them.
+            let span = |a: u8, b: u8| -> u128 {
+                let (lo, hi) = (a.min(b), a.max(b));
+                (lo..=hi).fold(0u128, |s, c| s | bit(c))
+            };
+            let crossed = span(king, king_to) | span(rook, rook_to);
+            if self.all() & crossed & !bit(king) & !bit(rook) != 0 {
+                continue;
+            }
+            // The royal is not in check, and crosses no attacked cell.
+            let them = us.opposite();
+            let (lo, hi) = (king.min(king_to), king.max(king_to));
+            if (lo..=hi).any(|c| self.attacked(c, them)) {
+                continue;
+            }
+            out.push(DefinedMove {
+                from: king,
+                to: king_to,
+                promotion: NONE,
+                kind: Kind::Castle {
+                    rook_from: rook,
+                    rook_to,
+                },
+            });
+        }
+    }
+
+    /// Plays a move the generator gave.
+    pub fn make(&mut self, m: &DefinedMove) {
+        let us = self.side;
+        let Some((piece, _)) = decode(self.board[m.from as usize]) else {
+            return;
+        };
+        let def = self.def;
+        let kind = &def.pieces[piece as usize];
+        let mut reset = kind.pawn;
+        match m.kind {
+            Kind::Castle { rook_from, rook_to } => {
+                let rook = decode(self.board[rook_from as usize]).map_or(0, |(p, _)| p);
+                self.clear(m.from);
+                self.clear(rook_from);
+                self.put(m.to, piece, us);
+                self.put(rook_to, rook, us);
+            }
+            _ => {
+                let taken = if m.kind == Kind::EnPassant {
+                    let back = def
+                        .shape
+                        .offset(Cell(m.to), 0, -us.forward())
+                        .map_or(NONE, |c| c.0);
+                    if back != NONE {
+                        self.clear(back);
+                    }
+                    true
+                } else {
+                    self.board[m.to as usize] != 0
+                };
+                reset |= taken;
+                if taken && m.kind != Kind::EnPassant {
+                    self.clear(m.to);
+                }
+                self.clear(m.from);
+                let becomes = if m.promotion != NONE {
+                    m.promotion
+                } else {
+                    piece
+                };
+                self.put(m.to, becomes, us);
+            }
+        }
+        if kind.royal {
+            self.royal[us.index()] = m.to;
+            self.castle_rook[slot(us, false)] = NONE;
+            self.castle_rook[slot(us, true)] = NONE;
+        }
+        for s in &mut self.castle_rook {
+            if *s == m.from || *s == m.to {
+                *s = NONE;
+            }
+        }
+        self.en_passant = NONE;
+        if m.kind == Kind::DoubleStep && def.en_passant {
+            if let Some(passed) = def.shape.offset(Cell(m.from), 0, us.forward()) {
+                self.en_passant = passed.0;
+            }
+        }
+        self.halfmoves = if reset { 0 } else { self.halfmoves + 1 };
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.side = us.opposite();
+    }
+
+    /// Whether the game is over by a rule that reads this position alone, although moves
+    /// remain: a side left with its royal alone where the variant says so.
+    pub fn over_by_position(&self) -> bool {
+        if self.def.bare_royal.is_none() {
+            return false;
+        }
+        let count = |c: Color| self.occupied[c.index()].count_ones();
+        // As Fairy-Stockfish: the side to move left bare may still bare the other in reply.
+        [self.side.opposite(), self.side]
+            .into_iter()
+            .any(|c| count(c) <= 1 && count(c.opposite()) >= 2 + u32::from(c == self.side))
+    }
+
+    /// Every legal move: none when the game is over by the position.
+    pub fn legal_moves(&self, out: &mut Vec<DefinedMove>) {
+        out.clear();
+        if self.over_by_position() {
+            return;
+        }
+        self.pseudo_moves(out);
+        if !self.def.has_royal() {
+            return;
+        }
+        let us = self.side;
+        out.retain(|m| {
+            let mut after = *self;
+            after.make(m);
+            !after.attacked(after.royal[us.index()], us.opposite())
+        });
+    }
+
+    /// The end of the game when the side to move has no legal move: what it gets.
+    pub fn no_moves_value(&self) -> Value {
+        if self.in_check() {
+            Value::Loss
+        } else {
+            self.def.stalemate
+        }
+    }
+
+    /// Leaves of the legal move tree `depth` plies deep.
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut moves = Vec::with_capacity(64);
+        self.legal_moves(&mut moves);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|m| {
+                let mut child = *self;
+                child.make(m);
+                child.perft(depth - 1)
+            })
+            .sum()
+    }
+
+    /// `perft` split by first move, in move-text order.
+    pub fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let mut out: Vec<(String, u64)> = moves
+            .iter()
+            .map(|m| {
+                let mut child = *self;
+                child.make(m);
+                (self.move_text(m), child.perft(depth.saturating_sub(1)))
+            })
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+/// The cells a rider or hopper ray reaches: empty cells where it may move quietly, and the
+/// enemy piece ending it where it may capture.
+#[inline]
+fn ray_targets(ray: &Ray, all: u128, enemy: u128) -> u128 {
+    let mut out = 0u128;
+    let mut cells = ray.cells.iter();
+    if let Some(limit) = ray.hop {
+        // Up to the screen, nothing: the hopper must jump it.
+        if !cells.by_ref().any(|&c| all & bit(c) != 0) {
+            return 0;
+        }
+        for (n, &c) in cells.enumerate() {
+            if limit > 0 && n >= limit as usize {
+                break;
+            }
+            if all & bit(c) == 0 {
+                if ray.modes.quiet {
+                    out |= bit(c);
+                }
+            } else {
+                if ray.modes.capture && enemy & bit(c) != 0 {
+                    out |= bit(c);
+                }
+                break;
+            }
+        }
+        return out;
+    }
+    for &c in cells {
+        if all & bit(c) == 0 {
+            if ray.modes.quiet {
+                out |= bit(c);
+            }
+        } else {
+            if ray.modes.capture && enemy & bit(c) != 0 {
+                out |= bit(c);
+            }
+            break;
+        }
+    }
+    out
+}
+
+/// The occupied cell a ray would capture on (whoever stands there), if any.
+#[inline]
+fn ray_takes(ray: &Ray, all: u128) -> Option<u8> {
+    let mut cells = ray.cells.iter();
+    if let Some(limit) = ray.hop {
+        if !cells.by_ref().any(|&c| all & bit(c) != 0) {
+            return None;
+        }
+        return cells
+            .enumerate()
+            .find(|(_, &c)| all & bit(c) != 0)
+            .filter(|(n, _)| limit == 0 || *n < limit as usize)
+            .map(|(_, &c)| c);
+    }
+    cells.copied().find(|&c| all & bit(c) != 0)
+}

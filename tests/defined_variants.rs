@@ -1,0 +1,306 @@
+//! Variants defined as data: every shipped definition in `variants/` is sound, its perft
+//! figures (`tests/perft/defined/<id>.txt`, `POSITION | DEPTH | NODES`, `start` for the
+//! start position) hold, and broken definitions are refused with their line and key.
+
+use ferry::engine::variants::defined::{self, DefinedPosition, Definition};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn shipped(id: &str) -> Definition {
+    let path = root().join("variants").join(format!("{id}.toml"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    defined::read(&text).unwrap_or_else(|problems| {
+        panic!(
+            "{}: {}",
+            path.display(),
+            problems
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    })
+}
+
+fn shipped_ids() -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(root().join("variants"))
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".toml").map(str::to_string)
+        })
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn every_shipped_definition_is_sound_and_named_as_its_file() {
+    let ids = shipped_ids();
+    assert!(ids.len() >= 5, "{ids:?}");
+    for id in &ids {
+        let d = shipped(id);
+        assert_eq!(&d.id, id);
+        let start = DefinedPosition::parse(&d, &d.start).unwrap();
+        // The start's text reads back to itself.
+        assert_eq!(start.text(), d.start, "{id}");
+        assert!(
+            root()
+                .join("tests/perft/defined")
+                .join(format!("{id}.txt"))
+                .exists(),
+            "{id} has perft figures"
+        );
+    }
+}
+
+fn figures(path: &Path) -> Vec<(String, String, u32, u64)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|(i, l)| {
+            let parts: Vec<&str> = l.split('|').map(str::trim).collect();
+            assert_eq!(parts.len(), 3, "{}:{}", path.display(), i + 1);
+            (
+                format!("{}:{}", path.display(), i + 1),
+                parts[0].to_string(),
+                parts[1].parse().unwrap(),
+                parts[2].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn perft_figures_hold_for_every_shipped_definition() {
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for id in shipped_ids() {
+        let d = shipped(&id);
+        let path = root().join("tests/perft/defined").join(format!("{id}.txt"));
+        for (place, position, depth, nodes) in figures(&path) {
+            let text = if position == "start" {
+                d.start.clone()
+            } else {
+                position
+            };
+            let p = DefinedPosition::parse(&d, &text).unwrap_or_else(|e| panic!("{place}: {e}"));
+            let got = p.perft(depth);
+            if got != nodes {
+                wrong.push(format!("{place}: perft {depth} is {got}, not {nodes}"));
+            }
+            let split: u64 = p.perft_divide(depth).iter().map(|(_, n)| n).sum();
+            assert_eq!(split, got, "{place}: divide");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 15);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The chess definition's moves from the start, as Fairy-Stockfish writes them.
+#[test]
+fn moves_are_written_as_fairy_stockfish_writes_them() {
+    let d = shipped("chess");
+    let p = DefinedPosition::parse(&d, "4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+    let texts: Vec<String> = p.perft_divide(1).into_iter().map(|(t, _)| t).collect();
+    for t in ["b7b8q", "b7b8n", "e1g1", "e1c1", "a1a8"] {
+        assert!(texts.contains(&t.to_string()), "{t} in {texts:?}");
+    }
+    // A double step leaves its en passant cell in the text.
+    let mut moves = Vec::new();
+    let start = DefinedPosition::parse(&d, &d.start).unwrap();
+    start.legal_moves(&mut moves);
+    let e4 = moves.iter().find(|m| start.move_text(m) == "e2e4").unwrap();
+    let mut after = start;
+    after.make(e4);
+    assert_eq!(
+        after.text(),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    );
+}
+
+#[test]
+fn a_bare_royal_ends_shatranj_as_fairy_stockfish_counts_it() {
+    let d = shipped("shatranj");
+    let over = |fen: &str| DefinedPosition::parse(&d, fen).unwrap().over_by_position();
+    // Black, bare and to move against three pieces, has lost: no moves to count.
+    let lost = DefinedPosition::parse(&d, "8/8/8/3k4/8/8/3P4/3RK3 b - - 0 1").unwrap();
+    assert!(lost.over_by_position());
+    assert_eq!(lost.perft(1), 0);
+    // Against two it plays on, since taking the Rukh would bare White too.
+    assert!(!over("8/8/8/3k4/8/8/8/3RK3 b - - 0 1"));
+    // A side bare after its own move has lost at once.
+    assert!(over("8/8/8/3k4/8/8/8/3RK3 w - - 0 1"));
+    assert!(!over("8/8/8/3k4/8/8/3q4/3RK3 w - - 0 1"));
+}
+
+/// Each broken definition with the problem it must name: key and words.
+#[test]
+fn broken_definitions_are_refused_with_their_line_and_key() {
+    let good = std::fs::read_to_string(root().join("variants/chess.toml")).unwrap();
+    let cases: Vec<(String, &str, &str)> = vec![
+        (
+            good.replace("betza = \"N\"", "betza = \"X\""),
+            "pieces[4].betza",
+            "no Betza atom",
+        ),
+        (
+            good.replace("royal = true", "royal = false"),
+            "pieces",
+            "no piece is royal",
+        ),
+        (good.replace("files = 8", "files = 9"), "start", "9 files"),
+        (
+            good.replace("files = 8", "files = 40"),
+            "board.files",
+            "2 to 16",
+        ),
+        (
+            good.replace("ranks = 8", "ranks = 17"),
+            "board.ranks",
+            "2 to 16",
+        ),
+        (
+            good.replace(
+                "pieces = [\"Q\", \"R\", \"B\", \"N\"]",
+                "pieces = [\"Q\", \"X\"]",
+            ),
+            "promotion.pieces[1]",
+            "no piece's letter",
+        ),
+        (
+            good.replace("pieces = [\"Q\", \"R\", \"B\", \"N\"]", "pieces = [\"K\"]"),
+            "promotion.pieces[0]",
+            "neither royal nor a pawn",
+        ),
+        (
+            good.replace("letter = \"Q\"", "letter = \"K\""),
+            "pieces[1].letter",
+            "already another piece's letter",
+        ),
+        (
+            good.replace("letter = \"Q\"", "letter = \"qq\""),
+            "pieces[1].letter",
+            "one capital letter",
+        ),
+        (
+            good.replace("id = \"chess\"", "id = \"Chess <@everyone>\""),
+            "id",
+            "no variant id",
+        ),
+        (
+            good.replace("name = \"Chess\"", "name = \"**Chess** @here\""),
+            "name",
+            "plain characters",
+        ),
+        (
+            good.replace("stalemate = \"draw\"", "stalemate = \"maybe\""),
+            "endings.stalemate",
+            "win, draw or loss",
+        ),
+        (
+            good.replace("kingside = \"g\"", "kingside = \"z\""),
+            "castling.kingside",
+            "no file",
+        ),
+        (
+            good.replace("[board]", "[board]\ncolour = 3"),
+            "file",
+            "unknown field",
+        ),
+        (
+            good.replace("double_step = [2]", "double_step = [9]"),
+            "pawns.double_step[0]",
+            "1 to 8",
+        ),
+        (
+            good.replace("betza = \"N\"", "betza = \"H\"\n# a Threeleaper\n"),
+            "",
+            "",
+        ),
+        (
+            good.replace("w KQkq", "w KQkqX"),
+            "start",
+            "no castling right",
+        ),
+        (
+            good.replace("RNBQKBNR w", "RNBQQBNR w"),
+            "start",
+            "royal pieces",
+        ),
+        (
+            good.replace("RNBQKBNR w", "RNBQKBNZ w"),
+            "start",
+            "'Z' is no piece",
+        ),
+        (
+            good.replace("move_rule = 50", "move_rule = 5000"),
+            "endings.move_rule",
+            "0 (no such rule) or 1 to 500",
+        ),
+        (good.replace("id = \"chess\"", "id = 7"), "file", "string"),
+        ("x = ".repeat(30000), "file", "at most"),
+        (good.replace("betza = \"N\"", "betza = \"mW\"\n"), "", ""),
+        (good.replace("betza = \"N\"", "betza = \"cW\"\n"), "", ""),
+        (good.replace("betza = \"N\"", "betza = \"H3\"\n"), "", ""),
+    ];
+    for (text, key, words) in &cases {
+        match defined::read(text) {
+            Ok(_) => assert!(key.is_empty(), "accepted, but should name {key}: {words}"),
+            Err(problems) => {
+                assert!(!key.is_empty(), "refused: {problems:?}");
+                let hit = problems
+                    .iter()
+                    .any(|p| p.key == *key && p.message.contains(words));
+                assert!(hit, "{key} '{words}' not in {problems:?}");
+                if *key != "file" || !words.contains("at most") {
+                    assert!(problems.iter().all(|p| p.line.is_some()), "{problems:?}");
+                }
+                for p in &problems {
+                    assert!(p.to_string().len() < 400, "short: {p}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_piece_that_can_never_move_is_refused() {
+    // A Threeleaper on a 3x3 board has nowhere to go.
+    let text = r#"
+id = "tiny"
+name = "Tiny"
+start = "k1h/3/K2 w - - 0 1"
+
+[board]
+files = 3
+ranks = 3
+
+[[pieces]]
+letter = "K"
+name = "King"
+betza = "K"
+royal = true
+
+[[pieces]]
+letter = "H"
+name = "Threeleaper"
+betza = "H"
+"#;
+    let problems = defined::read(text).unwrap_err();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].key, "pieces[1].betza");
+    assert_eq!(problems[0].line, Some(19));
+    assert!(
+        problems[0].message.contains("can never move"),
+        "{problems:?}"
+    );
+    // The same file with a Wazir is sound.
+    let sound = text.replace("betza = \"H\"", "betza = \"W\"");
+    assert!(defined::read(&sound).is_ok());
+}
