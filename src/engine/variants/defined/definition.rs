@@ -58,6 +58,27 @@ struct File {
     castling: Option<Spanned<CastlingFile>>,
     #[serde(default)]
     endings: Option<Spanned<EndingsFile>>,
+    /// Named regions, each side's cells: `palace = { white = ["d1-f3"], black = [...] }`.
+    #[serde(default)]
+    regions: std::collections::BTreeMap<String, Spanned<RegionFile>>,
+    /// Whether the two royals may stand facing on a file with nothing between (Xiangqi:
+    /// no, the flying General).
+    #[serde(default = "yes")]
+    royals_may_face: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegionFile {
+    white: Vec<Spanned<String>>,
+    black: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InRegionFile {
+    region: Spanned<String>,
+    betza: Spanned<String>,
 }
 
 #[derive(Deserialize)]
@@ -79,6 +100,12 @@ struct PieceFile {
     royal: bool,
     #[serde(default)]
     pawn: bool,
+    /// A region the piece never leaves.
+    #[serde(default)]
+    confined: Option<Spanned<String>>,
+    /// Other moves from the cells of a region (Xiangqi's Soldier across the river).
+    #[serde(default)]
+    in_region: Option<Spanned<InRegionFile>>,
 }
 
 #[derive(Deserialize)]
@@ -155,6 +182,11 @@ pub struct PieceKind {
     pub royal: bool,
     /// Steps two from the double-step ranks, takes en passant and promotes.
     pub pawn: bool,
+    /// Each side's cells the piece never leaves (all cells when it is free).
+    pub confined: ByColor<u128>,
+    /// Each side's cells from which it moves by `region_steps` instead of `steps`.
+    pub region: ByColor<u128>,
+    pub region_steps: Vec<Step>,
 }
 
 /// Castling as chess has it: the royal and a rook of its rank, the royal to `kingside` or
@@ -192,6 +224,8 @@ pub struct Definition {
     pub move_rule: u32,
     /// How many times a position occurs for a draw (0: never).
     pub repetition: u32,
+    /// Whether the royals may face each other on an open file.
+    pub royals_may_face: bool,
     pub tables: Tables,
 }
 
@@ -337,7 +371,8 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
 
     let shape = check_board(file.board.get_ref(), found)?;
     let cells = shape.cells().0;
-    let pieces = check_pieces(file, found);
+    let regions = check_regions(file, &shape, found);
+    let pieces = check_pieces(file, &shape, &regions, found);
     let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
     let letter_of = |text: &str| -> Option<u8> {
         let mut chars = text.chars();
@@ -565,6 +600,7 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
         bare_royal,
         move_rule,
         repetition,
+        royals_may_face: file.royals_may_face,
         tables,
     };
     // The start position last: it is read by the rules just checked.
@@ -646,7 +682,133 @@ fn check_board(board: &BoardFile, found: &mut Found) -> Option<Shape> {
     Some(Shape::new(files, ranks, &holes))
 }
 
-fn check_pieces(file: &File, found: &mut Found) -> Vec<PieceKind> {
+/// The most regions a definition may name, and cells or rectangles in each side's list.
+const MAX_REGIONS: usize = 16;
+const MAX_REGION_PARTS: usize = 128;
+
+/// Reads a cell (`d4`) or a rectangle between two corners (`d1-f3`) into its cells.
+fn region_part(shape: &Shape, text: &str) -> Option<u128> {
+    let lower = |t: &str| t.bytes().all(|b| !b.is_ascii_uppercase());
+    let corner = |t: &str| shape_coords(shape, t).filter(|_| lower(t));
+    let (a, b) = match text.split_once('-') {
+        Some((a, b)) => (corner(a)?, corner(b)?),
+        None => (corner(text)?, corner(text)?),
+    };
+    let (f0, f1) = (a.0.min(b.0), a.0.max(b.0));
+    let (r0, r1) = (a.1.min(b.1), a.1.max(b.1));
+    let mut set = 0u128;
+    for f in f0..=f1 {
+        for r in r0..=r1 {
+            if let Some(c) = shape.cell(f, r) {
+                set |= 1u128 << c.0;
+            }
+        }
+    }
+    Some(set)
+}
+
+/// A cell name's 0-based file and rank on the rectangle, holes included.
+fn shape_coords(shape: &Shape, text: &str) -> Option<(u8, u8)> {
+    let bytes = text.as_bytes();
+    let (&f, rest) = bytes.split_first()?;
+    if !f.is_ascii_lowercase() || rest.is_empty() || rest.len() > 2 || rest[0] == b'0' {
+        return None;
+    }
+    let rank: u8 = std::str::from_utf8(rest).ok()?.parse().ok()?;
+    let file = f - b'a';
+    (file < shape.files() && (1..=shape.ranks()).contains(&rank)).then_some((file, rank - 1))
+}
+
+/// The named regions, each side's cells.
+fn check_regions(file: &File, shape: &Shape, found: &mut Found) -> Vec<(String, ByColor<u128>)> {
+    let mut out = Vec::new();
+    if file.regions.len() > MAX_REGIONS {
+        found.add(
+            None,
+            "regions",
+            format!("{} regions; at most {MAX_REGIONS}", file.regions.len()),
+        );
+        return out;
+    }
+    for (name, region) in &file.regions {
+        let key = format!("regions.{}", excerpt(name));
+        if !id_ok(name)
+            && !(name.len() >= 2 && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+        {
+            found.add(
+                Some(region.span()),
+                key.clone(),
+                "a region's name is 2 to 24 lowercase letters, digits, '-' or '_'",
+            );
+            continue;
+        }
+        let mut sets = ByColor::new(0u128, 0u128);
+        for side in Color::ALL {
+            let list = match side {
+                Color::White => &region.get_ref().white,
+                Color::Black => &region.get_ref().black,
+            };
+            let side_key = format!("{key}.{}", side.name().to_ascii_lowercase());
+            if list.len() > MAX_REGION_PARTS {
+                found.add(
+                    Some(region.span()),
+                    side_key,
+                    format!("at most {MAX_REGION_PARTS} parts"),
+                );
+                continue;
+            }
+            for (i, part) in list.iter().enumerate() {
+                match region_part(shape, part.get_ref()) {
+                    Some(set) => sets[side] |= set,
+                    None => found.add(
+                        Some(part.span()),
+                        format!("{side_key}[{i}]"),
+                        format!(
+                            "'{}' is neither a cell nor a rectangle of this board; write `d4` \
+                             or two corners as `d1-f3`",
+                            excerpt(part.get_ref())
+                        ),
+                    ),
+                }
+            }
+        }
+        out.push((name.clone(), sets));
+    }
+    out
+}
+
+fn check_pieces(
+    file: &File,
+    shape: &Shape,
+    regions: &[(String, ByColor<u128>)],
+    found: &mut Found,
+) -> Vec<PieceKind> {
+    let all_cells = shape.cells().0;
+    let region =
+        |text: &Spanned<String>, key: String, found: &mut Found| -> Option<ByColor<u128>> {
+            let wanted = text.get_ref();
+            let hit = regions.iter().find(|(n, _)| n == wanted).map(|(_, s)| *s);
+            if hit.is_none() {
+                let names: Vec<&str> = regions.iter().map(|(n, _)| n.as_str()).collect();
+                found.add(
+                    Some(text.span()),
+                    key,
+                    if names.is_empty() {
+                        format!(
+                            "'{}' names no region; name it under [regions]",
+                            excerpt(wanted)
+                        )
+                    } else {
+                        format!(
+                            "'{}' names no region; choose among {}",
+                            excerpt(wanted),
+                            names.join(", ")
+                        )
+                    },
+                );
+            }
+            hit
+        };
     if file.pieces.is_empty() {
         found.add(
             Some(file.board.span()),
@@ -731,6 +893,32 @@ fn check_pieces(file: &File, found: &mut Found) -> Vec<PieceKind> {
                 "a royal piece cannot be a hopper",
             );
         }
+        let confined = match &p.confined {
+            None => ByColor::new(all_cells, all_cells),
+            Some(name) => match region(name, key("confined"), found) {
+                Some(set) => set,
+                None => continue,
+            },
+        };
+        let (mut region_cells, mut region_steps) = (ByColor::new(0u128, 0u128), Vec::new());
+        if let Some(r) = &p.in_region {
+            let r = r.get_ref();
+            match region(&r.region, key("in_region.region"), found) {
+                Some(set) => region_cells = set,
+                None => continue,
+            }
+            match betza::parse(r.betza.get_ref()) {
+                Ok(s) => region_steps = s,
+                Err(e) => {
+                    found.add(
+                        Some(r.betza.span()),
+                        key("in_region.betza"),
+                        format!("'{}' {e}", excerpt(r.betza.get_ref())),
+                    );
+                    continue;
+                }
+            }
+        }
         kinds.push(PieceKind {
             letter,
             name: p.name.get_ref().clone(),
@@ -738,6 +926,9 @@ fn check_pieces(file: &File, found: &mut Found) -> Vec<PieceKind> {
             steps,
             royal: p.royal,
             pawn: p.pawn,
+            confined,
+            region: region_cells,
+            region_steps,
         });
     }
     if !found.problems.is_empty() {

@@ -340,6 +340,11 @@ impl<'d> DefinedPosition<'d> {
                 waiting.name()
             ));
         }
+        if self.royals_face() {
+            return Err(
+                "the royals face each other on an open file, which this variant forbids".into(),
+            );
+        }
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
         if moves.is_empty() {
@@ -506,6 +511,7 @@ impl<'d> DefinedPosition<'d> {
             for ray in &r.rays {
                 targets |= ray_targets(ray, all, enemy);
             }
+            targets &= r.allowed;
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
@@ -719,8 +725,31 @@ impl<'d> DefinedPosition<'d> {
         out.retain(|m| {
             let mut after = *self;
             after.make(m);
-            !after.attacked(after.royal[us.index()], us.opposite())
+            !after.attacked(after.royal[us.index()], us.opposite()) && !after.royals_face()
         });
+    }
+
+    /// Whether the royals face each other on a file with nothing between, where the
+    /// variant forbids it (Xiangqi's flying General).
+    fn royals_face(&self) -> bool {
+        if self.def.royals_may_face {
+            return false;
+        }
+        let shape = &self.def.shape;
+        let (a, b) = (self.royal[0], self.royal[1]);
+        if a == NONE || b == NONE || shape.file(Cell(a)) != shape.file(Cell(b)) {
+            return false;
+        }
+        let (lo, hi) = (a.min(b), a.max(b));
+        let files = shape.files();
+        let mut c = lo + files;
+        while c < hi {
+            if self.board[c as usize] != 0 {
+                return false;
+            }
+            c += files;
+        }
+        true
     }
 
     /// The end of the game when the side to move has no legal move: what it gets.

@@ -36,6 +36,8 @@ pub struct Reaches {
     /// Every cell any capture of this piece could ever reach from here: a quick "no" for
     /// attack tests.
     pub capture_reach: u128,
+    /// The cells it may land on: its region where it is confined, else every cell.
+    pub allowed: u128,
 }
 
 /// The reaches of every piece kind, side and cell.
@@ -78,16 +80,26 @@ impl Tables {
             r.quiet_leaps != 0
                 || r.capture_leaps != 0
                 || !r.lame.is_empty()
-                || r.rays.iter().any(|ray| !ray.cells.is_empty())
+                || r.rays
+                    .iter()
+                    .any(|ray| ray.cells.iter().any(|&c| r.allowed >> c & 1 == 1))
         })
     }
 }
 
 fn reaches_of(shape: &Shape, piece: &PieceKind, side: Color, from: Cell) -> Reaches {
-    let mut r = Reaches::default();
+    let mut r = Reaches {
+        allowed: piece.confined[side],
+        ..Reaches::default()
+    };
     // Black's moves are White's mirrored rank-wise, as Fairy-Stockfish mirrors them.
     let flip = side.forward();
-    for step in &piece.steps {
+    let steps = if piece.region[side] >> from.0 & 1 == 1 {
+        &piece.region_steps
+    } else {
+        &piece.steps
+    };
+    for step in steps {
         let (df, dr) = (step.df, step.dr * flip);
         match step.reach {
             Reach::Leap => {
@@ -149,6 +161,11 @@ fn reaches_of(shape: &Shape, piece: &PieceKind, side: Color, from: Cell) -> Reac
             }
         }
     }
+    // A confined piece lands, and so takes, only inside its region.
+    r.quiet_leaps &= r.allowed;
+    r.capture_leaps &= r.allowed;
+    r.capture_reach &= r.allowed;
+    r.lame.retain(|l| r.allowed >> l.to & 1 == 1);
     r
 }
 
