@@ -326,6 +326,11 @@ fn id_ok(id: &str) -> bool {
         && id.as_bytes()[0].is_ascii_lowercase()
 }
 
+/// A region's name: as an id, `_` allowed too (`own_side`).
+fn region_name_ok(name: &str) -> bool {
+    id_ok(&name.replace('_', "-"))
+}
+
 /// Plain text for a name or summary: printable, no markup that Discord would act on.
 fn plain_ok(text: &str, most: usize) -> bool {
     !text.trim().is_empty()
@@ -732,9 +737,7 @@ fn check_regions(file: &File, shape: &Shape, found: &mut Found) -> Vec<(String, 
     }
     for (name, region) in &file.regions {
         let key = format!("regions.{}", excerpt(name));
-        if !id_ok(name)
-            && !(name.len() >= 2 && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
-        {
+        if !region_name_ok(name) {
             found.add(
                 Some(region.span()),
                 key.clone(),
