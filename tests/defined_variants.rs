@@ -304,3 +304,67 @@ betza = "H"
     let sound = text.replace("betza = \"H\"", "betza = \"W\"");
     assert!(defined::read(&sound).is_ok());
 }
+
+mod mutations {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A shipped definition with a few characters changed (or a few inserted): every such
+    /// file is read without panic, refused with short problems that name a key, or, when
+    /// sound, plays its start.
+    fn mutated() -> impl Strategy<Value = String> {
+        let texts: Vec<String> = shipped_ids()
+            .iter()
+            .map(|id| {
+                std::fs::read_to_string(root().join("variants").join(format!("{id}.toml"))).unwrap()
+            })
+            .collect();
+        (
+            0..texts.len(),
+            proptest::collection::vec(
+                (
+                    any::<prop::sample::Index>(),
+                    "[A-Za-z0-9\"=\\[\\]{}.,#/ \n*+-]",
+                    any::<bool>(),
+                ),
+                1..5,
+            ),
+        )
+            .prop_map(move |(i, edits)| {
+                let mut chars: Vec<char> = texts[i].chars().collect();
+                for (at, s, insert) in edits {
+                    let n = chars.len();
+                    let c = s.chars().next().unwrap_or(' ');
+                    let k = at.index(n);
+                    if insert {
+                        chars.insert(k, c);
+                    } else {
+                        chars[k] = c;
+                    }
+                }
+                chars.into_iter().collect()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn a_changed_definition_is_read_or_refused_without_panic(text in mutated()) {
+            match defined::read(&text) {
+                Err(problems) => {
+                    prop_assert!(!problems.is_empty());
+                    for p in &problems {
+                        prop_assert!(!p.key.is_empty());
+                        prop_assert!(p.to_string().len() < 400, "{}", p);
+                    }
+                }
+                Ok(d) => {
+                    let start = DefinedPosition::parse(&d, &d.start).unwrap();
+                    let again = DefinedPosition::parse(&d, &start.text()).unwrap();
+                    prop_assert_eq!(again.text(), start.text());
+                    let _ = start.perft(2);
+                }
+            }
+        }
+    }
+}

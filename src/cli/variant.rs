@@ -56,10 +56,16 @@ pub(super) fn check(path: &Path, out: &mut dyn Write, err: &mut dyn Write) -> Re
     for p in &d.pieces {
         let mut marks = Vec::new();
         if p.royal {
-            marks.push("royal");
+            marks.push("royal".to_string());
         }
         if p.pawn {
-            marks.push("pawn");
+            marks.push("pawn".to_string());
+        }
+        if let Some(region) = &p.confined_name {
+            marks.push(format!("confined to {region}"));
+        }
+        if let Some((region, betza)) = &p.region_moves {
+            marks.push(format!("{betza} in {region}"));
         }
         let marks = if marks.is_empty() {
             String::new()

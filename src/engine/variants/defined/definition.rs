@@ -1,7 +1,7 @@
 //! A variant definition file (TOML) and its check: every problem is found, each with its
 //! line and key and what would be right, before anything plays the variant.
 
-use super::betza::{self, Reach, Step, MAX_BETZA};
+use super::betza::{self, Reach, Step};
 use super::tables::Tables;
 use crate::engine::board::Shape;
 use crate::engine::player_text::excerpt;
@@ -182,11 +182,15 @@ pub struct PieceKind {
     pub royal: bool,
     /// Steps two from the double-step ranks, takes en passant and promotes.
     pub pawn: bool,
-    /// Each side's cells the piece never leaves (all cells when it is free).
+    /// Each side's cells the piece never leaves (all cells when it is free), and the
+    /// region's name.
     pub confined: ByColor<u128>,
+    pub confined_name: Option<String>,
     /// Each side's cells from which it moves by `region_steps` instead of `steps`.
     pub region: ByColor<u128>,
     pub region_steps: Vec<Step>,
+    /// The region and Betza text of those moves, as written.
+    pub region_moves: Option<(String, String)>,
 }
 
 /// Castling as chess has it: the royal and a rook of its rank, the royal to `kingside` or
@@ -780,6 +784,18 @@ fn check_regions(file: &File, shape: &Shape, found: &mut Found) -> Vec<(String, 
     out
 }
 
+/// A Betza text's steps, or none with the problem noted.
+fn read_steps(text: &Spanned<String>, key: String, found: &mut Found) -> Vec<Step> {
+    betza::parse(text.get_ref()).unwrap_or_else(|e| {
+        found.add(
+            Some(text.span()),
+            key,
+            format!("'{}' {e}", excerpt(text.get_ref())),
+        );
+        Vec::new()
+    })
+}
+
 fn check_pieces(
     file: &File,
     shape: &Shape,
@@ -862,26 +878,10 @@ fn check_pieces(
                 "write 1 to 24 plain characters (no markup, mentions or control characters)",
             );
         }
+        // A piece whose Betza or region is wrong still keeps its letter, so that the
+        // promotion and castling keys naming it are not refused as well.
         let betza_text = p.betza.get_ref();
-        if betza_text.chars().count() > MAX_BETZA {
-            found.add(
-                Some(p.betza.span()),
-                key("betza"),
-                format!("longer than {MAX_BETZA} characters"),
-            );
-            continue;
-        }
-        let steps = match betza::parse(betza_text) {
-            Ok(s) => s,
-            Err(e) => {
-                found.add(
-                    Some(p.betza.span()),
-                    key("betza"),
-                    format!("'{}' {e}", excerpt(betza_text)),
-                );
-                continue;
-            }
-        };
+        let steps = read_steps(&p.betza, key("betza"), found);
         if p.royal && p.pawn {
             found.add(
                 Some(p.letter.span()),
@@ -896,31 +896,17 @@ fn check_pieces(
                 "a royal piece cannot be a hopper",
             );
         }
-        let confined = match &p.confined {
-            None => ByColor::new(all_cells, all_cells),
-            Some(name) => match region(name, key("confined"), found) {
-                Some(set) => set,
-                None => continue,
-            },
-        };
+        let confined = p
+            .confined
+            .as_ref()
+            .and_then(|name| region(name, key("confined"), found))
+            .unwrap_or(ByColor::new(all_cells, all_cells));
         let (mut region_cells, mut region_steps) = (ByColor::new(0u128, 0u128), Vec::new());
         if let Some(r) = &p.in_region {
             let r = r.get_ref();
-            match region(&r.region, key("in_region.region"), found) {
-                Some(set) => region_cells = set,
-                None => continue,
-            }
-            match betza::parse(r.betza.get_ref()) {
-                Ok(s) => region_steps = s,
-                Err(e) => {
-                    found.add(
-                        Some(r.betza.span()),
-                        key("in_region.betza"),
-                        format!("'{}' {e}", excerpt(r.betza.get_ref())),
-                    );
-                    continue;
-                }
-            }
+            region_cells =
+                region(&r.region, key("in_region.region"), found).unwrap_or(ByColor::new(0, 0));
+            region_steps = read_steps(&r.betza, key("in_region.betza"), found);
         }
         kinds.push(PieceKind {
             letter,
@@ -930,8 +916,15 @@ fn check_pieces(
             royal: p.royal,
             pawn: p.pawn,
             confined,
+            confined_name: p.confined.as_ref().map(|n| n.get_ref().clone()),
             region: region_cells,
             region_steps,
+            region_moves: p.in_region.as_ref().map(|r| {
+                (
+                    r.get_ref().region.get_ref().clone(),
+                    r.get_ref().betza.get_ref().clone(),
+                )
+            }),
         });
     }
     if !found.problems.is_empty() {
