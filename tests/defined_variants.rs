@@ -368,3 +368,56 @@ mod mutations {
         }
     }
 }
+
+#[test]
+fn drops_and_shogi_promotions_are_written_as_fairy_stockfish_writes_them() {
+    let d = shipped("minishogi");
+    let p = DefinedPosition::parse(&d, "+Pbsgk/5/5/4p/KGSBR[R] b - - 0 3").unwrap();
+    assert_eq!(p.text(), "+Pbsgk/5/5/4p/KGSBR[R] b - - 0 3");
+    let texts: Vec<String> = p.perft_divide(1).into_iter().map(|(t, _)| t).collect();
+    // Black's Pawn on e2 must promote on e1, where it could never move again.
+    assert!(texts.contains(&"e2e1+".to_string()), "{texts:?}");
+    assert!(!texts.contains(&"e2e1".to_string()), "{texts:?}");
+    // White's Rook in hand is White's to drop, not Black's.
+    assert!(texts.iter().all(|t| !t.contains('@')), "{texts:?}");
+    let white = DefinedPosition::parse(&d, "+Pbsgk/5/5/4p/KGSBR[R] w - - 0 3").unwrap();
+    let drops: Vec<String> = white
+        .perft_divide(1)
+        .into_iter()
+        .map(|(t, _)| t)
+        .filter(|t| t.starts_with("R@"))
+        .collect();
+    assert!(drops.contains(&"R@c3".to_string()), "{drops:?}");
+    // A captured promoted piece goes to hand unpromoted.
+    let crazy = shipped("crazyhouse");
+    let q = DefinedPosition::parse(&crazy, "4k3/8/8/8/8/8/4K3/Q~6q[] b - - 0 1").unwrap();
+    let mut moves = Vec::new();
+    q.legal_moves(&mut moves);
+    let take = moves.iter().find(|m| q.move_text(m) == "h1a1").unwrap();
+    let mut after = q;
+    after.make(take);
+    assert_eq!(after.text(), "4k3/8/8/8/8/8/4K3/q7[p] w - - 0 2");
+}
+
+#[test]
+fn a_mate_by_a_dropped_pawn_is_lost_by_its_dropper() {
+    let d = shipped("minishogi");
+    let p = DefinedPosition::parse(&d, "2k2/sR3/2BRg/P3b/1K1G1[Ps] w - - 0 15").unwrap();
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    let drop = moves
+        .iter()
+        .find(|m| p.move_text(m) == "P@c4")
+        .expect("the drop is played");
+    let mut after = p;
+    after.make(drop);
+    let mut replies = Vec::new();
+    after.legal_moves(&mut replies);
+    assert!(replies.is_empty() && after.in_check());
+    assert_eq!(after.no_moves_value(), defined::definition::Value::Win);
+    // A mate by a piece that may mate is an ordinary loss.
+    let chess = shipped("chess");
+    let mate = DefinedPosition::parse(&chess, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1").unwrap();
+    assert_eq!(mate.perft(1), 0);
+    assert_eq!(mate.no_moves_value(), defined::definition::Value::Loss);
+}

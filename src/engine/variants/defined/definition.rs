@@ -15,6 +15,8 @@ use toml::Spanned;
 pub const MAX_FILE: usize = 64 * 1024;
 /// The most kinds of piece a definition may list.
 pub const MAX_PIECES: usize = 24;
+/// The most kinds with the promoted forms: a cell's code holds 31.
+pub const MAX_KINDS: usize = 31;
 /// The most files and ranks of a board (cells at most 128, `CellSet`'s width).
 pub const MAX_SIDE: u8 = 16;
 pub const MAX_CELLS: usize = 128;
@@ -65,6 +67,35 @@ struct File {
     /// no, the flying General).
     #[serde(default = "yes")]
     royals_may_face: bool,
+    #[serde(default)]
+    drops: Option<Spanned<DropsFile>>,
+    /// Whether a piece may not be moved or dropped where it could never move again (Shogi's
+    /// Pawn, Lance and Knight on the last ranks): such a move must promote.
+    #[serde(default)]
+    immobile_forbidden: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DropsFile {
+    /// Whether a captured piece goes to the capturer's hand, unpromoted (else the hand
+    /// holds only what the position text gives it).
+    #[serde(default = "yes")]
+    captures: bool,
+    /// The piece that may not be dropped on a file where its owner has one unpromoted
+    /// (Shogi's Pawn).
+    #[serde(default)]
+    no_doubled: Option<Spanned<String>>,
+    /// Pieces whose drop may not checkmate (Shogi's Pawn).
+    #[serde(default)]
+    no_drop_mate: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PromotedFile {
+    name: Spanned<String>,
+    betza: Spanned<String>,
 }
 
 #[derive(Deserialize)]
@@ -106,6 +137,13 @@ struct PieceFile {
     /// Other moves from the cells of a region (Xiangqi's Soldier across the river).
     #[serde(default)]
     in_region: Option<Spanned<InRegionFile>>,
+    /// Shogi-style promotion: the piece may become this (written `+` and its letter) on a
+    /// move into, within or out of the promotion zone, and is demoted when captured.
+    #[serde(default)]
+    promoted: Option<Spanned<PromotedFile>>,
+    /// A region it may be dropped in (default: every empty cell).
+    #[serde(default)]
+    drop_region: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -121,6 +159,7 @@ struct PawnsFile {
 #[serde(deny_unknown_fields)]
 struct PromotionFile {
     ranks: Vec<Spanned<i64>>,
+    #[serde(default)]
     pieces: Vec<Spanned<String>>,
     #[serde(default = "yes")]
     forced: bool,
@@ -191,6 +230,13 @@ pub struct PieceKind {
     pub region_steps: Vec<Step>,
     /// The region and Betza text of those moves, as written.
     pub region_moves: Option<(String, String)>,
+    /// A promoted form, written `+` and the letter of `base`.
+    pub promoted: bool,
+    /// The kind this one promotes to (Shogi style), and the kind a promoted one came from.
+    pub promotes_to: Option<u8>,
+    pub base: Option<u8>,
+    /// Each side's cells it may be dropped on.
+    pub drop_region: ByColor<u128>,
 }
 
 /// Castling as chess has it: the royal and a rook of its rank, the royal to `kingside` or
@@ -230,17 +276,33 @@ pub struct Definition {
     pub repetition: u32,
     /// Whether the royals may face each other on an open file.
     pub royals_may_face: bool,
+    /// Drops from a hand, where the variant has them.
+    pub drops: Option<Drops>,
+    pub immobile_forbidden: bool,
     pub tables: Tables,
 }
 
+/// How pieces are dropped from a hand.
+#[derive(Clone, Debug)]
+pub struct Drops {
+    pub captures: bool,
+    pub no_doubled: Option<u8>,
+    pub no_drop_mate: Vec<u8>,
+}
+
 impl Definition {
-    /// The piece kind with this letter (either case).
+    /// The unpromoted piece kind with this letter (either case).
     pub fn piece_by_letter(&self, letter: char) -> Option<u8> {
         let upper = letter.to_ascii_uppercase();
         self.pieces
             .iter()
-            .position(|p| p.letter == upper)
+            .position(|p| p.letter == upper && !p.promoted)
             .map(|i| i as u8)
+    }
+
+    /// The kind a capture of `piece` puts in hand: its unpromoted form.
+    pub fn unpromoted(&self, piece: u8) -> u8 {
+        self.pieces[piece as usize].base.unwrap_or(piece)
     }
 
     /// Whether any piece kind is royal.
@@ -468,18 +530,20 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
                 ),
             }
         }
-        if p_ref.pieces.is_empty() {
+        let has_pawn = pieces.iter().any(|k| k.pawn);
+        let has_forms = file.pieces.iter().any(|k| k.get_ref().promoted.is_some());
+        if p_ref.pieces.is_empty() && has_pawn {
             found.add(
                 Some(p.span()),
                 "promotion.pieces",
                 "name at least one piece a pawn may become, as [\"Q\", \"R\", \"B\", \"N\"]",
             );
         }
-        if !pieces.iter().any(|k| k.pawn) {
+        if !has_pawn && !has_forms {
             found.add(
                 Some(p.span()),
                 "promotion",
-                "no piece has `pawn = true`, so nothing promotes",
+                "no piece has `pawn = true` or a `promoted` form, so nothing promotes",
             );
         }
     }
@@ -572,15 +636,68 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
         }
     }
 
+    let mut drops = None;
+    if let Some(d) = &file.drops {
+        let d_ref = d.get_ref();
+        let no_doubled = d_ref.no_doubled.as_ref().and_then(|t| {
+            letter_of(t.get_ref()).or_else(|| {
+                found.add(
+                    Some(t.span()),
+                    "drops.no_doubled",
+                    format!("'{}' is no piece's letter", excerpt(t.get_ref())),
+                );
+                None
+            })
+        });
+        let mut no_drop_mate = Vec::new();
+        for (i, t) in d_ref.no_drop_mate.iter().enumerate() {
+            match letter_of(t.get_ref()) {
+                Some(k) => no_drop_mate.push(k),
+                None => found.add(
+                    Some(t.span()),
+                    format!("drops.no_drop_mate[{i}]"),
+                    format!("'{}' is no piece's letter", excerpt(t.get_ref())),
+                ),
+            }
+        }
+        drops = Some(Drops {
+            captures: d_ref.captures,
+            no_doubled,
+            no_drop_mate,
+        });
+    }
+    // A chess pawn is never dropped on its first rank or in its promotion zone.
+    let mut pieces = pieces;
+    for k in pieces.iter_mut().filter(|k| k.pawn) {
+        for side in Color::ALL {
+            k.drop_region[side] &= !promotion_zone[side] & !rank_set(1, side);
+        }
+    }
+    let declared = pieces.len();
+    let pieces = with_promoted_forms(file, pieces, &promotion_zone, found);
+
     if !found.problems.is_empty() {
         return None;
     }
     let tables = Tables::new(&shape, &pieces);
     for (i, p) in pieces.iter().enumerate() {
         if !tables.can_move_somewhere(i as u8) {
+            let (span, key) = if i < declared {
+                (
+                    file.pieces[i].get_ref().betza.span(),
+                    format!("pieces[{i}].betza"),
+                )
+            } else {
+                let base = p.base.unwrap_or(0) as usize;
+                let promoted = file.pieces[base].get_ref().promoted.as_ref();
+                (
+                    promoted.map_or(file.pieces[base].span(), |p| p.get_ref().betza.span()),
+                    format!("pieces[{base}].promoted.betza"),
+                )
+            };
             found.add(
-                Some(file.pieces[i].get_ref().betza.span()),
-                format!("pieces[{i}].betza"),
+                Some(span),
+                key,
                 format!(
                     "the {} ({}) can never move on this board; give it a move that fits, \
                      as W or N",
@@ -610,6 +727,8 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
         move_rule,
         repetition,
         royals_may_face: file.royals_may_face,
+        drops,
+        immobile_forbidden: file.immobile_forbidden,
         tables,
     };
     // The start position last: it is read by the rules just checked.
@@ -784,6 +903,82 @@ fn check_regions(file: &File, shape: &Shape, found: &mut Found) -> Vec<(String, 
     out
 }
 
+/// The declared pieces followed by the promoted forms their `promoted` tables name, each
+/// linked to its base.
+fn with_promoted_forms(
+    file: &File,
+    mut kinds: Vec<PieceKind>,
+    zone: &ByColor<u128>,
+    found: &mut Found,
+) -> Vec<PieceKind> {
+    if kinds.len() != file.pieces.len() {
+        return kinds;
+    }
+    for i in 0..file.pieces.len() {
+        let Some(promoted) = &file.pieces[i].get_ref().promoted else {
+            continue;
+        };
+        let key = |k: &str| format!("pieces[{i}].promoted.{k}");
+        if kinds[i].royal || kinds[i].pawn {
+            found.add(
+                Some(promoted.span()),
+                format!("pieces[{i}].promoted"),
+                "a royal piece or a chess pawn has no promoted form; a pawn promotes by \
+                 [promotion] pieces",
+            );
+            continue;
+        }
+        if zone.white == 0 {
+            found.add(
+                Some(promoted.span()),
+                format!("pieces[{i}].promoted"),
+                "a piece promotes in the zone [promotion] ranks names; give it ranks",
+            );
+        }
+        let p = promoted.get_ref();
+        if !plain_ok(p.name.get_ref(), 24) {
+            found.add(
+                Some(p.name.span()),
+                key("name"),
+                "write 1 to 24 plain characters (no markup, mentions or control characters)",
+            );
+        }
+        let steps = read_steps(&p.betza, key("betza"), found);
+        let index = kinds.len() as u8;
+        let base = &kinds[i];
+        let form = PieceKind {
+            letter: base.letter,
+            name: p.name.get_ref().clone(),
+            betza: p.betza.get_ref().clone(),
+            steps,
+            royal: false,
+            pawn: false,
+            confined: base.confined,
+            confined_name: base.confined_name.clone(),
+            region: ByColor::new(0, 0),
+            region_steps: Vec::new(),
+            region_moves: None,
+            promoted: true,
+            promotes_to: None,
+            base: Some(i as u8),
+            drop_region: ByColor::new(0, 0),
+        };
+        kinds[i].promotes_to = Some(index);
+        kinds.push(form);
+    }
+    if kinds.len() > MAX_KINDS {
+        found.add(
+            None,
+            "pieces",
+            format!(
+                "{} kinds with the promoted forms; at most {MAX_KINDS}",
+                kinds.len()
+            ),
+        );
+    }
+    kinds
+}
+
 /// A Betza text's steps, or none with the problem noted.
 fn read_steps(text: &Spanned<String>, key: String, found: &mut Found) -> Vec<Step> {
     betza::parse(text.get_ref()).unwrap_or_else(|e| {
@@ -925,6 +1120,14 @@ fn check_pieces(
                     r.get_ref().betza.get_ref().clone(),
                 )
             }),
+            promoted: false,
+            promotes_to: None,
+            base: None,
+            drop_region: p
+                .drop_region
+                .as_ref()
+                .and_then(|name| region(name, key("drop_region"), found))
+                .unwrap_or(ByColor::new(all_cells, all_cells)),
         });
     }
     if !found.problems.is_empty() {

@@ -23,6 +23,10 @@ pub enum Kind {
         rook_from: u8,
         rook_to: u8,
     },
+    /// A piece of this kind from the hand onto `to` (`from` is `NONE`).
+    Drop {
+        piece: u8,
+    },
 }
 
 /// A move of a defined variant.
@@ -30,7 +34,8 @@ pub enum Kind {
 pub struct DefinedMove {
     pub from: u8,
     pub to: u8,
-    /// The piece kind a pawn becomes, or `NONE`.
+    /// The piece kind the mover becomes (a pawn's choice or a Shogi-style promoted form),
+    /// or `NONE`.
     pub promotion: u8,
     pub kind: Kind,
 }
@@ -54,6 +59,14 @@ pub struct DefinedPosition<'d> {
     en_passant: u8,
     halfmoves: u32,
     fullmoves: u32,
+    /// Each side's hand: how many of each kind.
+    hands: [[u8; 32]; 2],
+    /// Whether the last move dropped a piece whose drop may not mate (Shogi's Pawn): a
+    /// mate by it is lost by the side that gave it, as Fairy-Stockfish rules it.
+    dropped_no_mate: bool,
+    /// Cells whose piece was a chess pawn that promoted, where captures go to hand: it
+    /// goes back as a pawn (Fairy-Stockfish writes it `Q~`).
+    was_pawn: u128,
 }
 
 #[inline]
@@ -107,6 +120,15 @@ impl<'d> DefinedPosition<'d> {
         let (files, ranks) = (shape.files(), shape.ranks());
         let mut fields = text.split_whitespace();
         let placement = fields.next().ok_or("the position text is empty")?;
+        let (placement, pocket) = match placement.split_once('[') {
+            Some((board, rest)) => {
+                let inner = rest
+                    .strip_suffix(']')
+                    .ok_or("a hand is written in brackets after the board, as [Pp]")?;
+                (board, Some(inner))
+            }
+            None => (placement, None),
+        };
         let rows: Vec<&str> = placement.split('/').collect();
         if rows.len() != ranks as usize {
             return Err(format!(
@@ -125,6 +147,9 @@ impl<'d> DefinedPosition<'d> {
             en_passant: NONE,
             halfmoves: 0,
             fullmoves: 1,
+            hands: [[0; 32]; 2],
+            was_pawn: 0,
+            dropped_no_mate: false,
         };
         let mut royals = [0u32; 2];
         for (i, row) in rows.iter().enumerate() {
@@ -166,14 +191,41 @@ impl<'d> DefinedPosition<'d> {
                         ));
                     }
                     file += 1;
-                } else if c.is_ascii_alphabetic() {
-                    let Some(piece) = def.piece_by_letter(c) else {
+                } else if c.is_ascii_alphabetic() || c == '+' {
+                    let promoted = c == '+';
+                    let c = if promoted {
+                        chars
+                            .next()
+                            .filter(|c| c.is_ascii_alphabetic())
+                            .ok_or_else(|| {
+                                format!("rank {}: '+' comes before a piece's letter", rank + 1)
+                            })?
+                    } else {
+                        c
+                    };
+                    let Some(mut piece) = def.piece_by_letter(c) else {
                         return Err(format!(
                             "'{c}' is no piece of {}; its letters are {}",
                             def.name,
-                            def.pieces.iter().map(|p| p.letter).collect::<String>()
+                            def.pieces
+                                .iter()
+                                .filter(|p| !p.promoted)
+                                .map(|p| p.letter)
+                                .collect::<String>()
                         ));
                     };
+                    if promoted {
+                        piece = def.pieces[piece as usize].promotes_to.ok_or_else(|| {
+                            format!(
+                                "'+{c}': the {} has no promoted form",
+                                def.pieces[piece as usize].name
+                            )
+                        })?;
+                    }
+                    let was_pawn = chars.peek() == Some(&'~');
+                    if was_pawn {
+                        chars.next();
+                    }
                     let side = Color::of_case(c);
                     if file >= files as u32 {
                         break;
@@ -186,6 +238,9 @@ impl<'d> DefinedPosition<'d> {
                         ));
                     };
                     pos.put(cell.0, piece, side);
+                    if was_pawn {
+                        pos.was_pawn |= bit(cell.0);
+                    }
                     if def.pieces[piece as usize].royal {
                         royals[side.index()] += 1;
                         pos.royal[side.index()] = cell.0;
@@ -223,6 +278,27 @@ impl<'d> DefinedPosition<'d> {
                         royals[side.index()]
                     ));
                 }
+            }
+        }
+        if let Some(pocket) = pocket {
+            if def.drops.is_none() {
+                return Err(format!("{} has no drops; a position has no hand", def.name));
+            }
+            for c in pocket.chars().filter(|&c| c != '-') {
+                let piece = def
+                    .piece_by_letter(c)
+                    .filter(|&k| !def.pieces[k as usize].royal)
+                    .ok_or_else(|| {
+                        format!(
+                            "'{}' in the hand is no piece that can be dropped",
+                            c.escape_debug()
+                        )
+                    })?;
+                let count = &mut pos.hands[Color::of_case(c).index()][piece as usize];
+                *count = count
+                    .checked_add(1)
+                    .filter(|&n| n <= 64)
+                    .ok_or("a hand holds at most 64 of a piece")?;
             }
         }
         match fields.next() {
@@ -358,6 +434,28 @@ impl<'d> DefinedPosition<'d> {
         self.occupied[side.index()] |= bit(cell);
     }
 
+    /// Puts the piece on `cell`, about to be captured, in the mover's hand where the
+    /// variant keeps captures: unpromoted, a promoted pawn as a pawn.
+    fn keep_captured(&mut self, cell: u8) {
+        let def = self.def;
+        if !def.drops.as_ref().is_some_and(|d| d.captures) {
+            return;
+        }
+        let Some((piece, _)) = decode(self.board[cell as usize]) else {
+            return;
+        };
+        let back = if self.was_pawn & bit(cell) != 0 {
+            def.pieces
+                .iter()
+                .position(|k| k.pawn)
+                .map_or(piece, |p| p as u8)
+        } else {
+            def.unpromoted(piece)
+        };
+        let n = &mut self.hands[self.side.index()][back as usize];
+        *n = n.saturating_add(1);
+    }
+
     fn clear(&mut self, cell: u8) {
         if let Some((_, side)) = decode(self.board[cell as usize]) {
             self.occupied[side.index()] &= !bit(cell);
@@ -387,11 +485,18 @@ impl<'d> DefinedPosition<'d> {
                                 out.push_str(&empty.to_string());
                                 empty = 0;
                             }
-                            let letter = self.def.pieces[piece as usize].letter;
+                            let kind = &self.def.pieces[piece as usize];
+                            if kind.promoted {
+                                out.push('+');
+                            }
+                            let letter = kind.letter;
                             out.push(match side {
                                 Color::White => letter,
                                 Color::Black => letter.to_ascii_lowercase(),
                             });
+                            if self.was_pawn & bit(cell.0) != 0 {
+                                out.push('~');
+                            }
                         }
                     },
                 }
@@ -402,6 +507,22 @@ impl<'d> DefinedPosition<'d> {
             if rank > 0 {
                 out.push('/');
             }
+        }
+        if self.def.drops.is_some() {
+            out.push('[');
+            for side in Color::ALL {
+                for (k, &n) in self.hands[side.index()].iter().enumerate() {
+                    if let Some(kind) = self.def.pieces.get(k) {
+                        for _ in 0..n {
+                            out.push(match side {
+                                Color::White => kind.letter,
+                                Color::Black => kind.letter.to_ascii_lowercase(),
+                            });
+                        }
+                    }
+                }
+            }
+            out.push(']');
         }
         out.push(' ');
         out.push(self.side.letter());
@@ -426,16 +547,35 @@ impl<'d> DefinedPosition<'d> {
     /// move `e1g1`.
     pub fn move_text(&self, m: &DefinedMove) -> String {
         let shape = &self.def.shape;
+        if let Kind::Drop { piece } = m.kind {
+            let mut s = String::new();
+            s.push(self.def.pieces[piece as usize].letter);
+            s.push('@');
+            s.push_str(&shape.name(Cell(m.to)));
+            return s;
+        }
         let mut s = shape.name(Cell(m.from));
         s.push_str(&shape.name(Cell(m.to)));
         if m.promotion != NONE {
-            s.push(
-                self.def.pieces[m.promotion as usize]
-                    .letter
-                    .to_ascii_lowercase(),
-            );
+            let kind = &self.def.pieces[m.promotion as usize];
+            if kind.promoted {
+                s.push('+');
+            } else {
+                s.push(kind.letter.to_ascii_lowercase());
+            }
         }
         s
+    }
+
+    /// Whether `piece` of the side to move could move again from `cell` on some board:
+    /// where the variant forbids it, a piece is never left or dropped where it could not.
+    fn mobile_at(&self, piece: u8, cell: u8) -> bool {
+        let r = self.def.tables.get(piece, self.side, cell);
+        r.quiet_leaps | r.capture_leaps != 0
+            || !r.lame.is_empty()
+            || r.rays
+                .iter()
+                .any(|ray| ray.cells.iter().any(|&c| r.allowed & bit(c) != 0))
     }
 
     /// Whether `side` attacks `target`: some piece of it could capture there.
@@ -522,10 +662,66 @@ impl<'d> DefinedPosition<'d> {
             }
         }
         self.castlings(out);
+        self.drops(out, empty);
+    }
+
+    fn drops(&self, out: &mut Vec<DefinedMove>, empty: u128) {
+        let def = self.def;
+        let Some(drops) = &def.drops else {
+            return;
+        };
+        let us = self.side;
+        for (piece, &n) in self.hands[us.index()].iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let piece = piece as u8;
+            let mut targets = empty & def.pieces[piece as usize].drop_region[us];
+            if drops.no_doubled == Some(piece) {
+                let files = def.shape.files();
+                let mut own = self.occupied[us.index()];
+                while own != 0 {
+                    let c = own.trailing_zeros() as u8;
+                    own &= own - 1;
+                    if decode(self.board[c as usize]) == Some((piece, us)) {
+                        let file = c % files;
+                        for r in 0..def.shape.ranks() {
+                            targets &= !bit(r * files + file);
+                        }
+                    }
+                }
+            }
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                if def.immobile_forbidden && !self.mobile_at(piece, to) {
+                    continue;
+                }
+                out.push(DefinedMove {
+                    from: NONE,
+                    to,
+                    promotion: NONE,
+                    kind: Kind::Drop { piece },
+                });
+            }
+        }
     }
 
     fn push_move(&self, out: &mut Vec<DefinedMove>, piece: u8, from: u8, to: u8, kind: Kind) {
         let def = self.def;
+        if let Some(form) = def.pieces[piece as usize].promotes_to {
+            if def.promotion_zone[self.side] & (bit(from) | bit(to)) != 0 {
+                out.push(DefinedMove {
+                    from,
+                    to,
+                    promotion: form,
+                    kind,
+                });
+            }
+        }
+        if def.immobile_forbidden && !self.mobile_at(piece, to) {
+            return;
+        }
         if def.pieces[piece as usize].pawn
             && def.promotion_zone[self.side] & bit(to) != 0
             && !def.promotion_pieces.is_empty()
@@ -635,6 +831,24 @@ impl<'d> DefinedPosition<'d> {
     /// Plays a move the generator gave.
     pub fn make(&mut self, m: &DefinedMove) {
         let us = self.side;
+        self.dropped_no_mate = false;
+        if let Kind::Drop { piece } = m.kind {
+            self.dropped_no_mate = self
+                .def
+                .drops
+                .as_ref()
+                .is_some_and(|d| d.no_drop_mate.contains(&piece));
+            let n = &mut self.hands[us.index()][piece as usize];
+            *n = n.saturating_sub(1);
+            self.put(m.to, piece, us);
+            self.en_passant = NONE;
+            self.halfmoves += 1;
+            if us == Color::Black {
+                self.fullmoves += 1;
+            }
+            self.side = us.opposite();
+            return;
+        }
         let Some((piece, _)) = decode(self.board[m.from as usize]) else {
             return;
         };
@@ -656,6 +870,7 @@ impl<'d> DefinedPosition<'d> {
                         .offset(Cell(m.to), 0, -us.forward())
                         .map_or(NONE, |c| c.0);
                     if back != NONE {
+                        self.keep_captured(back);
                         self.clear(back);
                     }
                     true
@@ -664,8 +879,11 @@ impl<'d> DefinedPosition<'d> {
                 };
                 reset |= taken;
                 if taken && m.kind != Kind::EnPassant {
+                    self.keep_captured(m.to);
                     self.clear(m.to);
                 }
+                let moved_was_pawn = self.was_pawn & bit(m.from) != 0;
+                self.was_pawn &= !(bit(m.from) | bit(m.to));
                 self.clear(m.from);
                 let becomes = if m.promotion != NONE {
                     m.promotion
@@ -673,6 +891,10 @@ impl<'d> DefinedPosition<'d> {
                     piece
                 };
                 self.put(m.to, becomes, us);
+                let keeps = def.drops.as_ref().is_some_and(|d| d.captures);
+                if moved_was_pawn || (keeps && kind.pawn && m.promotion != NONE) {
+                    self.was_pawn |= bit(m.to);
+                }
             }
         }
         if kind.royal {
@@ -752,9 +974,14 @@ impl<'d> DefinedPosition<'d> {
         true
     }
 
-    /// The end of the game when the side to move has no legal move: what it gets.
+    /// The end of the game when the side to move has no legal move: what it gets. A mate
+    /// given by dropping a piece that may not mate (Shogi's Pawn) loses for the side that
+    /// dropped it: Fairy-Stockfish plays the drop and rules it so, and Shogi's own rule
+    /// makes the illegal move lose.
     pub fn no_moves_value(&self) -> Value {
-        if self.in_check() {
+        if self.in_check() && self.dropped_no_mate {
+            Value::Win
+        } else if self.in_check() {
             Value::Loss
         } else {
             self.def.stalemate
