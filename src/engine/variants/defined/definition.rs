@@ -679,7 +679,7 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
     if !found.problems.is_empty() {
         return None;
     }
-    let tables = Tables::new(&shape, &pieces);
+    let tables = Tables::new(&shape, &pieces, file.royals_may_face);
     for (i, p) in pieces.iter().enumerate() {
         if !tables.can_move_somewhere(i as u8) {
             let (span, key) = if i < declared {

@@ -580,13 +580,18 @@ impl<'d> DefinedPosition<'d> {
 
     /// Whether `side` attacks `target`: some piece of it could capture there.
     pub fn attacked(&self, target: u8, side: Color) -> bool {
+        self.attacked_by(target, side, u128::MAX)
+    }
+
+    /// `attacked` by the pieces of `side` on the cells of `among` only.
+    fn attacked_by(&self, target: u8, side: Color, among: u128) -> bool {
         if target == NONE {
             return false;
         }
         let t = bit(target);
         // The target counts as occupied: a rider attacks an empty cell it could take on.
         let all = self.all() | t;
-        let mut pieces = self.occupied[side.index()];
+        let mut pieces = self.occupied[side.index()] & among;
         while pieces != 0 {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
@@ -944,10 +949,33 @@ impl<'d> DefinedPosition<'d> {
             return;
         }
         let us = self.side;
+        let king = self.royal[us.index()];
+        if king == NONE {
+            return;
+        }
+        // Out of check, a plain move of another piece that touches none of the lines to
+        // the royal cannot expose it; every other move is played and tested.
+        let (lines, exposers) = if self.attacked(king, us.opposite()) {
+            (u128::MAX, u128::MAX)
+        } else {
+            let t = &self.def.tables;
+            (
+                t.lines(us.opposite(), king),
+                t.exposers(us.opposite(), king),
+            )
+        };
+        let them = us.opposite();
         out.retain(|m| {
+            let plain = matches!(m.kind, Kind::Normal | Kind::DoubleStep) && m.from != king;
+            if plain && (bit(m.from) | bit(m.to)) & lines == 0 {
+                return true;
+            }
             let mut after = *self;
             after.make(m);
-            !after.attacked(after.royal[us.index()], us.opposite()) && !after.royals_face()
+            // Out of check, a plain move can expose the royal only to a piece standing on
+            // one of its lines; the royal's own moves and the rest face every piece.
+            let among = if plain { exposers } else { u128::MAX };
+            !after.attacked_by(after.royal[us.index()], them, among) && !after.royals_face()
         });
     }
 

@@ -45,10 +45,19 @@ pub struct Reaches {
 pub struct Tables {
     total: usize,
     reaches: Vec<Reaches>,
+    /// `lines[side][cell]`: the cells where a piece arriving or leaving could change
+    /// whether `side` attacks a royal on `cell` (rider and hopper lines towards it, lame
+    /// leaps' ways, and its file where royals may not face): a move touching none of them,
+    /// made while not in check, cannot leave the royal attacked.
+    lines: Vec<u128>,
+    /// `exposers[side][cell]`: where a piece of `side` must stand to attack a royal on
+    /// `cell` once a move touched its lines (the lines' riders and hoppers, and the
+    /// starts of lame leaps).
+    exposers: Vec<u128>,
 }
 
 impl Tables {
-    pub fn new(shape: &Shape, pieces: &[PieceKind]) -> Tables {
+    pub fn new(shape: &Shape, pieces: &[PieceKind], royals_may_face: bool) -> Tables {
         let total = shape.files() as usize * shape.ranks() as usize;
         let mut reaches = Vec::with_capacity(pieces.len() * 2 * total);
         for piece in pieces {
@@ -64,7 +73,36 @@ impl Tables {
                 }
             }
         }
-        Tables { total, reaches }
+        let mut lines = vec![0u128; 2 * total];
+        let mut exposers = vec![0u128; 2 * total];
+        for side in Color::ALL {
+            for i in 0..total {
+                let cell = Cell(i as u8);
+                if shape.cells().contains(cell) {
+                    let (touch, stand) = lines_to(shape, pieces, side, cell, royals_may_face);
+                    lines[side.index() * total + i] = touch;
+                    exposers[side.index() * total + i] = stand;
+                }
+            }
+        }
+        Tables {
+            total,
+            reaches,
+            lines,
+            exposers,
+        }
+    }
+
+    /// See `lines`: the cells that matter to `side`'s attacks on a royal on `cell`.
+    #[inline]
+    pub fn lines(&self, side: Color, cell: u8) -> u128 {
+        self.lines[side.index() * self.total + cell as usize]
+    }
+
+    /// See `exposers`.
+    #[inline]
+    pub fn exposers(&self, side: Color, cell: u8) -> u128 {
+        self.exposers[side.index() * self.total + cell as usize]
     }
 
     #[inline]
@@ -85,6 +123,50 @@ impl Tables {
                     .any(|ray| ray.cells.iter().any(|&c| r.allowed >> c & 1 == 1))
         })
     }
+}
+
+/// The cells a move must touch to change `side`'s attacks on `royal`, and the cells
+/// from which such a changed attack can come.
+fn lines_to(
+    shape: &Shape,
+    pieces: &[PieceKind],
+    side: Color,
+    royal: Cell,
+    facing: bool,
+) -> (u128, u128) {
+    let mut set = 0u128;
+    let mut stand = 0u128;
+    if !facing {
+        for r in 0..shape.ranks() {
+            if let Some(c) = shape.cell(shape.file(royal), r) {
+                set |= 1u128 << c.0;
+            }
+        }
+    }
+    let flip = side.forward();
+    for piece in pieces {
+        for step in piece.steps.iter().chain(&piece.region_steps) {
+            let (df, dr) = (step.df, step.dr * flip);
+            match step.reach {
+                Reach::Leap => {}
+                Reach::Lame => {
+                    if let Some(from) = shape.offset(royal, -df, -dr) {
+                        set |= lame_path(shape, from, df, dr).unwrap_or(0);
+                        stand |= 1u128 << from.0;
+                    }
+                }
+                Reach::Ride(_) | Reach::Hop(_) => {
+                    let mut at = royal;
+                    while let Some(next) = shape.offset(at, -df, -dr) {
+                        set |= 1u128 << next.0;
+                        stand |= 1u128 << next.0;
+                        at = next;
+                    }
+                }
+            }
+        }
+    }
+    (set, stand)
 }
 
 fn reaches_of(shape: &Shape, piece: &PieceKind, side: Color, from: Cell) -> Reaches {
