@@ -125,6 +125,58 @@ fn moves_are_written_as_fairy_stockfish_writes_them() {
 }
 
 #[test]
+fn position_texts_that_do_not_fit_the_board_are_refused() {
+    let d = shipped("chess");
+    for (text, words) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRP w - - 0 1",
+            "more than 8",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w - - 0 1",
+            "holds 7 cells",
+        ),
+        (
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+            "more than 8",
+        ),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w - - 0 1", "7 ranks"),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x - - 0 1",
+            "no side to move",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+            "no en passant cell",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w - - 0 1",
+            "no drops",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1 extra",
+            "nothing should",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ+KBNR w - - 0 1",
+            "no promoted form",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN* w - - 0 1",
+            "no hole",
+        ),
+        ("", "empty"),
+    ] {
+        let e = DefinedPosition::parse(&d, text).unwrap_err();
+        assert!(e.contains(words), "{text}: {e}");
+    }
+    let long = "8/".repeat(400);
+    assert!(DefinedPosition::parse(&d, &long)
+        .unwrap_err()
+        .contains("at most 512"));
+}
+
+#[test]
 fn a_bare_royal_ends_shatranj_as_fairy_stockfish_counts_it() {
     let d = shipped("shatranj");
     let over = |fen: &str| DefinedPosition::parse(&d, fen).unwrap().over_by_position();

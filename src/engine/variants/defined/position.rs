@@ -228,6 +228,8 @@ impl<'d> DefinedPosition<'d> {
                     }
                     let side = Color::of_case(c);
                     if file >= files as u32 {
+                        // One piece past the last file: refused below as too many cells.
+                        file += 1;
                         break;
                     }
                     let Some(cell) = shape.cell(file as u8, rank) else {
@@ -262,7 +264,7 @@ impl<'d> DefinedPosition<'d> {
                     "rank {} holds {} cells; this board has {files} files",
                     rank + 1,
                     if file > files as u32 {
-                        "more than".to_string() + &files.to_string()
+                        format!("more than {files}")
                     } else {
                         file.to_string()
                     }
