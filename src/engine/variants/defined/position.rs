@@ -587,13 +587,24 @@ impl<'d> DefinedPosition<'d> {
 
     /// `attacked` by the pieces of `side` on the cells of `among` only.
     fn attacked_by(&self, target: u8, side: Color, among: u128) -> bool {
+        self.attacks_on(
+            target,
+            side,
+            self.occupied[side.index()] & among,
+            self.all(),
+        )
+    }
+
+    /// Whether one of `attackers` (pieces of `side` on this board) takes on `target` when
+    /// the occupied cells are `all`: the board after a move, without playing it.
+    fn attacks_on(&self, target: u8, side: Color, attackers: u128, all: u128) -> bool {
         if target == NONE {
             return false;
         }
         let t = bit(target);
         // The target counts as occupied: a rider attacks an empty cell it could take on.
-        let all = self.all() | t;
-        let mut pieces = self.occupied[side.index()] & among;
+        let all = all | t;
+        let mut pieces = attackers;
         while pieces != 0 {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
@@ -967,10 +978,30 @@ impl<'d> DefinedPosition<'d> {
             )
         };
         let them = us.opposite();
+        let facing_matters = !self.def.royals_may_face;
         out.retain(|m| {
             let plain = matches!(m.kind, Kind::Normal | Kind::DoubleStep) && m.from != king;
             if plain && (bit(m.from) | bit(m.to)) & lines == 0 {
                 return true;
+            }
+            if !facing_matters
+                && matches!(m.kind, Kind::Normal | Kind::DoubleStep | Kind::EnPassant)
+            {
+                // The board after the move as occupied cells only: nothing else of it
+                // changes who attacks the royal.
+                let taken = match m.kind {
+                    Kind::EnPassant => self
+                        .def
+                        .shape
+                        .offset(Cell(m.to), 0, -us.forward())
+                        .map_or(0, |c| bit(c.0)),
+                    _ => bit(m.to),
+                };
+                let all = (self.all() & !bit(m.from) & !taken) | bit(m.to);
+                let enemy = self.occupied[them.index()] & !taken;
+                let target = if m.from == king { m.to } else { king };
+                let among = if plain { exposers } else { u128::MAX };
+                return !self.attacks_on(target, them, enemy & among, all);
             }
             let mut after = *self;
             after.make(m);
