@@ -108,11 +108,12 @@ fn hole_error(file: u8, rank: u8) -> PositionError {
     }
 }
 
-/// Writes the BOARD field; `token` gives a piece's text.
-pub fn write_board(
+/// Writes the BOARD field; `token` gives a piece's text (a `Piece` of the five variants,
+/// or a defined variant's own kind and side).
+pub fn write_board<P>(
     shape: &Shape,
-    piece_at: impl Fn(Cell) -> Option<Piece>,
-    token: impl Fn(Piece) -> String,
+    piece_at: impl Fn(Cell) -> Option<P>,
+    token: impl Fn(P) -> String,
 ) -> String {
     let mut out = String::new();
     for rank in (0..shape.ranks()).rev() {

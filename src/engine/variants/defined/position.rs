@@ -4,6 +4,7 @@
 use super::definition::{Definition, Value};
 use super::tables::Ray;
 use crate::engine::board::Cell;
+use crate::engine::notation::write_board;
 use crate::engine::player_text::excerpt;
 use crate::engine::types::Color;
 
@@ -468,48 +469,25 @@ impl<'d> DefinedPosition<'d> {
     /// The position text: Fairy-Stockfish's FEN.
     pub fn text(&self) -> String {
         let shape = &self.def.shape;
-        let mut out = String::new();
-        for rank in (0..shape.ranks()).rev() {
-            let mut empty = 0;
-            for file in 0..shape.files() {
-                match shape.cell(file, rank) {
-                    None => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        out.push('*');
-                    }
-                    Some(cell) => match self.piece_at(cell.0) {
-                        None => empty += 1,
-                        Some((piece, side)) => {
-                            if empty > 0 {
-                                out.push_str(&empty.to_string());
-                                empty = 0;
-                            }
-                            let kind = &self.def.pieces[piece as usize];
-                            if kind.promoted {
-                                out.push('+');
-                            }
-                            let letter = kind.letter;
-                            out.push(match side {
-                                Color::White => letter,
-                                Color::Black => letter.to_ascii_lowercase(),
-                            });
-                            if self.was_pawn & bit(cell.0) != 0 {
-                                out.push('~');
-                            }
-                        }
-                    },
+        let mut out = write_board(
+            shape,
+            |c| self.piece_at(c.0).map(|p| (c.0, p)),
+            |(cell, (piece, side))| {
+                let kind = &self.def.pieces[piece as usize];
+                let mut token = String::new();
+                if kind.promoted {
+                    token.push('+');
                 }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
+                token.push(match side {
+                    Color::White => kind.letter,
+                    Color::Black => kind.letter.to_ascii_lowercase(),
+                });
+                if self.was_pawn & bit(cell) != 0 {
+                    token.push('~');
+                }
+                token
+            },
+        );
         if self.def.drops.is_some() {
             out.push('[');
             for side in Color::ALL {
@@ -1086,35 +1064,33 @@ impl<'d> DefinedPosition<'d> {
     }
 }
 
+/// The cells of a ray a piece may land on, and how many at most (0: all): a rider's
+/// whole line (its range is in the line already), a hopper's cells past its screen.
+#[inline]
+fn landing(ray: &Ray, all: u128) -> Option<(std::slice::Iter<'_, u8>, usize)> {
+    let mut cells = ray.cells.iter();
+    match ray.hop {
+        None => Some((cells, 0)),
+        // Up to the screen, nothing: the hopper must jump it.
+        Some(limit) => cells
+            .by_ref()
+            .any(|&c| all & bit(c) != 0)
+            .then_some((cells, limit as usize)),
+    }
+}
+
 /// The cells a rider or hopper ray reaches: empty cells where it may move quietly, and the
 /// enemy piece ending it where it may capture.
 #[inline]
 fn ray_targets(ray: &Ray, all: u128, enemy: u128) -> u128 {
     let mut out = 0u128;
-    let mut cells = ray.cells.iter();
-    if let Some(limit) = ray.hop {
-        // Up to the screen, nothing: the hopper must jump it.
-        if !cells.by_ref().any(|&c| all & bit(c) != 0) {
-            return 0;
+    let Some((cells, limit)) = landing(ray, all) else {
+        return 0;
+    };
+    for (n, &c) in cells.enumerate() {
+        if limit > 0 && n >= limit {
+            break;
         }
-        for (n, &c) in cells.enumerate() {
-            if limit > 0 && n >= limit as usize {
-                break;
-            }
-            if all & bit(c) == 0 {
-                if ray.modes.quiet {
-                    out |= bit(c);
-                }
-            } else {
-                if ray.modes.capture && enemy & bit(c) != 0 {
-                    out |= bit(c);
-                }
-                break;
-            }
-        }
-        return out;
-    }
-    for &c in cells {
         if all & bit(c) == 0 {
             if ray.modes.quiet {
                 out |= bit(c);
@@ -1132,16 +1108,10 @@ fn ray_targets(ray: &Ray, all: u128, enemy: u128) -> u128 {
 /// The occupied cell a ray would capture on (whoever stands there), if any.
 #[inline]
 fn ray_takes(ray: &Ray, all: u128) -> Option<u8> {
-    let mut cells = ray.cells.iter();
-    if let Some(limit) = ray.hop {
-        if !cells.by_ref().any(|&c| all & bit(c) != 0) {
-            return None;
-        }
-        return cells
-            .enumerate()
-            .find(|(_, &c)| all & bit(c) != 0)
-            .filter(|(n, _)| limit == 0 || *n < limit as usize)
-            .map(|(_, &c)| c);
-    }
-    cells.copied().find(|&c| all & bit(c) != 0)
+    let (cells, limit) = landing(ray, all)?;
+    cells
+        .enumerate()
+        .find(|(_, &c)| all & bit(c) != 0)
+        .filter(|(n, _)| limit == 0 || *n < limit)
+        .map(|(_, &c)| c)
 }
