@@ -153,6 +153,9 @@ impl<'d> DefinedPosition<'d> {
             dropped_no_mate: false,
         };
         let mut royals = [0u32; 2];
+        // A cell's name from its 0-based file and rank, holes included.
+        let cell_name =
+            |file: u32, rank: u8| format!("{}{}", (b'a' + file as u8) as char, rank + 1);
         for (i, row) in rows.iter().enumerate() {
             let rank = ranks - 1 - i as u8;
             let mut file: u32 = 0;
@@ -176,9 +179,8 @@ impl<'d> DefinedPosition<'d> {
                     for _ in 0..n {
                         if file < files as u32 && shape.cell(file as u8, rank).is_none() {
                             return Err(format!(
-                                "{}{} is a hole of this board; write it as '*'",
-                                (b'a' + file as u8) as char,
-                                rank + 1
+                                "{} is a hole of this board; write it as '*'",
+                                cell_name(file, rank)
                             ));
                         }
                         file += 1;
@@ -186,9 +188,8 @@ impl<'d> DefinedPosition<'d> {
                 } else if c == '*' {
                     if file < files as u32 && shape.cell(file as u8, rank).is_some() {
                         return Err(format!(
-                            "{}{} is no hole of this board; '*' marks a hole",
-                            (b'a' + file as u8) as char,
-                            rank + 1
+                            "{} is no hole of this board; '*' marks a hole",
+                            cell_name(file, rank)
                         ));
                     }
                     file += 1;
@@ -235,9 +236,8 @@ impl<'d> DefinedPosition<'d> {
                     }
                     let Some(cell) = shape.cell(file as u8, rank) else {
                         return Err(format!(
-                            "{}{} is a hole of this board; no piece stands there",
-                            (b'a' + file as u8) as char,
-                            rank + 1
+                            "{} is a hole of this board; no piece stands there",
+                            cell_name(file, rank)
                         ));
                     };
                     pos.put(cell.0, piece, side);
