@@ -357,6 +357,7 @@ impl<'d> DefinedPosition<'d> {
                 excerpt(extra)
             ));
         }
+        pos.check_reachable()?;
         Ok(pos)
     }
 
@@ -409,13 +410,14 @@ impl<'d> DefinedPosition<'d> {
         Ok(())
     }
 
-    /// The checks a start position must pass beyond being readable.
-    pub fn check_start(&self) -> Result<(), String> {
+    /// Whether play could have reached this position: the side not to move is not in
+    /// check (its royal could be taken) and the royals do not face where they may not.
+    fn check_reachable(&self) -> Result<(), String> {
         let waiting = self.side.opposite();
         if self.def.has_royal() && self.attacked(self.royal[waiting.index()], self.side) {
             return Err(format!(
-                "{} is not to move but its royal piece is attacked; a start position has the \
-                 side not to move out of check",
+                "{} is not to move but its royal piece is attacked; the side not to move is \
+                 never in check",
                 waiting.name()
             ));
         }
@@ -424,6 +426,11 @@ impl<'d> DefinedPosition<'d> {
                 "the royals face each other on an open file, which this variant forbids".into(),
             );
         }
+        Ok(())
+    }
+
+    /// The check a start position must pass beyond being a position: a move to make.
+    pub fn check_start(&self) -> Result<(), String> {
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
         if moves.is_empty() {
