@@ -1,6 +1,6 @@
 //! Variants defined as data: a TOML file names the board, the pieces by their Betza
 //! moves, pawns, promotion, castling and endings, and its start in Fairy-Stockfish's FEN.
-//! `definition::read` checks a file and answers every problem with its line and key;
+//! `check::read` checks a file and answers every problem with its line and key;
 //! `DefinedPosition` plays it and counts perft.
 //!
 //! This is the engine's half: the shipped definitions in `variants/` at the top of the
@@ -9,9 +9,12 @@
 //! a file offline. Playing a defined variant in the console and on Discord comes next.
 
 pub mod betza;
+pub mod check;
 pub mod definition;
 pub mod position;
+mod schema;
 pub mod tables;
 
-pub use definition::{read, Definition, Problem};
+pub use check::read;
+pub use definition::{Definition, Problem};
 pub use position::{DefinedMove, DefinedPosition};

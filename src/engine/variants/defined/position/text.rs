@@ -1,0 +1,411 @@
+//! A defined variant's position text, Fairy-Stockfish's FEN (the board with `*` for
+//! holes, `+` for promoted forms and `~` for promoted pawns, the hand in brackets, the
+//! side, castling rights, en passant cell and counters), and its move text.
+
+use super::{bit, slot, DefinedMove, DefinedPosition, Kind, NONE};
+use crate::engine::board::Cell;
+use crate::engine::notation::write_board;
+use crate::engine::player_text::excerpt;
+use crate::engine::types::Color;
+use crate::engine::variants::defined::definition::Definition;
+
+impl<'d> DefinedPosition<'d> {
+    /// Reads a position text (Fairy-Stockfish's FEN for this board and these pieces).
+    pub fn parse(def: &'d Definition, text: &str) -> Result<Self, String> {
+        const MAX: usize = 512;
+        if text.len() > MAX {
+            return Err(format!("a position text is at most {MAX} characters"));
+        }
+        let shape = &def.shape;
+        let (files, ranks) = (shape.files(), shape.ranks());
+        let mut fields = text.split_whitespace();
+        let placement = fields.next().ok_or("the position text is empty")?;
+        let (placement, pocket) = match placement.split_once('[') {
+            Some((board, rest)) => {
+                let inner = rest
+                    .strip_suffix(']')
+                    .ok_or("a hand is written in brackets after the board, as [Pp]")?;
+                (board, Some(inner))
+            }
+            None => (placement, None),
+        };
+        let rows: Vec<&str> = placement.split('/').collect();
+        if rows.len() != ranks as usize {
+            return Err(format!(
+                "'{}' has {} ranks; this board has {ranks}, separated by '/'",
+                excerpt(placement),
+                rows.len()
+            ));
+        }
+        let mut pos = DefinedPosition {
+            def,
+            board: [0; 128],
+            occupied: [0; 2],
+            royal: [NONE; 2],
+            side: Color::White,
+            castle_rook: [NONE; 4],
+            en_passant: NONE,
+            halfmoves: 0,
+            fullmoves: 1,
+            hands: [[0; 32]; 2],
+            was_pawn: 0,
+            dropped_no_mate: false,
+        };
+        let mut royals = [0u32; 2];
+        // A cell's name from its 0-based file and rank, holes included.
+        let cell_name =
+            |file: u32, rank: u8| format!("{}{}", (b'a' + file as u8) as char, rank + 1);
+        for (i, row) in rows.iter().enumerate() {
+            let rank = ranks - 1 - i as u8;
+            let mut file: u32 = 0;
+            let mut chars = row.chars().peekable();
+            while let Some(c) = chars.next() {
+                if let Some(d) = c.to_digit(10) {
+                    let mut n = d;
+                    while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
+                        n = n * 10 + d2;
+                        chars.next();
+                        if n > 16 {
+                            break;
+                        }
+                    }
+                    if n == 0 {
+                        return Err(format!(
+                            "rank {}: a count of empty cells is 1 or more",
+                            rank + 1
+                        ));
+                    }
+                    for _ in 0..n {
+                        if file < files as u32 && shape.cell(file as u8, rank).is_none() {
+                            return Err(format!(
+                                "{} is a hole of this board; write it as '*'",
+                                cell_name(file, rank)
+                            ));
+                        }
+                        file += 1;
+                    }
+                } else if c == '*' {
+                    if file < files as u32 && shape.cell(file as u8, rank).is_some() {
+                        return Err(format!(
+                            "{} is no hole of this board; '*' marks a hole",
+                            cell_name(file, rank)
+                        ));
+                    }
+                    file += 1;
+                } else if c.is_ascii_alphabetic() || c == '+' {
+                    let promoted = c == '+';
+                    let c = if promoted {
+                        chars
+                            .next()
+                            .filter(|c| c.is_ascii_alphabetic())
+                            .ok_or_else(|| {
+                                format!("rank {}: '+' comes before a piece's letter", rank + 1)
+                            })?
+                    } else {
+                        c
+                    };
+                    let Some(mut piece) = def.piece_by_letter(c) else {
+                        return Err(format!(
+                            "'{c}' is no piece of {}; its letters are {}",
+                            def.name,
+                            def.pieces
+                                .iter()
+                                .filter(|p| !p.promoted)
+                                .map(|p| p.letter)
+                                .collect::<String>()
+                        ));
+                    };
+                    if promoted {
+                        piece = def.pieces[piece as usize].promotes_to.ok_or_else(|| {
+                            format!(
+                                "'+{c}': the {} has no promoted form",
+                                def.pieces[piece as usize].name
+                            )
+                        })?;
+                    }
+                    let was_pawn = chars.peek() == Some(&'~');
+                    if was_pawn {
+                        chars.next();
+                    }
+                    let side = Color::of_case(c);
+                    if file >= files as u32 {
+                        // One piece past the last file: refused below as too many cells.
+                        file += 1;
+                        break;
+                    }
+                    let Some(cell) = shape.cell(file as u8, rank) else {
+                        return Err(format!(
+                            "{} is a hole of this board; no piece stands there",
+                            cell_name(file, rank)
+                        ));
+                    };
+                    pos.put(cell.0, piece, side);
+                    if was_pawn {
+                        pos.was_pawn |= bit(cell.0);
+                    }
+                    if def.pieces[piece as usize].royal {
+                        royals[side.index()] += 1;
+                        pos.royal[side.index()] = cell.0;
+                    }
+                    file += 1;
+                } else {
+                    return Err(format!(
+                        "rank {}: '{}' is neither a piece letter, a count of empty cells nor '*'",
+                        rank + 1,
+                        c.escape_debug()
+                    ));
+                }
+                if file > files as u32 {
+                    break;
+                }
+            }
+            if file != files as u32 {
+                return Err(format!(
+                    "rank {} holds {} cells; this board has {files} files",
+                    rank + 1,
+                    if file > files as u32 {
+                        format!("more than {files}")
+                    } else {
+                        file.to_string()
+                    }
+                ));
+            }
+        }
+        if def.has_royal() {
+            for side in Color::ALL {
+                if royals[side.index()] != 1 {
+                    return Err(format!(
+                        "{} has {} royal pieces; each side has exactly one",
+                        side.name(),
+                        royals[side.index()]
+                    ));
+                }
+            }
+        }
+        if let Some(pocket) = pocket {
+            if def.drops.is_none() {
+                return Err(format!("{} has no drops; a position has no hand", def.name));
+            }
+            for c in pocket.chars().filter(|&c| c != '-') {
+                let piece = def
+                    .piece_by_letter(c)
+                    .filter(|&k| !def.pieces[k as usize].royal)
+                    .ok_or_else(|| {
+                        format!(
+                            "'{}' in the hand is no piece that can be dropped",
+                            c.escape_debug()
+                        )
+                    })?;
+                let count = &mut pos.hands[Color::of_case(c).index()][piece as usize];
+                *count = count
+                    .checked_add(1)
+                    .filter(|&n| n <= 64)
+                    .ok_or("a hand holds at most 64 of a piece")?;
+            }
+        }
+        match fields.next() {
+            None | Some("w") => pos.side = Color::White,
+            Some("b") => pos.side = Color::Black,
+            Some(other) => {
+                return Err(format!(
+                    "'{}' is no side to move; write w or b",
+                    excerpt(other)
+                ))
+            }
+        }
+        if let Some(rights) = fields.next() {
+            if rights != "-" {
+                pos.read_castling(rights)?;
+            }
+        }
+        if let Some(ep) = fields.next() {
+            if ep != "-" {
+                let cell = shape
+                    .parse_cell(ep)
+                    .filter(|_| def.en_passant)
+                    .ok_or_else(|| {
+                        if def.en_passant {
+                            format!("'{}' is no en passant cell; write a cell or -", excerpt(ep))
+                        } else {
+                            "this variant has no en passant; write -".to_string()
+                        }
+                    })?;
+                pos.en_passant = cell.0;
+            }
+        }
+        let mut counter = |name: &str, low: u32| -> Result<Option<u32>, String> {
+            match fields.next() {
+                None => Ok(None),
+                Some(t) => t
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|&n| n >= low && n <= 100_000)
+                    .map(Some)
+                    .ok_or_else(|| format!("'{}' is no {name}; write a whole number", excerpt(t))),
+            }
+        };
+        if let Some(h) = counter("halfmove count", 0)? {
+            pos.halfmoves = h;
+        }
+        if let Some(f) = counter("move number", 0)? {
+            pos.fullmoves = f.max(1);
+        }
+        if let Some(extra) = fields.next() {
+            return Err(format!(
+                "'{}' follows the move number; nothing should",
+                excerpt(extra)
+            ));
+        }
+        pos.check_reachable()?;
+        Ok(pos)
+    }
+
+    fn read_castling(&mut self, rights: &str) -> Result<(), String> {
+        let def = self.def;
+        let Some(castling) = &def.castling else {
+            return Err(format!(
+                "{} has no castling; write - for the rights",
+                def.name
+            ));
+        };
+        for c in rights.chars() {
+            let side = Color::of_case(c);
+            let queenside = match c.to_ascii_uppercase() {
+                'K' => false,
+                'Q' => true,
+                _ => {
+                    return Err(format!(
+                        "'{}' is no castling right; write K, Q, k, q or -",
+                        c.escape_debug()
+                    ))
+                }
+            };
+            let king = self.royal[side.index()];
+            let found = (king != NONE).then(|| {
+                let shape = &def.shape;
+                let rank = shape.rank(Cell(king));
+                let files: Vec<u8> = if queenside {
+                    (0..shape.file(Cell(king))).collect()
+                } else {
+                    (shape.file(Cell(king)) + 1..shape.files()).rev().collect()
+                };
+                files
+                    .into_iter()
+                    .filter_map(|f| shape.cell(f, rank))
+                    .find(|cell| self.piece_at(cell.0) == Some((castling.rook, side)))
+            });
+            match found.flatten() {
+                Some(rook) => self.castle_rook[slot(side, queenside)] = rook.0,
+                None => {
+                    return Err(format!(
+                        "{} cannot castle {}: no {} beside its royal on that side",
+                        side.name(),
+                        if queenside { "queenside" } else { "kingside" },
+                        def.pieces[castling.rook as usize].name
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether play could have reached this position: the side not to move is not in
+    /// check (its royal could be taken) and the royals do not face where they may not.
+    fn check_reachable(&self) -> Result<(), String> {
+        let waiting = self.side.opposite();
+        if self.def.has_royal() && self.attacked(self.royal[waiting.index()], self.side) {
+            return Err(format!(
+                "{} is not to move but its royal piece is attacked; the side not to move is \
+                 never in check",
+                waiting.name()
+            ));
+        }
+        if self.royals_face() {
+            return Err(
+                "the royals face each other on an open file, which this variant forbids".into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The position text: Fairy-Stockfish's FEN.
+    pub fn text(&self) -> String {
+        let shape = &self.def.shape;
+        let mut out = write_board(
+            shape,
+            |c| self.piece_at(c.0).map(|p| (c.0, p)),
+            |(cell, (piece, side))| {
+                let kind = &self.def.pieces[piece as usize];
+                let mut token = String::new();
+                if kind.promoted {
+                    token.push('+');
+                }
+                token.push(match side {
+                    Color::White => kind.letter,
+                    Color::Black => kind.letter.to_ascii_lowercase(),
+                });
+                if self.was_pawn & bit(cell) != 0 {
+                    token.push('~');
+                }
+                token
+            },
+        );
+        if self.def.drops.is_some() {
+            out.push('[');
+            for side in Color::ALL {
+                for (k, &n) in self.hands[side.index()].iter().enumerate() {
+                    if let Some(kind) = self.def.pieces.get(k) {
+                        for _ in 0..n {
+                            out.push(match side {
+                                Color::White => kind.letter,
+                                Color::Black => kind.letter.to_ascii_lowercase(),
+                            });
+                        }
+                    }
+                }
+            }
+            out.push(']');
+        }
+        out.push(' ');
+        out.push(self.side.letter());
+        out.push(' ');
+        let rights: String = [('K', 0), ('Q', 1), ('k', 2), ('q', 3)]
+            .iter()
+            .filter(|(_, s)| self.castle_rook[*s] != NONE)
+            .map(|(c, _)| *c)
+            .collect();
+        out.push_str(if rights.is_empty() { "-" } else { &rights });
+        out.push(' ');
+        if self.en_passant == NONE {
+            out.push('-');
+        } else {
+            out.push_str(&shape.name(Cell(self.en_passant)));
+        }
+        out.push_str(&format!(" {} {}", self.halfmoves, self.fullmoves));
+        out
+    }
+
+    /// A move as Fairy-Stockfish's UCI writes it: `e2e4`, `e7e8q`, castling as the royal's
+    /// move `e1g1`.
+    pub fn move_text(&self, m: &DefinedMove) -> String {
+        let shape = &self.def.shape;
+        if let Kind::Drop { piece } = m.kind {
+            let mut s = String::new();
+            s.push(self.def.pieces[piece as usize].letter);
+            s.push('@');
+            s.push_str(&shape.name(Cell(m.to)));
+            return s;
+        }
+        let mut s = shape.name(Cell(m.from));
+        s.push_str(&shape.name(Cell(m.to)));
+        if m.promotion != NONE {
+            let kind = &self.def.pieces[m.promotion as usize];
+            if kind.promoted {
+                s.push('+');
+            } else {
+                s.push(kind.letter.to_ascii_lowercase());
+            }
+        }
+        s
+    }
+}
