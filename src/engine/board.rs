@@ -383,7 +383,7 @@ impl Shape {
     }
 
     /// The cells of whole ranks `from..=to` (1-based, inclusive).
-    fn rank_span(&self, from: u8, to: u8) -> CellSet {
+    pub fn rank_span(&self, from: u8, to: u8) -> CellSet {
         let mut set = CellSet::EMPTY;
         for c in self.cells() {
             if (from..=to).contains(&(self.rank(c) + 1)) {
@@ -533,7 +533,8 @@ impl Shape {
         (!self.holes.contains(c)).then_some(c)
     }
 
-    fn parse_coords(&self, text: &str) -> Option<Cell> {
+    /// Reads a cell name (any letter case) as a cell of the rectangle, a hole included.
+    pub fn parse_coords(&self, text: &str) -> Option<Cell> {
         let bytes = text.as_bytes();
         let (&f, rest) = bytes.split_first()?;
         let f = f.to_ascii_lowercase();

@@ -144,34 +144,41 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
     };
 
     let shape = check_board(file.board.get_ref(), found)?;
-    let cells = shape.cells().0;
     let regions = check_regions(file, &shape, found);
     let pieces = check_pieces(file, &shape, &regions, found);
     let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
-    let letter_of = |text: &str| -> Option<u8> {
-        let mut chars = text.chars();
-        match (chars.next(), chars.next()) {
+    // The piece a key names by its letter, or the problem noted.
+    let letter_of = |text: &Spanned<String>, key: String, found: &mut Found| -> Option<u8> {
+        let mut chars = text.get_ref().chars();
+        let hit = match (chars.next(), chars.next()) {
             (Some(c), None) => letters
                 .iter()
                 .position(|&l| l == c.to_ascii_uppercase())
                 .map(|i| i as u8),
             _ => None,
+        };
+        if hit.is_none() {
+            found.add(
+                Some(text.span()),
+                key,
+                format!(
+                    "'{}' is no piece's letter; choose among {}",
+                    excerpt(text.get_ref()),
+                    letters.iter().collect::<String>()
+                ),
+            );
         }
+        hit
     };
 
     let ranks = shape.ranks();
+    // A rank counted from its owner's side, as the board's cells.
     let rank_set = |rank: u8, side: Color| -> u128 {
         let r = match side {
-            Color::White => rank - 1,
-            Color::Black => ranks - rank,
+            Color::White => rank,
+            Color::Black => ranks + 1 - rank,
         };
-        let mut set = 0u128;
-        for f in 0..shape.files() {
-            if let Some(c) = shape.cell(f, r) {
-                set |= 1u128 << c.0;
-            }
-        }
-        set & cells
+        shape.rank_span(r, r).0
     };
     let read_ranks = |list: &[Spanned<i64>], key: &str, found: &mut Found| -> Vec<u8> {
         let mut out = Vec::new();
@@ -215,22 +222,14 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
         }
         promotion_forced = p_ref.forced;
         for (i, text) in p_ref.pieces.iter().enumerate() {
-            match letter_of(text.get_ref()) {
+            match letter_of(text, format!("promotion.pieces[{i}]"), found) {
                 Some(k) if pieces[k as usize].royal || pieces[k as usize].pawn => found.add(
                     Some(text.span()),
                     format!("promotion.pieces[{i}]"),
                     "a pawn promotes to a piece that is neither royal nor a pawn",
                 ),
                 Some(k) => promotion_pieces.push(k),
-                None => found.add(
-                    Some(text.span()),
-                    format!("promotion.pieces[{i}]"),
-                    format!(
-                        "'{}' is no piece's letter; choose among {}",
-                        excerpt(text.get_ref()),
-                        letters.iter().collect::<String>()
-                    ),
-                ),
+                None => {}
             }
         }
         let has_pawn = pieces.iter().any(|k| k.pawn);
@@ -253,18 +252,7 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
 
     let castling = file.castling.as_ref().and_then(|c| {
         let c_ref = c.get_ref();
-        let rook = letter_of(c_ref.rook.get_ref());
-        if rook.is_none() {
-            found.add(
-                Some(c_ref.rook.span()),
-                "castling.rook",
-                format!(
-                    "'{}' is no piece's letter; choose among {}",
-                    excerpt(c_ref.rook.get_ref()),
-                    letters.iter().collect::<String>()
-                ),
-            );
-        }
+        let rook = letter_of(&c_ref.rook, "castling.rook".into(), found);
         let file_of = |text: &Spanned<String>, key: &str, found: &mut Found| -> Option<u8> {
             let t = text.get_ref();
             let b = t.as_bytes();
@@ -342,27 +330,16 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
     let mut drops = None;
     if let Some(d) = &file.drops {
         let d_ref = d.get_ref();
-        let no_doubled = d_ref.no_doubled.as_ref().and_then(|t| {
-            letter_of(t.get_ref()).or_else(|| {
-                found.add(
-                    Some(t.span()),
-                    "drops.no_doubled",
-                    format!("'{}' is no piece's letter", excerpt(t.get_ref())),
-                );
-                None
-            })
-        });
-        let mut no_drop_mate = Vec::new();
-        for (i, t) in d_ref.no_drop_mate.iter().enumerate() {
-            match letter_of(t.get_ref()) {
-                Some(k) => no_drop_mate.push(k),
-                None => found.add(
-                    Some(t.span()),
-                    format!("drops.no_drop_mate[{i}]"),
-                    format!("'{}' is no piece's letter", excerpt(t.get_ref())),
-                ),
-            }
-        }
+        let no_doubled = d_ref
+            .no_doubled
+            .as_ref()
+            .and_then(|t| letter_of(t, "drops.no_doubled".into(), found));
+        let no_drop_mate = d_ref
+            .no_drop_mate
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| letter_of(t, format!("drops.no_drop_mate[{i}]"), found))
+            .collect();
         drops = Some(Drops {
             captures: d_ref.captures,
             no_doubled,
@@ -519,8 +496,12 @@ const MAX_REGION_PARTS: usize = 128;
 
 /// Reads a cell (`d4`) or a rectangle between two corners (`d1-f3`) into its cells.
 fn region_part(shape: &Shape, text: &str) -> Option<u128> {
-    let lower = |t: &str| t.bytes().all(|b| !b.is_ascii_uppercase());
-    let corner = |t: &str| shape_coords(shape, t).filter(|_| lower(t));
+    let corner = |t: &str| {
+        let c = shape
+            .parse_coords(t)
+            .filter(|_| t.bytes().all(|b| !b.is_ascii_uppercase()))?;
+        Some((shape.file(c), shape.rank(c)))
+    };
     let (a, b) = match text.split_once('-') {
         Some((a, b)) => (corner(a)?, corner(b)?),
         None => (corner(text)?, corner(text)?),
@@ -536,18 +517,6 @@ fn region_part(shape: &Shape, text: &str) -> Option<u128> {
         }
     }
     Some(set)
-}
-
-/// A cell name's 0-based file and rank on the rectangle, holes included.
-fn shape_coords(shape: &Shape, text: &str) -> Option<(u8, u8)> {
-    let bytes = text.as_bytes();
-    let (&f, rest) = bytes.split_first()?;
-    if !f.is_ascii_lowercase() || rest.is_empty() || rest.len() > 2 || rest[0] == b'0' {
-        return None;
-    }
-    let rank: u8 = std::str::from_utf8(rest).ok()?.parse().ok()?;
-    let file = f - b'a';
-    (file < shape.files() && (1..=shape.ranks()).contains(&rank)).then_some((file, rank - 1))
 }
 
 /// The named regions, each side's cells.

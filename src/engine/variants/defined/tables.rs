@@ -38,6 +38,10 @@ pub struct Reaches {
     pub capture_reach: u128,
     /// The cells it may land on: its region where it is confined, else every cell.
     pub allowed: u128,
+    /// Whether it can move from here on some board (an empty one): where it cannot, the
+    /// piece is never left or dropped (`immobile_forbidden`), and a kind that cannot
+    /// from any cell is refused.
+    pub mobile: bool,
 }
 
 /// The reaches of every piece kind, side and cell.
@@ -113,15 +117,7 @@ impl Tables {
     /// Whether the piece can go anywhere from some cell of the board, for the check that
     /// every piece can move.
     pub fn can_move_somewhere(&self, piece: u8) -> bool {
-        (0..self.total).any(|i| {
-            let r = self.get(piece, Color::White, i as u8);
-            r.quiet_leaps != 0
-                || r.capture_leaps != 0
-                || !r.lame.is_empty()
-                || r.rays
-                    .iter()
-                    .any(|ray| ray.cells.iter().any(|&c| r.allowed >> c & 1 == 1))
-        })
+        (0..self.total).any(|i| self.get(piece, Color::White, i as u8).mobile)
     }
 }
 
@@ -248,6 +244,11 @@ fn reaches_of(shape: &Shape, piece: &PieceKind, side: Color, from: Cell) -> Reac
     r.capture_leaps &= r.allowed;
     r.capture_reach &= r.allowed;
     r.lame.retain(|l| r.allowed >> l.to & 1 == 1);
+    r.mobile = r.quiet_leaps | r.capture_leaps != 0
+        || !r.lame.is_empty()
+        || r.rays
+            .iter()
+            .any(|ray| ray.cells.iter().any(|&c| r.allowed >> c & 1 == 1));
     r
 }
 

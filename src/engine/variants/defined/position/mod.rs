@@ -158,12 +158,7 @@ impl<'d> DefinedPosition<'d> {
     /// Whether `piece` of the side to move could move again from `cell` on some board:
     /// where the variant forbids it, a piece is never left or dropped where it could not.
     fn mobile_at(&self, piece: u8, cell: u8) -> bool {
-        let r = self.def.tables.get(piece, self.side, cell);
-        r.quiet_leaps | r.capture_leaps != 0
-            || !r.lame.is_empty()
-            || r.rays
-                .iter()
-                .any(|ray| ray.cells.iter().any(|&c| r.allowed & bit(c) != 0))
+        self.def.tables.get(piece, self.side, cell).mobile
     }
 
     /// Whether `side` attacks `target`: some piece of it could capture there.
