@@ -68,7 +68,7 @@ fn member_game(app: &mut App, i: usize) -> Table {
     assert!(!reply.private, "{}", reply.text);
     let v = ferry::engine::variant("continental").expect("variant");
     let options = v.options(&[] as &[String]).expect("options");
-    let start = (v.start)(&options);
+    let start = v.start(&options);
     Table {
         channel,
         players: [a, b],
@@ -229,7 +229,7 @@ fn ferry_thinks(
 fn replay(row: &ferry::store::GameRow, actions: &[ferry::engine::Action]) -> Option<Game> {
     let v = ferry::engine::variant(&row.variant).ok()?;
     let options = v.options(&row.options).ok()?;
-    let start = (v.parse)(&row.start_position, &options).ok()?;
+    let start = v.parse(&row.start_position, &options).ok()?;
     Game::replay(v, options, start, actions).ok()
 }
 

@@ -42,7 +42,7 @@ fn perft_start_positions(c: &mut Criterion) {
     group.sample_size(10);
     for v in variants() {
         for (suffix, options) in option_sets(v) {
-            let start = (v.start)(&options);
+            let start = v.start(&options);
             let depth = depth_for(v.id);
             let nodes = start.perft(depth);
             group.throughput(Throughput::Elements(nodes));

@@ -188,7 +188,7 @@ fn ready_game(app: &mut App, channel: &str, w: &str, b: &str, rated: bool) {
     let mut game = Game::new(
         v,
         options.clone(),
-        (v.parse)(&row.start_position, &options).unwrap(),
+        v.parse(&row.start_position, &options).unwrap(),
     );
     for n in 0..4 {
         let p = game.position();

@@ -20,7 +20,7 @@ fn render_positions(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(2));
     for v in variants() {
         let options = v.default_options();
-        let start = Game::new(v, options.clone(), (v.start)(&options));
+        let start = Game::new(v, options.clone(), v.start(&options));
         let late = random_game(v, 60, 0x9E37_79B9_7F4A_7C15);
         for (name, game) in [("start", &start), ("late", &late)] {
             let view = game_view(game, &Request::default());

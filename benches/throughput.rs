@@ -76,7 +76,7 @@ fn main() {
             .unwrap()
             .unwrap();
         let options = variant.options(&row.options).unwrap();
-        let start = (variant.parse)(&row.start_position, &options).unwrap();
+        let start = variant.parse(&row.start_position, &options).unwrap();
         tables.push(Table {
             channel,
             white,

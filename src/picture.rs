@@ -117,10 +117,11 @@ fn mark_last_move(view: &mut BoardView, effects: &Effects) {
 /// The king or general of the side to move, which is in check.
 fn mark_checked_royals(view: &mut BoardView, p: &dyn Position) {
     let to_move = p.side_to_move();
+    let variant = p.variant();
     for c in p.shape().cells() {
         let royal = p
             .piece_at(c)
-            .is_some_and(|x| x.color == to_move && matches!(x.role, Role::King | Role::General));
+            .is_some_and(|x| x.color == to_move && variant.is_royal(x.role));
         if royal {
             view.cells[c.index()].marks.check = true;
         }
@@ -196,7 +197,7 @@ pub fn agreed_options(variant: &Variant, options: &Options) -> Vec<(&'static str
 fn piece_view(variant: &Variant, color: Color, role: Role) -> PieceView {
     PieceView {
         color,
-        role,
+        role: variant.drawn_as(role),
         promoted: variant.is_promoted(role),
     }
 }
@@ -222,7 +223,7 @@ pub fn legend(variant: &Variant) -> (String, Vec<LegendEntry>) {
         .iter()
         .map(|info| LegendEntry {
             piece: piece_view(variant, Color::White, info.role),
-            name: info.role.name().to_string(),
+            name: info.name().to_string(),
             moves: info.moves.to_string(),
         })
         .collect();

@@ -12,7 +12,7 @@ fn positions() -> &'static Vec<Box<dyn Position>> {
     POSITIONS.get_or_init(|| {
         let mut out = Vec::new();
         for v in variants() {
-            let start = (v.start)(&v.default_options());
+            let start = v.start(&v.default_options());
             let mut p = start.clone();
             let mut moves = MoveList::new();
             for i in 0..12 {

@@ -13,9 +13,9 @@ fuzz_target!(|data: &[u8]| {
     let v = all[pick as usize % all.len()];
     let _ = v.options(&[text]);
     let options = v.default_options();
-    let Ok(p) = (v.parse)(text, &options) else { return };
+    let Ok(p) = v.parse(text, &options) else { return };
     let printed = p.text();
-    let again = (v.parse)(&printed, &options).expect("a printed position reads back");
+    let again = v.parse(&printed, &options).expect("a printed position reads back");
     assert_eq!(again.text(), printed);
     let mut moves = MoveList::new();
     p.legal_moves(&mut moves);

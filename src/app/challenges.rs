@@ -222,7 +222,7 @@ impl App {
         &self,
         cmd: &Command,
         c: &ChallengeRow,
-        variant: &Variant,
+        variant: &'static Variant,
         options: &Options,
         channel: String,
     ) -> NewGame {
@@ -241,7 +241,7 @@ impl App {
             options: c.new.options.clone(),
             white,
             black,
-            start_position: (variant.start)(options).text(),
+            start_position: variant.start(options).text(),
             clock_days: c.new.clock_days,
             deadline,
             remind_at,

@@ -302,7 +302,7 @@ impl App {
             options: terms.option_texts(),
             white,
             black,
-            start_position: (terms.variant.start)(&terms.options).text(),
+            start_position: terms.variant.start(&terms.options).text(),
             clock_days: terms.days,
             deadline,
             remind_at,
@@ -577,7 +577,7 @@ mod tests {
         Turn {
             game: 1,
             seq: 0,
-            position: (v.start)(&v.default_options()),
+            position: v.start(&v.default_options()),
             earlier: Vec::new(),
             level: level::DEFAULT,
             color: Color::Black,

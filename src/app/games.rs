@@ -59,7 +59,8 @@ impl App {
         let options = variant
             .options(&row.options)
             .map_err(|e| internal(format!("game {}: stored options: {e}", row.id)))?;
-        let start = (variant.parse)(&row.start_position, &options)
+        let start = variant
+            .parse(&row.start_position, &options)
             .map_err(|e| internal(format!("game {}: stored start: {e}", row.id)))?;
         // Only what the state rests on: not every declined offer (see `Store::record`),
         // read with the action count it is the record of.

@@ -54,7 +54,7 @@ impl App {
         } else {
             Vec::new()
         };
-        let name = format!("{} {}", piece.color, piece.role.name());
+        let name = format!("{} {}", piece.color, p.variant().piece_name(piece.role));
         let text = if g.outcome().is_some() {
             format!("Game {} is over: no piece moves any more.", row.id)
         } else if texts.is_empty() {
@@ -107,7 +107,7 @@ impl App {
         for o in g.options().non_default(variant.options) {
             command.push_str(&format!(" --set {o}"));
         }
-        if (variant.start)(g.options()).text() != g.start().text() {
+        if variant.start(g.options()).text() != g.start().text() {
             command.push_str(&format!(" --fen '{}'", g.start().text()));
         }
         command.push_str(&format!(" {file_name}"));

@@ -152,7 +152,7 @@ mod tests {
     fn game(moves: &[&str]) -> Game {
         let v = engine::variant("continental").unwrap();
         let o = v.options::<&str>(&[]).unwrap();
-        let mut g = Game::new(v, o.clone(), (v.start)(&o));
+        let mut g = Game::new(v, o.clone(), v.start(&o));
         for m in moves {
             g.play(m).unwrap();
         }

@@ -307,7 +307,7 @@ mod tests {
     #[test]
     fn perft_by_first_move_matches_the_engine_divide() {
         for v in variants() {
-            let start = (v.start)(&v.options::<&str>(&[]).unwrap());
+            let start = v.start(&v.options::<&str>(&[]).unwrap());
             for depth in 1..=3 {
                 let mut engine = start.perft_divide(depth);
                 engine.sort();

@@ -230,7 +230,7 @@ fn stored_games(plan: &Plan, location: &str) -> Result<Vec<Game>, Failure> {
         if options != plan.options {
             continue;
         }
-        let Ok(start) = (plan.variant.parse)(&row.start_position, &options) else {
+        let Ok(start) = plan.variant.parse(&row.start_position, &options) else {
             continue;
         };
         let actions: Vec<Action> = store.record(row.id).map_err(fail)?;

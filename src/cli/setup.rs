@@ -14,8 +14,8 @@ pub(super) fn variant_parser() -> impl TypedValueParser<Value = &'static Variant
 /// What every position command starts from: a variant, its options, a position.
 #[derive(Args)]
 pub(super) struct Setup {
-    /// The variant: continental, amalgamated, river, little-river or fluidity (see `ferry
-    /// variants`)
+    /// The variant: continental, amalgamated, river, little-river, fluidity or a defined
+    /// one such as chess, xiangqi or shogi (see `ferry variants`)
     #[arg(value_name = "VARIANT", ignore_case = true, value_parser = variant_parser(), hide_possible_values = true)]
     pub(super) variant: &'static Variant,
     /// The start position, as position text [default: the variant's start]
@@ -42,9 +42,11 @@ impl Setup {
             .options(&self.sets)
             .map_err(|e| Failure::bad(e.to_string()))?;
         let position = match &self.fen {
-            Some(text) => (self.variant.parse)(text, &options)
+            Some(text) => self
+                .variant
+                .parse(text, &options)
                 .map_err(|e| Failure::bad(format!("bad position text: {e}")))?,
-            None => (self.variant.start)(&options),
+            None => self.variant.start(&options),
         };
         Ok(Start {
             variant: self.variant,

@@ -26,7 +26,7 @@ pub(super) struct Plan {
 /// Plays the games, fits the weights, writes the file (or prints it), and reports the
 /// figures on `out`; progress goes to `err`.
 pub(super) fn tune(plan: &Plan, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
-    let start = (plan.variant.start)(&plan.options);
+    let start = plan.variant.start(&plan.options);
     let Some((weights, _)) = start.tuned() else {
         return Err(Failure::bad(format!(
             "{} has no fitted evaluation to tune",

@@ -53,7 +53,8 @@ pub(super) fn check(path: &Path, out: &mut dyn Write, err: &mut dyn Write) -> Re
         shape.cells().count()
     )
     .map_err(io)?;
-    for p in &d.pieces {
+    let worth = defined::values::estimate(&d);
+    for (k, p) in d.pieces.iter().enumerate() {
         let mut marks = Vec::new();
         if p.royal {
             marks.push("royal".to_string());
@@ -72,7 +73,16 @@ pub(super) fn check(path: &Path, out: &mut dyn Write, err: &mut dyn Write) -> Re
         } else {
             format!(" ({})", marks.join(", "))
         };
-        writeln!(out, "{} {}: {}{marks}", p.letter, p.name, p.betza).map_err(io)?;
+        writeln!(
+            out,
+            "{}{} {}: {}{marks}, worth {} cp",
+            if p.promoted { "+" } else { "" },
+            p.letter,
+            p.name,
+            p.betza,
+            worth[k]
+        )
+        .map_err(io)?;
     }
     let start = DefinedPosition::parse(&d, &d.start).map_err(Failure::bad)?;
     writeln!(out, "start {}", start.text()).map_err(io)?;

@@ -332,7 +332,7 @@ pub fn play<'a>(
     opening_seed: u64,
     seed: u64,
 ) -> Played {
-    let mut game = Game::new(variant, options.clone(), (variant.start)(options));
+    let mut game = Game::new(variant, options.clone(), variant.start(options));
     let mut sides = Sides {
         players: [white, black],
         opening: Xorshift::new(opening_seed),

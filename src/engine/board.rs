@@ -364,6 +364,12 @@ impl Shape {
         self
     }
 
+    /// Sets a side's palace to a set of cells.
+    pub fn with_palace_cells(mut self, side: Color, cells: CellSet) -> Shape {
+        self.regions.palace[side] = cells;
+        self
+    }
+
     /// Sets the water to whole ranks `from..=to` (1-based).
     pub fn with_water(mut self, from: u8, to: u8) -> Shape {
         self.regions.water = self.rank_span(from, to);

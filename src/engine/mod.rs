@@ -32,7 +32,7 @@ pub use game::{Action, Game, GameError};
 pub use moves::{Effects, Move, MoveList, Removal};
 pub use options::{OptionSpec, OptionValues, Options};
 pub use outcome::{GameResult, Outcome, Points, Reason};
-pub use types::{ByColor, Color, Hand, Piece, Role};
+pub use types::{ByColor, Color, Hand, Piece, PieceNames, Role};
 pub use variant::{
     server_option, takes_server_option, variant, variants, Feature, History, HistoryEntry, InHand,
     PieceInfo, Position, Variant,

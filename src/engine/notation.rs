@@ -436,7 +436,14 @@ fn split_piece_letter<'t>(style: &SanStyle, t: &'t str) -> Option<(Option<String
 /// `None` when the suffix is empty or not letters.
 fn split_promotion(rest: String) -> Option<(String, Option<String>)> {
     match rest.split_once('=') {
-        Some((b, p)) if !p.is_empty() && p.chars().all(|c| c.is_ascii_alphabetic()) => {
+        // A defined variant's promoted form is written with `+`: `=+B`.
+        Some((b, p))
+            if !p.trim_start_matches('+').is_empty()
+                && p.trim_start_matches('+')
+                    .chars()
+                    .all(|c| c.is_ascii_alphabetic())
+                && p.matches('+').count() <= 1 =>
+        {
             Some((b.to_string(), Some(p.to_ascii_uppercase())))
         }
         Some(_) => None,

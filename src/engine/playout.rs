@@ -32,7 +32,7 @@ impl Xorshift {
 /// generator seeded with `seed` (fewer when the game ends first).
 pub fn random_game(variant: &'static Variant, plies: usize, seed: u64) -> Game {
     let options = variant.default_options();
-    let mut game = Game::new(variant, options.clone(), (variant.start)(&options));
+    let mut game = Game::new(variant, options.clone(), variant.start(&options));
     let mut next = Xorshift::new(seed);
     let mut moves = MoveList::new();
     for _ in 0..plies {

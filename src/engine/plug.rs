@@ -27,16 +27,11 @@ use std::fmt;
 /// panicking on any input given through these methods. Perft and (later) search use these
 /// hooks directly, with no boxing or dynamic dispatch.
 pub trait Rules: Clone + Send + Sync + fmt::Debug + 'static {
-    /// The variant's registry entry.
-    const VARIANT: &'static Variant;
     /// Example moves for a refusal of a text that is no move: "e4, Nf3, exd5 or e2-e4".
     const MOVE_EXAMPLES: &'static str;
 
-    /// The start position under checked options.
-    fn start_position(options: &Options) -> Self;
-    /// Reads a position text under checked options.
-    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError>;
-
+    /// The variant's registry entry.
+    fn variant(&self) -> &'static Variant;
     fn shape(&self) -> &'static Shape;
     fn side_to_move(&self) -> Color;
     fn piece_at(&self, cell: Cell) -> Option<Piece>;
@@ -115,6 +110,9 @@ pub trait Rules: Clone + Send + Sync + fmt::Debug + 'static {
     /// (while the other side did not) is forbidden, as Little River's perpetual check:
     /// the search then never plays one.
     const PERPETUAL_CHECK_FORBIDDEN: bool = false;
+    /// Whether a `+` at the end of a move text reaches `read_rules` instead of being cut
+    /// as a check mark: a defined variant reads Fairy-Stockfish's `b2h8+` as a promotion.
+    const KEEPS_TRAILING_PLUS: bool = false;
     /// Whether the search may skip quiet moves near the horizon (futility and late-move
     /// pruning) where they look unable to matter. Self-play decides it per variant.
     const PRUNE_QUIET_MOVES: bool = true;
@@ -136,6 +134,13 @@ pub trait Rules: Clone + Send + Sync + fmt::Debug + 'static {
     /// material and placing by default; variants add their own terms.
     fn evaluate(&self) -> i32 {
         super::search::eval::standard(self, super::search::eval::placing)
+    }
+
+    /// What one piece of `role` is worth on the board, for the exchanges and the gains
+    /// the search orders moves by: `search::eval::value` by default; a defined variant
+    /// values its pieces by their moves.
+    fn piece_value(&self, role: super::types::Role) -> i32 {
+        super::search::eval::value(role)
     }
 
     /// The fitted weights the evaluation stands on (`search::tuned`) and the variant's own
@@ -167,6 +172,17 @@ pub trait Rules: Clone + Send + Sync + fmt::Debug + 'static {
     }
 }
 
+/// A hand-written variant: one `Rules` type for one registry entry, whose positions are
+/// made without anything but options (a defined variant's need its definition).
+pub trait Registered: Rules {
+    /// The variant's registry entry.
+    const VARIANT: &'static Variant;
+    /// The start position under checked options.
+    fn start_position(options: &Options) -> Self;
+    /// Reads a position text under checked options.
+    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError>;
+}
+
 /// The legal moves: those of the move rules, or none when the game is over by the
 /// position. Every way of listing moves, perft included, passes through here.
 #[inline]
@@ -186,12 +202,12 @@ pub fn legal_list<R: Rules>(pos: &R) -> MoveList {
 }
 
 /// The registry's constructor for `R`'s start position.
-pub fn boxed_start<R: Rules>(options: &Options) -> Box<dyn Position> {
+pub fn boxed_start<R: Registered>(options: &Options) -> Box<dyn Position> {
     Box::new(R::start_position(options))
 }
 
 /// The registry's reader of `R`'s position texts.
-pub fn boxed_parse<R: Rules>(
+pub fn boxed_parse<R: Registered>(
     text: &str,
     options: &Options,
 ) -> Result<Box<dyn Position>, PositionError> {
@@ -203,11 +219,18 @@ pub fn boxed_parse<R: Rules>(
 pub(crate) fn move_text_shape<'t>(
     text: &'t str,
     examples: &'static str,
+    keeps_plus: bool,
 ) -> Result<&'t str, IllegalMove> {
     let text = text.trim();
     check_plain(text, "move", MAX_MOVE_TEXT, "e4")
         .map_err(|why| IllegalMove::Unreadable(Unreadable::NotPlain(why)))?;
-    let t = clean_move_text(text);
+    let t = match clean_move_text(text) {
+        // Only a `+` was cut (and perhaps `!?` after it): the text as written, less those.
+        cut if keeps_plus && !cut.is_empty() && !text.contains('#') => {
+            text.trim_end_matches(['!', '?']).trim_end()
+        }
+        cut => cut,
+    };
     if t.is_empty() {
         return Err(IllegalMove::Unreadable(Unreadable::Empty {
             like: examples,
@@ -224,7 +247,7 @@ pub(crate) fn move_text_shape<'t>(
 
 impl<R: Rules> Position for R {
     fn variant(&self) -> &'static Variant {
-        R::VARIANT
+        Rules::variant(self)
     }
     fn boxed_clone(&self) -> Box<dyn Position> {
         Box::new(self.clone())
@@ -263,12 +286,16 @@ impl<R: Rules> Position for R {
     }
     fn read_move(&self, text: &str) -> Result<(Move, String), IllegalMove> {
         // The text's own faults first: they hold whether or not the game is over.
-        let text = move_text_shape(text, R::MOVE_EXAMPLES)?;
+        let text = move_text_shape(text, R::MOVE_EXAMPLES, R::KEEPS_TRAILING_PLUS)?;
         self.refuse_if_over()?;
         self.read_rules(text)
     }
     fn read_move_in_play(&self, text: &str) -> Result<(Move, String), IllegalMove> {
-        self.read_rules(move_text_shape(text, R::MOVE_EXAMPLES)?)
+        self.read_rules(move_text_shape(
+            text,
+            R::MOVE_EXAMPLES,
+            R::KEEPS_TRAILING_PLUS,
+        )?)
     }
     fn candidate_moves(&self, out: &mut MoveList) {
         Rules::candidate_moves(self, out);

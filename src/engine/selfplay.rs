@@ -56,7 +56,7 @@ pub struct Labelled {
 
 /// Plays one game of `variant` under `options` from `seed`, each move a search of `nodes`.
 pub fn game(variant: &'static Variant, options: &Options, seed: u64, nodes: u64) -> Labelled {
-    let start = (variant.start)(&by_seed(variant, options, seed));
+    let start = variant.start(&by_seed(variant, options, seed));
     let mut game = Game::new(variant, options.clone(), start);
     let mut random = Xorshift::new(seed);
     let mut table = Table::new(8);

@@ -153,6 +153,60 @@ pub enum Role {
     Acelander,
     Chatelaine,
     Man,
+    // Defined variants (`variants::defined`): a piece kind is known by its letter, and
+    // a promoted form by `+` and the letter; the definition gives its name.
+    LetterA,
+    LetterB,
+    LetterC,
+    LetterD,
+    LetterE,
+    LetterF,
+    LetterG,
+    LetterH,
+    LetterI,
+    LetterJ,
+    LetterK,
+    LetterL,
+    LetterM,
+    LetterN,
+    LetterO,
+    LetterP,
+    LetterQ,
+    LetterR,
+    LetterS,
+    LetterT,
+    LetterU,
+    LetterV,
+    LetterW,
+    LetterX,
+    LetterY,
+    LetterZ,
+    PromotedA,
+    PromotedB,
+    PromotedC,
+    PromotedD,
+    PromotedE,
+    PromotedF,
+    PromotedG,
+    PromotedH,
+    PromotedI,
+    PromotedJ,
+    PromotedK,
+    PromotedL,
+    PromotedM,
+    PromotedN,
+    PromotedO,
+    PromotedP,
+    PromotedQ,
+    PromotedR,
+    PromotedS,
+    PromotedT,
+    PromotedU,
+    PromotedV,
+    PromotedW,
+    PromotedX,
+    PromotedY,
+    PromotedZ,
 }
 
 // `Role::CHESS` is `Role::ALL`'s start, so `index()` is a chess role's place in it.
@@ -165,7 +219,11 @@ const _: () = {
 };
 
 impl Role {
+    /// The roles of the five hand-written variants (`ALL`); the lettered roles of defined
+    /// variants come after them.
     pub const COUNT: usize = 21;
+    /// How many letters a lettered role can have (`A` to `Z`).
+    pub const LETTERS: usize = 26;
 
     /// The six roles of Western chess: the first six of `ALL`, so that their `index()`
     /// is their place here.
@@ -207,6 +265,41 @@ impl Role {
         self as usize
     }
 
+    /// The role a defined variant's piece kind has: its letter (`A` to `Z`, either case)
+    /// and whether it is a promoted form.
+    pub fn lettered(letter: char, promoted: bool) -> Option<Role> {
+        let upper = letter.to_ascii_uppercase();
+        if !upper.is_ascii_uppercase() {
+            return None;
+        }
+        let base = if promoted {
+            Role::PromotedA
+        } else {
+            Role::LetterA
+        } as usize;
+        Role::from_index(base + (upper as u8 - b'A') as usize)
+    }
+
+    /// A lettered role's letter and whether it is promoted; `None` for the five's roles.
+    pub fn letter(self) -> Option<(char, bool)> {
+        let i = self as usize;
+        let (first, promoted) = if i >= Role::PromotedA as usize {
+            (Role::PromotedA as usize, true)
+        } else if i >= Role::LetterA as usize {
+            (Role::LetterA as usize, false)
+        } else {
+            return None;
+        };
+        Some(((b'A' + (i - first) as u8) as char, promoted))
+    }
+
+    fn from_index(i: usize) -> Option<Role> {
+        Role::ALL
+            .get(i)
+            .or_else(|| LETTERED.get(i.wrapping_sub(Role::COUNT)))
+            .copied()
+    }
+
     /// The name a player reads.
     pub fn name(self) -> &'static str {
         match self {
@@ -231,7 +324,114 @@ impl Role {
             Role::Acelander => "Acelander",
             Role::Chatelaine => "Chatelaine",
             Role::Man => "Man",
+            // A defined variant names its pieces (`Variant::piece_name`, and
+            // `PieceNames` while its refusals are written); elsewhere a lettered piece
+            // is named by its letter.
+            lettered => PieceNames::current(lettered).unwrap_or_else(|| {
+                LETTER_NAMES
+                    .get((lettered as usize).wrapping_sub(Role::COUNT))
+                    .copied()
+                    .unwrap_or("piece")
+            }),
         }
+    }
+}
+
+/// The lettered roles in order: `LetterA` to `LetterZ`, then `PromotedA` to `PromotedZ`.
+const LETTERED: [Role; 2 * Role::LETTERS] = [
+    Role::LetterA,
+    Role::LetterB,
+    Role::LetterC,
+    Role::LetterD,
+    Role::LetterE,
+    Role::LetterF,
+    Role::LetterG,
+    Role::LetterH,
+    Role::LetterI,
+    Role::LetterJ,
+    Role::LetterK,
+    Role::LetterL,
+    Role::LetterM,
+    Role::LetterN,
+    Role::LetterO,
+    Role::LetterP,
+    Role::LetterQ,
+    Role::LetterR,
+    Role::LetterS,
+    Role::LetterT,
+    Role::LetterU,
+    Role::LetterV,
+    Role::LetterW,
+    Role::LetterX,
+    Role::LetterY,
+    Role::LetterZ,
+    Role::PromotedA,
+    Role::PromotedB,
+    Role::PromotedC,
+    Role::PromotedD,
+    Role::PromotedE,
+    Role::PromotedF,
+    Role::PromotedG,
+    Role::PromotedH,
+    Role::PromotedI,
+    Role::PromotedJ,
+    Role::PromotedK,
+    Role::PromotedL,
+    Role::PromotedM,
+    Role::PromotedN,
+    Role::PromotedO,
+    Role::PromotedP,
+    Role::PromotedQ,
+    Role::PromotedR,
+    Role::PromotedS,
+    Role::PromotedT,
+    Role::PromotedU,
+    Role::PromotedV,
+    Role::PromotedW,
+    Role::PromotedX,
+    Role::PromotedY,
+    Role::PromotedZ,
+];
+
+/// The lettered roles' names where no definition is at hand: the letter, `+` before a
+/// promoted form's.
+const LETTER_NAMES: [&str; 2 * Role::LETTERS] = [
+    "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S",
+    "T", "U", "V", "W", "X", "Y", "Z", "+A", "+B", "+C", "+D", "+E", "+F", "+G", "+H", "+I", "+J",
+    "+K", "+L", "+M", "+N", "+O", "+P", "+Q", "+R", "+S", "+T", "+U", "+V", "+W", "+X", "+Y", "+Z",
+];
+
+/// A defined variant's names for its lettered roles. A refusal carries them
+/// (`IllegalMove::Named`) and sets them while its sentence is written, on the writing
+/// thread only, so that "the N on b1" reads "the Knight on b1".
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PieceNames(pub &'static [(Role, &'static str)]);
+
+thread_local! {
+    static NAMING: std::cell::Cell<Option<&'static [(Role, &'static str)]>> =
+        const { std::cell::Cell::new(None) };
+}
+
+impl PieceNames {
+    /// Runs `write` with these names in force, and the ones before after it.
+    pub fn while_writing<T>(self, write: impl FnOnce() -> T) -> T {
+        struct Restore(Option<&'static [(Role, &'static str)]>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                NAMING.with(|n| n.set(self.0));
+            }
+        }
+        let _restore = Restore(NAMING.with(|n| n.replace(Some(self.0))));
+        write()
+    }
+
+    fn current(role: Role) -> Option<&'static str> {
+        NAMING.with(|n| {
+            n.get()?
+                .iter()
+                .find(|(r, _)| *r == role)
+                .map(|(_, name)| *name)
+        })
     }
 }
 
@@ -270,18 +470,23 @@ pub struct Hand {
 impl Hand {
     #[inline]
     pub fn count(&self, role: Role) -> u8 {
-        self.counts[role.index()]
+        self.counts.get(role.index()).copied().unwrap_or(0)
     }
 
     #[inline]
     pub fn add(&mut self, role: Role) {
-        self.counts[role.index()] += 1;
+        // A `Hand` holds the five's roles; a defined variant keeps its own hands.
+        if let Some(c) = self.counts.get_mut(role.index()) {
+            *c += 1;
+        }
     }
 
     /// Takes one piece of `role`; false (and nothing changes) when there is none.
     #[inline]
     pub fn take(&mut self, role: Role) -> bool {
-        let c = &mut self.counts[role.index()];
+        let Some(c) = self.counts.get_mut(role.index()) else {
+            return false;
+        };
         if *c == 0 {
             return false;
         }

@@ -14,6 +14,7 @@ use super::search::{
     Limits, Report, Seen,
 };
 use super::types::{Color, Piece, Role};
+use super::variants::defined::{Definition, Loaded, Played};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -210,6 +211,39 @@ pub struct PieceInfo {
     pub promoted: bool,
     /// How it moves and captures, in one short line.
     pub moves: &'static str,
+    /// Its name where the role's own is not (a defined variant's lettered pieces).
+    pub name: Option<&'static str>,
+    /// The role whose drawing it has where not its own: a defined variant's piece that
+    /// moves as a chess piece is drawn as that piece.
+    pub drawn_as: Option<Role>,
+}
+
+impl PieceInfo {
+    /// A hand-written variant's piece: named and drawn as its role.
+    pub const fn of(role: Role, promoted: bool, moves: &'static str) -> PieceInfo {
+        PieceInfo {
+            role,
+            promoted,
+            moves,
+            name: None,
+            drawn_as: None,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.name.unwrap_or_else(|| self.role.name())
+    }
+}
+
+/// How a variant's positions are made.
+pub enum Make {
+    /// A hand-written variant: its `Rules` type's constructors (`plug::boxed_start`).
+    Rules {
+        start: fn(&Options) -> Box<dyn Position>,
+        parse: ParseFn,
+    },
+    /// A variant defined as data: its checked definition (`variants::defined`).
+    Defined(&'static Loaded),
 }
 
 /// A variant: its id, its options and how to make its positions.
@@ -224,10 +258,8 @@ pub struct Variant {
     pub pieces: &'static [PieceInfo],
     /// Checks combinations of options that each key alone cannot (the default: none).
     pub check_options: fn(&Options) -> Result<(), OptionError>,
-    /// The start position under the given (checked) options.
-    pub start: fn(&Options) -> Box<dyn Position>,
-    /// Reads a position text under the given (checked) options.
-    pub parse: ParseFn,
+    /// How its positions are made: `start` and `parse` below.
+    pub make: Make,
 }
 
 impl fmt::Debug for Variant {
@@ -242,6 +274,65 @@ impl Variant {
         let options = Options::parse(self.options, pairs)?;
         (self.check_options)(&options)?;
         Ok(options)
+    }
+
+    /// The start position under the given (checked) options.
+    pub fn start(&'static self, options: &Options) -> Box<dyn Position> {
+        match self.make {
+            Make::Rules { start, .. } => start(options),
+            Make::Defined(loaded) => Box::new(Played::start(self, loaded)),
+        }
+    }
+
+    /// Reads a position text under the given (checked) options.
+    pub fn parse(
+        &'static self,
+        text: &str,
+        options: &Options,
+    ) -> Result<Box<dyn Position>, PositionError> {
+        match self.make {
+            Make::Rules { parse, .. } => parse(text, options),
+            Make::Defined(loaded) => {
+                Played::parse(self, loaded, text).map(|p| Box::new(p) as Box<dyn Position>)
+            }
+        }
+    }
+
+    /// The definition of a variant defined as data.
+    pub fn definition(&self) -> Option<&'static Definition> {
+        match self.make {
+            Make::Rules { .. } => None,
+            Make::Defined(loaded) => Some(&loaded.definition),
+        }
+    }
+
+    /// Whether `role` is the piece whose capture or mate ends the game here.
+    pub fn is_royal(&self, role: Role) -> bool {
+        match self.make {
+            Make::Rules { .. } => matches!(role, Role::King | Role::General),
+            Make::Defined(loaded) => loaded
+                .roles
+                .iter()
+                .zip(&loaded.definition.pieces)
+                .any(|(&r, kind)| r == role && kind.royal),
+        }
+    }
+
+    /// How a piece of this variant is drawn: as a chess piece where it moves as one.
+    pub fn drawn_as(&self, role: Role) -> Role {
+        self.pieces
+            .iter()
+            .find(|p| p.role == role)
+            .and_then(|p| p.drawn_as)
+            .unwrap_or(role)
+    }
+
+    /// The name of a piece of this variant as players read it.
+    pub fn piece_name(&self, role: Role) -> &'static str {
+        self.pieces
+            .iter()
+            .find(|p| p.role == role)
+            .map_or_else(|| role.name(), PieceInfo::name)
     }
 
     pub fn default_options(&self) -> Options {
@@ -259,8 +350,21 @@ pub fn any_options(_: &Options) -> Result<(), OptionError> {
     Ok(())
 }
 
-/// Every variant Ferry plays.
+/// Every variant Ferry plays on every server: the five, then the defined variants of the
+/// operator's folder (`variants::defined::registry`).
 pub fn variants() -> &'static [&'static Variant] {
+    static ALL: OnceLock<Vec<&'static Variant>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let builtin = super::variants::ALL;
+        let ids: Vec<&str> = builtin.iter().map(|v| v.id).collect();
+        let mut all = builtin.to_vec();
+        all.extend(super::variants::defined::registry::operators(&ids));
+        all
+    })
+}
+
+/// The five hand-written variants.
+pub fn builtin_variants() -> &'static [&'static Variant] {
     super::variants::ALL
 }
 

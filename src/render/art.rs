@@ -60,6 +60,8 @@ fn look(role: Role, promoted: bool) -> Look {
         Role::Wazir => token('✚'),
         Role::Pasha => token('✳'),
         Role::Alibaba => token('❋'),
+        // A defined variant's piece whose move is no chess piece's: its letter.
+        lettered => token(lettered.letter().map_or('?', |(letter, _)| letter)),
     }
 }
 

@@ -126,7 +126,7 @@ mod tests {
 
     fn position(id: &str, text: &str) -> Box<dyn Position> {
         let v = variant(id).unwrap();
-        (v.parse)(text, &v.default_options()).unwrap()
+        v.parse(text, &v.default_options()).unwrap()
     }
 
     fn written(p: &dyn Position, text: &str) -> String {
@@ -171,7 +171,7 @@ mod tests {
     #[test]
     fn other_variants_keep_ferrys_coordinates() {
         let v = variant("river").unwrap();
-        let p = (v.start)(&v.default_options());
+        let p = v.start(&v.default_options());
         let mut legal = MoveList::new();
         p.legal_moves(&mut legal);
         for m in &legal {

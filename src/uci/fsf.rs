@@ -351,25 +351,25 @@ mod tests {
 
     fn position(id: &str, text: &str) -> Box<dyn Position> {
         let v = variant(id).unwrap();
-        (v.parse)(text, &v.default_options()).unwrap()
+        v.parse(text, &v.default_options()).unwrap()
     }
 
     #[test]
     fn the_start_positions_are_written_as_fairy_stockfish_writes_them() {
         let v = variant("continental").unwrap();
-        let start = (v.start)(&v.default_options());
+        let start = v.start(&v.default_options());
         assert_eq!(
             fen(start.as_ref()).unwrap(),
             "rnemkenr/8/pppppppp/8/8/PPPPPPPP/8/RNEKMENR[PPCCppcc] w - - 0 1"
         );
         let v = variant("amalgamated").unwrap();
-        let start = (v.start)(&v.default_options());
+        let start = v.start(&v.default_options());
         assert_eq!(
             fen(start.as_ref()).unwrap(),
             "rnbagbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBAGBNR w - - 0 1"
         );
         let v = variant("river").unwrap();
-        assert!(fen((v.start)(&v.default_options()).as_ref()).is_none());
+        assert!(fen(v.start(&v.default_options()).as_ref()).is_none());
     }
 
     #[test]

@@ -84,7 +84,7 @@ impl Session {
 
     /// The variant's start, a new game.
     fn new_game(&mut self) {
-        let start = (self.variant.start)(&self.options);
+        let start = self.variant.start(&self.options);
         self.game = Some(Game::new(self.variant, self.options.clone(), start));
     }
 
@@ -245,7 +245,7 @@ fn set_position(s: &mut Session, args: &[&str]) -> Result<(), String> {
         None => (args, &[][..]),
     };
     let start = match setup.split_first() {
-        Some((&"startpos", [])) => (s.variant.start)(&s.options),
+        Some((&"startpos", [])) => s.variant.start(&s.options),
         Some((&"fen", text)) if !text.is_empty() => read_fen(s, &text.join(" "))?,
         _ => return Err("write position startpos or position fen TEXT, then moves if any".into()),
     };
@@ -263,10 +263,10 @@ fn set_position(s: &mut Session, args: &[&str]) -> Result<(), String> {
 /// A position text in Ferry's form or, where Fairy-Stockfish plays the variant, its FEN;
 /// a refusal gives Ferry's own reason.
 fn read_fen(s: &Session, text: &str) -> Result<Box<dyn Position>, String> {
-    let own = (s.variant.parse)(text, &s.options);
+    let own = s.variant.parse(text, &s.options);
     let theirs = || {
         let ferry = fsf::read_fen(s.variant, text)?;
-        (s.variant.parse)(&ferry, &s.options).ok()
+        s.variant.parse(&ferry, &s.options).ok()
     };
     match own {
         Ok(p) => Ok(p),

@@ -240,7 +240,7 @@ impl App {
         };
         let now = self.now();
         let (deadline, remind_at) = deadlines(now, t.new.clock_days);
-        let start = (variant.start)(&options);
+        let start = variant.start(&options);
         let new = NewGame {
             server: t.new.server.clone(),
             channel: channel.to_string(),

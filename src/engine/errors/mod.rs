@@ -21,6 +21,7 @@ pub use reading::{NoSuchMove, Unreadable};
 pub use rules::{RiverExit, RuleBroken};
 pub use words::{File, Owned, Square, Subject, Wing};
 
+use crate::engine::types::PieceNames;
 use std::fmt;
 
 /// A bad `key=value` option; the message lists the valid choices.
@@ -66,6 +67,12 @@ pub enum IllegalMove {
     /// Little River: the check would repeat a position a third time while its side has
     /// checked on every move since the position first occurred.
     PerpetualCheck,
+    /// A defined variant's refusal with the names of its pieces, which its lettered roles
+    /// take while the sentence is written (`types::PieceNames`).
+    Named {
+        refusal: Box<IllegalMove>,
+        names: PieceNames,
+    },
 }
 
 impl fmt::Display for IllegalMove {
@@ -89,6 +96,7 @@ impl fmt::Display for IllegalMove {
             IllegalMove::BadDrop(k) => k.fmt(f),
             IllegalMove::NoSuchMove(k) => k.fmt(f),
             IllegalMove::Rule(k) => k.fmt(f),
+            IllegalMove::Named { refusal, names } => names.while_writing(|| refusal.fmt(f)),
             IllegalMove::PerpetualCheck => f.write_str(
                 "perpetual check: this check would repeat the position a third time while you \
                  have checked on every move since it first occurred; vary your play",

@@ -352,6 +352,11 @@ pub enum LeavesInCheck {
         role: Role,
         to: Square,
     },
+    /// A defined variant: a drop that leaves the royal piece in check.
+    DropLeavesRoyal {
+        role: Role,
+        to: Square,
+    },
     /// Fluidity.
     KingInto {
         to: Square,
@@ -412,6 +417,10 @@ impl fmt::Display for LeavesInCheck {
             DropExposesGeneral { role, to } => write!(
                 f,
                 "dropping the {role} on {to} would leave your General in check"
+            ),
+            DropLeavesRoyal { role, to } => write!(
+                f,
+                "dropping the {role} on {to} would leave your royal piece in check"
             ),
             KingInto { to, danger } => {
                 write!(f, "the King cannot go to {to}: it would be {danger} there")

@@ -266,6 +266,12 @@ pub enum BadDrop {
         to: Square,
         role: Role,
     },
+    /// A defined variant: the piece may not be dropped there (outside its drop region, a
+    /// second pawn on a file, where it could never move, or a pawn's drop that mates).
+    NotAllowedOn {
+        role: Role,
+        to: Square,
+    },
 }
 
 impl fmt::Display for BadDrop {
@@ -293,6 +299,11 @@ impl fmt::Display for BadDrop {
             BadDrop::Occupied { to, role } => write!(
                 f,
                 "{to} is occupied by a {role}: a piece can only be dropped on an empty square"
+            ),
+            BadDrop::NotAllowedOn { role, to } => write!(
+                f,
+                "a {role} may not be dropped on {to} in this variant (its rules list where \
+                 it may go: /rules)"
             ),
         }
     }

@@ -73,6 +73,10 @@ pub enum PositionError {
         royal: Role,
     },
 
+    /// A defined variant's position text: its reader's sentence, which names the
+    /// definition's pieces (`variants::defined`).
+    Defined(String),
+
     // -- Little River --------------------------------------------------------------------
     BadSeed {
         text: String,
@@ -264,6 +268,7 @@ impl fmt::Display for PositionError {
         use PositionError::*;
         match self {
             NotPlain(why) => f.write_str(why),
+            Defined(why) => f.write_str(why),
             Empty { fields } => write!(f, "the position text is empty; expected {fields}"),
             Extra { text, fields } => {
                 write!(

@@ -56,6 +56,13 @@ pub enum RuleBroken {
     FluidityMovesOnly,
     AmalgamatedMovesOnly,
 
+    /// A defined variant's piece confined to a region (Xiangqi's palace and own side).
+    LeavesRegion {
+        piece: Subject,
+        to: Square,
+        region: &'static str,
+    },
+
     // -- Little River: palaces, kings, the river ----------------------------------------
     KingLeavesPalace {
         piece: Subject,
@@ -234,6 +241,9 @@ impl fmt::Display for RuleBroken {
                 f.write_str("Amalgamated has only ordinary moves from one cell to another")
             }
 
+            LeavesRegion { piece, to, region } => {
+                write!(f, "{piece} cannot go to {to}: it never leaves the {region}")
+            }
             KingLeavesPalace { piece, to } => {
                 write!(f, "{piece} cannot go to {to}: a King never leaves its palace")
             }

@@ -42,6 +42,8 @@ pub fn value(role: Role) -> i32 {
         Role::Primate => 470,
         Role::Acelander => 450,
         Role::Man => 250,
+        // Lettered roles: a defined variant values its own pieces (`Rules::piece_value`).
+        _ => 0,
     }
 }
 
@@ -103,6 +105,8 @@ pub fn placing(role: Role) -> Placing {
         Role::Queen | Role::Chatelaine | Role::Cannon => (2, 0),
         Role::Pawn | Role::Soldier => (2, 8),
         Role::Rook | Role::Chariot | Role::King | Role::General => (0, 0),
+        // Lettered roles: a defined variant places its pieces by its own evaluation.
+        _ => (0, 0),
     };
     Placing { centre, advance }
 }

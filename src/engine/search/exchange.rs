@@ -4,7 +4,7 @@
 //! as its rules say (a Cannon over its screen, a boat's passenger, a swimmer, a Fluidity
 //! piece passing through the cell: `Rules::takes_on`).
 
-use super::{eval, gain};
+use super::gain;
 use crate::engine::board::Cell;
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::plug::Rules;
@@ -23,7 +23,7 @@ pub struct Scratch {
 fn mover_value<R: Rules>(pos: &R, m: &Move) -> i32 {
     m.from()
         .and_then(|c| pos.piece_at(c))
-        .map_or(0, |p| eval::value(p.role))
+        .map_or(0, |p| pos.piece_value(p.role))
 }
 
 /// Whether playing `m` loses material once the exchange on its cell is played out: what
@@ -40,7 +40,7 @@ fn may_lose<R: Rules>(pos: &R, m: &Move) -> bool {
         .to()
         .and_then(|c| pos.piece_at(c))
         .filter(|p| p.color != pos.side_to_move())
-        .map_or(0, |p| eval::value(p.role));
+        .map_or(0, |p| pos.piece_value(p.role));
     mover_value(pos, m) > victim
 }
 
@@ -53,7 +53,7 @@ fn wins_at_least<R: Rules>(pos: &R, m: &Move, threshold: i32, scratch: &mut Scra
     };
     let mut child = pos.clone();
     let effects = child.play(m);
-    let won = gain(&effects, pos.side_to_move()).unwrap_or(0);
+    let won = gain(pos, &effects, pos.side_to_move()).unwrap_or(0);
     won - answer(&child, target, 0, scratch) >= threshold
 }
 
@@ -84,7 +84,7 @@ fn answer<R: Rules>(pos: &R, target: Cell, depth: usize, scratch: &mut Scratch) 
     };
     let mut child = pos.clone();
     let effects = child.play(&taker);
-    let won = gain(&effects, side).unwrap_or(0);
+    let won = gain(pos, &effects, side).unwrap_or(0);
     (won - answer(&child, target, depth + 1, scratch)).max(0)
 }
 
@@ -92,6 +92,7 @@ fn answer<R: Rules>(pos: &R, target: Cell, depth: usize, scratch: &mut Scratch) 
 mod tests {
     use super::*;
     use crate::engine::plug::legal_list;
+    use crate::engine::search::eval;
     use crate::engine::variants::continental::ContinentalPosition;
 
     fn the_move(pos: &ContinentalPosition, text: &str) -> Move {

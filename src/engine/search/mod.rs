@@ -760,7 +760,7 @@ impl Searcher<'_> {
             if !in_check {
                 // Delta pruning: a capture that cannot lift the score to alpha even with a
                 // margin for position is not worth a search.
-                match gain(&effects, pos.side_to_move()) {
+                match gain(pos, &effects, pos.side_to_move()) {
                     None => continue,
                     Some(g) if stand + g + DELTA_MARGIN <= alpha => continue,
                     Some(_) => {}
@@ -914,17 +914,17 @@ fn has_pieces<R: Rules>(pos: &R) -> bool {
 /// the mover's stronger (a promotion): the moves quiescence follows; `None` for a quiet move. A piece made weaker
 /// (Amalgamated's demotion coming back across the river) is a quiet move: following those
 /// too would make nearly every move noisy.
-fn gain(effects: &Effects, mover: Color) -> Option<i32> {
+fn gain<R: Rules>(pos: &R, effects: &Effects, mover: Color) -> Option<i32> {
     let taken: i32 = effects
         .removed
         .iter()
         .filter(|(_, p, _)| p.color != mover)
-        .map(|(_, p, _)| eval::value(p.role).max(PAWN_FLOOR))
+        .map(|(_, p, _)| pos.piece_value(p.role).max(PAWN_FLOOR))
         .sum();
     let promoted: i32 = effects
         .transformed
         .iter()
-        .map(|(_, before, after)| eval::value(after.role) - eval::value(before.role))
+        .map(|(_, before, after)| pos.piece_value(after.role) - pos.piece_value(before.role))
         .filter(|&g| g > 0)
         .sum();
     (taken + promoted > 0).then_some(taken + promoted)

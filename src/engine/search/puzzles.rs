@@ -191,7 +191,9 @@ impl Puzzle {
 
     /// The game at the puzzle's start: the position before, and the setup move played.
     pub fn game(&self) -> Result<Game, BadLine> {
-        let start = (self.variant.parse)(&self.before, &self.options)
+        let start = self
+            .variant
+            .parse(&self.before, &self.options)
             .map_err(|e| BadLine(format!("the position is not one: {e}")))?;
         let mut game = Game::new(self.variant, self.options.clone(), start);
         game.play(&self.setup)

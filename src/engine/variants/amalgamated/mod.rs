@@ -30,11 +30,11 @@ use crate::engine::notation::{self, Reading};
 use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::placement::Placement;
-use crate::engine::plug::{boxed_parse, boxed_start, Rules};
+use crate::engine::plug::{boxed_parse, boxed_start, Registered, Rules};
 use crate::engine::search::key::key_of;
 use crate::engine::search::tuned::{Terms, Weights};
 use crate::engine::types::{ByColor, Color, Piece, Role};
-use crate::engine::variant::{any_options, History, PieceInfo, Variant};
+use crate::engine::variant::{any_options, History, Make, PieceInfo, Variant};
 
 use move_text::SAN_STYLE;
 use options::OPTIONS;
@@ -44,66 +44,54 @@ use pieces::{shape, write_token};
 // The descriptor.
 
 static PIECES: [PieceInfo; 12] = [
-    PieceInfo {
-        role: Role::General,
-        promoted: false,
-        moves: "G: one step orthogonally, files c-f; becomes a King across the river",
-    },
-    PieceInfo {
-        role: Role::King,
-        promoted: true,
-        moves: "K: one step in any direction, files c-f; never goes back home",
-    },
-    PieceInfo {
-        role: Role::Pasha,
-        promoted: false,
-        moves: "A: one step in any direction, or a leap of exactly two in a line",
-    },
-    PieceInfo {
-        role: Role::Alibaba,
-        promoted: true,
-        moves: "+A: only leaps of exactly two, orthogonally or diagonally",
-    },
-    PieceInfo {
-        role: Role::Bishop,
-        promoted: false,
-        moves: "B: any distance diagonally",
-    },
-    PieceInfo {
-        role: Role::Primate,
-        promoted: true,
-        moves: "+B: a Bishop, or one step in any direction",
-    },
-    PieceInfo {
-        role: Role::Knight,
-        promoted: false,
-        moves: "N: leaps like a chess knight",
-    },
-    PieceInfo {
-        role: Role::Acelander,
-        promoted: true,
-        moves: "+N: a Knight, or one step in any direction",
-    },
-    PieceInfo {
-        role: Role::Rook,
-        promoted: false,
-        moves: "R: any distance along a rank or file",
-    },
-    PieceInfo {
-        role: Role::Chatelaine,
-        promoted: true,
-        moves: "+R: a Rook, or one step in any direction",
-    },
-    PieceInfo {
-        role: Role::Pawn,
-        promoted: false,
-        moves: "P: one step forward, captures one diagonally forward",
-    },
-    PieceInfo {
-        role: Role::Man,
-        promoted: true,
-        moves: "+P: a Pawn across the river: one step in any direction",
-    },
+    PieceInfo::of(
+        Role::General,
+        false,
+        "G: one step orthogonally, files c-f; becomes a King across the river",
+    ),
+    PieceInfo::of(
+        Role::King,
+        true,
+        "K: one step in any direction, files c-f; never goes back home",
+    ),
+    PieceInfo::of(
+        Role::Pasha,
+        false,
+        "A: one step in any direction, or a leap of exactly two in a line",
+    ),
+    PieceInfo::of(
+        Role::Alibaba,
+        true,
+        "+A: only leaps of exactly two, orthogonally or diagonally",
+    ),
+    PieceInfo::of(Role::Bishop, false, "B: any distance diagonally"),
+    PieceInfo::of(
+        Role::Primate,
+        true,
+        "+B: a Bishop, or one step in any direction",
+    ),
+    PieceInfo::of(Role::Knight, false, "N: leaps like a chess knight"),
+    PieceInfo::of(
+        Role::Acelander,
+        true,
+        "+N: a Knight, or one step in any direction",
+    ),
+    PieceInfo::of(Role::Rook, false, "R: any distance along a rank or file"),
+    PieceInfo::of(
+        Role::Chatelaine,
+        true,
+        "+R: a Rook, or one step in any direction",
+    ),
+    PieceInfo::of(
+        Role::Pawn,
+        false,
+        "P: one step forward, captures one diagonally forward",
+    ),
+    PieceInfo::of(
+        Role::Man,
+        true,
+        "+P: a Pawn across the river: one step in any direction",
+    ),
 ];
 
 pub static VARIANT: Variant = Variant {
@@ -114,8 +102,10 @@ pub static VARIANT: Variant = Variant {
     options: OPTIONS,
     pieces: &PIECES,
     check_options: any_options,
-    start: boxed_start::<Amalgamated>,
-    parse: boxed_parse::<Amalgamated>,
+    make: Make::Rules {
+        start: boxed_start::<Amalgamated>,
+        parse: boxed_parse::<Amalgamated>,
+    },
 };
 
 // ---------------------------------------------------------------------------------------
@@ -152,15 +142,22 @@ impl Amalgamated {
     }
 }
 
-impl Rules for Amalgamated {
+impl Registered for Amalgamated {
     const VARIANT: &'static Variant = &VARIANT;
-    const MOVE_EXAMPLES: &'static str = notation::SAN_EXAMPLES;
 
     fn start_position(options: &Options) -> Self {
         Amalgamated::start(options)
     }
     fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
         Amalgamated::from_text(text, options)
+    }
+}
+
+impl Rules for Amalgamated {
+    const MOVE_EXAMPLES: &'static str = notation::SAN_EXAMPLES;
+
+    fn variant(&self) -> &'static Variant {
+        &VARIANT
     }
 
     fn shape(&self) -> &'static Shape {

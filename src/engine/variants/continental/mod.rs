@@ -24,11 +24,11 @@ use crate::engine::notation::{self, Reading};
 use crate::engine::options::{OptionSpec, OptionValues, Options};
 use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::placement::Placement;
-use crate::engine::plug::{boxed_parse, boxed_start, Rules};
+use crate::engine::plug::{boxed_parse, boxed_start, Registered, Rules};
 use crate::engine::search::key::key_of;
 use crate::engine::search::tuned::{Terms, Weights};
 use crate::engine::types::{ByColor, Color, Hand, Piece, Role};
-use crate::engine::variant::{any_options, History, InHand, PieceInfo, Variant};
+use crate::engine::variant::{any_options, History, InHand, Make, PieceInfo, Variant};
 use move_text::STYLE;
 use tables::{kind, tables, CAPTURED_ORDER, GENERAL, KINDS};
 
@@ -62,46 +62,38 @@ static OPTIONS: [OptionSpec; 3] = [
 ];
 
 static PIECES: [PieceInfo; 8] = [
-    PieceInfo {
-        role: Role::General,
-        promoted: false,
-        moves: "K: one step in any direction; the royal piece",
-    },
-    PieceInfo {
-        role: Role::Guard,
-        promoted: false,
-        moves: "G: one step diagonally",
-    },
-    PieceInfo {
-        role: Role::Elephant,
-        promoted: false,
-        moves: "E: one step forward, diagonally, or straight back; never sideways",
-    },
-    PieceInfo {
-        role: Role::Horse,
-        promoted: false,
-        moves: "H: leaps like a chess knight",
-    },
-    PieceInfo {
-        role: Role::Chariot,
-        promoted: false,
-        moves: "R: any distance along a rank or file, like a rook",
-    },
-    PieceInfo {
-        role: Role::Cannon,
-        promoted: false,
-        moves: "C: moves like a rook; captures by jumping exactly one piece; dropped on rank 1",
-    },
-    PieceInfo {
-        role: Role::Soldier,
-        promoted: false,
-        moves: "P: one step forward, captures diagonally forward; dropped on rank 3",
-    },
-    PieceInfo {
-        role: Role::GuardSoldier,
-        promoted: true,
-        moves: "S: a Soldier promoted on rank 6; one step diagonally",
-    },
+    PieceInfo::of(
+        Role::General,
+        false,
+        "K: one step in any direction; the royal piece",
+    ),
+    PieceInfo::of(Role::Guard, false, "G: one step diagonally"),
+    PieceInfo::of(
+        Role::Elephant,
+        false,
+        "E: one step forward, diagonally, or straight back; never sideways",
+    ),
+    PieceInfo::of(Role::Horse, false, "H: leaps like a chess knight"),
+    PieceInfo::of(
+        Role::Chariot,
+        false,
+        "R: any distance along a rank or file, like a rook",
+    ),
+    PieceInfo::of(
+        Role::Cannon,
+        false,
+        "C: moves like a rook; captures by jumping exactly one piece; dropped on rank 1",
+    ),
+    PieceInfo::of(
+        Role::Soldier,
+        false,
+        "P: one step forward, captures diagonally forward; dropped on rank 3",
+    ),
+    PieceInfo::of(
+        Role::GuardSoldier,
+        true,
+        "S: a Soldier promoted on rank 6; one step diagonally",
+    ),
 ];
 
 pub static VARIANT: Variant = Variant {
@@ -112,8 +104,10 @@ pub static VARIANT: Variant = Variant {
     options: &OPTIONS,
     pieces: &PIECES,
     check_options: any_options,
-    start: boxed_start::<ContinentalPosition>,
-    parse: boxed_parse::<ContinentalPosition>,
+    make: Make::Rules {
+        start: boxed_start::<ContinentalPosition>,
+        parse: boxed_parse::<ContinentalPosition>,
+    },
 };
 
 const START: &str = "rhegkehr/8/pppppppp/8/8/PPPPPPPP/8/RHEKGEHR[PPCCppcc] w - 1";
@@ -218,7 +212,7 @@ impl ContinentalPosition {
     /// is a fault of the test.
     pub(crate) fn for_test(text: &str) -> ContinentalPosition {
         let options = VARIANT.default_options();
-        <ContinentalPosition as Rules>::parse_position(text, &options)
+        <ContinentalPosition as Registered>::parse_position(text, &options)
             .expect("a Continental position")
     }
 }
@@ -226,9 +220,8 @@ impl ContinentalPosition {
 // ---------------------------------------------------------------------------------------
 // The plug.
 
-impl Rules for ContinentalPosition {
+impl Registered for ContinentalPosition {
     const VARIANT: &'static Variant = &VARIANT;
-    const MOVE_EXAMPLES: &'static str = notation::SAN_EXAMPLES;
 
     fn start_position(options: &Options) -> Self {
         ContinentalPosition::from_text(START, Config::from_options(options))
@@ -236,6 +229,14 @@ impl Rules for ContinentalPosition {
     }
     fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
         ContinentalPosition::from_text(text, Config::from_options(options))
+    }
+}
+
+impl Rules for ContinentalPosition {
+    const MOVE_EXAMPLES: &'static str = notation::SAN_EXAMPLES;
+
+    fn variant(&self) -> &'static Variant {
+        &VARIANT
     }
 
     fn shape(&self) -> &'static Shape {

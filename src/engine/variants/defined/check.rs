@@ -8,7 +8,7 @@ use super::definition::{
 };
 use super::schema::{BoardFile, File};
 use super::tables::Tables;
-use crate::engine::board::Shape;
+use crate::engine::board::{Cells, Shape};
 use crate::engine::player_text::excerpt;
 use crate::engine::types::{ByColor, Color};
 use std::ops::Range;
@@ -389,6 +389,7 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
     if !found.problems.is_empty() {
         return None;
     }
+    let shape = pictured(shape, &pieces);
     let definition = Definition {
         id: id.clone(),
         name: name.clone(),
@@ -814,4 +815,36 @@ fn check_pieces(
         );
     }
     kinds
+}
+
+/// The board with the regions a picture shows: a royal piece's region as each side's
+/// palace (tinted), and a region of whole ranks from a side's edge that a piece may not
+/// leave as that side's half (a line drawn where it ends: Xiangqi's river). The rules
+/// read the definition's own sets, never these.
+fn pictured(mut shape: Shape, pieces: &[PieceKind]) -> Shape {
+    for kind in pieces
+        .iter()
+        .filter(|k| k.royal && k.confined_name.is_some())
+    {
+        for side in Color::ALL {
+            shape = shape.with_palace_cells(side, Cells(kind.confined[side]));
+        }
+    }
+    let ranks = shape.ranks();
+    let half = pieces
+        .iter()
+        .filter(|k| !k.royal && k.confined_name.is_some())
+        .find_map(|k| {
+            (1..ranks).find(|&top| {
+                k.confined[Color::White] == shape.rank_span(1, top).0
+                    && k.confined[Color::Black] == shape.rank_span(ranks + 1 - top, ranks).0
+            })
+        });
+    if let Some(top) = half {
+        shape =
+            shape
+                .with_half(Color::White, 1, top)
+                .with_half(Color::Black, ranks + 1 - top, ranks);
+    }
+    shape
 }

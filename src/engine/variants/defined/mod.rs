@@ -11,10 +11,14 @@
 pub mod betza;
 pub mod check;
 pub mod definition;
+pub mod played;
 pub mod position;
+pub mod registry;
 mod schema;
 pub mod tables;
+pub mod values;
 
 pub use check::read;
 pub use definition::{Definition, Problem};
+pub use played::{Loaded, Played};
 pub use position::{DefinedMove, DefinedPosition};

@@ -114,6 +114,24 @@ impl Tables {
         &self.reaches[(piece as usize * 2 + side.index()) * self.total + cell as usize]
     }
 
+    /// The memory the tables hold, in bytes (near enough: the vectors' contents).
+    pub fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        let reaches: usize = self
+            .reaches
+            .iter()
+            .map(|r| {
+                size_of::<Reaches>()
+                    + r.lame.len() * size_of::<Lame>()
+                    + r.rays
+                        .iter()
+                        .map(|ray| size_of::<Ray>() + ray.cells.len())
+                        .sum::<usize>()
+            })
+            .sum();
+        reaches + (self.lines.len() + self.exposers.len()) * size_of::<u128>()
+    }
+
     /// Whether the piece can go anywhere from some cell of the board, for the check that
     /// every piece can move.
     pub fn can_move_somewhere(&self, piece: u8) -> bool {

@@ -28,11 +28,11 @@ use crate::engine::errors::{IllegalMove, PositionError};
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason};
-use crate::engine::plug::{boxed_parse, boxed_start, Rules};
+use crate::engine::plug::{boxed_parse, boxed_start, Registered, Rules};
 use crate::engine::search::key::key_of;
 use crate::engine::search::tuned::{Terms, Weights};
 use crate::engine::types::{Color, Piece, Role};
-use crate::engine::variant::{any_options, History, PieceInfo, Variant};
+use crate::engine::variant::{any_options, History, Make, PieceInfo, Variant};
 
 use options::OPTIONS;
 use tables::{shape, ROLES};
@@ -41,36 +41,36 @@ use tables::{shape, ROLES};
 // The descriptor.
 
 static PIECES: [PieceInfo; 5] = [
-    PieceInfo {
-        role: Role::King,
-        promoted: false,
-        moves: "K: one step to an empty square; never captures (but castles through enemy \
+    PieceInfo::of(
+        Role::King,
+        false,
+        "K: one step to an empty square; never captures (but castles through enemy \
                 minor pieces), never gives check, can be dissected",
-    },
-    PieceInfo {
-        role: Role::Queen,
-        promoted: false,
-        moves: "Q: as in chess to an empty square; passes through enemy pieces on a line and \
+    ),
+    PieceInfo::of(
+        Role::Queen,
+        false,
+        "Q: as in chess to an empty square; passes through enemy pieces on a line and \
                 removes them (up to 6 by default)",
-    },
-    PieceInfo {
-        role: Role::Rook,
-        promoted: false,
-        moves: "R: along ranks and files to an empty square; passes through enemy pieces \
+    ),
+    PieceInfo::of(
+        Role::Rook,
+        false,
+        "R: along ranks and files to an empty square; passes through enemy pieces \
                 and removes them (up to 3 by default)",
-    },
-    PieceInfo {
-        role: Role::Bishop,
-        promoted: false,
-        moves: "B: along diagonals to an empty square; passes through enemy pieces and \
+    ),
+    PieceInfo::of(
+        Role::Bishop,
+        false,
+        "B: along diagonals to an empty square; passes through enemy pieces and \
                 removes them (up to 3 by default)",
-    },
-    PieceInfo {
-        role: Role::Knight,
-        promoted: false,
-        moves: "N: leaps two straight and one sideways to an empty square; removes the enemy \
+    ),
+    PieceInfo::of(
+        Role::Knight,
+        false,
+        "N: leaps two straight and one sideways to an empty square; removes the enemy \
                 pieces on the two straight squares",
-    },
+    ),
 ];
 
 pub static VARIANT: Variant = Variant {
@@ -81,8 +81,10 @@ pub static VARIANT: Variant = Variant {
     options: &OPTIONS,
     pieces: &PIECES,
     check_options: any_options,
-    start: boxed_start::<FluidityPosition>,
-    parse: boxed_parse::<FluidityPosition>,
+    make: Make::Rules {
+        start: boxed_start::<FluidityPosition>,
+        parse: boxed_parse::<FluidityPosition>,
+    },
 };
 
 const START: &str = "rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq 0 1";
@@ -155,15 +157,22 @@ impl FluidityPosition {
 // ---------------------------------------------------------------------------------------
 // The plug.
 
-impl Rules for FluidityPosition {
+impl Registered for FluidityPosition {
     const VARIANT: &'static Variant = &VARIANT;
-    const MOVE_EXAMPLES: &'static str = move_text::MOVE_EXAMPLES;
 
     fn start_position(options: &Options) -> Self {
         FluidityPosition::start(options)
     }
     fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
         FluidityPosition::from_text(text, options)
+    }
+}
+
+impl Rules for FluidityPosition {
+    const MOVE_EXAMPLES: &'static str = move_text::MOVE_EXAMPLES;
+
+    fn variant(&self) -> &'static Variant {
+        &VARIANT
     }
 
     fn shape(&self) -> &'static Shape {

@@ -24,41 +24,37 @@ use crate::engine::errors::{IllegalMove, PositionError};
 use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
 use crate::engine::outcome::{Outcome, Reason, Repetition};
-use crate::engine::plug::{boxed_parse, boxed_start, Rules};
+use crate::engine::plug::{boxed_parse, boxed_start, Registered, Rules};
 use crate::engine::search::key::key_of;
 use crate::engine::search::tuned::{Terms, Weights};
 use crate::engine::types::{Color, Piece, Role};
-use crate::engine::variant::{Feature, History, HistoryEntry, PieceInfo, Variant};
+use crate::engine::variant::{Feature, History, HistoryEntry, Make, PieceInfo, Variant};
 use options::{Config, OPTIONS};
 use std::sync::Arc;
 use tables::{shape, CELLS};
 
 static PIECES: [PieceInfo; 5] = [
-    PieceInfo {
-        role: Role::King,
-        promoted: false,
-        moves: "K: one step in any direction, only inside its own palace",
-    },
-    PieceInfo {
-        role: Role::Rook,
-        promoted: false,
-        moves: "R: any distance along a rank or file; never into or through a palace",
-    },
-    PieceInfo {
-        role: Role::Knight,
-        promoted: false,
-        moves: "N: leaps like a chess knight, over holes and palaces",
-    },
-    PieceInfo {
-        role: Role::Wazir,
-        promoted: false,
-        moves: "W: one step along a rank or file",
-    },
-    PieceInfo {
-        role: Role::Pawn,
-        promoted: false,
-        moves: "P: one step forward, left or right, capturing the same way; no promotion",
-    },
+    PieceInfo::of(
+        Role::King,
+        false,
+        "K: one step in any direction, only inside its own palace",
+    ),
+    PieceInfo::of(
+        Role::Rook,
+        false,
+        "R: any distance along a rank or file; never into or through a palace",
+    ),
+    PieceInfo::of(
+        Role::Knight,
+        false,
+        "N: leaps like a chess knight, over holes and palaces",
+    ),
+    PieceInfo::of(Role::Wazir, false, "W: one step along a rank or file"),
+    PieceInfo::of(
+        Role::Pawn,
+        false,
+        "P: one step forward, left or right, capturing the same way; no promotion",
+    ),
 ];
 
 pub static VARIANT: Variant = Variant {
@@ -68,8 +64,10 @@ pub static VARIANT: Variant = Variant {
     options: &OPTIONS,
     pieces: &PIECES,
     check_options: options::check_options,
-    start: boxed_start::<LittleRiver>,
-    parse: boxed_parse::<LittleRiver>,
+    make: Make::Rules {
+        start: boxed_start::<LittleRiver>,
+        parse: boxed_parse::<LittleRiver>,
+    },
 };
 
 pub(super) const START: &str = "nr1krn/*w2w*/*4*/1pppp1/6/1PPPP1/*4*/*W2W*/NR1KRN w - 0 0";
@@ -142,9 +140,8 @@ fn repetition(earlier: &[HistoryEntry], last: &HistoryEntry) -> Option<Repetitio
     Some(Repetition::of_cycle(gave))
 }
 
-impl Rules for LittleRiver {
+impl Registered for LittleRiver {
     const VARIANT: &'static Variant = &VARIANT;
-    const MOVE_EXAMPLES: &'static str = move_text::MOVE_EXAMPLES;
 
     fn start_position(options: &Options) -> Self {
         LittleRiver::from_text(START, Config::from_options(options))
@@ -152,6 +149,14 @@ impl Rules for LittleRiver {
     }
     fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
         LittleRiver::from_text(text, Config::from_options(options))
+    }
+}
+
+impl Rules for LittleRiver {
+    const MOVE_EXAMPLES: &'static str = move_text::MOVE_EXAMPLES;
+
+    fn variant(&self) -> &'static Variant {
+        &VARIANT
     }
 
     fn shape(&self) -> &'static Shape {
@@ -330,7 +335,7 @@ mod tests {
                 let options = VARIANT
                     .options(&["river=misty".to_string(), format!("misty.seed={seed}")])
                     .unwrap();
-                let start = (VARIANT.start)(&options);
+                let start = VARIANT.start(&options);
                 let mut moves = MoveList::new();
                 start.legal_moves(&mut moves);
                 let mut next = start.boxed_clone();

@@ -34,46 +34,46 @@ use crate::engine::moves::{Effects, Move, MoveList};
 use crate::engine::options::Options;
 use crate::engine::outcome::Outcome;
 use crate::engine::placement::Placement;
-use crate::engine::plug::{boxed_parse, boxed_start, Rules};
+use crate::engine::plug::{boxed_parse, boxed_start, Registered, Rules};
 use crate::engine::search::key::key_of;
 use crate::engine::search::tuned::{Terms, Weights};
 use crate::engine::types::{Color, Piece, Role};
-use crate::engine::variant::{Feature, History, PieceInfo, Variant};
+use crate::engine::variant::{Feature, History, Make, PieceInfo, Variant};
 
 /// The largest FULLMOVE the position text holds; the move number stops there.
 pub(super) const MAX_FULLMOVE: u32 = 99_999;
 
 static PIECES: [PieceInfo; 6] = [
-    PieceInfo {
-        role: Role::King,
-        promoted: false,
-        moves: "K: one step in any direction; castles; never takes a swimmer",
-    },
-    PieceInfo {
-        role: Role::Queen,
-        promoted: false,
-        moves: "Q: any distance in a line, over land and empty boats",
-    },
-    PieceInfo {
-        role: Role::Rook,
-        promoted: false,
-        moves: "R: any distance along a rank or file, over land and empty boats",
-    },
-    PieceInfo {
-        role: Role::Bishop,
-        promoted: false,
-        moves: "B: any distance diagonally, over land and empty boats",
-    },
-    PieceInfo {
-        role: Role::Knight,
-        promoted: false,
-        moves: "N: leaps as in chess; from a bank, also jumps the river to the far bank",
-    },
-    PieceInfo {
-        role: Role::Pawn,
-        promoted: false,
-        moves: "P: as in chess; from its bank swims into the far water rank, then steps out",
-    },
+    PieceInfo::of(
+        Role::King,
+        false,
+        "K: one step in any direction; castles; never takes a swimmer",
+    ),
+    PieceInfo::of(
+        Role::Queen,
+        false,
+        "Q: any distance in a line, over land and empty boats",
+    ),
+    PieceInfo::of(
+        Role::Rook,
+        false,
+        "R: any distance along a rank or file, over land and empty boats",
+    ),
+    PieceInfo::of(
+        Role::Bishop,
+        false,
+        "B: any distance diagonally, over land and empty boats",
+    ),
+    PieceInfo::of(
+        Role::Knight,
+        false,
+        "N: leaps as in chess; from a bank, also jumps the river to the far bank",
+    ),
+    PieceInfo::of(
+        Role::Pawn,
+        false,
+        "P: as in chess; from its bank swims into the far water rank, then steps out",
+    ),
 ];
 
 pub static VARIANT: Variant = Variant {
@@ -84,8 +84,10 @@ pub static VARIANT: Variant = Variant {
     options: options::OPTIONS,
     pieces: &PIECES,
     check_options: options::check_options,
-    start: boxed_start::<River>,
-    parse: boxed_parse::<River>,
+    make: Make::Rules {
+        start: boxed_start::<River>,
+        parse: boxed_parse::<River>,
+    },
 };
 
 /// A River Chess position: plain data, copied for every move tried.
@@ -150,15 +152,22 @@ impl River {
     }
 }
 
-impl Rules for River {
+impl Registered for River {
     const VARIANT: &'static Variant = &VARIANT;
-    const MOVE_EXAMPLES: &'static str = move_text::MOVE_EXAMPLES;
 
     fn start_position(options: &Options) -> Self {
         River::start(options)
     }
     fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
         River::from_text(text, options)
+    }
+}
+
+impl Rules for River {
+    const MOVE_EXAMPLES: &'static str = move_text::MOVE_EXAMPLES;
+
+    fn variant(&self) -> &'static Variant {
+        &VARIANT
     }
 
     fn shape(&self) -> &'static Shape {

@@ -593,6 +593,26 @@ impl<'d> DefinedPosition<'d> {
         });
     }
 
+    /// Whether `m` is one of `legal_moves`, without listing them all: the same tests
+    /// on the one move (games check a move, and the conformance tests check thousands).
+    pub fn is_legal(&self, m: &DefinedMove) -> bool {
+        if self.over_by_position() {
+            return false;
+        }
+        let mut pseudo = Vec::with_capacity(64);
+        self.pseudo_moves(&mut pseudo);
+        if !pseudo.contains(m) {
+            return false;
+        }
+        let us = self.side;
+        if !self.def.has_royal() || self.royal[us.index()] == NONE {
+            return true;
+        }
+        let mut after = *self;
+        after.make(m);
+        !after.attacked(after.royal[us.index()], us.opposite()) && !after.royals_face()
+    }
+
     /// Whether the royals face each other on a file with nothing between, where the
     /// variant forbids it (Xiangqi's flying General).
     fn royals_face(&self) -> bool {
@@ -614,6 +634,142 @@ impl<'d> DefinedPosition<'d> {
             c += files;
         }
         true
+    }
+
+    /// The move the generator gives for a piece going from `from` to `to` (becoming
+    /// `promotion`, or `NONE`), as games and the search name moves: a pawn's double step
+    /// and en passant are told by the cells.
+    pub fn step(&self, from: u8, to: u8, promotion: u8) -> DefinedMove {
+        let pawn = self
+            .piece_at(from)
+            .is_some_and(|(p, _)| self.def.pieces[p as usize].pawn);
+        let shape = &self.def.shape;
+        let (ff, fr) = (shape.file(Cell(from)), shape.rank(Cell(from)));
+        let (tf, tr) = (shape.file(Cell(to)), shape.rank(Cell(to)));
+        let kind = if !pawn {
+            Kind::Normal
+        } else if ff == tf && fr.abs_diff(tr) == 2 {
+            Kind::DoubleStep
+        } else if to == self.en_passant && ff != tf && self.board[to as usize] == 0 {
+            Kind::EnPassant
+        } else {
+            Kind::Normal
+        };
+        DefinedMove {
+            from,
+            to,
+            promotion,
+            kind,
+        }
+    }
+
+    /// The castling of the royal on `king` with the rook on `rook`, as the generator
+    /// gives it, if the variant castles so.
+    pub fn castle(&self, king: u8, rook: u8) -> Option<DefinedMove> {
+        let castling = self.def.castling.as_ref()?;
+        let shape = &self.def.shape;
+        let queenside = shape.file(Cell(rook)) < shape.file(Cell(king));
+        let king_file = if queenside {
+            castling.queenside
+        } else {
+            castling.kingside
+        };
+        let rook_file = if queenside {
+            king_file + 1
+        } else {
+            king_file.wrapping_sub(1)
+        };
+        let rank = shape.rank(Cell(king));
+        Some(DefinedMove {
+            from: king,
+            to: shape.cell(king_file, rank)?.0,
+            promotion: NONE,
+            kind: Kind::Castle {
+                rook_from: rook,
+                rook_to: shape.cell(rook_file, rank)?.0,
+            },
+        })
+    }
+
+    /// This position with only the pieces on `keep` left (royals elsewhere gone), for
+    /// telling a blocked move from one the piece never makes.
+    pub fn only(&self, keep: u128) -> Self {
+        let mut out = *self;
+        for c in 0..128u8 {
+            if keep & bit(c) == 0 && out.board[c as usize] != 0 {
+                out.clear(c);
+            }
+        }
+        for r in &mut out.royal {
+            if *r != NONE && keep & bit(*r) == 0 {
+                *r = NONE;
+            }
+        }
+        out
+    }
+
+    /// A position with nothing on the board, White to move: what stands in for a start
+    /// the checker could not read (it never lets one through).
+    pub fn empty(def: &'d Definition) -> Self {
+        DefinedPosition {
+            def,
+            board: [0; 128],
+            occupied: [0; 2],
+            royal: [NONE; 2],
+            side: Color::White,
+            castle_rook: [NONE; 4],
+            en_passant: NONE,
+            halfmoves: 0,
+            fullmoves: 1,
+            hands: [[0; 32]; 2],
+            dropped_no_mate: false,
+            was_pawn: 0,
+        }
+    }
+
+    /// Hands the move to the other side without moving (the search's null move).
+    pub fn pass(&mut self) {
+        self.en_passant = NONE;
+        self.dropped_no_mate = false;
+        self.side = self.side.opposite();
+    }
+
+    /// How many of each kind a side holds in hand.
+    pub fn hand(&self, side: Color) -> &[u8; 32] {
+        &self.hands[side.index()]
+    }
+
+    /// Plies since the last capture or pawn move.
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The full-move number.
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// Each side's occupied cells.
+    pub fn occupied(&self, side: Color) -> u128 {
+        self.occupied[side.index()]
+    }
+
+    /// A hash of everything repetition compares: the board, hands, side, castling and en
+    /// passant (FNV-1a over them).
+    pub fn hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |b: u8| {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        };
+        let cells = self.def.shape.files() as usize * self.def.shape.ranks() as usize;
+        self.board[..cells.min(128)].iter().for_each(|&b| eat(b));
+        self.hands.iter().flatten().for_each(|&b| eat(b));
+        self.castle_rook.iter().for_each(|&b| eat(b));
+        eat(self.en_passant);
+        eat(self.side as u8);
+        eat(u8::from(self.dropped_no_mate));
+        h
     }
 
     /// The end of the game when the side to move has no legal move: what it gets. A mate

@@ -1,0 +1,223 @@
+//! The defined variants of the registry: the shipped folder's definitions compiled in, or
+//! the operator's own folder (`FERRY_VARIANTS`), and `load`, which turns a checked
+//! definition into a registry entry. Entries live as long as the process: games and
+//! pictures hold `&'static Variant` like the five's. So each distinct file is loaded
+//! once, and the memory all of them hold has a ceiling.
+
+use super::check;
+use super::definition::{Definition, Problem, MAX_FILE};
+use super::played::{keep, Loaded};
+use crate::engine::types::Role;
+use crate::engine::variant::{any_options, Make, PieceInfo, Variant};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+/// The shipped definitions (the repository's `variants/` folder), compiled in so that a
+/// binary run anywhere has them.
+const SHIPPED: [&str; 9] = [
+    include_str!("../../../../variants/chess.toml"),
+    include_str!("../../../../variants/nocastle.toml"),
+    include_str!("../../../../variants/capablanca.toml"),
+    include_str!("../../../../variants/makruk.toml"),
+    include_str!("../../../../variants/shatranj.toml"),
+    include_str!("../../../../variants/xiangqi.toml"),
+    include_str!("../../../../variants/crazyhouse.toml"),
+    include_str!("../../../../variants/minishogi.toml"),
+    include_str!("../../../../variants/shogi.toml"),
+];
+
+/// The most memory the loaded definitions may hold together, estimated from their tables:
+/// a real definition holds well under a megabyte (shogi's, the largest shipped, about
+/// 0.3 MB), a hostile one at the limits of the checker a few megabytes.
+pub const MAX_BYTES: usize = 256 << 20;
+
+struct Kept {
+    by_source: HashMap<String, &'static Variant>,
+    bytes: usize,
+}
+
+fn kept() -> &'static Mutex<Kept> {
+    static KEPT: OnceLock<Mutex<Kept>> = OnceLock::new();
+    KEPT.get_or_init(|| {
+        Mutex::new(Kept {
+            by_source: HashMap::new(),
+            bytes: 0,
+        })
+    })
+}
+
+/// Checks a definition and makes it a registry entry, or says every problem. The same
+/// file loaded twice gives the same entry; `taken` lists ids the entry may not have (the
+/// five's, a server's others).
+pub fn load(source: &str, taken: &[&str]) -> Result<&'static Variant, Vec<Problem>> {
+    let definition = check::read(source)?;
+    if let Some(id) = taken.iter().find(|&&t| t == definition.id) {
+        return Err(vec![Problem {
+            line: None,
+            key: "id".into(),
+            message: format!("the id '{id}' is taken by another variant here; choose another"),
+        }]);
+    }
+    let mut kept = kept().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&v) = kept.by_source.get(source) {
+        return Ok(v);
+    }
+    let bytes = definition.tables.bytes() + source.len();
+    if kept.bytes + bytes > MAX_BYTES {
+        return Err(vec![Problem {
+            line: None,
+            key: "file".into(),
+            message: format!(
+                "Ferry holds as many definitions as it can ({} MB of tables) until it \
+                 restarts; this one would need {} KB more",
+                MAX_BYTES >> 20,
+                bytes >> 10
+            ),
+        }]);
+    }
+    let variant = entry(definition);
+    kept.bytes += bytes;
+    kept.by_source.insert(source.to_string(), variant);
+    Ok(variant)
+}
+
+/// The registry entry of a checked definition, kept for the life of the process.
+fn entry(definition: Definition) -> &'static Variant {
+    let pieces: Vec<PieceInfo> = definition
+        .pieces
+        .iter()
+        .enumerate()
+        .map(|(k, kind)| PieceInfo {
+            role: Role::lettered(kind.letter, kind.promoted).unwrap_or(Role::LetterA),
+            promoted: kind.promoted,
+            moves: keep(describe(&definition, k)),
+            name: Some(keep(kind.name.clone())),
+            drawn_as: drawn_as(&definition, k),
+        })
+        .collect();
+    let loaded: &'static Loaded = Box::leak(Box::new(Loaded::new(definition)));
+    let d = &loaded.definition;
+    Box::leak(Box::new(Variant {
+        id: keep(d.id.clone()),
+        name: keep(d.name.clone()),
+        summary: keep(d.summary.clone()),
+        options: &[],
+        pieces: Box::leak(pieces.into_boxed_slice()),
+        check_options: any_options,
+        make: Make::Defined(loaded),
+    }))
+}
+
+/// A piece's move in one line for the legend: its letter, its Betza text and what
+/// else the definition says of it.
+fn describe(def: &Definition, k: usize) -> String {
+    let kind = &def.pieces[k];
+    let mut s = format!(
+        "{}{}: {} (Betza)",
+        if kind.promoted { "+" } else { "" },
+        kind.letter,
+        kind.betza
+    );
+    if kind.royal {
+        s.push_str("; the royal piece");
+    }
+    if kind.pawn {
+        s.push_str("; a pawn: steps two from its start, takes en passant, promotes");
+    }
+    if let Some(region) = &kind.confined_name {
+        s.push_str(&format!("; never leaves region {region}"));
+    }
+    if let Some((region, betza)) = &kind.region_moves {
+        s.push_str(&format!("; {betza} in region {region}"));
+    }
+    s
+}
+
+/// The chess piece a kind is drawn as when it moves exactly as that piece does.
+fn drawn_as(def: &Definition, k: usize) -> Option<Role> {
+    let kind = &def.pieces[k];
+    if kind.promoted || kind.region_moves.is_some() {
+        return None;
+    }
+    if kind.pawn {
+        return Some(Role::Pawn);
+    }
+    let chess = [
+        ("K", Role::King),
+        ("Q", Role::Queen),
+        ("R", Role::Rook),
+        ("B", Role::Bishop),
+        ("N", Role::Knight),
+    ];
+    let steps = super::betza::parse(&kind.betza).ok()?;
+    chess.iter().find_map(|&(betza, role)| {
+        let theirs = super::betza::parse(betza).ok()?;
+        let same = steps.len() == theirs.len() && steps.iter().all(|s| theirs.contains(s));
+        (same && (role == Role::King) == kind.royal).then_some(role)
+    })
+}
+
+/// The defined variants every server has: the operator's folder when `FERRY_VARIANTS`
+/// names one, else the shipped definitions. A file that does not load is left out with
+/// its problems on standard error; the others load.
+pub fn operators(builtin: &[&str]) -> Vec<&'static Variant> {
+    let sources: Vec<(String, String)> = match std::env::var_os("FERRY_VARIANTS") {
+        None => SHIPPED
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("shipped definition {i}"), s.to_string()))
+            .collect(),
+        Some(folder) => folder_sources(std::path::Path::new(&folder)),
+    };
+    let mut out: Vec<&'static Variant> = Vec::new();
+    for (name, source) in sources {
+        let mut taken: Vec<&str> = builtin.to_vec();
+        taken.extend(out.iter().map(|v| v.id));
+        match load(&source, &taken) {
+            Ok(v) => out.push(v),
+            Err(problems) => {
+                for p in problems {
+                    eprintln!("ferry: variant {name}: {p}");
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The `.toml` files of a folder, in name order, each at most `MAX_FILE` bytes.
+fn folder_sources(folder: &std::path::Path) -> Vec<(String, String)> {
+    let mut paths: Vec<std::path::PathBuf> = match std::fs::read_dir(folder) {
+        Ok(entries) => entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect(),
+        Err(e) => {
+            eprintln!(
+                "ferry: FERRY_VARIANTS {}: {e}; no defined variants loaded",
+                folder.display()
+            );
+            return Vec::new();
+        }
+    };
+    paths.sort();
+    paths
+        .into_iter()
+        .filter_map(|p| {
+            let name = p.display().to_string();
+            let big = std::fs::metadata(&p).map_or(true, |m| m.len() > MAX_FILE as u64);
+            if big {
+                eprintln!("ferry: variant {name}: not read (at most {MAX_FILE} bytes)");
+                return None;
+            }
+            match std::fs::read_to_string(&p) {
+                Ok(s) => Some((name, s)),
+                Err(e) => {
+                    eprintln!("ferry: variant {name}: {e}");
+                    None
+                }
+            }
+        })
+        .collect()
+}
