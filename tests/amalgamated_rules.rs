@@ -57,8 +57,8 @@ const START_D8: &str = "rnbgabnr/8/pppppppp/8/8/PPPPPPPP/8/RNBAGBNR w 0 1";
 #[test]
 fn start_positions_follow_the_option() {
     let v = amalgamated();
-    assert_eq!((v.start)(&v.default_options()).text(), START);
-    assert_eq!((v.start)(&options(&["black_general=d8"])).text(), START_D8);
+    assert_eq!(v.start(&v.default_options()).text(), START);
+    assert_eq!(v.start(&options(&["black_general=d8"])).text(), START_D8);
 }
 
 #[test]
@@ -363,7 +363,7 @@ fn perft_divide_names_moves_canonically() {
 #[test]
 fn repetition_on_the_third_occurrence_is_settled_on_points() {
     let v = amalgamated();
-    let mut game = Game::new(v, v.default_options(), (v.start)(&v.default_options()));
+    let mut game = Game::new(v, v.default_options(), v.start(&v.default_options()));
     for mv in ["Nd2", "Nd7", "Nb1", "Nb8", "Nd2", "Nd7", "Nb1"] {
         game.play(mv).unwrap();
         assert_eq!(game.outcome(), None, "after {mv}");
@@ -407,7 +407,7 @@ fn bare_kings_in_a_position_text_are_insufficient_material_settled_on_points() {
 #[test]
 fn draw_by_agreement_is_settled_on_points() {
     let v = amalgamated();
-    let mut game = Game::new(v, v.default_options(), (v.start)(&v.default_options()));
+    let mut game = Game::new(v, v.default_options(), v.start(&v.default_options()));
     game.play("e4").unwrap();
     game.apply(Action::OfferDraw(ferry::engine::Color::Black))
         .unwrap();
@@ -419,7 +419,7 @@ fn draw_by_agreement_is_settled_on_points() {
     );
 
     let o = options(&["black_bonus=0"]);
-    let mut game = Game::new(v, o.clone(), (v.start)(&o));
+    let mut game = Game::new(v, o.clone(), v.start(&o));
     game.apply(Action::OfferDraw(ferry::engine::Color::White))
         .unwrap();
     game.apply(Action::AcceptDraw(ferry::engine::Color::Black))
@@ -621,7 +621,7 @@ fn position_text_round_trips_and_defaults_counters() {
 
 fn refused(text: &str, needle: &str) {
     let v = amalgamated();
-    match (v.parse)(text, &v.default_options()) {
+    match v.parse(text, &v.default_options()) {
         Ok(p) => panic!("'{text}' was accepted as {}", p.text()),
         Err(e) => assert!(
             e.to_string().contains(needle),
@@ -713,16 +713,16 @@ fn position_garbage_is_refused_without_panic() {
     ];
     let v = amalgamated();
     for text in bad {
-        assert!((v.parse)(text, &v.default_options()).is_err(), "{text:?}");
+        assert!(v.parse(text, &v.default_options()).is_err(), "{text:?}");
     }
     // Every prefix and one-character mutation of a valid text: Err or Ok, never a panic.
     let chars = ['+', 'p', 'P', 'g', 'K', '/', '1', '8', ' ', 'x', '*', '9'];
     for cut in 0..START.len() {
-        let _ = (v.parse)(&START[..cut], &v.default_options());
+        let _ = v.parse(&START[..cut], &v.default_options());
         for ch in chars {
             let mut t = START.to_string();
             t.replace_range(cut..cut + 1, &ch.to_string());
-            if let Ok(p) = (v.parse)(&t, &v.default_options()) {
+            if let Ok(p) = v.parse(&t, &v.default_options()) {
                 let _ = p.perft(2);
                 assert_eq!(pos(&p.text()).text(), p.text());
             }

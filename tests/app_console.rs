@@ -156,7 +156,7 @@ fn two_processes_on_one_file_store_one_move_per_turn() {
         &dir,
         &format!("/challenge @bob {} color:white\n/as bob\n/accept\n", v.id),
     );
-    let start = (v.start)(&v.default_options());
+    let start = v.start(&v.default_options());
     let mut list = ferry::engine::MoveList::new();
     start.legal_moves(&mut list);
     let moves: Vec<String> = list.iter().take(2).map(|m| start.move_text(m)).collect();
@@ -268,7 +268,7 @@ fn ratings_at_the_console_leaderboard_and_profile_with_its_chart() {
     let dir = TempDir::new("console-ratings");
     let v = ferry::engine::variant("continental").unwrap();
     let options = v.default_options();
-    let mut game = ferry::engine::Game::new(v, options.clone(), (v.start)(&options));
+    let mut game = ferry::engine::Game::new(v, options.clone(), v.start(&options));
     let mut script = String::from("/challenge @bob continental color:white\n/as bob\n/accept\n");
     for n in 0..4 {
         let p = game.position();
@@ -279,7 +279,7 @@ fn ratings_at_the_console_leaderboard_and_profile_with_its_chart() {
         script.push_str(&format!("/as {who}\n/move {mv}\n"));
         game.play(&mv).unwrap();
     }
-    script.push_str("/resign\n/leaderboard chess\n/leaderboard continental\n/profile @alice\n");
+    script.push_str("/resign\n/leaderboard checkers\n/leaderboard continental\n/profile @alice\n");
     let out = console(&dir, &script);
     assert!(out.contains("Ratings: @alice "), "{out}");
     assert!(out.contains("Continental Chess"), "{out}");
@@ -316,8 +316,7 @@ fn playing_ferry_at_the_console() {
     let store = ferry::store::Store::open(dir.db()).unwrap();
     let record = store.record(1).unwrap();
     let options = v.options(&[] as &[String]).unwrap();
-    let game =
-        ferry::engine::Game::replay(v, options.clone(), (v.start)(&options), &record).unwrap();
+    let game = ferry::engine::Game::replay(v, options.clone(), v.start(&options), &record).unwrap();
     let mut moves = ferry::engine::MoveList::new();
     game.position().legal_moves(&mut moves);
     let mv = game.position().move_text(&moves[0]);

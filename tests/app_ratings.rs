@@ -232,7 +232,7 @@ fn casual_short_and_aborted_games_change_no_rating() {
 #[test]
 fn the_leaderboard_lists_players_with_enough_games_best_first_a_page_at_a_time() {
     let mut t = Table::new("ratings-board");
-    let refusal = t.refused("alice", "/leaderboard chess");
+    let refusal = t.refused("alice", "/leaderboard checkers");
     assert!(
         refusal.contains("continental") && refusal.contains("river"),
         "{refusal}"

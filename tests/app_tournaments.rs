@@ -376,7 +376,7 @@ fn bad_tournament_commands_are_refused_and_change_nothing() {
         ),
         (
             "mod!",
-            "/tournament create chess format:round-robin",
+            "/tournament create checkers format:round-robin",
             "variant",
         ),
         (

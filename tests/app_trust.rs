@@ -368,7 +368,7 @@ fn from_record(t: &Table, id: i64) -> ferry::engine::Game {
     let row = store.game(id).unwrap().unwrap();
     let v = ferry::engine::variant(&row.variant).unwrap();
     let options = v.options(&row.options).unwrap();
-    let start = (v.parse)(&row.start_position, &options).unwrap();
+    let start = v.parse(&row.start_position, &options).unwrap();
     ferry::engine::Game::replay(v, options, start, &store.record(id).unwrap()).unwrap()
 }
 

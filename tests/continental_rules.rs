@@ -49,7 +49,7 @@ fn perft_divide_names_moves_canonically() {
 #[test]
 fn vector_01_start_moves() {
     let v = continental();
-    let p = (v.start)(&v.default_options());
+    let p = v.start(&v.default_options());
     assert_eq!(p.text(), START);
     assert_eq!(
         moves(p.as_ref()),
@@ -364,7 +364,7 @@ fn camp_on_refuses_a_position_text_whose_general_is_already_in_camp() {
     // any Black move from this text (C@a8) ended the game "0-1 camp".
     let v = continental();
     let text = "8/8/3K4/8/8/8/8/4k3[c] b b30 30";
-    let Err(e) = (v.parse)(text, &v.options(&["camp=on"]).unwrap()) else {
+    let Err(e) = v.parse(text, &v.options(&["camp=on"]).unwrap()) else {
         panic!("{text} is read with camp=on");
     };
     assert_eq!(
@@ -377,7 +377,7 @@ fn camp_on_refuses_a_position_text_whose_general_is_already_in_camp() {
         "4K3/8/8/8/8/5k2/8/8[] b b30 60",
         "4K3/8/8/8/8/5k2/8/8[] w b30 60",
     ] {
-        let e = (v.parse)(text, &v.options(&["camp=on"]).unwrap()).err();
+        let e = v.parse(text, &v.options(&["camp=on"]).unwrap()).err();
         assert!(
             e.is_some_and(|e| e.to_string().contains("White's General on e8")),
             "{text}"
@@ -521,7 +521,7 @@ fn effects_of_capture_promotion_and_drop() {
 fn refused(text: &str, options: &[&str]) -> String {
     let v = continental();
     let opts = v.options(options).unwrap();
-    match (v.parse)(text, &opts) {
+    match v.parse(text, &opts) {
         Ok(p) => panic!("{text} was accepted as {}", p.text()),
         Err(e) => e.to_string(),
     }
@@ -591,7 +591,7 @@ fn text_garbage_is_refused() {
         let v = continental();
         for options in [&[][..], &["drop=on"][..]] {
             let opts = v.options(options).unwrap();
-            assert!((v.parse)(text, &opts).is_err(), "{text:?} was accepted");
+            assert!(v.parse(text, &opts).is_err(), "{text:?} was accepted");
         }
     }
 }
@@ -650,7 +650,7 @@ fn random_games_check_move_agrees_with_generator() {
     ] {
         let mut rng = Lcg(seed);
         let opts = v.options(options).unwrap();
-        let mut g = Game::new(v, opts.clone(), (v.start)(&opts));
+        let mut g = Game::new(v, opts.clone(), v.start(&opts));
         for _ in 0..120 {
             if g.outcome().is_some() {
                 break;
@@ -658,7 +658,7 @@ fn random_games_check_move_agrees_with_generator() {
             let p = g.position();
             check_move_agrees(p);
             // The text of every position reads back as the same position.
-            let again = (v.parse)(&p.text(), &opts).unwrap();
+            let again = v.parse(&p.text(), &opts).unwrap();
             assert_eq!(again.text(), p.text());
             let mut list = MoveList::new();
             p.legal_moves(&mut list);
@@ -683,10 +683,10 @@ fn random_text_never_panics() {
             .map(|_| alphabet[rng.next(alphabet.len())])
             .collect();
         let _ = p.parse_move(&s);
-        let _ = (v.parse)(&s, &opts);
+        let _ = v.parse(&s, &opts);
         let mut spliced = START.to_string();
         spliced.insert_str(rng.next(START.len()), &s);
-        let _ = (v.parse)(&spliced, &opts);
+        let _ = v.parse(&spliced, &opts);
     }
 }
 

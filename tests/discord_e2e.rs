@@ -977,7 +977,7 @@ async fn playing_ferry_with_a_restart_while_it_is_to_move() {
 
     let first = {
         let v = ferry::engine::variant("continental").unwrap();
-        let p = (v.start)(&v.options(&[] as &[String]).unwrap());
+        let p = v.start(&v.options(&[] as &[String]).unwrap());
         let mut moves = ferry::engine::MoveList::new();
         p.legal_moves(&mut moves);
         p.move_text(&moves[0])

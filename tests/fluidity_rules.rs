@@ -62,7 +62,7 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 #[test]
 fn the_start_position() {
     let v = fluidity();
-    assert_eq!((v.start)(&v.default_options()).text(), START);
+    assert_eq!(v.start(&v.default_options()).text(), START);
 }
 
 #[test]
@@ -686,7 +686,7 @@ fn a_dissecting_move_wins_even_from_check() {
     assert_eq!(g.outcome(), outcome(WHITE_WINS, Reason::Checkmate));
     // By default that position cannot arise: Black's King is open to dissection.
     let v = fluidity();
-    let e = (v.parse)(text, &v.default_options()).unwrap_err();
+    let e = v.parse(text, &v.default_options()).unwrap_err();
     assert!(e.to_string().contains("open to dissection"), "{e}");
 }
 
@@ -704,7 +704,7 @@ fn a_king_dissection_win_reads_back_as_finished() {
     // A King missing on the side that just moved, or without the option, is refused.
     let v = fluidity();
     for (text, options) in [("r7/8/4R3/8/8/8/8/K7 w - 0 40", WINS), (text, &[][..])] {
-        let e = (v.parse)(text, &v.options(options).unwrap()).unwrap_err();
+        let e = v.parse(text, &v.options(options).unwrap()).unwrap_err();
         assert!(e.to_string().contains("has 0 Kings"), "{text}: {e}");
     }
 }
@@ -793,11 +793,11 @@ fn position_text_refusals_say_what_is_right() {
         ("4k3/8/8/8/8/8/8/4R2K x - 0 1", "'w' or 'b'"),
         ("4k3/8/8/8/8/8/8/4R2K b - 0 1 9", "unexpected"),
     ] {
-        let e = (v.parse)(text, &o).unwrap_err();
+        let e = v.parse(text, &o).unwrap_err();
         assert!(e.to_string().contains(needle), "{text}: {e}");
     }
     // Trailing fields may be left out.
-    let p = (v.parse)("4k3/8/8/8/8/8/8/4K2R w", &o).unwrap();
+    let p = v.parse("4k3/8/8/8/8/8/8/4K2R w", &o).unwrap();
     assert_eq!(p.text(), "4k3/8/8/8/8/8/8/4K2R w - 0 1");
 }
 
@@ -926,7 +926,7 @@ fn random_play_through_castling_with_capture_conforms() {
                     }
                     let v = fluidity();
                     let o = v.options(options).unwrap();
-                    let reread = (v.parse)(&p.text(), &o).unwrap_or_else(|e| {
+                    let reread = v.parse(&p.text(), &o).unwrap_or_else(|e| {
                         panic!("{e}: {} {options:?} after {:?}", p.text(), g.actions())
                     });
                     assert_eq!(reread.text(), p.text());

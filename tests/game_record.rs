@@ -75,8 +75,7 @@ fn takeback_undoes_the_last_move_when_accepted() {
     assert_eq!(g.plies().len(), 1);
     // The record replays to the same game, takeback included.
     let v = g.variant();
-    let replayed =
-        Game::replay(v, g.options().clone(), (v.start)(g.options()), g.actions()).unwrap();
+    let replayed = Game::replay(v, g.options().clone(), v.start(g.options()), g.actions()).unwrap();
     assert_eq!(replayed.position().text(), before);
 
     g.play("d5").unwrap();

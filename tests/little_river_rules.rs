@@ -695,12 +695,12 @@ fn position_text_refusals_say_what_is_wrong() {
         }),
     ];
     for (text, words, kind) in cases {
-        let e = (v.parse)(text, &o).expect_err(text);
+        let e = v.parse(text, &o).expect_err(text);
         assert!(kind(&e), "{text}: {e:?}");
         assert!(e.to_string().contains(words), "{text}: {e}");
     }
     // Trailing fields may be left out; a misty text gains the option's seed.
-    let p = (v.parse)("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w", &o).unwrap();
+    let p = v.parse("3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w", &o).unwrap();
     assert_eq!(p.text(), "3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 w - 0 0");
     let p = pos(
         "3k2/*4*/*4*/6/6/6/*4*/*4*/2K3 b",
@@ -795,7 +795,7 @@ fn misty_every_uses_the_die_per_block() {
     let opts = ["river=misty", "misty.every=4", "misty.seed=12345"];
     let v = variant(ID).unwrap();
     let o = v.options(&opts).unwrap();
-    let mut g = Game::new(v, o.clone(), (v.start)(&o));
+    let mut g = Game::new(v, o.clone(), v.start(&o));
     // Plies 0-3 share one die roll: die(12345, 0, 6) = 3, Gentle.
     assert_eq!(moves(g.position()).len(), 17);
     for m in ["Kd1-d2", "Kd9-d8", "Kd2-d1", "Kd8-d9"] {
@@ -842,8 +842,8 @@ proptest! {
     ) {
         let v = variant(ID).unwrap();
         let o = v.options(REPLAY_SETS[set]).unwrap();
-        let mut g = Game::new(v, o.clone(), (v.start)(&o));
-        let mut played = (v.start)(&o);
+        let mut g = Game::new(v, o.clone(), v.start(&o));
+        let mut played = v.start(&o);
         let mut rng = Xorshift::new(seed);
         for _ in 0..plies {
             if g.outcome().is_some() {

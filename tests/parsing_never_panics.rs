@@ -14,7 +14,7 @@ fn notation_text() -> impl Strategy<Value = String> {
 fn mutated_start() -> impl Strategy<Value = (usize, String)> {
     let starts: Vec<String> = variants()
         .iter()
-        .map(|v| (v.start)(&v.default_options()).text())
+        .map(|v| v.start(&v.default_options()).text())
         .collect();
     (
         0..starts.len(),
@@ -33,9 +33,11 @@ fn mutated_start() -> impl Strategy<Value = (usize, String)> {
 fn check_position_text(text: &str) {
     for v in variants() {
         let options = v.default_options();
-        if let Ok(p) = (v.parse)(text, &options) {
+        if let Ok(p) = v.parse(text, &options) {
             let printed = p.text();
-            let again = (v.parse)(&printed, &options).expect("a printed position reads back");
+            let again = v
+                .parse(&printed, &options)
+                .expect("a printed position reads back");
             assert_eq!(again.text(), printed, "position text is not stable");
             let mut moves = MoveList::new();
             p.legal_moves(&mut moves);
@@ -62,14 +64,14 @@ proptest! {
     #[test]
     fn mutated_start_positions((i, text) in mutated_start()) {
         let v = variants()[i];
-        let _ = (v.parse)(&text, &v.default_options());
+        let _ = v.parse(&text, &v.default_options());
         check_position_text(&text);
     }
 
     #[test]
     fn any_text_as_move(text in any::<String>(), notation in notation_text()) {
         for v in variants() {
-            let start = (v.start)(&v.default_options());
+            let start = v.start(&v.default_options());
             for t in [&text, &notation] {
                 if let Ok(m) = start.parse_move(t) {
                     let mut legal = MoveList::new();

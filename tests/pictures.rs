@@ -273,7 +273,7 @@ fn positions_of_random_games_draw_within_the_size_limit() {
     let mut rng = Xorshift::new(0x2545_F491_4F6C_DD1D);
     for v in variants() {
         let options = v.default_options();
-        let mut game = ferry::engine::Game::new(v, options.clone(), (v.start)(&options));
+        let mut game = ferry::engine::Game::new(v, options.clone(), v.start(&options));
         let mut moves = MoveList::new();
         for ply in 0..120 {
             if ply % 15 == 0 || game.outcome().is_some() {
@@ -532,7 +532,7 @@ fn the_benched_pictures_stay_within_budget() {
     assert_eq!(PICTURE_BUDGET, 25_000);
     for v in ferry::engine::variants() {
         let options = v.default_options();
-        let start = ferry::engine::Game::new(v, options.clone(), (v.start)(&options));
+        let start = ferry::engine::Game::new(v, options.clone(), v.start(&options));
         let late = random_game(v, 60, 0x9E37_79B9_7F4A_7C15);
         let mut games = vec![("start".to_string(), start), ("late".to_string(), late)];
         for seed in [12_345, 987_654_321, 0x2545_F491] {
@@ -568,7 +568,7 @@ fn pictures_a_move_apart_decode_to_the_pixels_drawn() {
         for flipped in [false, true] {
             ferry::render::forget_bands();
             let options = game.options().clone();
-            let mut at = ferry::engine::Game::new(v, options.clone(), (v.start)(&options));
+            let mut at = ferry::engine::Game::new(v, options.clone(), v.start(&options));
             let request = Request {
                 flipped,
                 ..Request::default()

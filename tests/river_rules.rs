@@ -562,7 +562,7 @@ fn e41_option_board_8x12() {
     );
     let v = variant("river").unwrap();
     let o = v.options(&["board=8x12"]).unwrap();
-    assert_eq!((v.start)(&o).text(), t);
+    assert_eq!(v.start(&o).text(), t);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -596,7 +596,7 @@ fn playouts(options: &[&str], games: usize, plies: usize) -> Seen {
     let mut seed = 0x5EED;
     let mut seen = Seen::default();
     for _ in 0..games {
-        let mut g = ferry::engine::Game::new(v, o.clone(), (v.start)(&o));
+        let mut g = ferry::engine::Game::new(v, o.clone(), v.start(&o));
         let mut list = MoveList::new();
         for _ in 0..plies {
             if g.outcome().is_some() {
@@ -872,7 +872,7 @@ fn terrain_lists_boats_passengers_swimmers_and_bridges() {
 fn text_refused(text: &str, options: &[&str], needle: &str) {
     let v = variant("river").unwrap();
     let o = v.options(options).unwrap();
-    match (v.parse)(&expand(text), &o) {
+    match v.parse(&expand(text), &o) {
         Ok(p) => panic!("{text} accepted as {}", p.text()),
         Err(e) => assert!(e.to_string().contains(needle), "{text}: {e}"),
     }
@@ -944,7 +944,7 @@ fn options_are_checked_and_canonical() {
     assert_eq!(o.get("boats"), "c5,f6");
     assert_eq!(o.get("bridge_files"), "c,f");
     assert_eq!(o.get("bridges"), "unlimited");
-    let p = (v.start)(&o);
+    let p = v.start(&o);
     assert!(p.text().contains(" c5,f6 "), "{}", p.text());
     for (bad, needle) in [
         ("board=9x9", "8x10"),

@@ -138,9 +138,9 @@ fn stop_ends_an_infinite_search_with_a_bestmove() {
 #[test]
 fn bad_commands_options_and_moves_are_answered_and_change_nothing() {
     let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value chess");
+    e.send("setoption name UCI_Variant value checkers");
     let l = e.until("info string");
-    assert!(l[0].contains("unknown variant 'chess'"), "{l:?}");
+    assert!(l[0].contains("unknown variant 'checkers'"), "{l:?}");
     e.send("setoption name Level value 9");
     let l = e.until("info string");
     assert!(

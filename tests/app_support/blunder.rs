@@ -11,7 +11,7 @@ use ferry::engine::{self, Game, MoveList};
 /// and including the capture that punishes it.
 pub fn game_with_a_blunder(variant: &'static engine::Variant) -> Game {
     let options = variant.default_options();
-    let mut game = Game::new(variant, options.clone(), (variant.start)(&options));
+    let mut game = Game::new(variant, options.clone(), variant.start(&options));
     let k = analysis::win_scale(variant.id);
     let depth = |d| Limits {
         depth: Some(d),

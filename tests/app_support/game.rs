@@ -132,7 +132,7 @@ impl Table {
         let row = store.game(id).unwrap().unwrap();
         let v = engine::variant(&row.variant).unwrap();
         let options = v.options(&row.options).unwrap();
-        let start = (v.parse)(&row.start_position, &options).unwrap();
+        let start = v.parse(&row.start_position, &options).unwrap();
         let actions: Vec<_> = store
             .entries(id)
             .unwrap()

@@ -19,8 +19,10 @@ pub fn position(id: &str, text: Option<&str>, pairs: &[&str]) -> Box<dyn Positio
     let v = variant(id).expect("registered variant");
     let o = options(id, pairs);
     match text {
-        Some(t) => (v.parse)(t, &o).unwrap_or_else(|e| panic!("position '{t}' refused: {e}")),
-        None => (v.start)(&o),
+        Some(t) => v
+            .parse(t, &o)
+            .unwrap_or_else(|e| panic!("position '{t}' refused: {e}")),
+        None => v.start(&o),
     }
 }
 

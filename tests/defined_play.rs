@@ -1,0 +1,365 @@
+//! Defined variants played as Ferry plays its own five: they follow the five in the
+//! registry, their perft through the shared plug equals Fairy-Stockfish's figures, a game
+//! of each goes through the console, refusals say why, pictures show their boards and
+//! hands, and the search finds their mates.
+
+mod app_support;
+
+use app_support::TempDir;
+use ferry::engine::search::{table::Table, Limits};
+use ferry::engine::{self, Game, GameResult, MoveList, Position, Reason, Variant};
+use ferry::picture::{game_view, Request};
+use ferry::render::board_png;
+use ferry::render::view::Terrain;
+use std::path::PathBuf;
+
+const SHIPPED: [&str; 9] = [
+    "chess",
+    "nocastle",
+    "capablanca",
+    "makruk",
+    "shatranj",
+    "xiangqi",
+    "crazyhouse",
+    "minishogi",
+    "shogi",
+];
+
+fn variant(id: &str) -> &'static Variant {
+    engine::variant(id).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn position(id: &str, text: &str) -> Box<dyn Position> {
+    let v = variant(id);
+    v.parse(text, &v.default_options())
+        .unwrap_or_else(|e| panic!("{id}: {text}: {e}"))
+}
+
+fn game(id: &str, moves: &[&str]) -> Game {
+    let v = variant(id);
+    let options = v.default_options();
+    let mut g = Game::new(v, options.clone(), v.start(&options));
+    for m in moves {
+        g.play(m).unwrap_or_else(|e| panic!("{id}: {m}: {e}"));
+    }
+    g
+}
+
+#[test]
+fn the_shipped_definitions_follow_the_five_in_the_registry() {
+    let ids: Vec<&str> = engine::variants().iter().map(|v| v.id).collect();
+    assert_eq!(ids.len(), 5 + SHIPPED.len(), "{ids:?}");
+    assert_eq!(&ids[5..], SHIPPED);
+    for id in SHIPPED {
+        let v = variant(id);
+        let start = v.start(&v.default_options());
+        assert_eq!(start.text(), v.definition().unwrap().start, "{id}");
+        assert!(std::ptr::eq(start.variant(), v));
+    }
+}
+
+/// `POSITION | DEPTH | NODES` lines of a variant's perft data.
+fn figures(id: &str) -> Vec<(String, u32, u64)> {
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "perft",
+        "defined",
+        &format!("{id}.txt"),
+    ]
+    .iter()
+    .collect();
+    std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('|').map(str::trim).collect();
+            (
+                f[0].to_string(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn perft_through_the_shared_plug_equals_fairy_stockfish() {
+    for id in SHIPPED {
+        let v = variant(id);
+        let mut positions = 0;
+        for (text, depth, nodes) in figures(id) {
+            // The small counts: the plug's boxing and move conversion, not the
+            // interpreter (whose every figure `defined_variants` counts), are on trial.
+            if nodes > 300_000 || positions >= 30 {
+                continue;
+            }
+            let p = if text == "start" {
+                v.start(&v.default_options())
+            } else {
+                position(id, &text)
+            };
+            assert_eq!(p.perft(depth), nodes, "{id} {text} depth {depth}");
+            positions += 1;
+        }
+        assert!(positions >= 10, "{id}: {positions} positions counted");
+    }
+}
+
+fn console(dir: &TempDir, input: &str) -> String {
+    let args: Vec<String> = vec!["--db".into(), dir.db().display().to_string()];
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let code = ferry::console::run(&args, &mut input.as_bytes(), &mut out, &mut err);
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    String::from_utf8(out).unwrap()
+}
+
+/// A random game of up to `plies` moves, as move texts.
+fn random_moves(id: &str, plies: usize, seed: u64) -> (Vec<String>, bool) {
+    let mut g = game(id, &[]);
+    let mut state = seed | 1;
+    let mut texts = Vec::new();
+    for _ in 0..plies {
+        if g.outcome().is_some() {
+            break;
+        }
+        let mut moves = MoveList::new();
+        g.position().legal_moves(&mut moves);
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let m = moves[(state % moves.len() as u64) as usize];
+        let text = g.position().move_text(&m);
+        g.play(&text)
+            .unwrap_or_else(|e| panic!("{id}: {text}: {e}"));
+        texts.push(text);
+    }
+    (texts, g.outcome().is_some())
+}
+
+#[test]
+fn a_game_of_each_shipped_definition_goes_through_the_console() {
+    for (k, id) in SHIPPED.iter().enumerate() {
+        let dir = TempDir::new(&format!("defined-console-{id}"));
+        let (moves, over) = random_moves(id, 60, 0x5EED + k as u64);
+        let mut script = format!("/challenge @bob {id} color:white\n/as bob\n/accept\n");
+        for (ply, m) in moves.iter().enumerate() {
+            let who = if ply % 2 == 0 { "alice" } else { "bob" };
+            script.push_str(&format!("/as {who}\n/move {m}\n"));
+        }
+        if !over {
+            let who = if moves.len() % 2 == 0 { "alice" } else { "bob" };
+            script.push_str(&format!("/as {who}\n/resign\n"));
+        }
+        script.push_str("/as alice\n/history\n");
+        let out = console(&dir, &script);
+        assert!(out.contains("Game 1 starts"), "{id}: {out}");
+        let name = variant(id).name;
+        assert!(out.contains(name), "{id}: {out}");
+        assert!(
+            !out.contains("refused") && !out.contains("not a legal"),
+            "{id}: {out}"
+        );
+        if !over {
+            assert!(out.contains("resigns"), "{id}: {out}");
+        }
+        let pictures: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("picture: "))
+            .collect();
+        assert!(
+            pictures.len() > moves.len(),
+            "{id}: a picture a move: {out}"
+        );
+        let last = std::fs::read(pictures.last().unwrap()).unwrap();
+        assert!(last.starts_with(b"GIF89a"), "{id}: the replay");
+    }
+}
+
+fn refusal(id: &str, fen: Option<&str>, text: &str) -> String {
+    let p = match fen {
+        Some(f) => position(id, f),
+        None => variant(id).start(&variant(id).default_options()),
+    };
+    match p.read_move(text) {
+        Ok((_, canonical)) => panic!("{id}: {text} read as {canonical}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn refusals_in_a_defined_variant_say_why() {
+    let says = |id: &str, fen: Option<&str>, text: &str, words: &[&str]| {
+        let r = refusal(id, fen, text);
+        for w in words {
+            assert!(r.contains(w), "{id} {text}: {r}");
+        }
+    };
+    says("chess", None, "e3e4", &["no piece on e3"]);
+    says("chess", None, "e7e5", &["not yours"]);
+    says("chess", None, "e1e2", &["your own", "e2"]);
+    says("chess", None, "a1a3", &["in the way"]);
+    says("chess", None, "b1b3", &["b3", "N (Betza)"]);
+    says("chess", None, "Ke2", &["the King on e1", "your own Pawn"]);
+    says("chess", None, "Qh5", &["Queen", "in the way"]);
+    says("chess", None, "Nd4", &["no Knight that could move to d4"]);
+    says("chess", None, "P@e4", &["no drops in Chess"]);
+    says("chess", None, "e4e5e6", &["e4, Nf3"]);
+    says("nocastle", None, "O-O", &["no castling in No-castle chess"]);
+    // A pinned Knight, and a King in check that does not get out.
+    let pinned = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1";
+    says("chess", Some(pinned), "e2c3", &["in check"]);
+    says("chess", Some(pinned), "Nc3", &["in check"]);
+    // A promotion left unsaid lists the choices.
+    says(
+        "chess",
+        Some("8/P7/8/8/8/8/8/k6K w - - 0 1"),
+        "a8",
+        &["a8=Q", "a8=N"],
+    );
+    says(
+        "chess",
+        Some("8/P7/8/8/8/8/8/k6K w - - 0 1"),
+        "a7a8k",
+        &["'a7a8k' is not a move"],
+    );
+    // Drops: none in hand, an occupied cell, a second pawn on a file.
+    says("crazyhouse", None, "N@e4", &["Knight", "hand"]);
+    let held = "4k3/8/8/8/8/8/4P3/4K3[Pp] w - - 0 1";
+    says("crazyhouse", Some(held), "P@e2", &["occupied"]);
+    says(
+        "crazyhouse",
+        Some(held),
+        "P@a8",
+        &["may not be dropped on a8"],
+    );
+    says(
+        "shogi",
+        Some("4k4/9/9/9/9/9/4P4/9/4K4[P] w - - 0 1"),
+        "P@e5",
+        &["may not be dropped on e5"],
+    );
+    // A Xiangqi Horse whose leg is blocked, and a General leaving its palace.
+    says("xiangqi", None, "b1d2", &["the Horse on b1", "in the way"]);
+    says(
+        "xiangqi",
+        Some("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"),
+        "d1c1",
+        &["the General on d1 cannot go to c1: it never leaves the palace"],
+    );
+}
+
+#[test]
+fn every_legal_move_reads_back_from_its_text_and_its_coordinates() {
+    for (k, id) in SHIPPED.iter().enumerate() {
+        let (moves, _) = random_moves(id, 40, 0xC0DE + k as u64);
+        let mut g = game(id, &[]);
+        for text in &moves {
+            let mut legal = MoveList::new();
+            g.position().legal_moves(&mut legal);
+            for m in &legal {
+                let canonical = g.position().move_text(m);
+                let (read, again) = g.position().read_move(&canonical).unwrap();
+                assert_eq!((&read, again.as_str()), (m, canonical.as_str()), "{id}");
+            }
+            g.play(text).unwrap();
+        }
+    }
+}
+
+#[test]
+fn outcomes_follow_the_definition() {
+    let mate = game("chess", &["f3", "e5", "g4", "Qh4"]).outcome().unwrap();
+    assert_eq!(
+        (mate.result, mate.reason),
+        (GameResult::Win(engine::Color::Black), Reason::Checkmate)
+    );
+    // Stalemate: a draw in chess, a loss for the stalemated side in Shatranj and Shogi.
+    let stalemate = |id: &str, fen: &str| {
+        position(id, fen)
+            .outcome(None)
+            .map(|o| (o.result, o.reason))
+    };
+    assert_eq!(
+        stalemate("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+        Some((GameResult::Draw, Reason::Stalemate))
+    );
+    assert_eq!(
+        stalemate("shatranj", "7k/6R1/6K1/8/8/8/8/8 b - - 0 1"),
+        Some((GameResult::Win(engine::Color::White), Reason::Stalemate))
+    );
+    // Shatranj's bare King loses.
+    assert_eq!(
+        stalemate("shatranj", "8/8/8/4k3/8/8/3RK3/8 w - - 0 1").map(|o| o.1),
+        Some(Reason::BareGeneral)
+    );
+    // Chess's fifty-move rule, as Fairy-Stockfish counts it.
+    assert_eq!(
+        stalemate("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 100 80"),
+        Some((GameResult::Draw, Reason::MoveCountRule))
+    );
+    // Threefold repetition in a game.
+    let g = game(
+        "chess",
+        &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"],
+    );
+    assert_eq!(g.outcome().map(|o| o.reason), Some(Reason::Repetition));
+}
+
+#[test]
+fn pictures_show_palaces_the_river_hands_and_the_last_move() {
+    let xiangqi = game("xiangqi", &["Che3"]);
+    let view = game_view(&xiangqi, &Request::default());
+    let palaces = view
+        .cells
+        .iter()
+        .filter(|c| matches!(c.terrain, Terrain::Palace(_)))
+        .count();
+    assert_eq!(palaces, 18, "two palaces of nine cells");
+    assert_eq!(view.rank_lines.len(), 1, "the river");
+    assert_eq!(view.cells.iter().filter(|c| c.marks.last_move).count(), 2);
+    let png = board_png(&view);
+    assert!(png.starts_with(b"\x89PNG") && png.len() < 60 * 1024);
+
+    let shogi = game("shogi", &["Pc4", "Pg6", "Bxh8=+B", "Sxh8"]);
+    let view = game_view(&shogi, &Request::default());
+    let held: usize = view.hands.as_ref().map_or(0, |h| h[0].len() + h[1].len());
+    assert_eq!(held, 2, "a Bishop in each hand: {:?}", view.hands);
+    assert!(board_png(&view).len() < 60 * 1024);
+}
+
+#[test]
+fn ferry_finds_a_mate_in_a_defined_variant() {
+    for (id, fen) in [
+        ("chess", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"),
+        ("crazyhouse", "6k1/5ppp/8/8/8/8/5PPP/6K1[R] w - - 0 1"),
+        ("xiangqi", "3k5/1R7/R8/9/9/9/9/9/9/4K4 w - - 0 1"),
+        ("shogi", "4k4/9/4P4/9/9/9/9/9/4K4[G] w - - 0 1"),
+    ] {
+        let p = position(id, fen);
+        let mut table = Table::new(4);
+        let report = p
+            .think(
+                &[],
+                Limits {
+                    depth: Some(3),
+                    ..Limits::default()
+                },
+                &mut table,
+                &mut |_| {},
+            )
+            .expect("a move");
+        let mut after = p.boxed_clone();
+        after.play(&report.pv[0]);
+        // Xiangqi's stalemate wins too.
+        let outcome = after.outcome(None).map(|o| o.result);
+        assert_eq!(
+            outcome,
+            Some(GameResult::Win(engine::Color::White)),
+            "{id}: {}",
+            p.move_text(&report.pv[0])
+        );
+    }
+}
