@@ -14,8 +14,7 @@ pub(super) fn variant_parser() -> impl TypedValueParser<Value = &'static Variant
 /// What every position command starts from: a variant, its options, a position.
 #[derive(Args)]
 pub(super) struct Setup {
-    /// The variant: continental, amalgamated, river, little-river, fluidity or a defined
-    /// one such as chess, xiangqi or shogi (see `ferry variants`)
+    /// The variant: continental, river, xiangqi, shogi, ... (see `ferry variants`)
     #[arg(value_name = "VARIANT", ignore_case = true, value_parser = variant_parser(), hide_possible_values = true)]
     pub(super) variant: &'static Variant,
     /// The start position, as position text [default: the variant's start]

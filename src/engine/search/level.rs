@@ -11,7 +11,6 @@ use super::{eval::Evaluation, score, table::Table, think, Limits, Report, Seen};
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::playout::Xorshift;
 use crate::engine::plug::{legal_moves, Rules};
-use crate::engine::types::Role;
 use std::time::Duration;
 
 /// The plies of a game in which level 8 still varies its play: it picks among the moves
@@ -209,7 +208,9 @@ pub fn choose<R: Rules>(
                 .outcome(None)
                 .map_or(0, |o| -score::of_outcome(&o, child.side_to_move(), 1)),
         };
-        if stopped() {
+        // Past the budget (a move list so long, or nodes so dear, that the scoring
+        // overran it: a defined variant's board full of riders), the best is played.
+        if stopped() || std::time::Instant::now() >= deadline {
             return Some(Chosen {
                 mv: best.pv[0],
                 score: best.score,
@@ -224,7 +225,7 @@ pub fn choose<R: Rules>(
     let royal = |m: &Move| {
         m.from()
             .and_then(|c| root.piece_at(c))
-            .is_some_and(|p| matches!(p.role, Role::King | Role::General))
+            .is_some_and(|p| root.variant().is_royal(p.role))
     };
     let candidates: Vec<(Move, i32)> = scored
         .into_iter()

@@ -31,6 +31,9 @@ const SHIPPED: [&str; 9] = [
 /// 0.3 MB), a hostile one at the limits of the checker a few megabytes.
 pub const MAX_BYTES: usize = 256 << 20;
 
+/// The most variants the registry lists: a Discord command offers at most 25 choices.
+pub const MAX_LISTED: usize = 25;
+
 struct Kept {
     by_source: HashMap<String, &'static Variant>,
     bytes: usize,
@@ -171,6 +174,14 @@ pub fn operators(builtin: &[&str]) -> Vec<&'static Variant> {
     };
     let mut out: Vec<&'static Variant> = Vec::new();
     for (name, source) in sources {
+        // Discord lists a command's variants as choices, 25 at most.
+        if builtin.len() + out.len() >= MAX_LISTED {
+            eprintln!(
+                "ferry: variant {name}: left out; Discord lists at most {MAX_LISTED} \
+                 variants in a command"
+            );
+            continue;
+        }
         let mut taken: Vec<&str> = builtin.to_vec();
         taken.extend(out.iter().map(|v| v.id));
         match load(&source, &taken) {

@@ -13,9 +13,10 @@ pub const PAWN: i32 = 100;
 
 /// Centipawns per cell of average reach, and the worth of reaching nothing. Fitted by hand
 /// to chess: a Knight (5.25 cells on average) about 290, a Bishop (8.75) about 390, a
-/// Rook (14) 550 and a Queen (22.75) about 810; on Xiangqi's board the Chariot (17 cells)
-/// comes to 640, the Cannon (17 quiet, its captures over a screen counted half) near 400
-/// and the Horse near 310, close to what Xiangqi players count.
+/// Rook (14) 550 and a Queen (22.75) about 810. On Xiangqi's board the Chariot (17 cells)
+/// comes to 640, the Cannon (17 quiet, its captures over a screen counted half) 486 and
+/// the Horse 299; its Soldier, no pawn by the definition's flag, 184, which Xiangqi
+/// players would count at about half that.
 const PER_CELL: f64 = 30.0;
 const BASE: f64 = 130.0;
 
