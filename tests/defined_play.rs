@@ -363,3 +363,40 @@ fn ferry_finds_a_mate_in_a_defined_variant() {
         );
     }
 }
+
+#[test]
+fn the_worst_definition_the_checker_allows_loads_plays_and_is_drawn() {
+    // 128 cells, 24 kinds of unlimited riders and hoppers, 64 pieces (`tests/data`). The
+    // budgets themselves are measured in the README ("Variants as data").
+    let source = include_str!("data/worst_definition.toml");
+    let v = ferry::engine::variants::defined::registry::load(source, &[]).unwrap();
+    let again = ferry::engine::variants::defined::registry::load(source, &[]).unwrap();
+    assert!(std::ptr::eq(v, again), "a file is loaded once");
+    let taken = ferry::engine::variants::defined::registry::load(source, &["worst"]);
+    assert!(taken.unwrap_err()[0].message.contains("taken"));
+    let start = v.start(&v.default_options());
+    assert_eq!(start.perft(1), 31);
+    let mut g = Game::new(v, v.default_options(), start);
+    for _ in 0..2 {
+        let mut moves = MoveList::new();
+        g.position().legal_moves(&mut moves);
+        let text = g.position().move_text(&moves[0]);
+        g.play(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+    let png = board_png(&game_view(&g, &Request::default()));
+    assert!(png.starts_with(b"\x89PNG") && png.len() < 60 * 1024);
+    let mut table = Table::new(4);
+    let report = g
+        .position()
+        .think(
+            &[],
+            Limits {
+                nodes: Some(2_000),
+                ..Limits::default()
+            },
+            &mut table,
+            &mut |_| {},
+        )
+        .expect("a move");
+    assert!(g.position().check_move(&report.pv[0]).is_ok());
+}
