@@ -2,16 +2,7 @@
 
 mod app_support;
 
-use app_support::TempDir;
-
-fn console(dir: &TempDir, input: &str) -> String {
-    let args: Vec<String> = vec!["--db".into(), dir.db().display().to_string()];
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    let code = ferry::console::run(&args, &mut input.as_bytes(), &mut out, &mut err);
-    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
-    String::from_utf8(out).unwrap()
-}
+use app_support::{console, TempDir};
 
 #[test]
 fn a_game_at_the_console_with_pictures_and_a_restart() {

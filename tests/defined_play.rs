@@ -5,7 +5,7 @@
 
 mod app_support;
 
-use app_support::TempDir;
+use app_support::{console, TempDir};
 use ferry::engine::search::{table::Table, Limits};
 use ferry::engine::{self, Game, GameResult, MoveList, Position, Reason, Variant};
 use ferry::picture::{game_view, Request};
@@ -105,15 +105,6 @@ fn perft_through_the_shared_plug_equals_fairy_stockfish() {
         }
         assert!(positions >= 10, "{id}: {positions} positions counted");
     }
-}
-
-fn console(dir: &TempDir, input: &str) -> String {
-    let args: Vec<String> = vec!["--db".into(), dir.db().display().to_string()];
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    let code = ferry::console::run(&args, &mut input.as_bytes(), &mut out, &mut err);
-    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
-    String::from_utf8(out).unwrap()
 }
 
 /// A random game of up to `plies` moves, as move texts.

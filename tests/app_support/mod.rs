@@ -33,6 +33,16 @@ impl TempDir {
     }
 }
 
+/// `ferry console` on the database in `dir`: its replies to `input`; it must exit 0.
+pub fn console(dir: &TempDir, input: &str) -> String {
+    let args: Vec<String> = vec!["--db".into(), dir.db().display().to_string()];
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let code = ferry::console::run(&args, &mut input.as_bytes(), &mut out, &mut err);
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    String::from_utf8(out).unwrap()
+}
+
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);

@@ -369,35 +369,20 @@ impl<'d> DefinedPosition<'d> {
     }
 
     fn castlings(&self, out: &mut Vec<DefinedMove>) {
-        let Some(castling) = &self.def.castling else {
+        if self.def.castling.is_none() {
             return;
-        };
+        }
         let us = self.side;
         let king = self.royal[us.index()];
         if king == NONE {
             return;
         }
-        let shape = &self.def.shape;
-        let rank = shape.rank(Cell(king));
         for queenside in [false, true] {
             let rook = self.castle_rook[slot(us, queenside)];
             if rook == NONE {
                 continue;
             }
-            let king_file = if queenside {
-                castling.queenside
-            } else {
-                castling.kingside
-            };
-            let rook_file = if queenside {
-                king_file + 1
-            } else {
-                king_file.wrapping_sub(1)
-            };
-            let (Some(king_to), Some(rook_to)) = (
-                shape.cell(king_file, rank).map(|c| c.0),
-                shape.cell(rook_file, rank).map(|c| c.0),
-            ) else {
+            let Some((king_to, rook_to)) = self.castled_cells(king, queenside) else {
                 continue;
             };
             // Every cell either piece crosses or lands on is empty but for the two of them.
@@ -666,9 +651,24 @@ impl<'d> DefinedPosition<'d> {
     /// The castling of the royal on `king` with the rook on `rook`, as the generator
     /// gives it, if the variant castles so.
     pub fn castle(&self, king: u8, rook: u8) -> Option<DefinedMove> {
-        let castling = self.def.castling.as_ref()?;
         let shape = &self.def.shape;
         let queenside = shape.file(Cell(rook)) < shape.file(Cell(king));
+        let (king_to, rook_to) = self.castled_cells(king, queenside)?;
+        Some(DefinedMove {
+            from: king,
+            to: king_to,
+            promotion: NONE,
+            kind: Kind::Castle {
+                rook_from: rook,
+                rook_to,
+            },
+        })
+    }
+
+    /// Where the royal on `king` and its rook stand after castling to one side.
+    fn castled_cells(&self, king: u8, queenside: bool) -> Option<(u8, u8)> {
+        let castling = self.def.castling.as_ref()?;
+        let shape = &self.def.shape;
         let king_file = if queenside {
             castling.queenside
         } else {
@@ -680,15 +680,10 @@ impl<'d> DefinedPosition<'d> {
             king_file.wrapping_sub(1)
         };
         let rank = shape.rank(Cell(king));
-        Some(DefinedMove {
-            from: king,
-            to: shape.cell(king_file, rank)?.0,
-            promotion: NONE,
-            kind: Kind::Castle {
-                rook_from: rook,
-                rook_to: shape.cell(rook_file, rank)?.0,
-            },
-        })
+        Some((
+            shape.cell(king_file, rank)?.0,
+            shape.cell(rook_file, rank)?.0,
+        ))
     }
 
     /// This position with only the pieces on `keep` left (royals elsewhere gone), for

@@ -37,20 +37,7 @@ impl<'d> DefinedPosition<'d> {
                 rows.len()
             ));
         }
-        let mut pos = DefinedPosition {
-            def,
-            board: [0; 128],
-            occupied: [0; 2],
-            royal: [NONE; 2],
-            side: Color::White,
-            castle_rook: [NONE; 4],
-            en_passant: NONE,
-            halfmoves: 0,
-            fullmoves: 1,
-            hands: [[0; 32]; 2],
-            was_pawn: 0,
-            dropped_no_mate: false,
-        };
+        let mut pos = DefinedPosition::empty(def);
         let mut royals = [0u32; 2];
         // A cell's name from its 0-based file and rank, holes included.
         let cell_name =
