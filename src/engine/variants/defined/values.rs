@@ -6,6 +6,7 @@
 use super::definition::Definition;
 use super::played::Loaded;
 use super::position::DefinedPosition;
+use crate::engine::board::Cells;
 use crate::engine::types::Color;
 
 /// A pawn's worth: the unit the others are measured in.
@@ -84,10 +85,7 @@ pub fn evaluate(pos: &DefinedPosition<'_>, loaded: &Loaded) -> i32 {
     let mut white = 0i32;
     for side in Color::ALL {
         let sign = if side == Color::White { 1 } else { -1 };
-        let mut cells = pos.occupied(side);
-        while cells != 0 {
-            let c = cells.trailing_zeros() as u8;
-            cells &= cells - 1;
+        for c in Cells(pos.occupied(side)).indices() {
             let Some((k, _)) = pos.piece_at(c) else {
                 continue;
             };

@@ -5,7 +5,7 @@ mod text;
 
 use super::definition::{Definition, Value};
 use super::tables::Ray;
-use crate::engine::board::Cell;
+use crate::engine::board::{Cell, Cells};
 use crate::engine::types::Color;
 
 /// No cell (no en passant cell, no royal, no promotion).
@@ -185,10 +185,7 @@ impl<'d> DefinedPosition<'d> {
         let t = bit(target);
         // The target counts as occupied: a rider attacks an empty cell it could take on.
         let all = all | t;
-        let mut pieces = attackers;
-        while pieces != 0 {
-            let from = pieces.trailing_zeros() as u8;
-            pieces &= pieces - 1;
+        for from in Cells(attackers).indices() {
             let Some((piece, _)) = decode(self.board[from as usize]) else {
                 continue;
             };
@@ -229,10 +226,7 @@ impl<'d> DefinedPosition<'d> {
         let enemy = self.occupied[us.opposite().index()];
         let all = own | enemy;
         let empty = def.shape.cells().0 & !all;
-        let mut pieces = own;
-        while pieces != 0 {
-            let from = pieces.trailing_zeros() as u8;
-            pieces &= pieces - 1;
+        for from in Cells(own).indices() {
             let Some((piece, _)) = decode(self.board[from as usize]) else {
                 continue;
             };
@@ -251,9 +245,7 @@ impl<'d> DefinedPosition<'d> {
                 targets |= ray_targets(ray, all, enemy);
             }
             targets &= r.allowed;
-            while targets != 0 {
-                let to = targets.trailing_zeros() as u8;
-                targets &= targets - 1;
+            for to in Cells(targets).indices() {
                 self.push_move(out, piece, from, to, Kind::Normal);
             }
             if kind.pawn {
@@ -278,10 +270,7 @@ impl<'d> DefinedPosition<'d> {
             let mut targets = empty & def.pieces[piece as usize].drop_region[us];
             if drops.no_doubled == Some(piece) {
                 let files = def.shape.files();
-                let mut own = self.occupied[us.index()];
-                while own != 0 {
-                    let c = own.trailing_zeros() as u8;
-                    own &= own - 1;
+                for c in Cells(self.occupied[us.index()]).indices() {
                     if decode(self.board[c as usize]) == Some((piece, us)) {
                         let file = c % files;
                         for r in 0..def.shape.ranks() {
@@ -290,9 +279,7 @@ impl<'d> DefinedPosition<'d> {
                     }
                 }
             }
-            while targets != 0 {
-                let to = targets.trailing_zeros() as u8;
-                targets &= targets - 1;
+            for to in Cells(targets).indices() {
                 if def.immobile_forbidden && !self.mobile_at(piece, to) {
                     continue;
                 }
