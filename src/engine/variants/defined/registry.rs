@@ -125,7 +125,14 @@ fn describe(def: &Definition, k: usize) -> String {
         s.push_str("; the royal piece");
     }
     if kind.pawn {
-        s.push_str("; a pawn: steps two from its start, takes en passant, promotes");
+        // Only what this definition gives its pawns (Makruk's neither step two nor take
+        // en passant).
+        let two = def.double_step.white != 0 || def.double_step.black != 0;
+        s.push_str(match (two, def.en_passant) {
+            (true, true) => "; a pawn: steps two from its start, takes en passant, promotes",
+            (true, false) => "; a pawn: steps two from its start, promotes",
+            (false, _) => "; a pawn: promotes",
+        });
     }
     if let Some(region) = &kind.confined_name {
         s.push_str(&format!("; never leaves region {region}"));
