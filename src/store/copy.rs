@@ -30,6 +30,7 @@ const TABLES: &[&str] = &[
     "puzzle_dailies",
     "puzzle_tries",
     "puzzle_ratings",
+    "server_variants",
 ];
 
 /// Tables whose ids the database gives: the target must go on after the copied ones.

@@ -18,6 +18,7 @@ mod ratings;
 mod schema;
 mod tournaments;
 mod value;
+mod variants;
 mod votes;
 
 pub use analyses::{AnalysisAsk, AnalysisRow, Claim};
@@ -34,6 +35,7 @@ pub use tournaments::{
     ByeKind, EntrantRow, Format, NewPairing, NewTournament, PairingRow, Seeded, TournamentRow,
     TournamentStatus,
 };
+pub use variants::{ServerVariantRow, VariantAdded, MAX_SERVER_VARIANTS};
 pub use votes::{Closing, NewVote, VoteRow, VoteStatus};
 
 use db::{args, Db, Value};

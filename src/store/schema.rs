@@ -41,6 +41,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(9, "0009_analyses.sql"),
     migration!(10, "0010_puzzles.sql"),
     migration!(11, "0011_daily_puzzles.sql"),
+    migration!(12, "0012_server_variants.sql"),
 ];
 
 /// How long a writer waits for another (thread or process) to finish before giving up.
