@@ -6,7 +6,8 @@
 //! This is the engine's half: the shipped definitions in `variants/` at the top of the
 //! repository are checked and counted against Fairy-Stockfish's perft figures
 //! (`tests/defined_variants.rs`), and `ferry variant check` and `ferry variant perft` read
-//! a file offline. Playing a defined variant in the console and on Discord comes next.
+//! a file offline. `registry` makes a checked file an entry of the registry, played like
+//! the five everywhere (`played`); a server adds its own with `/variant add`.
 
 pub mod betza;
 pub mod check;
@@ -15,6 +16,7 @@ pub mod played;
 pub mod position;
 pub mod registry;
 mod schema;
+pub mod summary;
 pub mod tables;
 pub mod values;
 

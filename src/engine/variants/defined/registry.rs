@@ -34,9 +34,15 @@ pub const MAX_BYTES: usize = 256 << 20;
 /// The most variants the registry lists: a Discord command offers at most 25 choices.
 pub const MAX_LISTED: usize = 25;
 
+/// The most memory one server's definitions may hold (see `load_for`): a server that
+/// adds and removes definitions without end runs out of its own share, not Ferry's.
+pub const MAX_SERVER_BYTES: usize = 32 << 20;
+
 struct Kept {
     by_source: HashMap<String, &'static Variant>,
     bytes: usize,
+    /// What each server's definitions hold, by server.
+    by_owner: HashMap<String, usize>,
 }
 
 fn kept() -> &'static Mutex<Kept> {
@@ -45,6 +51,7 @@ fn kept() -> &'static Mutex<Kept> {
         Mutex::new(Kept {
             by_source: HashMap::new(),
             bytes: 0,
+            by_owner: HashMap::new(),
         })
     })
 }
@@ -53,35 +60,76 @@ fn kept() -> &'static Mutex<Kept> {
 /// file loaded twice gives the same entry; `taken` lists ids the entry may not have (the
 /// five's, a server's others).
 pub fn load(source: &str, taken: &[&str]) -> Result<&'static Variant, Vec<Problem>> {
-    let definition = check::read(source)?;
-    if let Some(id) = taken.iter().find(|&&t| t == definition.id) {
-        return Err(vec![Problem {
-            line: None,
-            key: "id".into(),
-            message: format!("the id '{id}' is taken by another variant here; choose another"),
-        }]);
+    load_for(None, source, taken)
+}
+
+/// `load` for a server's own definition (`owner`: the server), held to the server's
+/// share, `MAX_SERVER_BYTES`, as well as to Ferry's.
+pub fn load_for(
+    owner: Option<&str>,
+    source: &str,
+    taken: &[&str],
+) -> Result<&'static Variant, Vec<Problem>> {
+    // A file loaded before is not checked again: a server's variant is looked up each
+    // time one of its games is rebuilt.
+    let known = lock().by_source.get(source).copied();
+    if let Some(v) = known {
+        return match id_taken(v.id, taken) {
+            Some(problem) => Err(vec![problem]),
+            None => Ok(v),
+        };
     }
-    let mut kept = kept().lock().unwrap_or_else(|e| e.into_inner());
+    let definition = check::read(source)?;
+    if let Some(problem) = id_taken(&definition.id, taken) {
+        return Err(vec![problem]);
+    }
+    let mut kept = lock();
     if let Some(&v) = kept.by_source.get(source) {
         return Ok(v);
     }
     let bytes = definition.tables.bytes() + source.len();
-    if kept.bytes + bytes > MAX_BYTES {
+    let owned = owner.map_or(0, |o| kept.by_owner.get(o).copied().unwrap_or(0));
+    let full = if kept.bytes + bytes > MAX_BYTES {
+        Some(("Ferry holds as many definitions as it can", MAX_BYTES))
+    } else if owner.is_some() && owned + bytes > MAX_SERVER_BYTES {
+        Some((
+            "this server's definitions hold as much as one server may",
+            MAX_SERVER_BYTES,
+        ))
+    } else {
+        None
+    };
+    if let Some((who, most)) = full {
         return Err(vec![Problem {
             line: None,
             key: "file".into(),
             message: format!(
-                "Ferry holds as many definitions as it can ({} MB of tables) until it \
-                 restarts; this one would need {} KB more",
-                MAX_BYTES >> 20,
-                bytes >> 10
+                "{who} ({} MB of tables) until Ferry restarts; this one would need {} KB more",
+                most >> 20,
+                bytes.div_ceil(1024)
             ),
         }]);
+    }
+    if let Some(o) = owner {
+        kept.by_owner.insert(o.to_string(), owned + bytes);
     }
     let variant = entry(definition);
     kept.bytes += bytes;
     kept.by_source.insert(source.to_string(), variant);
     Ok(variant)
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Kept> {
+    kept().lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The problem with a definition whose id another variant here has.
+pub fn id_taken(id: &str, taken: &[&str]) -> Option<Problem> {
+    taken.contains(&id).then(|| Problem {
+        line: None,
+        key: "id".into(),
+        message: format!("the id '{id}' is taken by another variant here; choose another"),
+    })
 }
 
 /// The registry entry of a checked definition, kept for the life of the process.

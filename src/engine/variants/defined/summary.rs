@@ -1,0 +1,161 @@
+//! A defined variant's rules in a few sentences, made from its definition: what `/rules`
+//! says of a variant a server or the operator added, beside the legend of its pieces.
+
+use super::definition::{Definition, Value};
+
+/// The rules of `def`, for a player: the board, the pieces, what pawns, promotion,
+/// castling and drops do, and how a game ends.
+pub fn rules_text(def: &Definition) -> String {
+    let shape = &def.shape;
+    let cells = shape.cells().count() as usize;
+    let holes = usize::from(shape.files()) * usize::from(shape.ranks()) - cells;
+    let mut out = vec![format!(
+        "Board of {} files and {} ranks{}.",
+        shape.files(),
+        shape.ranks(),
+        match holes {
+            0 => String::new(),
+            1 => " with 1 hole".to_string(),
+            n => format!(" with {n} holes"),
+        }
+    )];
+    let pieces: Vec<String> = def
+        .pieces
+        .iter()
+        .map(|p| {
+            let letter = if p.promoted {
+                format!("+{}", p.letter)
+            } else {
+                p.letter.to_string()
+            };
+            let royal = if p.royal { ", royal" } else { "" };
+            format!("{} ({letter}: {}{royal})", p.name, p.betza)
+        })
+        .collect();
+    out.push(format!(
+        "Pieces, with their moves in Betza notation: {}.",
+        pieces.join(", ")
+    ));
+    let two = def.double_step.white != 0 || def.double_step.black != 0;
+    if def.pieces.iter().any(|p| p.pawn) {
+        out.push(
+            match (two, def.en_passant) {
+                (true, true) => "Pawns step two from their start and take en passant.",
+                (true, false) => "Pawns step two from their start.",
+                (false, _) => "Pawns never step two.",
+            }
+            .to_string(),
+        );
+    }
+    if !def.promotion_pieces.is_empty() {
+        let to: Vec<&str> = def
+            .promotion_pieces
+            .iter()
+            .map(|&k| def.pieces[k as usize].name.as_str())
+            .collect();
+        out.push(format!(
+            "A pawn reaching the far zone {} to {} (written =X).",
+            if def.promotion_forced {
+                "promotes"
+            } else {
+                "may promote"
+            },
+            to.join(", ")
+        ));
+    }
+    if def.pieces.iter().any(|p| p.promotes_to.is_some()) {
+        out.push(
+            "Pieces with a promoted form may promote on a move into, within or out of the \
+             promotion zone (written with a + at the end, as Bc3+; the promoted piece is +B)."
+                .to_string(),
+        );
+    }
+    if def.castling.is_some() {
+        out.push("Castling, written O-O and O-O-O, as in chess.".to_string());
+    }
+    if let Some(drops) = &def.drops {
+        let mut s = if drops.captures {
+            "A captured piece goes to the captor's hand, unpromoted; a move may drop a piece \
+             from the hand instead (written N@e4)."
+                .to_string()
+        } else {
+            "Each side starts with pieces in hand; a move may drop one instead (written N@e4)."
+                .to_string()
+        };
+        if let Some(k) = drops.no_doubled {
+            s.push_str(&format!(
+                " No {} is dropped on a file where its side has one already.",
+                def.pieces[k as usize].name
+            ));
+        }
+        for &k in &drops.no_drop_mate {
+            s.push_str(&format!(
+                " A dropped {} may not give mate.",
+                def.pieces[k as usize].name
+            ));
+        }
+        out.push(s);
+    }
+    out.push(endings(def));
+    out.push(format!("Start: {}", def.start));
+    out.join(" ")
+}
+
+fn endings(def: &Definition) -> String {
+    let value = |v: Value| match v {
+        Value::Win => "a win",
+        Value::Draw => "a draw",
+        Value::Loss => "a loss",
+    };
+    let mut s = if def.has_royal() {
+        format!(
+            "Checkmate wins; stalemate is {} for the side that cannot move",
+            value(def.stalemate)
+        )
+    } else {
+        format!("A side that cannot move gets {}", value(def.stalemate))
+    };
+    if let Some(v) = def.bare_royal {
+        s.push_str(&format!(
+            "; a side left with its royal piece alone gets {}",
+            value(v)
+        ));
+    }
+    if def.move_rule > 0 {
+        s.push_str(&format!(
+            "; drawn after {} moves of each side without a capture or a pawn's move",
+            def.move_rule
+        ));
+    }
+    if def.repetition > 0 {
+        s.push_str(&format!(
+            "; drawn when a position occurs {} times",
+            def.repetition
+        ));
+    }
+    s.push('.');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chess_reads_as_chess() {
+        let def = super::super::read(include_str!("../../../../variants/chess.toml")).unwrap();
+        let text = rules_text(&def);
+        for part in [
+            "Board of 8 files and 8 ranks.",
+            "King (K: K, royal)",
+            "Pawns step two from their start and take en passant.",
+            "Castling",
+            "stalemate is a draw",
+            "drawn after 50 moves",
+            "occurs 3 times",
+            "Start: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ] {
+            assert!(text.contains(part), "{part}: {text}");
+        }
+    }
+}
