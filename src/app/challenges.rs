@@ -4,8 +4,9 @@ use super::questions::{challenge_key, challenge_settled, ChallengeEnd};
 use super::shared::{agreed_text, deadlines, engine_text, plays_white, rated_text, started_row};
 use super::terms::{ChallengeAsked, ChallengeTerms};
 use super::text::{count_text, deadline_text, mention, relative_text};
+use super::variants::Wanted;
 use super::{button, refuse, App, Command, Fail, Out, Reply};
-use crate::engine::{self, Options, Variant};
+use crate::engine::{Options, Variant};
 use crate::store::{ChallengeRow, ChallengeStatus, NewChallenge, NewGame, Side};
 
 /// How long a challenge waits for an answer.
@@ -132,7 +133,7 @@ impl App {
     /// else in a new thread.
     pub(super) fn accept(&mut self, cmd: &Command, id: Option<i64>) -> Out {
         let c = self.challenge_to_accept(cmd, id)?;
-        let (variant, options) = challenge_game_terms(&c)?;
+        let (variant, options) = self.challenge_game_terms(&c)?;
         let Some(channel) = self.free_channel(cmd, &c)? else {
             return self.accept_in_thread(cmd, &c, variant);
         };
@@ -154,6 +155,7 @@ impl App {
         self.keep(&row, g);
         reply.settles.push(challenge_settled(
             &c,
+            &self.variant_name(&c.new.server, &c.new.variant)?,
             ChallengeEnd::Accepted {
                 by: &cmd.who.id,
                 game: row.id,
@@ -289,9 +291,11 @@ impl App {
             mention(&c.new.challenger)
         ))
         .mentioning(&[&c.new.challenger]);
-        reply
-            .settles
-            .push(challenge_settled(&c, ChallengeEnd::Declined));
+        reply.settles.push(challenge_settled(
+            &c,
+            &self.variant_name(&c.new.server, &c.new.variant)?,
+            ChallengeEnd::Declined,
+        ));
         Ok(reply)
     }
 
@@ -322,26 +326,30 @@ impl App {
         if let Some(o) = &c.new.opponent {
             reply = reply.mentioning(&[o]);
         }
-        reply
-            .settles
-            .push(challenge_settled(&c, ChallengeEnd::Cancelled { by: &me }));
+        reply.settles.push(challenge_settled(
+            &c,
+            &self.variant_name(&c.new.server, &c.new.variant)?,
+            ChallengeEnd::Cancelled { by: &me },
+        ));
         Ok(reply)
     }
-}
 
-/// The variant and checked options of a stored challenge, or why its game cannot start
-/// (a variant or option this Ferry no longer knows).
-fn challenge_game_terms(c: &ChallengeRow) -> Out<(&'static Variant, Options)> {
-    let variant = engine::variant(&c.new.variant)
-        .map_err(|e| Fail::Refuse(format!("Challenge {}: {}.", c.id, engine_text(&e))))?;
-    let options = variant.options(&c.new.options).map_err(|e| {
-        Fail::Refuse(format!(
-            "Challenge {} cannot start: {}.",
-            c.id,
-            engine_text(&e)
-        ))
-    })?;
-    Ok((variant, options))
+    /// The variant and checked options of a stored challenge, or why its game cannot start
+    /// (a variant or option this Ferry no longer knows).
+    fn challenge_game_terms(&self, c: &ChallengeRow) -> Out<(&'static Variant, Options)> {
+        // A challenge made before its variant was removed still starts its game.
+        let variant = self
+            .variant_on(&c.new.server, &c.new.variant, Wanted::Stored)?
+            .map_err(|e| Fail::Refuse(format!("Challenge {}: {}.", c.id, engine_text(&e))))?;
+        let options = variant.options(&c.new.options).map_err(|e| {
+            Fail::Refuse(format!(
+                "Challenge {} cannot start: {}.",
+                c.id,
+                engine_text(&e)
+            ))
+        })?;
+        Ok((variant, options))
+    }
 }
 
 /// The message of a challenge made, with its buttons: accept, decline (a challenge to one

@@ -158,7 +158,12 @@ pub(super) fn tick(app: &mut App, now: i64) -> Result<Vec<Notice>, AppError> {
     for c in app.store.challenges_expired(now)? {
         // Nothing to post: the challenge's own message says it expired.
         let reply = Reply {
-            settles: vec![challenge_settled(&c, ChallengeEnd::Expired)],
+            settles: vec![challenge_settled(
+                &c,
+                &app.variant_name(&c.new.server, &c.new.variant)
+                    .map_err(fail)?,
+                ChallengeEnd::Expired,
+            )],
             ..Reply::default()
         };
         // False: another process told it first, or it was answered meanwhile.

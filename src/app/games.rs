@@ -3,6 +3,7 @@
 
 use super::shared::{deadlines, ended_text, internal, outcome_parts, queued, Audience};
 use super::text::{deadline_text, mention, relative_text};
+use super::variants::Wanted;
 use super::{refuse, App, Command, Fail, Out, Picture, Reply};
 use crate::engine::{self, Action, Color, Game, GameResult, Outcome};
 use crate::picture::{self, Request};
@@ -54,8 +55,9 @@ impl App {
         if let Some(game) = self.recent.take(row.id, row.seq) {
             return Ok(game);
         }
-        let variant =
-            engine::variant(&row.variant).map_err(|e| internal(format!("game {}: {e}", row.id)))?;
+        let variant = self
+            .variant_on(&row.server, &row.variant, Wanted::Stored)?
+            .map_err(|e| internal(format!("game {}: {e}", row.id)))?;
         let options = variant
             .options(&row.options)
             .map_err(|e| internal(format!("game {}: stored options: {e}", row.id)))?;

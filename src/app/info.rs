@@ -4,8 +4,9 @@
 use super::bounds::MAX_BUTTONS;
 use super::shared::{ended_text, engine_text, internal, moves_from, square_named, Audience};
 use super::text::{count_text, deadline_text, mention};
+use super::variants::{defined_rules, legend_picture, Wanted};
 use super::{button, refuse, App, Button, Command, Fail, Out, Picture, Reply, TextFile};
-use crate::engine::{self, Color, Game};
+use crate::engine::{Color, Game};
 use crate::picture;
 use crate::render;
 use crate::store::GameStatus;
@@ -148,14 +149,16 @@ impl App {
 
     pub(super) fn rules(&mut self, cmd: &Command, id: Option<&str>) -> Out {
         let variant = match id {
-            Some(id) => {
-                engine::variant(id).map_err(|e| Fail::Refuse(format!("{}.", engine_text(&e))))?
-            }
+            Some(id) => self
+                .variant_on(&cmd.server, id, Wanted::Stored)?
+                .map_err(|e| Fail::Refuse(format!("{}.", engine_text(&e))))?,
             None => match self.store.active_game_in(&cmd.server, &cmd.channel)? {
-                Some(row) => engine::variant(&row.variant)
+                Some(row) => self
+                    .variant_on(&cmd.server, &row.variant, Wanted::Stored)?
                     .map_err(|e| internal(format!("game {}: {e}", row.id)))?,
                 None => {
-                    let list: Vec<String> = engine::variants()
+                    let list: Vec<String> = self
+                        .offered_variants(&cmd.server)?
                         .iter()
                         .map(|v| format!("{} ({}): {}", v.name, v.id, v.summary))
                         .collect();
@@ -166,7 +169,15 @@ impl App {
                 }
             },
         };
-        let mut text = format!("{} ({}): {}.", variant.name, variant.id, variant.summary);
+        let stop = if variant.summary.ends_with(['.', '!', '?']) {
+            ""
+        } else {
+            "."
+        };
+        let mut text = format!(
+            "{} ({}): {}{stop}",
+            variant.name, variant.id, variant.summary
+        );
         if !variant.options.is_empty() {
             let opts: Vec<String> = variant
                 .options
@@ -192,12 +203,12 @@ impl App {
                 " On this server a challenge without river:ASPECT plays river:{aspect}."
             ));
         }
-        let (title, entries) = picture::legend(variant);
+        if let Some(rules) = defined_rules(variant) {
+            text.push(' ');
+            text.push_str(&rules);
+        }
         let mut reply = Reply::private(text);
-        reply.picture = Some(Picture {
-            name: format!("{}-legend.png", variant.id),
-            png: render::legend_png(&title, &entries),
-        });
+        reply.picture = Some(legend_picture(variant));
         Ok(reply)
     }
 
@@ -298,7 +309,7 @@ impl App {
             if new.expires_at <= now {
                 continue;
             }
-            let variant = engine::variant(&new.variant).map_or(new.variant.as_str(), |v| v.name);
+            let variant = self.variant_name(&cmd.server, &new.variant)?;
             let what = format!(
                 "{variant}, {} per move, in <#{}>",
                 count_text(new.clock_days.into(), "day"),

@@ -25,6 +25,7 @@ mod suggest;
 mod terms;
 mod text;
 pub mod tournaments;
+mod variants;
 mod votes;
 
 pub use analysis::{read_budget as read_analysis_budget, AnalysisJob};
@@ -200,6 +201,16 @@ pub enum What {
     PuzzleAfter(i64),
     /// `/tournament ...` and `/tournaments`.
     Tournament(tournaments::TournamentAsk),
+    /// Server managers: a definition file (its text) becomes one of the server's variants.
+    VariantAdd {
+        source: String,
+    },
+    /// Server managers: one of the server's own variants takes no new games.
+    VariantRemove {
+        id: String,
+    },
+    /// The variants the server plays.
+    Variants,
     /// A button was pressed: its id.
     Button(String),
 }
@@ -486,6 +497,9 @@ impl App {
             What::Leaderboard { variant, page } => self.leaderboard(cmd, variant.as_deref(), *page),
             What::Profile { member } => self.profile(cmd, member.as_deref()),
             What::Tournament(ask) => self.tournament(cmd, ask),
+            What::VariantAdd { source } => self.variant_add(cmd, source),
+            What::VariantRemove { id } => self.variant_remove(cmd, id),
+            What::Variants => self.variants_list(cmd),
             What::Button(id) => match parse_button(id) {
                 Some(what) => self.dispatch(cmd, &what),
                 None => refuse(format!(

@@ -7,7 +7,7 @@
 use super::shared::points_text;
 use super::text::{deadline_text, mention};
 use super::Settled;
-use crate::engine::{self, Action, Color, Game};
+use crate::engine::{Action, Color, Game};
 use crate::store::{ChallengeRow, GameRow};
 
 pub(super) fn challenge_key(id: i64) -> String {
@@ -206,9 +206,8 @@ pub(super) enum ChallengeEnd<'a> {
     Expired,
 }
 
-/// A challenge's message once it is answered, withdrawn or expired.
-pub(super) fn challenge_settled(c: &ChallengeRow, end: ChallengeEnd<'_>) -> Settled {
-    let variant = engine::variant(&c.new.variant).map_or(c.new.variant.as_str(), |v| v.name);
+/// A challenge's message once it is answered, withdrawn or expired (`variant`: its name).
+pub(super) fn challenge_settled(c: &ChallengeRow, variant: &str, end: ChallengeEnd<'_>) -> Settled {
     let challenger = mention(&c.new.challenger);
     let opponent = c.new.opponent.as_deref().map(mention);
     let to = opponent.clone().unwrap_or_else(|| "anyone".to_string());

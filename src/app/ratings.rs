@@ -4,6 +4,7 @@
 use super::bounds::MEMBER_ID_CHARS;
 use super::shared::engine_text;
 use super::text::{count_text, mention, quote, time_text};
+use super::variants::Wanted;
 use super::{button, refuse, App, Command, Fail, Out, Picture, Reply};
 use crate::engine;
 use crate::rating::{self, Rating, MIN_MOVES_EACH, PROVISIONAL_DEVIATION};
@@ -42,11 +43,6 @@ fn results_text(wins: u32, draws: u32, losses: u32) -> String {
         "{}: {wins} won, {draws} drawn, {losses} lost",
         count_text(i64::from(wins + draws + losses), "game")
     )
-}
-
-/// A variant's name from its id, the id itself for one Ferry no longer has.
-fn variant_name(id: &str) -> String {
-    engine::variant(id).map_or_else(|_| id.to_string(), |v| v.name.to_string())
 }
 
 /// ` Ratings: @ann 1662 (+162), @ben 1338 (−162).`, or nothing when none changed.
@@ -101,13 +97,15 @@ impl App {
             }
             return self.leaderboard_of_all(cmd);
         };
-        let variant = engine::variant(id).map_err(|e| {
-            Fail::Refuse(format!(
-                "{}. Example: /leaderboard {}.",
-                engine_text(&e),
-                engine::variants().first().map_or("VARIANT", |v| v.id)
-            ))
-        })?;
+        let variant = self
+            .variant_on(&cmd.server, id, Wanted::Stored)?
+            .map_err(|e| {
+                Fail::Refuse(format!(
+                    "{}. Example: /leaderboard {}.",
+                    engine_text(&e),
+                    engine::variants().first().map_or("VARIANT", |v| v.id)
+                ))
+            })?;
         let total = self
             .store
             .count_ranked(&cmd.server, variant.id, MIN_GAMES)?;
@@ -186,7 +184,7 @@ impl App {
     /// The top few of every variant that has ranked players.
     fn leaderboard_of_all(&mut self, cmd: &Command) -> Out {
         let mut parts = Vec::new();
-        for v in engine::variants() {
+        for v in self.offered_variants(&cmd.server)? {
             let total = self.store.count_ranked(&cmd.server, v.id, MIN_GAMES)?;
             if total == 0 {
                 continue;
@@ -289,15 +287,15 @@ impl App {
             let each: Vec<String> = puzzles
                 .iter()
                 .map(|p| {
-                    format!(
+                    Ok(format!(
                         "{} {} ({} solved, {} failed)",
-                        variant_name(&p.variant),
+                        self.variant_name(&cmd.server, &p.variant)?,
                         rating_text(&p.rating),
                         p.solved,
                         p.failed
-                    )
+                    ))
                 })
-                .collect();
+                .collect::<Out<_>>()?;
             lines.push(format!("**Puzzles**: {}", each.join(" · ")));
         }
         if ratings.iter().any(|r| r.rating.provisional())
@@ -322,7 +320,7 @@ impl App {
         rating: Option<&RatingRow>,
         played: Option<&Results>,
     ) -> Out<String> {
-        let name = variant_name(variant);
+        let name = self.variant_name(&cmd.server, variant)?;
         let results = played.map_or_else(
             || results_text(0, 0, 0),
             |r| results_text(r.wins, r.draws, r.losses),
@@ -362,7 +360,7 @@ impl App {
                     series.push((
                         p.variant.clone(),
                         ChartSeries {
-                            label: variant_name(&p.variant),
+                            label: self.variant_name(&cmd.server, &p.variant)?,
                             points: vec![(scale.before(k), p.rating_before)],
                         },
                     ));

@@ -6,6 +6,7 @@
 use super::input::{option_pair, option_words, CLOCK_DAYS};
 use super::shared::engine_text;
 use super::text::{count_text, quote};
+use super::variants::Wanted;
 use super::{refuse, App, Command, Fail, Out, Side};
 use crate::engine::search::level;
 use crate::engine::{self, Options, Variant};
@@ -93,7 +94,15 @@ impl App {
         cmd: &Command,
         asked: &ChallengeAsked,
     ) -> Out<ChallengeTerms> {
-        let variant = challenged_variant(asked.variant)?;
+        let variant = self
+            .variant_on(&cmd.server, asked.variant, Wanted::Offered)?
+            .map_err(|e| {
+                Fail::Refuse(format!(
+                    "{}. Example: /challenge {} @member.",
+                    engine_text(&e),
+                    engine::variants().first().map_or("VARIANT", |v| v.id)
+                ))
+            })?;
         let opponent = opponent_named(cmd, variant, asked.opponent)?;
         let against_ferry = opponent.is_some() && opponent == self.ferry.as_deref();
         let ferry_level = ferry_level(against_ferry, variant, asked)?;
@@ -111,17 +120,6 @@ impl App {
             rated: ferry_level.is_none() && asked.rated.unwrap_or(true),
         })
     }
-}
-
-/// The variant a challenge names, or the refusal with an example.
-fn challenged_variant(id: &str) -> Out<&'static Variant> {
-    engine::variant(id).map_err(|e| {
-        Fail::Refuse(format!(
-            "{}. Example: /challenge {} @member.",
-            engine_text(&e),
-            engine::variants().first().map_or("VARIANT", |v| v.id)
-        ))
-    })
 }
 
 /// The member challenged (without the `@`), `None` for anyone; refused when the name is

@@ -312,6 +312,10 @@ impl Session {
                 s.tick(out)?;
                 s.command(what, out)?;
             }
+            Ok(Line::VariantFile(path)) => match definition_file(&path) {
+                Ok(source) => s.command(crate::app::What::VariantAdd { source }, out)?,
+                Err(why) => writeln!(out, "  ! {}", shown(&why))?,
+            },
         }
         Ok(true)
     }
@@ -619,6 +623,28 @@ fn plain(text: &str, now: i64) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The text of the definition file `/variant add` names, or why it cannot be read.
+fn definition_file(path: &str) -> Result<String, String> {
+    use crate::engine::variants::defined::definition::MAX_FILE;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+    let mut bytes = Vec::new();
+    // One byte past the limit tells a file that is too long without reading all of it.
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(file, MAX_FILE as u64 + 1),
+        &mut bytes,
+    )
+    .map_err(|e| format!("cannot read {path}: {e}"))?;
+    if bytes.len() > MAX_FILE {
+        return Err(format!(
+            "{path} is longer than a definition may be ({} KB): nothing was added",
+            MAX_FILE / 1024
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        format!("{path} is not UTF-8 text, as a definition file is: nothing was added")
+    })
 }
 
 #[cfg(test)]

@@ -15,6 +15,8 @@ pub enum Line {
     },
     Channel(String),
     Server(String),
+    /// `/variant add FILE`: the console reads the file and sends its text.
+    VariantFile(String),
     /// Move the console's clock forward by seconds.
     Wait(i64),
     Help,
@@ -37,6 +39,8 @@ pub const COMMANDS: &[&str] = &[
     "analyse",
     "puzzle",
     "rules",
+    "variants",
+    "variant",
     "games",
     "settings",
     "river-vote",
@@ -90,8 +94,23 @@ fn console_line(name: &str, args: &[&str]) -> Result<Option<Line>, String> {
             .map(Line::Wait)?,
         "help" => Line::Help,
         "quit" | "exit" => Line::Quit,
+        "variant" => return variant(args).map(Some),
         _ => return Ok(None),
     }))
+}
+
+/// `/variant add FILE` or `/variant remove ID`.
+fn variant(args: &[&str]) -> Result<Line, String> {
+    const USAGE: &str = "/variant add FILE (a definition file) or /variant remove ID";
+    match args {
+        [add, path @ ..] if add.eq_ignore_ascii_case("add") && !path.is_empty() => {
+            Ok(Line::VariantFile(path.join(" ")))
+        }
+        [remove, id] if remove.eq_ignore_ascii_case("remove") => {
+            Ok(Line::App(What::VariantRemove { id: id.to_string() }))
+        }
+        _ => Err(format!("/variant takes {USAGE}")),
+    }
 }
 
 /// `/as NAME [manager]`: who types the next lines.
@@ -141,6 +160,7 @@ fn app_command(name: &str, args: &[&str]) -> Result<What, String> {
         },
         "analyse" | "analyze" => analyse(args)?,
         "puzzle" => puzzle(args)?,
+        "variants" => What::Variants,
         "rules" => What::Rules {
             variant: args.first().map(|s| s.to_string()),
         },

@@ -6,6 +6,7 @@ use super::{member_named, tournament_key, TournamentAsk, MAX_PLAYERS, MAX_ROUND_
 use crate::app::shared::{agreed_text, engine_text, queued, rated_text, DAY};
 use crate::app::terms::{checked_options, clock_days, level_of};
 use crate::app::text::{count_text, days_from_civil, mention, quote, quote_at_most, time_text};
+use crate::app::variants::Wanted;
 use crate::app::{button, refuse, App, Command, Fail, Out, Reply, Settled};
 use crate::engine::{self, Action, Variant};
 use crate::store::{
@@ -48,7 +49,15 @@ impl App {
                  server's, and the Join button enters one.",
             );
         }
-        let variant = tournament_variant(variant)?;
+        let variant = self
+            .variant_on(&cmd.server, variant, Wanted::Offered)?
+            .map_err(|e| {
+                Fail::Refuse(format!(
+                    "{}. Example: /tournament create variant:{} format:round-robin.",
+                    engine_text(&e),
+                    engine::variants().first().map_or("VARIANT", |v| v.id)
+                ))
+            })?;
         let format = format_of(format)?;
         let rounds = swiss_rounds(format, *rounds)?;
         let settings = self.store.server_settings(&cmd.server)?;
@@ -83,7 +92,7 @@ impl App {
             .ok_or_else(|| crate::app::shared::internal(format!("tournament {id} vanished")))?;
         let mut reply = Reply::public(format!(
             "{} Press Join to enter; {}.",
-            terms_text(&t),
+            terms_text(&t, self.stored_variant(&t.new.server, &t.new.variant)?),
             match t.new.starts_at {
                 Some(at) => format!("it starts by itself on {}", time_text(at)),
                 None => format!("a manager starts it with /tournament start tournament:{id}"),
@@ -422,7 +431,7 @@ impl App {
                 key: tournament_key(t.id),
                 text: format!(
                     "{} Cancelled by a server manager before it started.",
-                    terms_text(&t)
+                    terms_text(&t, self.stored_variant(&t.new.server, &t.new.variant)?)
                 ),
             });
         }
@@ -455,8 +464,8 @@ fn check_open(t: &TournamentRow, verb: &str) -> Out<()> {
 
 /// The announcement's terms: `**Tournament 3**: Little River Chess with river:gentle, a
 /// round robin (every game at once), rated, 3 days per move, at most 12 players.`
-pub(super) fn terms_text(t: &TournamentRow) -> String {
-    let variant = engine::variant(&t.new.variant).ok();
+/// `variant`: the tournament's, `None` for one this Ferry cannot play.
+pub(super) fn terms_text(t: &TournamentRow, variant: Option<&Variant>) -> String {
     let name = variant.map_or(t.new.variant.as_str(), |v| v.name);
     let agreed = variant
         .and_then(|v| v.options(&t.new.options).ok().map(|o| agreed_text(v, &o)))
@@ -491,16 +500,6 @@ pub(super) fn terms_text(t: &TournamentRow) -> String {
             .map_or(String::new(), |m| format!(", at most {m} players")),
         t.new.tie_breaks.replace(',', ", ")
     )
-}
-
-fn tournament_variant(id: &str) -> Out<&'static Variant> {
-    engine::variant(id).map_err(|e| {
-        Fail::Refuse(format!(
-            "{}. Example: /tournament create variant:{} format:round-robin.",
-            engine_text(&e),
-            engine::variants().first().map_or("VARIANT", |v| v.id)
-        ))
-    })
 }
 
 fn format_of(text: &str) -> Out<Format> {

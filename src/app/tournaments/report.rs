@@ -182,7 +182,8 @@ impl App {
         let rec = self.record(t)?;
         let order = tie_breaks_of(t);
         let ranked = standings::standings(&rec.table, ranking_format(t), &order);
-        let view = crosstable(t, &rec, &ranked, &order, page as usize);
+        let variant = self.variant_name(&t.new.server, &t.new.variant)?;
+        let view = crosstable(t, &variant, &rec, &ranked, &order, page as usize);
         let picture = Picture {
             name: format!("tournament-{}-standings-{page}.png", t.id),
             png: render::standings_png(&view),
@@ -264,8 +265,7 @@ impl App {
         )];
         for t in &list {
             let n = self.store.entrants(t.id)?.len();
-            let variant =
-                crate::engine::variant(&t.new.variant).map_or(t.new.variant.as_str(), |v| v.name);
+            let variant = self.variant_name(&t.new.server, &t.new.variant)?;
             let state = match t.status {
                 TournamentStatus::Open => "taking entries".to_string(),
                 TournamentStatus::Running if !t.new.by_rounds => format!(
@@ -300,8 +300,7 @@ impl App {
         for s in &ranked {
             ranks[s.player] = s.rank;
         }
-        let variant =
-            crate::engine::variant(&t.new.variant).map_or(t.new.variant.as_str(), |v| v.name);
+        let variant = self.variant_name(&t.new.server, &t.new.variant)?;
         let header = Header {
             name: format!("Ferry tournament {}: {variant}", t.id),
             start: t.started_at.map(date_text).unwrap_or_default(),
@@ -329,6 +328,7 @@ impl App {
 /// played).
 fn crosstable(
     t: &TournamentRow,
+    variant: &str,
     rec: &Record,
     ranked: &[standings::Standing],
     order: &[TieBreak],
@@ -371,7 +371,6 @@ fn crosstable(
             }
         })
         .collect();
-    let variant = crate::engine::variant(&t.new.variant).map_or(t.new.variant.as_str(), |v| v.name);
     let pages = ranked.len().div_ceil(PER_PAGE).max(1);
     StandingsView {
         title: format!("Tournament {}: {variant}", t.id),

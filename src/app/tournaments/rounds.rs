@@ -14,7 +14,7 @@ use crate::app::notify::your_turn;
 use crate::app::shared::{deadlines, internal, queued};
 use crate::app::text::{count_text, mention};
 use crate::app::{App, AppError, Fail, Out, Reply, Settled};
-use crate::engine::{self, Color, Game};
+use crate::engine::{Color, Game};
 use crate::store::{
     ByeKind, Computer, Format, GameStatus, NewGame, NewPairing, Seeded, StoreError, TournamentRow,
     TournamentStatus,
@@ -152,7 +152,7 @@ impl App {
                 key: tournament_key(t.id),
                 text: format!(
                     "{} Started with {}: entries are closed.",
-                    terms_text(t),
+                    terms_text(t, self.stored_variant(&t.new.server, &t.new.variant)?),
                     count_text(seeded.len() as i64, "player")
                 ),
             });
@@ -220,8 +220,11 @@ impl App {
             return Ok(None);
         };
         let white = p.pairing.white.clone();
-        let variant = engine::variant(&t.new.variant)
-            .map_err(|e| internal(format!("tournament {}: {e}", t.id)))?;
+        let variant = self
+            .stored_variant(&t.new.server, &t.new.variant)?
+            .ok_or_else(|| {
+                internal(format!("tournament {}: no variant {}", t.id, t.new.variant))
+            })?;
         let options = variant
             .options(&t.new.options)
             .map_err(|e| internal(format!("tournament {}: {e}", t.id)))?;
@@ -325,7 +328,7 @@ impl App {
                         key: tournament_key(t.id),
                         text: format!(
                             "{} Cancelled: too few players at its start.",
-                            terms_text(&t)
+                            terms_text(&t, self.stored_variant(&t.new.server, &t.new.variant)?)
                         ),
                     }],
                     ..Reply::default()
