@@ -60,7 +60,7 @@ async fn a_finished_game_analysed_through_discord() {
             CHANNEL,
             "challenge",
             json!([
-                {"name": "variant", "type": 4, "value": choice},
+                {"name": "variant", "type": 3, "value": choice},
                 opt::user("opponent", &ben),
                 {"name": "color", "type": 4, "value": white},
             ]),

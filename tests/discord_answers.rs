@@ -95,7 +95,7 @@ async fn the_options_field_reads_lists() {
             CHANNEL,
             "challenge",
             json!([
-                choice("variant", 4, amalgamated),
+                choice("variant", 3, amalgamated),
                 opt::string("options", "points:R:4.5,N:2,black_bonus:3"),
             ]),
         )
@@ -124,7 +124,7 @@ async fn refusals_before_the_command_layer_are_ferrys_own() {
             CHANNEL,
             "challenge",
             json!([
-                choice("variant", 4, amalgamated),
+                choice("variant", 3, amalgamated),
                 opt::bot_user("opponent", &robot),
             ]),
         )
@@ -172,7 +172,7 @@ async fn stale_choices_and_commands_get_an_answer() {
         .slash(
             &ann,
             CHANNEL,
-            "rules",
+            "puzzle",
             json!([choice("variant", 4, json!(99))]),
         )
         .await;
@@ -181,7 +181,7 @@ async fn stale_choices_and_commands_get_an_answer() {
     assert!(
         stale
             .content()
-            .starts_with("/rules: a value is not one of the choices")
+            .starts_with("/puzzle: a value is not one of the choices")
             && stale
                 .content()
                 .contains("variant takes one of: Little River Chess"),
@@ -193,7 +193,7 @@ async fn stale_choices_and_commands_get_an_answer() {
         .slash(
             &ann,
             CHANNEL,
-            "rules",
+            "puzzle",
             json!([{"name": "variant", "type": 3, "value": "<@1> chess"}]),
         )
         .await;
@@ -315,7 +315,7 @@ async fn leaderboard_pages_turn_in_place() {
             &zed,
             CHANNEL,
             "leaderboard",
-            json!([choice("variant", 4, continental)]),
+            json!([choice("variant", 3, continental)]),
         )
         .await;
     let first = fake.answer(&t, WAIT).await.unwrap();
@@ -396,7 +396,7 @@ async fn games_lists_the_games_here_and_the_challenges_waiting() {
                 from,
                 CHANNEL,
                 "challenge",
-                json!([choice("variant", 4, v), opt::user("opponent", to)]),
+                json!([choice("variant", 3, v), opt::user("opponent", to)]),
             )
             .await;
         // The channel has a game: the challenge is posted in a thread of its own.

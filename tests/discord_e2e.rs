@@ -108,7 +108,7 @@ async fn a_whole_game_through_discord() {
             CHANNEL,
             "challenge",
             json!([
-                choice("variant", 4, variant),
+                choice("variant", 3, variant),
                 opt::user("opponent", &ben),
                 choice("river", 4, river),
                 opt::int("days", 3),
@@ -453,7 +453,7 @@ async fn a_whole_game_through_discord() {
             &cat,
             CHANNEL,
             "rules",
-            json!([choice("variant", 4, little)]),
+            json!([choice("variant", 3, little)]),
         )
         .await;
     let rules = fake.answer(&t, WAIT).await.unwrap();
@@ -495,7 +495,7 @@ async fn start_game(
             channel,
             "challenge",
             json!([
-                choice("variant", 4, variant),
+                choice("variant", 3, variant),
                 opt::user("opponent", other),
                 choice("color", 4, white)
             ]),
@@ -552,7 +552,7 @@ async fn busy_channels_slow_database_and_ferrys_own_errors() {
             &cat,
             CHANNEL,
             "challenge",
-            json!([choice("variant", 4, variant), opt::user("opponent", &dan)]),
+            json!([choice("variant", 3, variant), opt::user("opponent", &dan)]),
         )
         .await;
     let moved_on = fake.answer(&t, WAIT).await.unwrap();
@@ -807,7 +807,7 @@ async fn answered_questions_are_edited_to_say_what_happened() {
             &ann,
             elsewhere,
             "challenge",
-            json!([choice("variant", 4, variant)]),
+            json!([choice("variant", 3, variant)]),
         )
         .await;
     let open = fake.answer(&t, WAIT).await.unwrap();
@@ -932,7 +932,7 @@ async fn playing_ferry_with_a_restart_while_it_is_to_move() {
             CHANNEL,
             "challenge",
             json!([
-                choice("variant", 4, variant.clone()),
+                choice("variant", 3, variant.clone()),
                 opt::user("opponent", &ferry),
                 opt::int("level", 9),
             ]),
@@ -955,7 +955,7 @@ async fn playing_ferry_with_a_restart_while_it_is_to_move() {
             CHANNEL,
             "challenge",
             json!([
-                choice("variant", 4, variant),
+                choice("variant", 3, variant),
                 opt::user("opponent", &ferry),
                 choice("color", 4, white),
                 opt::int("level", 8),

@@ -27,6 +27,8 @@ fn all() -> Vec<poise::Command<Data, Error>> {
         analyse(),
         puzzle(),
         rules(),
+        variants_command(),
+        variant(),
         games(),
         river_vote(),
         settings(),
@@ -256,7 +258,10 @@ pub enum NotifyChoice {
 #[poise::command(slash_command, guild_only)]
 async fn challenge(
     ctx: Context<'_>,
-    #[description = "The variant to play"] variant: VariantChoice,
+    #[description = "The variant to play (start typing to see this server's)"]
+    #[autocomplete = "suggest_variants"]
+    #[max_length = 100]
+    variant: String,
     #[description = "Who to play; leave out to let anyone accept"] opponent: Option<serenity::User>,
     #[description = "Little River Chess: the river's aspect (default: the server's)"] river: Option<
         AspectChoice,
@@ -302,7 +307,7 @@ async fn challenge(
         ctx,
         What::Challenge {
             opponent: opponent.map(|u| u.id.to_string()),
-            variant: variant.id().to_string(),
+            variant,
             options: texts,
             days,
             color: color.map(|c| Side::from(c).into()),
@@ -561,12 +566,122 @@ async fn suggest_puzzle_moves(ctx: Context<'_>, typed: &str) -> Vec<serenity::Au
 #[poise::command(slash_command, guild_only)]
 async fn rules(
     ctx: Context<'_>,
-    #[description = "The variant (default: this channel's game's, or the list)"] variant: Option<
-        VariantChoice,
-    >,
+    #[description = "The variant (default: this channel's game's, or the list)"]
+    #[autocomplete = "suggest_variants"]
+    #[max_length = 100]
+    variant: Option<String>,
 ) -> Result<(), Error> {
-    let variant = variant.map(|v| v.id().to_string());
     run(ctx, What::Rules { variant }).await
+}
+
+/// The variants this server plays, its own among them
+#[poise::command(slash_command, guild_only, rename = "variants")]
+async fn variants_command(ctx: Context<'_>) -> Result<(), Error> {
+    run(ctx, What::Variants).await
+}
+
+/// Server managers: add a variant of this server's own from a definition file, or remove one
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands("variant_add", "variant_remove"),
+    subcommand_required
+)]
+async fn variant(_ctx: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Server managers: add a variant from its definition file (TOML; see Ferry's README)
+#[poise::command(slash_command, guild_only, rename = "add")]
+async fn variant_add(
+    ctx: Context<'_>,
+    #[description = "The definition file (.toml, at most 64 KB)"] file: serenity::Attachment,
+) -> Result<(), Error> {
+    use crate::engine::variants::defined::definition::MAX_FILE;
+    if file.size as usize > MAX_FILE {
+        let text = format!(
+            "{} is {} KB; a definition file holds at most {} KB. Nothing was added.",
+            quote(&file.filename),
+            (file.size as usize).div_ceil(1024),
+            MAX_FILE / 1024
+        );
+        return refuse_now(ctx, text).await;
+    }
+    // Discord waits 3 s for an answer: a file that does not come in time is asked for again.
+    let fetched = tokio::time::timeout(std::time::Duration::from_secs(2), file.download()).await;
+    let bytes = match fetched {
+        Ok(Ok(bytes)) if bytes.len() <= MAX_FILE => bytes,
+        Ok(Ok(_)) => {
+            return refuse_now(ctx, "The file is longer than it said. Nothing was added.").await
+        }
+        Ok(Err(e)) => {
+            tracing::warn!("cannot fetch a definition file: {e}");
+            return refuse_now(
+                ctx,
+                "Ferry could not fetch the file from Discord; try again.",
+            )
+            .await;
+        }
+        Err(_) => {
+            return refuse_now(ctx, "Discord sent the file too slowly; try again.").await;
+        }
+    };
+    let Ok(source) = String::from_utf8(bytes) else {
+        let text = format!(
+            "{} is not UTF-8 text, as a definition file is. Nothing was added.",
+            quote(&file.filename)
+        );
+        return refuse_now(ctx, text).await;
+    };
+    run(ctx, What::VariantAdd { source }).await
+}
+
+/// Server managers: remove a variant this server added (its games go on)
+#[poise::command(slash_command, guild_only, rename = "remove")]
+async fn variant_remove(
+    ctx: Context<'_>,
+    #[description = "The variant's id"]
+    #[autocomplete = "suggest_own_variants"]
+    #[max_length = 100]
+    id: String,
+) -> Result<(), Error> {
+    run(ctx, What::VariantRemove { id }).await
+}
+
+async fn suggest_variants(ctx: Context<'_>, typed: &str) -> Vec<serenity::AutocompleteChoice> {
+    variant_suggestions(ctx, typed, false).await
+}
+
+async fn suggest_own_variants(ctx: Context<'_>, typed: &str) -> Vec<serenity::AutocompleteChoice> {
+    variant_suggestions(ctx, typed, true).await
+}
+
+/// The server's variants that `typed` may mean (`own_only`: those it added).
+async fn variant_suggestions(
+    ctx: Context<'_>,
+    typed: &str,
+    own_only: bool,
+) -> Vec<serenity::AutocompleteChoice> {
+    let poise::Context::Application(app) = ctx else {
+        return Vec::new();
+    };
+    let Some(guild) = app.interaction.guild_id else {
+        return Vec::new();
+    };
+    let server = guild.to_string();
+    let query = typed.to_string();
+    let found = app
+        .data
+        .bridge
+        .run(move |a| Ok(a.variant_suggestions(&server, &query, own_only, MAX_SUGGESTIONS)))
+        .await;
+    match found {
+        Ok(list) => list.iter().map(|(name, id)| choice(name, id)).collect(),
+        Err(e) => {
+            answer::log_failure("variant suggestions", &e);
+            Vec::new()
+        }
+    }
 }
 
 /// Your games going on in this server, and challenges waiting for you
@@ -682,14 +797,14 @@ async fn abort(
 #[poise::command(slash_command, guild_only)]
 async fn leaderboard(
     ctx: Context<'_>,
-    #[description = "The variant (default: the top players of every variant)"] variant: Option<
-        VariantChoice,
-    >,
+    #[description = "The variant (default: the top players of every variant)"]
+    #[autocomplete = "suggest_variants"]
+    #[max_length = 100]
+    variant: Option<String>,
     #[description = "Which page of the variant's table"]
     #[min = 1]
     page: Option<u32>,
 ) -> Result<(), Error> {
-    let variant = variant.map(|v| v.id().to_string());
     run(ctx, What::Leaderboard { variant, page }).await
 }
 
@@ -758,7 +873,10 @@ pub enum ScheduleChoice {
 #[poise::command(slash_command, guild_only, rename = "create")]
 async fn tournament_create(
     ctx: Context<'_>,
-    #[description = "The variant to play"] variant: VariantChoice,
+    #[description = "The variant to play (start typing to see this server's)"]
+    #[autocomplete = "suggest_variants"]
+    #[max_length = 100]
+    variant: String,
     #[description = "How players are paired"] format: FormatChoice,
     #[description = "Days per move (1 to 30; default: the server's)"]
     #[min = 1]
@@ -798,7 +916,7 @@ async fn tournament_create(
         .collect();
     texts.extend(options);
     let ask = TournamentAsk::Create {
-        variant: variant.id().to_string(),
+        variant,
         format: match format {
             FormatChoice::RoundRobin => "round-robin",
             FormatChoice::DoubleRoundRobin => "double-round-robin",

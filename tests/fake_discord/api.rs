@@ -416,6 +416,25 @@ impl FakeDiscord {
         self.state().app_permissions = bits;
     }
 
+    /// A file a member attaches to their next command: returns the attachment option's
+    /// value (see [`opt::attachment`]). Its bytes are served at its URL, as Discord's CDN
+    /// serves them.
+    pub fn attach(&self, filename: &str, bytes: &[u8]) -> String {
+        let mut st = self.state();
+        let id = st.new_id().to_string();
+        let path = format!("/files/{id}/{filename}");
+        let url = format!("http://{}{path}", self.inner.http_addr);
+        st.attachments.insert(
+            id.clone(),
+            json!({
+                "id": id, "filename": filename, "size": bytes.len(),
+                "url": url, "proxy_url": url, "content_type": "text/plain; charset=utf-8",
+            }),
+        );
+        st.files.insert(path, bytes.to_vec());
+        id
+    }
+
     /// Sends a slash command (interaction type 2). `options` is an array of options in
     /// Discord's shape (see [`opt`]), or `Null` for none. User options get their user and
     /// member in `data.resolved`. Returns the interaction's token. Panics when no bot
@@ -713,6 +732,13 @@ impl FakeDiscord {
                 data["guild_id"] = json!(g.to_string());
             }
             let mut resolved_json = Map::new();
+            let attached: Map<String, Value> = attachment_ids(&options)
+                .into_iter()
+                .filter_map(|id| Some((id.clone(), st.attachments.get(&id)?.clone())))
+                .collect();
+            if !attached.is_empty() {
+                resolved_json.insert("attachments".to_string(), Value::Object(attached));
+            }
             for (key, map) in [
                 ("users", resolved.users),
                 ("members", resolved.members),
@@ -900,4 +926,18 @@ pub(super) fn id_of(v: &Value) -> Option<u64> {
         Value::Number(n) => n.as_u64(),
         _ => None,
     }
+}
+
+/// The ids of the attachment options (type 11) among `options`, at any depth.
+fn attachment_ids(options: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for o in options.as_array().into_iter().flatten() {
+        if o["type"] == 11 {
+            if let Some(id) = o["value"].as_str() {
+                out.push(id.to_string());
+            }
+        }
+        out.extend(attachment_ids(&o["options"]));
+    }
+    out
 }

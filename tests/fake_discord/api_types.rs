@@ -113,6 +113,11 @@ pub mod opt {
         json!({"name": name, "type": 3, "value": value})
     }
 
+    /// An attachment option: `id` is what [`super::FakeDiscord::attach`] returned.
+    pub fn attachment(name: &str, id: &str) -> Value {
+        json!({"name": name, "type": 11, "value": id})
+    }
+
     pub fn int(name: &str, value: i64) -> Value {
         json!({"name": name, "type": 4, "value": value})
     }

@@ -156,6 +156,11 @@ pub fn choice_value(commands: &[Value], command: &str, option: &str, choice: &st
         .as_array()
         .and_then(|o| o.iter().find(|o| o["name"] == option))
         .unwrap_or_else(|| panic!("/{command} has option {option}"));
+    // An option whose values are suggested as a member types (the variants) takes the
+    // text typed: the name in full.
+    if opt["autocomplete"] == true {
+        return Value::String(choice.to_string());
+    }
     opt["choices"]
         .as_array()
         .and_then(|c| c.iter().find(|c| c["name"] == choice))
@@ -199,7 +204,7 @@ pub async fn continental_challenge(
         CHANNEL,
         "challenge",
         serde_json::json!([
-            choice("variant", 4, variant),
+            choice("variant", 3, variant),
             super::opt::user("opponent", to),
             choice("color", 4, white)
         ]),
@@ -268,7 +273,7 @@ pub async fn challenge_and_accept(
             channel,
             "challenge",
             serde_json::json!([
-                {"name": "variant", "type": 4, "value": variant},
+                {"name": "variant", "type": 3, "value": variant},
                 super::opt::user("opponent", black),
                 {"name": "color", "type": 4, "value": color},
                 super::opt::int("days", 3),

@@ -247,6 +247,10 @@ struct State {
     /// Users who take no direct message from the bot (Discord answers 50007).
     closed_dms: BTreeSet<u64>,
     app_permissions: u64,
+    /// Files members attached to commands (`FakeDiscord::attach`): each attachment's
+    /// JSON by id, and the bytes served at its URL's path.
+    attachments: HashMap<String, Value>,
+    files: HashMap<String, Vec<u8>>,
 }
 
 struct Inner {

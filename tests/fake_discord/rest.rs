@@ -83,6 +83,18 @@ impl Inner {
     pub(super) async fn handle(&self, req: Request<Incoming>) -> Response<Full<Bytes>> {
         let method = req.method().as_str().to_string();
         let path = req.uri().path().to_string();
+        // An attached file, fetched as from Discord's CDN: its bytes, not JSON.
+        if method == "GET" && path.starts_with("/files/") {
+            let file = self.lock().files.get(&path).cloned();
+            let (status, bytes) = match file {
+                Some(b) => (200, b),
+                None => (404, Vec::new()),
+            };
+            return Response::builder()
+                .status(status)
+                .body(Full::new(Bytes::from(bytes)))
+                .expect("response");
+        }
         let query = req.uri().query().unwrap_or("").to_string();
         let header = |name: &str| {
             req.headers()
