@@ -391,3 +391,105 @@ fn the_worst_definition_the_checker_allows_loads_plays_and_is_drawn() {
         .expect("a move");
     assert!(g.position().check_move(&report.pv[0]).is_ok());
 }
+
+/// Chess's definition with another id, `before_pieces` before its first piece and
+/// `endings` added to its `[endings]`.
+fn chess_with(id: &str, before_pieces: &str, endings: &str) -> &'static Variant {
+    let source = include_str!("../variants/chess.toml")
+        .replace("id = \"chess\"", &format!("id = \"{id}\""))
+        .replace("name = \"Chess\"", &format!("name = \"Chess {id}\""))
+        .replacen("[[pieces]]", &format!("{before_pieces}\n[[pieces]]"), 1)
+        .replace("[endings]", &format!("[endings]\n{endings}"));
+    ferry::engine::variants::defined::registry::load(&source, &[])
+        .unwrap_or_else(|p| panic!("{id}: {p:?}"))
+}
+
+fn played(v: &'static Variant, fen: &str, moves: &[&str]) -> Game {
+    let options = v.default_options();
+    let start = v
+        .parse(fen, &options)
+        .unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let mut g = Game::new(v, options, start);
+    for m in moves {
+        g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    g
+}
+
+#[test]
+fn perpetual_check_flag_and_extinction_end_games_as_defined() {
+    // White's queen checks on every move; the start's third occurrence loses for White
+    // where perpetual check is forbidden, and draws in chess.
+    let checks = ["Qe8", "Kh7", "Qe4", "Kh8", "Qe8", "Kh7", "Qe4", "Kh8"];
+    let fen = "7k/8/8/8/4Q3/8/8/K7 w - - 0 1";
+    let plain = played(variant("chess"), fen, &checks).outcome().unwrap();
+    assert_eq!(
+        (plain.result, plain.reason),
+        (GameResult::Draw, Reason::Repetition)
+    );
+    let forbidden = chess_with("perpetual", "", "perpetual_check = \"loss\"");
+    let lost = played(forbidden, fen, &checks).outcome().unwrap();
+    assert_eq!(
+        (lost.result, lost.reason),
+        (
+            GameResult::Win(engine::Color::Black),
+            Reason::PerpetualCheck
+        )
+    );
+    // Fewer plies: no repetition yet.
+    assert!(played(forbidden, fen, &checks[..7]).outcome().is_none());
+
+    // King of the Hill: a King on the centre wins at once, and no move follows it, so
+    // perft counts none past it (as Fairy-Stockfish's move generation).
+    let hill = chess_with(
+        "hill",
+        "[regions]\nhill = { white = [\"d4-e5\"], black = [\"d4-e5\"] }\n",
+        "flag = { piece = \"K\", region = \"hill\" }",
+    );
+    let won = played(hill, "4k3/8/8/8/8/4K3/8/8 w - - 0 1", &["Ke4"]);
+    let o = won.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason),
+        (GameResult::Win(engine::Color::White), Reason::Camp)
+    );
+    let mut moves = MoveList::new();
+    won.position().generate_moves(&mut moves);
+    assert!(moves.is_empty());
+    let pos = hill
+        .parse("4k3/8/8/8/8/4K3/8/8 w - - 0 1", &hill.default_options())
+        .unwrap();
+    // Of White's 8 King moves, 2 reach the hill; after each other one Black has 5.
+    assert_eq!(pos.perft(2), 6 * 5);
+
+    // Extinction: the side left without pawns loses (a definition with no royal piece
+    // needs such an end).
+    let source = include_str!("../variants/nocastle.toml")
+        .replace("id = \"nocastle\"", "id = \"pawnless\"")
+        .replace("name = \"No-castle chess\"", "name = \"Pawnless\"")
+        .replace("royal = true", "")
+        .replace(
+            "[endings]",
+            "[endings]\nextinction = { pieces = [\"P\"], value = \"loss\" }",
+        );
+    let v = ferry::engine::variants::defined::registry::load(&source, &[]).unwrap();
+    let g = played(v, "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", &["exd5"]);
+    let o = g.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason),
+        (GameResult::Win(engine::Color::White), Reason::Extinction)
+    );
+    // The King is no royal there: it may be captured.
+    let taken = played(v, "4k3/4p3/8/8/8/8/3p1P2/4K3 b - - 0 1", &["dxe1=Q"]);
+    assert!(taken.outcome().is_none());
+    // Without a royal and without extinction, the checker says what is missing.
+    let problems = ferry::engine::variants::defined::read(
+        &source.replace("extinction = { pieces = [\"P\"], value = \"loss\" }", ""),
+    )
+    .unwrap_err();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.message.contains("[endings.extinction]")),
+        "{problems:?}"
+    );
+}

@@ -33,6 +33,8 @@ pub enum Reason {
     CountingRule,
     InsufficientMaterial,
     Camp,
+    /// A defined variant: a side has none left of a kind its definition names.
+    Extinction,
     Agreement,
     Resignation,
     Timeout,
@@ -53,6 +55,7 @@ impl Reason {
             Reason::CountingRule => "counting rule",
             Reason::InsufficientMaterial => "insufficient material",
             Reason::Camp => "camp",
+            Reason::Extinction => "extinction",
             Reason::Agreement => "agreement",
             Reason::Resignation => "resignation",
             Reason::Timeout => "timeout",

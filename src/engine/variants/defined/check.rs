@@ -3,8 +3,8 @@
 
 use super::betza::{self, Reach, Step};
 use super::definition::{
-    Castling, Definition, Drops, PieceKind, Problem, Value, MAX_CELLS, MAX_FILE, MAX_KINDS,
-    MAX_PIECES, MAX_SIDE,
+    Castling, Definition, Drops, Extinction, Flag, PieceKind, Problem, Value, MAX_CELLS, MAX_FILE,
+    MAX_KINDS, MAX_PIECES, MAX_SIDE,
 };
 use super::schema::{BoardFile, File};
 use super::tables::Tables;
@@ -285,6 +285,8 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
 
     let (mut stalemate, mut bare_royal, mut move_rule, mut repetition) =
         (Value::Draw, None, 0u32, 0u32);
+    let (mut repetition_value, mut perpetual_check) = (Value::Draw, None);
+    let (mut extinction, mut flag) = (None, None);
     if let Some(e) = &file.endings {
         let e = e.get_ref();
         let value = |s: &Spanned<String>, key: &str, found: &mut Found| {
@@ -324,6 +326,48 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
         }
         if let Some(n) = &e.repetition {
             repetition = count(n, "endings.repetition", 2, 10, found);
+        }
+        if let Some(s) = &e.repetition_value {
+            repetition_value = value(s, "endings.repetition_value", found).unwrap_or(Value::Draw);
+        }
+        if let Some(s) = &e.perpetual_check {
+            perpetual_check = value(s, "endings.perpetual_check", found);
+        }
+        if let Some(x) = &e.extinction {
+            let x = x.get_ref();
+            let all = x.pieces.len() == 1 && x.pieces[0].get_ref() == "*";
+            let kinds: Vec<u8> = if all {
+                (0..pieces.len() as u8).collect()
+            } else {
+                x.pieces
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, t)| {
+                        letter_of(t, format!("endings.extinction.pieces[{i}]"), found)
+                    })
+                    .collect()
+            };
+            if x.pieces.is_empty() {
+                found.add(
+                    None,
+                    "endings.extinction.pieces",
+                    "name the pieces by their letters, as [\"K\"], or [\"*\"] for every kind",
+                );
+            }
+            let value = value(&x.value, "endings.extinction.value", found);
+            extinction = value.map(|value| Extinction { kinds, value });
+        }
+        if let Some(f) = &e.flag {
+            let f = f.get_ref();
+            let piece = letter_of(&f.piece, "endings.flag.piece".into(), found);
+            let cells = region_named(&regions, &f.region, "endings.flag.region".into(), found);
+            if let (Some(piece), Some(cells)) = (piece, cells) {
+                flag = Some(Flag {
+                    piece,
+                    cells,
+                    region_name: f.region.get_ref().clone(),
+                });
+            }
         }
     }
 
@@ -407,6 +451,10 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
         bare_royal,
         move_rule,
         repetition,
+        repetition_value,
+        perpetual_check,
+        extinction,
+        flag,
         royals_may_face: file.royals_may_face,
         drops,
         immobile_forbidden: file.immobile_forbidden,
@@ -664,6 +712,37 @@ fn read_steps(text: &Spanned<String>, key: String, found: &mut Found) -> Vec<Ste
     })
 }
 
+/// The region `text` names, each side's cells, or the problem noted.
+fn region_named(
+    regions: &[(String, ByColor<u128>)],
+    text: &Spanned<String>,
+    key: String,
+    found: &mut Found,
+) -> Option<ByColor<u128>> {
+    let wanted = text.get_ref();
+    let hit = regions.iter().find(|(n, _)| n == wanted).map(|(_, s)| *s);
+    if hit.is_none() {
+        let names: Vec<&str> = regions.iter().map(|(n, _)| n.as_str()).collect();
+        found.add(
+            Some(text.span()),
+            key,
+            if names.is_empty() {
+                format!(
+                    "'{}' names no region; name it under [regions]",
+                    excerpt(wanted)
+                )
+            } else {
+                format!(
+                    "'{}' names no region; choose among {}",
+                    excerpt(wanted),
+                    names.join(", ")
+                )
+            },
+        );
+    }
+    hit
+}
+
 fn check_pieces(
     file: &File,
     shape: &Shape,
@@ -671,31 +750,9 @@ fn check_pieces(
     found: &mut Found,
 ) -> Vec<PieceKind> {
     let all_cells = shape.cells().0;
-    let region =
-        |text: &Spanned<String>, key: String, found: &mut Found| -> Option<ByColor<u128>> {
-            let wanted = text.get_ref();
-            let hit = regions.iter().find(|(n, _)| n == wanted).map(|(_, s)| *s);
-            if hit.is_none() {
-                let names: Vec<&str> = regions.iter().map(|(n, _)| n.as_str()).collect();
-                found.add(
-                    Some(text.span()),
-                    key,
-                    if names.is_empty() {
-                        format!(
-                            "'{}' names no region; name it under [regions]",
-                            excerpt(wanted)
-                        )
-                    } else {
-                        format!(
-                            "'{}' names no region; choose among {}",
-                            excerpt(wanted),
-                            names.join(", ")
-                        )
-                    },
-                );
-            }
-            hit
-        };
+    let region = |text: &Spanned<String>, key: String, found: &mut Found| {
+        region_named(regions, text, key, found)
+    };
     if file.pieces.is_empty() {
         found.add(
             Some(file.board.span()),
@@ -806,12 +863,17 @@ fn check_pieces(
     if !found.problems.is_empty() {
         return kinds;
     }
-    if !kinds.iter().any(|k| k.royal) {
+    // Without a royal piece the game needs another end: extinction.
+    let extinction = file
+        .endings
+        .as_ref()
+        .is_some_and(|e| e.get_ref().extinction.is_some());
+    if !extinction && !kinds.iter().any(|k| k.royal) {
         found.add(
             Some(file.board.span()),
             "pieces",
             "no piece is royal; mark the one whose capture or mate ends the game with \
-             `royal = true`",
+             `royal = true`, or end the game by [endings.extinction]",
         );
     }
     kinds

@@ -118,14 +118,40 @@ pub struct Definition {
     /// Moves of each side without a capture or a pawn's move after which the game is
     /// drawn, as Fairy-Stockfish counts its `nMoveRule` (0: never).
     pub move_rule: u32,
-    /// How many times a position occurs for a draw (0: never).
+    /// How many times a position occurs to end the game (0: never), and what the side to
+    /// move then gets (Fairy-Stockfish's `nFoldValue`).
     pub repetition: u32,
+    pub repetition_value: Value,
+    /// What a side that gave every check of the repetition gets (Xiangqi: a loss), when
+    /// the variant has the rule; a side that checked no more than the other is not
+    /// perpetual.
+    pub perpetual_check: Option<Value>,
+    /// A side left with none of a kind of `kinds` (on the board and in hand) gets `value`.
+    pub extinction: Option<Extinction>,
+    /// A side whose piece of kind `piece` stands on its cells of `cells` wins at once
+    /// (King of the Hill's centre, Racing Kings' last rank).
+    pub flag: Option<Flag>,
     /// Whether the royals may face each other on an open file.
     pub royals_may_face: bool,
     /// Drops from a hand, where the variant has them.
     pub drops: Option<Drops>,
     pub immobile_forbidden: bool,
     pub tables: Tables,
+}
+
+/// The extinction rule: see `Definition::extinction`.
+#[derive(Clone, Debug)]
+pub struct Extinction {
+    pub kinds: Vec<u8>,
+    pub value: Value,
+}
+
+/// The flag rule: see `Definition::flag`.
+#[derive(Clone, Debug)]
+pub struct Flag {
+    pub piece: u8,
+    pub cells: ByColor<u128>,
+    pub region_name: String,
 }
 
 /// How pieces are dropped from a hand.

@@ -4,7 +4,7 @@
 //! pictures, clocks, ratings and the search take a defined variant like the five.
 
 use super::definition::{Definition, Value};
-use super::position::{DefinedMove, DefinedPosition, Kind, NONE};
+use super::position::{DefinedMove, DefinedPosition, Ended, Kind, NONE};
 use super::values;
 use crate::engine::board::{Cell, Shape};
 use crate::engine::errors::{
@@ -554,16 +554,59 @@ impl Played {
         n > 0 && self.pos.halfmoves() >= 2 * n
     }
 
-    /// The side left with its royal alone, when the bare-royal rule ends the game.
-    fn bare_outcome(&self) -> Option<Outcome> {
-        let value = self.def().bare_royal?;
-        let count = |c: Color| self.pos.occupied(c).count_ones();
+    /// The outcome a rule of the position alone gives (`DefinedPosition::ended_by_rule`).
+    fn rule_outcome(&self) -> Option<Outcome> {
+        let (side, value, rule) = self.pos.ended_by_rule()?;
+        let reason = match rule {
+            Ended::BareRoyal => Reason::BareGeneral,
+            Ended::Extinction => Reason::Extinction,
+            Ended::Flag => Reason::Camp,
+        };
+        Some(value_outcome(value, side, reason))
+    }
+
+    /// The outcome of the n-fold repetition that `history` ends with: the repetition's
+    /// value for the side to move, unless the variant forbids perpetual check and one
+    /// side gave every check since the position was last seen (both: a draw), as
+    /// Fairy-Stockfish rules it.
+    fn repetition_outcome(&self, history: &History) -> Option<Outcome> {
+        let n = self.def().repetition;
+        if n == 0 || history.occurrences_of_last() < n as usize {
+            return None;
+        }
         let side = self.pos.side_to_move();
-        // The side not to move was bared first (`DefinedPosition::over_by_position`).
-        let bare = [side.opposite(), side]
-            .into_iter()
-            .find(|&c| count(c) <= 1 && count(c.opposite()) >= 2 + u32::from(c == side))?;
-        Some(value_outcome(value, bare, Reason::BareGeneral))
+        if let Some(value) = self.def().perpetual_check {
+            let entries = history.entries();
+            let last = entries.len() - 1;
+            let since = entries[..last]
+                .iter()
+                .rposition(|e| e.key == entries[last].key)
+                .unwrap_or(0);
+            // Entry `i` was reached by a move of the side that did not move at `last`
+            // when `last - i` is even: the side not to move now.
+            let all_checks = |parity: usize| {
+                (since + 1..=last)
+                    .filter(|i| (last - i) % 2 == parity)
+                    .all(|i| entries[i].gave_check)
+            };
+            match (all_checks(0), all_checks(1)) {
+                (true, true) => return Some(Outcome::draw(Reason::PerpetualCheck)),
+                (true, false) => {
+                    return Some(value_outcome(
+                        value,
+                        side.opposite(),
+                        Reason::PerpetualCheck,
+                    ))
+                }
+                (false, true) => return Some(value_outcome(value, side, Reason::PerpetualCheck)),
+                (false, false) => {}
+            }
+        }
+        Some(value_outcome(
+            self.def().repetition_value,
+            side,
+            Reason::Repetition,
+        ))
     }
 }
 
@@ -750,7 +793,7 @@ impl Rules for Played {
         self.pos.in_check()
     }
     fn outcome(&self, history: Option<&History>) -> Option<Outcome> {
-        if let Some(o) = self.bare_outcome() {
+        if let Some(o) = self.rule_outcome() {
             return Some(o);
         }
         if self.legal().is_empty() {
@@ -759,13 +802,7 @@ impl Rules for Played {
         if self.move_rule_reached() {
             return Some(Outcome::draw(Reason::MoveCountRule));
         }
-        let n = self.def().repetition;
-        if let Some(h) = history {
-            if n > 0 && h.occurrences_of_last() >= n as usize {
-                return Some(Outcome::draw(Reason::Repetition));
-            }
-        }
-        None
+        history.and_then(|h| self.repetition_outcome(h))
     }
     fn move_number(&self) -> u32 {
         self.pos.fullmoves()

@@ -153,4 +153,28 @@ pub(super) struct EndingsFile {
     pub(super) move_rule: Option<Spanned<i64>>,
     #[serde(default)]
     pub(super) repetition: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub(super) repetition_value: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) perpetual_check: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) extinction: Option<Spanned<ExtinctionFile>>,
+    #[serde(default)]
+    pub(super) flag: Option<Spanned<FlagFile>>,
+}
+
+/// `[endings.extinction]`: a side with none left of a listed kind gets `value`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ExtinctionFile {
+    pub(super) pieces: Vec<Spanned<String>>,
+    pub(super) value: Spanned<String>,
+}
+
+/// `[endings.flag]`: a side whose `piece` reaches its part of `region` wins.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct FlagFile {
+    pub(super) piece: Spanned<String>,
+    pub(super) region: Spanned<String>,
 }

@@ -128,9 +128,40 @@ fn endings(def: &Definition) -> String {
         ));
     }
     if def.repetition > 0 {
+        match def.repetition_value {
+            Value::Draw => s.push_str(&format!(
+                "; drawn when a position occurs {} times",
+                def.repetition
+            )),
+            v => s.push_str(&format!(
+                "; when a position occurs {} times, the side to move gets {}",
+                def.repetition,
+                value(v)
+            )),
+        }
+        if let Some(v) = def.perpetual_check {
+            s.push_str(&format!(
+                " (a side that gave every check of it gets {})",
+                value(v)
+            ));
+        }
+    }
+    if let Some(x) = &def.extinction {
+        let kinds: Vec<&str> = x
+            .kinds
+            .iter()
+            .map(|&k| def.pieces[k as usize].name.as_str())
+            .collect();
         s.push_str(&format!(
-            "; drawn when a position occurs {} times",
-            def.repetition
+            "; a side with no {} left gets {}",
+            kinds.join(" or no "),
+            value(x.value)
+        ));
+    }
+    if let Some(f) = &def.flag {
+        s.push_str(&format!(
+            "; a {} that reaches its side's {} wins",
+            def.pieces[f.piece as usize].name, f.region_name
         ));
     }
     s.push('.');

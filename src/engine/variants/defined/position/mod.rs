@@ -70,6 +70,14 @@ pub struct DefinedPosition<'d> {
     was_pawn: u128,
 }
 
+/// Which rule of the position alone ended a game (`DefinedPosition::ended_by_rule`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Ended {
+    BareRoyal,
+    Extinction,
+    Flag,
+}
+
 #[inline]
 fn bit(c: u8) -> u128 {
     1u128 << c
@@ -492,16 +500,54 @@ impl<'d> DefinedPosition<'d> {
     }
 
     /// Whether the game is over by a rule that reads this position alone, although moves
-    /// remain: a side left with its royal alone where the variant says so.
+    /// remain (see `ended_by_rule`). Perft counts no moves past it, as Fairy-Stockfish.
     pub fn over_by_position(&self) -> bool {
-        if self.def.bare_royal.is_none() {
-            return false;
+        self.ended_by_rule().is_some()
+    }
+
+    /// The side a rule of this position alone ends the game for, what it gets and which
+    /// rule: a side left with its royal alone, a side with none left of an extinction
+    /// kind, a side whose flag piece stands on its flag cells.
+    pub fn ended_by_rule(&self) -> Option<(Color, Value, Ended)> {
+        let (us, them) = (self.side, self.side.opposite());
+        if let Some(value) = self.def.bare_royal {
+            let count = |c: Color| self.occupied[c.index()].count_ones();
+            // As Fairy-Stockfish: the side to move left bare may still bare the other in
+            // reply.
+            let bare = [them, us]
+                .into_iter()
+                .find(|&c| count(c) <= 1 && count(c.opposite()) >= 2 + u32::from(c == us));
+            if let Some(c) = bare {
+                return Some((c, value, Ended::BareRoyal));
+            }
         }
-        let count = |c: Color| self.occupied[c.index()].count_ones();
-        // As Fairy-Stockfish: the side to move left bare may still bare the other in reply.
-        [self.side.opposite(), self.side]
-            .into_iter()
-            .any(|c| count(c) <= 1 && count(c.opposite()) >= 2 + u32::from(c == self.side))
+        if let Some(x) = &self.def.extinction {
+            // The side that just moved first, as Fairy-Stockfish reads it.
+            for c in [them, us] {
+                if x.kinds.iter().any(|&k| self.count_with_hand(c, k) == 0) {
+                    return Some((c, x.value, Ended::Extinction));
+                }
+            }
+        }
+        if let Some(f) = &self.def.flag {
+            let on = self.occupied[them.index()] & f.cells[them];
+            if Cells(on)
+                .indices()
+                .any(|c| decode(self.board[c as usize]) == Some((f.piece, them)))
+            {
+                return Some((them, Value::Win, Ended::Flag));
+            }
+        }
+        None
+    }
+
+    /// How many pieces of kind `kind` a side has, on the board and in hand.
+    fn count_with_hand(&self, side: Color, kind: u8) -> u32 {
+        let on_board = Cells(self.occupied[side.index()])
+            .indices()
+            .filter(|&c| decode(self.board[c as usize]) == Some((kind, side)))
+            .count() as u32;
+        on_board + u32::from(self.hands[side.index()][kind as usize])
     }
 
     /// Every legal move: none when the game is over by the position.
