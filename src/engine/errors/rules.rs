@@ -51,10 +51,12 @@ pub enum RuleBroken {
     PromotionNeverChosen,
     /// Continental: a Soldier becomes a Guard Soldier by itself.
     PromotionAutomatic,
-    /// The move's shape (path, bridge, castling, ...) does not exist in Continental.
-    ContinentalMovesOnly,
-    FluidityMovesOnly,
-    AmalgamatedMovesOnly,
+    /// The move's shape (a path, a bridge, castling, a drop, ...) is none `game` has;
+    /// `kinds` says which it has.
+    MovesOnly {
+        game: &'static str,
+        kinds: &'static str,
+    },
 
     /// A defined variant's piece confined to a region (Xiangqi's palace and own side).
     LeavesRegion {
@@ -231,15 +233,7 @@ impl fmt::Display for RuleBroken {
             PromotionAutomatic => f.write_str(
                 "there is no choice of promotion: a Soldier reaching its rank 6 becomes a Guard Soldier by itself",
             ),
-            ContinentalMovesOnly => {
-                f.write_str("Continental Chess has only ordinary moves and drops")
-            }
-            FluidityMovesOnly => f.write_str(
-                "Fluidity Chess has only moves from one square to another, and castling",
-            ),
-            AmalgamatedMovesOnly => {
-                f.write_str("Amalgamated has only ordinary moves from one cell to another")
-            }
+            MovesOnly { game, kinds } => write!(f, "{game} has only {kinds}"),
 
             LeavesRegion { piece, to, region } => {
                 write!(f, "{piece} cannot go to {to}: it never leaves the {region}")

@@ -215,7 +215,10 @@ impl Rules for Amalgamated {
             Move::Castle { .. } => Err(IllegalMove::Rule(RuleBroken::NoCastling {
                 game: SAN_STYLE.game,
             })),
-            _ => Err(IllegalMove::Rule(RuleBroken::AmalgamatedMovesOnly)),
+            _ => Err(IllegalMove::Rule(RuleBroken::MovesOnly {
+                game: VARIANT.name,
+                kinds: "ordinary moves from one cell to another",
+            })),
         }
     }
 

@@ -302,7 +302,10 @@ impl Rules for ContinentalPosition {
                 game: STYLE.game,
             })),
             Move::Path { .. } | Move::Bridge { .. } => {
-                Err(IllegalMove::Rule(RuleBroken::ContinentalMovesOnly))
+                Err(IllegalMove::Rule(RuleBroken::MovesOnly {
+                    game: VARIANT.name,
+                    kinds: "ordinary moves and drops",
+                }))
             }
         }
     }

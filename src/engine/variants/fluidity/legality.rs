@@ -28,10 +28,13 @@ impl FluidityPosition {
             Move::Normal { from, to, .. } => self.check_normal(from.0, to.0),
             Move::Castle { king, rook } => self.check_castle(king, rook),
             Move::Drop { .. } => Err(IllegalMove::BadDrop(BadDrop::NoDrops {
-                game: "Fluidity Chess",
+                game: super::VARIANT.name,
             })),
             Move::Path { .. } | Move::Bridge { .. } => {
-                Err(IllegalMove::Rule(RuleBroken::FluidityMovesOnly))
+                Err(IllegalMove::Rule(RuleBroken::MovesOnly {
+                    game: super::VARIANT.name,
+                    kinds: "moves from one square to another, and castling",
+                }))
             }
         }
     }
