@@ -152,8 +152,8 @@ async fn two_processes_share_the_servers_the_database_and_the_clocks() {
         .count();
     assert_eq!(registrations, 1);
     // Every command of `discord::commands` (with /leaderboard, /profile, /tournament,
-    // /tournaments, /analyse, /puzzle and /help: 23).
-    assert_eq!(fake.global_commands().len(), 23);
+    // /tournaments, /analyse, /puzzle, /variants, /variant and /help: 25).
+    assert_eq!(fake.global_commands().len(), 25);
 
     // A game in each server, each answered by the process running that server's shard.
     let home_game = play_a_game(&fake, &dir, CHANNEL, &ann, &ben, "Little River Chess").await;
