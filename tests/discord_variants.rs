@@ -1,7 +1,8 @@
 //! A server's own variants over Discord, end to end against the fake Discord: a manager
 //! attaches a definition file to `/variant add`, the server plays it (suggested as a
-//! member types, challenged, moved in), a member of another server never sees it, and
-//! `/variant remove` stops new challenges while the game goes on.
+//! member types, challenged, moved in), a member of another server never sees it,
+//! `/variant remove` stops new challenges while the game goes on, and a definition pasted
+//! into Ferry's form (`/variant paste`) adds it again.
 
 mod app_support;
 mod fake_discord;
@@ -222,4 +223,31 @@ async fn a_server_adds_plays_and_removes_its_own_variant_unseen_elsewhere() {
         .await;
     let moved = fake.answer(&t, WAIT).await.unwrap();
     assert!(!moved.ephemeral, "{}", moved.content());
+
+    // Pasted into Ferry's form instead of attached: the same file offers it again.
+    let paste = json!([opt::sub("paste", vec![])]);
+    let t = fake.slash(&ned, CHANNEL, "variant", paste.clone()).await;
+    let refused = fake.answer(&t, WAIT).await.unwrap();
+    assert!(
+        refused.ephemeral && refused.content().contains("Only a server manager"),
+        "{}",
+        refused.content()
+    );
+    let t = fake.slash(&mia, CHANNEL, "variant", paste).await;
+    let form = fake.answer(&t, WAIT).await.unwrap();
+    assert_eq!(form.callback_type, 9, "a form: {}", form.json);
+    let form_id = form.json["custom_id"].as_str().unwrap().to_string();
+    let field = form.json["components"][0]["components"][0]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let t = fake
+        .submit_form(&mia, CHANNEL, &form_id, &[(&field, NIGHTRIDERS)])
+        .await;
+    let again = fake.answer(&t, WAIT).await.unwrap();
+    assert!(
+        again.content().contains("is played on this server again"),
+        "{}",
+        again.content()
+    );
 }

@@ -46,7 +46,7 @@ pub const COMMANDS: &[HelpEntry] = &[
     entry("variants", "", "the variants played here"),
     entry(
         "variant",
-        "add FILE | remove ID",
+        "add FILE | paste | remove ID",
         "managers: the server's own variants, from definition files",
     ),
     entry("games", "[page:N]", "your games here, and challenges for you"),

@@ -85,6 +85,7 @@ fn likely_private(what: &What) -> bool {
             | What::Vote { .. }
             | What::Tally { .. }
             | What::Rules { .. }
+            | What::Variants
     )
 }
 

@@ -1,4 +1,4 @@
-//! Presses of the buttons under Ferry's messages. A button's id says what it acts on
+//! Presses of the buttons under Ferry's messages, and the form `/variant paste` shows. A button's id says what it acts on
 //! (`app::parse_button`), so a press works after a restart; the command layer judges it.
 
 use super::answer::{self, Mode};
@@ -15,6 +15,19 @@ pub async fn on_event(
     data: &Data,
 ) -> Result<(), Error> {
     if let serenity::FullEvent::InteractionCreate {
+        interaction: serenity::Interaction::Modal(form),
+    } = event
+    {
+        // The one form Ferry shows: a definition pasted for /variant paste.
+        let what = match form.data.custom_id.as_str() {
+            VARIANT_FORM => What::VariantAdd {
+                source: form_text(&form.data, VARIANT_FIELD),
+            },
+            other => What::Button(other.to_string()),
+        };
+        answer::run(ctx, data, Incoming::Modal(form), what, Mode::NewMessage).await;
+    }
+    if let serenity::FullEvent::InteractionCreate {
         interaction: serenity::Interaction::Component(press),
     } = event
     {
@@ -30,6 +43,22 @@ pub async fn on_event(
         .await;
     }
     Ok(())
+}
+
+/// The form of `/variant paste`, and its one field: the definition's text.
+pub const VARIANT_FORM: &str = "variant-paste";
+pub const VARIANT_FIELD: &str = "definition";
+
+/// The text of a form's field (empty when the form has no such field).
+fn form_text(form: &serenity::ModalInteractionData, field: &str) -> String {
+    form.components
+        .iter()
+        .flat_map(|row| row.components.iter())
+        .find_map(|c| match c {
+            serenity::ActionRowComponent::InputText(t) if t.custom_id == field => t.value.clone(),
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 /// How a press is answered: vote buttons refresh the tally on the vote's own message;

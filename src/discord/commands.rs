@@ -584,7 +584,7 @@ async fn variants_command(ctx: Context<'_>) -> Result<(), Error> {
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("variant_add", "variant_remove"),
+    subcommands("variant_add", "variant_paste", "variant_remove"),
     subcommand_required
 )]
 async fn variant(_ctx: Context<'_>) -> Result<(), Error> {
@@ -635,6 +635,44 @@ async fn variant_add(
     };
     run(ctx, What::VariantAdd { source }).await
 }
+
+/// Server managers: paste a definition (TOML) into a form, to add its variant
+#[poise::command(slash_command, guild_only, rename = "paste")]
+async fn variant_paste(ctx: Context<'_>) -> Result<(), Error> {
+    let poise::Context::Application(app) = ctx else {
+        return Ok(());
+    };
+    let inc = Incoming::Command(app.interaction);
+    if !answer::member_of(inc).manager {
+        return refuse_now(
+            ctx,
+            "Only a server manager can add a variant; /variants lists those this server plays.",
+        )
+        .await;
+    }
+    let field = serenity::CreateInputText::new(
+        serenity::InputTextStyle::Paragraph,
+        "The definition, as a .toml file holds it",
+        buttons::VARIANT_FIELD,
+    )
+    .placeholder("id = \"mychess\"\nname = \"My chess\"\nstart = \"...\"\n[board] ...")
+    .max_length(FORM_CHARS)
+    .required(true);
+    let form = serenity::CreateModal::new(buttons::VARIANT_FORM, "Add a variant")
+        .components(vec![serenity::CreateActionRow::InputText(field)]);
+    let http = app.serenity_context.http.as_ref();
+    if let Err(e) = inc
+        .respond(http, serenity::CreateInteractionResponse::Modal(form))
+        .await
+    {
+        tracing::warn!("cannot show the definition form: {e}");
+    }
+    Ok(())
+}
+
+/// The most characters a form's field takes (Discord's limit): a longer definition is
+/// attached as a file (/variant add).
+const FORM_CHARS: u16 = 4000;
 
 /// Server managers: remove a variant this server added (its games go on)
 #[poise::command(slash_command, guild_only, rename = "remove")]

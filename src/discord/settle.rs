@@ -34,13 +34,7 @@ impl Questions {
 /// and edits the messages of the questions it settles.
 pub async fn after_answer(http: &Http, data: &Data, inc: Incoming<'_>, q: Questions) {
     if let Some(key) = &q.asks {
-        let original = retry::patiently("the answer's message", || async {
-            match inc {
-                Incoming::Command(i) => i.get_response(http).await,
-                Incoming::Component(i) => i.get_response(http).await,
-            }
-        })
-        .await;
+        let original = inc.original(http).await;
         match original {
             // The answer's first message carries the start of the reply's text (else the
             // answer went out another way, and this is not the question's message).

@@ -494,6 +494,42 @@ impl FakeDiscord {
             .await
     }
 
+    /// Sends the form `custom_id` (a modal) with its text fields, as a member who filled
+    /// it in after Ferry showed it (interaction type 5). Returns the token.
+    pub async fn submit_form(
+        &self,
+        user: &FakeUser,
+        channel: u64,
+        custom_id: &str,
+        fields: &[(&str, &str)],
+    ) -> String {
+        let (token, payload) = {
+            let mut st = self.state();
+            st.users.insert(user.id, user.clone());
+            let id = st.new_id();
+            let token = format!("fake-interaction-token-{id}");
+            let guild = st.guild_of(channel);
+            st.note_channel(channel);
+            let mut payload = st.interaction_base(5, user, channel, id, &token);
+            let rows: Vec<Value> = fields
+                .iter()
+                .map(|(field, value)| {
+                    json!({"type": 1, "components": [
+                        {"type": 4, "custom_id": field, "value": value}
+                    ]})
+                })
+                .collect();
+            payload["data"] = json!({"custom_id": custom_id, "components": rows});
+            st.interactions.insert(
+                token.clone(),
+                Pending::new(id, 5, custom_id, channel, Some(guild), user, None),
+            );
+            (token, payload)
+        };
+        self.send_dispatch("INTERACTION_CREATE", payload).await;
+        token
+    }
+
     /// [`FakeDiscord::press`] without checking that the button exists.
     pub async fn press_unchecked(
         &self,

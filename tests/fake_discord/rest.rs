@@ -528,6 +528,8 @@ impl Inner {
         let allowed: &[u64] = match kind {
             4 => &[8],
             3 => &[4, 5, 6, 7, 9],
+            // A form sent is answered, never with another form.
+            5 => &[4, 5, 6, 7],
             _ => &[4, 5, 9],
         };
         if !allowed.contains(&t) {
@@ -541,6 +543,7 @@ impl Inner {
         let mut problems = Vec::new();
         match t {
             4 | 7 => validate_message_body(data, &mut problems),
+            9 => validate_modal(data, &mut problems),
             8 => {
                 let choices = data["choices"].as_array();
                 match choices {
@@ -733,6 +736,65 @@ impl Inner {
             _ => {
                 rec.unknown_route = true;
                 self.not_found(rec)
+            }
+        }
+    }
+}
+
+/// Discord's limits on a form (a modal): a custom id, a title of at most 45 characters,
+/// 1 to 5 rows of one text input each, with a label of at most 45 characters, a
+/// placeholder of at most 100 and a length of at most 4,000.
+fn validate_modal(data: &Value, problems: &mut Vec<(String, String)>) {
+    if !matches!(char_len(&data["custom_id"]), Some(1..=100)) {
+        problems.push((
+            "data.custom_id".into(),
+            "Must be between 1 and 100 in length.".into(),
+        ));
+    }
+    if !matches!(char_len(&data["title"]), Some(1..=45)) {
+        problems.push((
+            "data.title".into(),
+            "Must be between 1 and 45 in length.".into(),
+        ));
+    }
+    let rows = data["components"].as_array().cloned().unwrap_or_default();
+    if !(1..=5).contains(&rows.len()) {
+        problems.push((
+            "data.components".into(),
+            "Must be between 1 and 5 in length.".into(),
+        ));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        for (j, input) in row["components"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let at = format!("data.components.{i}.components.{j}");
+            if input["type"] != 4 {
+                problems.push((
+                    format!("{at}.type"),
+                    "A form holds text inputs only.".into(),
+                ));
+            }
+            if !matches!(char_len(&input["label"]), Some(1..=45)) {
+                problems.push((
+                    format!("{at}.label"),
+                    "Must be between 1 and 45 in length.".into(),
+                ));
+            }
+            if char_len(&input["placeholder"]).is_some_and(|n| n > 100) {
+                problems.push((
+                    format!("{at}.placeholder"),
+                    "Must be 100 or fewer in length.".into(),
+                ));
+            }
+            if input["max_length"].as_u64().is_some_and(|n| n > 4000) {
+                problems.push((
+                    format!("{at}.max_length"),
+                    "int value should be less than or equal to 4000.".into(),
+                ));
             }
         }
     }
