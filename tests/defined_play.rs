@@ -436,6 +436,14 @@ fn perpetual_check_flag_and_extinction_end_games_as_defined() {
             Reason::PerpetualCheck
         )
     );
+    // Minishogi: a fourfold repetition without checks loses for White, who moves first.
+    let shuffle: Vec<&str> = ["Gb2", "Gd4", "Gb1", "Gd5"].repeat(3);
+    let four = game("minishogi", &shuffle).outcome().unwrap();
+    assert_eq!(
+        (four.result, four.reason),
+        (GameResult::Win(engine::Color::Black), Reason::Repetition)
+    );
+    assert!(game("minishogi", &shuffle[..11]).outcome().is_none());
     // Fewer plies: no repetition yet.
     assert!(played(forbidden, fen, &checks[..7]).outcome().is_none());
 

@@ -286,6 +286,10 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
     let (mut stalemate, mut bare_royal, mut move_rule, mut repetition) =
         (Value::Draw, None, 0u32, 0u32);
     let (mut repetition_value, mut perpetual_check) = (Value::Draw, None);
+    let repetition_absolute = file
+        .endings
+        .as_ref()
+        .is_some_and(|e| e.get_ref().repetition_absolute);
     let (mut extinction, mut flag) = (None, None);
     if let Some(e) = &file.endings {
         let e = e.get_ref();
@@ -452,6 +456,7 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
         move_rule,
         repetition,
         repetition_value,
+        repetition_absolute,
         perpetual_check,
         extinction,
         flag,

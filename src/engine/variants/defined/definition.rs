@@ -122,6 +122,9 @@ pub struct Definition {
     /// move then gets (Fairy-Stockfish's `nFoldValue`).
     pub repetition: u32,
     pub repetition_value: Value,
+    /// `repetition_value` is White's whichever side is to move (Minishogi's repetition
+    /// loses for White, who moves first: Fairy-Stockfish's `nFoldValueAbsolute`).
+    pub repetition_absolute: bool,
     /// What a side that gave every check of the repetition gets (Xiangqi: a loss), when
     /// the variant has the rule; a side that checked no more than the other is not
     /// perpetual.

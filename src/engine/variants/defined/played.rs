@@ -602,9 +602,14 @@ impl Played {
                 (false, false) => {}
             }
         }
+        let whose = if self.def().repetition_absolute {
+            Color::White
+        } else {
+            side
+        };
         Some(value_outcome(
             self.def().repetition_value,
-            side,
+            whose,
             Reason::Repetition,
         ))
     }

@@ -156,6 +156,8 @@ pub(super) struct EndingsFile {
     #[serde(default)]
     pub(super) repetition_value: Option<Spanned<String>>,
     #[serde(default)]
+    pub(super) repetition_absolute: bool,
+    #[serde(default)]
     pub(super) perpetual_check: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) extinction: Option<Spanned<ExtinctionFile>>,

@@ -134,8 +134,13 @@ fn endings(def: &Definition) -> String {
                 def.repetition
             )),
             v => s.push_str(&format!(
-                "; when a position occurs {} times, the side to move gets {}",
+                "; when a position occurs {} times, {} gets {}",
                 def.repetition,
+                if def.repetition_absolute {
+                    "White"
+                } else {
+                    "the side to move"
+                },
                 value(v)
             )),
         }
