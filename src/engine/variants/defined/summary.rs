@@ -97,7 +97,8 @@ pub fn rules_text(def: &Definition) -> String {
         out.push(s);
     }
     out.push(endings(def));
-    out.push(format!("Start: {}", def.start));
+    // In code quotes: a FEN's holes (`*`) and promoted marks (`~`) are markdown.
+    out.push(format!("Start: `{}`", def.start));
     out.join(" ")
 }
 
@@ -189,7 +190,7 @@ mod tests {
             "stalemate is a draw",
             "drawn after 50 moves",
             "occurs 3 times",
-            "Start: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "Start: `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1`",
         ] {
             assert!(text.contains(part), "{part}: {text}");
         }
