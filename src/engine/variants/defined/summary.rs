@@ -36,6 +36,23 @@ pub fn rules_text(def: &Definition) -> String {
         "Pieces, with their moves in Betza notation: {}.",
         pieces.join(", ")
     ));
+    for p in &def.pieces {
+        if let Some(region) = &p.confined_name {
+            out.push(format!(
+                "The {} never leaves its region `{region}`.",
+                p.name
+            ));
+        }
+        if let Some((region, betza)) = &p.region_moves {
+            out.push(format!(
+                "On the cells of its region `{region}` the {} moves as {betza}.",
+                p.name
+            ));
+        }
+    }
+    if !def.royals_may_face {
+        out.push("The royal pieces may never face each other on an open file.".to_string());
+    }
     let two = def.double_step.white != 0 || def.double_step.black != 0;
     if def.pieces.iter().any(|p| p.pawn) {
         out.push(
@@ -177,6 +194,19 @@ fn endings(def: &Definition) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn xiangqi_says_its_palace_river_and_generals() {
+        let def = super::super::read(include_str!("../../../../variants/xiangqi.toml")).unwrap();
+        let text = rules_text(&def);
+        for part in [
+            "The General never leaves its region `palace`.",
+            "On the cells of its region `across` the Soldier moves as fsW.",
+            "may never face each other",
+        ] {
+            assert!(text.contains(part), "{part}: {text}");
+        }
+    }
 
     #[test]
     fn chess_reads_as_chess() {
