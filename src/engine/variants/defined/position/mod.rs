@@ -524,7 +524,8 @@ impl<'d> DefinedPosition<'d> {
         if let Some(x) = &self.def.extinction {
             // The side that just moved first, as Fairy-Stockfish reads it.
             for c in [them, us] {
-                if x.kinds.iter().any(|&k| self.count_with_hand(c, k) == 0) {
+                let n = self.counts_with_hand(c);
+                if x.kinds.iter().any(|&k| n[k as usize] == 0) {
                     return Some((c, x.value, Ended::Extinction));
                 }
             }
@@ -541,13 +542,16 @@ impl<'d> DefinedPosition<'d> {
         None
     }
 
-    /// How many pieces of kind `kind` a side has, on the board and in hand.
-    fn count_with_hand(&self, side: Color, kind: u8) -> u32 {
-        let on_board = Cells(self.occupied[side.index()])
-            .indices()
-            .filter(|&c| decode(self.board[c as usize]) == Some((kind, side)))
-            .count() as u32;
-        on_board + u32::from(self.hands[side.index()][kind as usize])
+    /// How many pieces of each kind a side has, on the board and in hand: one pass over
+    /// its cells, however many kinds the extinction rule names.
+    fn counts_with_hand(&self, side: Color) -> [u32; 32] {
+        let mut n = self.hands[side.index()].map(u32::from);
+        for c in Cells(self.occupied[side.index()]).indices() {
+            if let Some((kind, _)) = decode(self.board[c as usize]) {
+                n[kind as usize] += 1;
+            }
+        }
+        n
     }
 
     /// Every legal move: none when the game is over by the position.
