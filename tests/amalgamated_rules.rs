@@ -7,9 +7,9 @@ mod common;
 use common::{all_moves, moves_of, refusal, words};
 use ferry::engine::errors::{NoPiece, Square};
 use ferry::engine::playout::Xorshift;
+use ferry::engine::variants::amalgamated::Refusal;
 use ferry::engine::{
-    variant, Action, Game, GameResult, IllegalMove, Move, Options, Position, Reason, RuleBroken,
-    Variant,
+    variant, Action, Game, GameResult, IllegalMove, Move, Options, Position, Reason, Variant,
 };
 
 fn amalgamated() -> &'static Variant {
@@ -204,7 +204,7 @@ fn vector_13_king_may_not_return_to_its_own_half() {
     assert_eq!(moves_of(p.as_ref(), "d5"), words("Kc5 Kc6 Kd6 Ke5 Ke6"));
     let e = refusal(p.as_ref(), "Kd4");
     assert!(
-        matches!(e, IllegalMove::Rule(RuleBroken::NoReturnHome { .. })),
+        matches!(e.own::<Refusal>(), Some(Refusal::NoReturnHome { .. })),
         "{e:?}"
     );
     assert_eq!(

@@ -7,10 +7,10 @@ mod common;
 use common::{all_moves, check_move_agrees, moves_of, outcome, play, words};
 use ferry::engine::playout::Xorshift;
 use ferry::engine::search::{table::Table, Limits, Seen};
-use ferry::engine::variants::little_river::die;
+use ferry::engine::variants::little_river::{die, Refusal};
 use ferry::engine::{
     variant, Color, Game, GameError, GameResult, History, HistoryEntry, IllegalMove, MoveList,
-    Position, PositionError, Reason, RuleBroken,
+    Position, PositionError, Reason,
 };
 use proptest::prelude::*;
 
@@ -152,8 +152,8 @@ fn e7_gentle_one_exit_open_so_no_drowning() {
     );
     assert!(refused(&*p, "Wc4-c5~").to_string().contains("way out"));
     assert!(matches!(
-        refused(&*p, "Wc4-c5~"),
-        IllegalMove::Rule(RuleBroken::DoesNotDrown { .. })
+        refused(&*p, "Wc4-c5~").own::<Refusal>(),
+        Some(Refusal::DoesNotDrown { .. })
     ));
 }
 
@@ -186,8 +186,8 @@ fn e9_check_through_an_empty_palace_cell() {
     assert_eq!(moves(&*p), words("Kd2-d1"));
     assert!(refused(&*p, "Kd2-c1").to_string().contains("face"));
     assert!(matches!(
-        refused(&*p, "Kd2-c1"),
-        IllegalMove::Rule(RuleBroken::KingsFace { .. })
+        refused(&*p, "Kd2-c1").own::<Refusal>(),
+        Some(Refusal::KingsFace { .. })
     ));
     assert!(matches!(
         refused(&*p, "Kd2-c2"),
@@ -206,8 +206,8 @@ fn e10_pawn_beside_the_palace_gives_check() {
     assert_eq!(moves(&*p), words("Kc8-c9 Kc8-d8 Kc8-d9"));
     assert!(refused(&*p, "Kc8xc7").to_string().contains("palace"));
     assert!(matches!(
-        refused(&*p, "Kc8xc7"),
-        IllegalMove::Rule(RuleBroken::KingLeavesPalace { .. })
+        refused(&*p, "Kc8xc7").own::<Refusal>(),
+        Some(Refusal::KingLeavesPalace { .. })
     ));
 }
 
@@ -223,13 +223,13 @@ fn e11_facing_kings_the_last_blocker() {
     assert_eq!(moves_of(&*pos(text, &["river=wild"]), "d4"), words("d4-d5"));
     assert!(refused(&*p, "d4-e4").to_string().contains("face"));
     assert!(matches!(
-        refused(&*p, "d4-e4"),
-        IllegalMove::Rule(RuleBroken::KingsFace { .. })
+        refused(&*p, "d4-e4").own::<Refusal>(),
+        Some(Refusal::KingsFace { .. })
     ));
     assert!(refused(&*p, "d4-d5>c5-c6").to_string().contains("face"));
     assert!(matches!(
-        refused(&*p, "d4-d5>c5-c6"),
-        IllegalMove::Rule(RuleBroken::KingsFace { .. })
+        refused(&*p, "d4-d5>c5-c6").own::<Refusal>(),
+        Some(Refusal::KingsFace { .. })
     ));
 }
 
@@ -240,13 +240,13 @@ fn e12_wild_must_leave_drowning_judged_before_legality() {
     assert_eq!(moves(&*p), words("Kd1-c1 Kd1-c2 d5-d6"));
     assert!(refused(&*p, "Wb2-b3").to_string().contains("face"));
     assert!(matches!(
-        refused(&*p, "Wb2-b3"),
-        IllegalMove::Rule(RuleBroken::KingsFace { .. })
+        refused(&*p, "Wb2-b3").own::<Refusal>(),
+        Some(Refusal::KingsFace { .. })
     ));
     assert!(refused(&*p, "d5-c5").to_string().contains("leave"));
     assert!(matches!(
-        refused(&*p, "d5-c5"),
-        IllegalMove::Rule(RuleBroken::RiverMustBeLeft { .. })
+        refused(&*p, "d5-c5").own::<Refusal>(),
+        Some(Refusal::RiverMustBeLeft { .. })
     ));
     let mut g = game(text, &["river=wild"]);
     play(
@@ -311,8 +311,8 @@ fn e15_wild_capture_on_entry_float_own_river_piece_blocks_then_drowns() {
     );
     assert!(refused(&*p, "Kc1-d1").to_string().contains("face"));
     assert!(matches!(
-        refused(&*p, "Kc1-d1"),
-        IllegalMove::Rule(RuleBroken::KingsFace { .. })
+        refused(&*p, "Kc1-d1").own::<Refusal>(),
+        Some(Refusal::KingsFace { .. })
     ));
     check_move_agrees(&*p);
 }
@@ -361,8 +361,8 @@ fn e18_mate_by_a_rook_passing_straight_through() {
     let p = pos(text, &["river=wild"]);
     assert!(refused(&*p, "Rb3-b9").to_string().contains("Wild"));
     assert!(matches!(
-        refused(&*p, "Rb3-b9"),
-        IllegalMove::Rule(RuleBroken::WildRiverStopsRook { .. })
+        refused(&*p, "Rb3-b9").own::<Refusal>(),
+        Some(Refusal::WildRiverStopsRook { .. })
     ));
 }
 

@@ -7,10 +7,9 @@ mod common;
 
 use common::{game, sorted_texts, words};
 use ferry::engine::errors::NotYourPiece;
-use ferry::engine::variants::river::River;
+use ferry::engine::variants::river::{Refusal, River};
 use ferry::engine::{
     variant, Color, GameResult, IllegalMove, Move, MoveList, Outcome, Position, Reason, Removal,
-    RuleBroken,
 };
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - a5,h6 - 0 1";
@@ -171,7 +170,7 @@ fn e06_a_swimmer_checks_and_the_king_cannot_take_it() {
     let e = refused(t, "Ke7xd6");
     assert!(e.to_string().contains("never captures a swimmer"), "{e}");
     assert!(
-        matches!(e, IllegalMove::Rule(RuleBroken::KingNeverCapturesSwimmer)),
+        matches!(e.own::<Refusal>(), Some(Refusal::KingNeverCapturesSwimmer)),
         "{e:?}"
     );
 }
@@ -325,7 +324,7 @@ fn e21_boarding_on_ones_own_side_passing_two_boats() {
     let e = refused(t, "Ra7-a5");
     assert!(e.to_string().contains("other side"), "{e}");
     assert!(
-        matches!(e, IllegalMove::Rule(RuleBroken::BoatOnOtherSide { .. })),
+        matches!(e.own::<Refusal>(), Some(Refusal::BoatOnOtherSide { .. })),
         "{e:?}"
     );
 }

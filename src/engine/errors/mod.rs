@@ -5,7 +5,8 @@
 //! `Display` (one place per kind) writes the sentence the player reads. Kinds are plain
 //! data, mostly `Copy`, so a refusal costs no allocation until it is printed; strings
 //! remain only for the player's own text echoed back, Ferry's text of a move, and the
-//! shared plain-text check's sentence.
+//! shared plain-text check's sentence. The kinds here are shared by every variant; a rule
+//! only one variant has is a kind in that variant's folder (`RuleBroken::Own`, one box).
 
 mod moving;
 mod pieces;
@@ -18,7 +19,7 @@ pub use moving::{Blocked, CannotMoveThere, Danger, LeavesInCheck, Obstacle};
 pub use pieces::{Among, BadDrop, DropZone, GameOver, NoPiece, NotYourPiece, OwnPiece, RankBand};
 pub use position::PositionError;
 pub use reading::{NoSuchMove, Unreadable};
-pub use rules::{RiverExit, RuleBroken};
+pub use rules::{OwnKind, OwnRule, RuleBroken};
 pub use words::{File, Owned, Square, Subject, Wing};
 
 use crate::engine::types::PieceNames;
@@ -133,49 +134,6 @@ mod tests {
     fn kinds_say_the_players_sentences() {
         let rook = Subject::Piece(Role::Rook, sq("c4"));
         let cases: Vec<(IllegalMove, &str)> = vec![
-            (
-                IllegalMove::Rule(RuleBroken::PalaceClosed {
-                    piece: rook,
-                    to: sq("c8"),
-                }),
-                "the Rook on c4 cannot go to c8: the palace is closed to every piece but its King",
-            ),
-            (
-                IllegalMove::Rule(RuleBroken::KingsFace { file: File(3) }),
-                "the Kings would face each other on the d file with nothing between them",
-            ),
-            (
-                IllegalMove::Rule(RuleBroken::RiverMustBeLeft {
-                    piece: rook,
-                    aspect: "wild",
-                    north: true,
-                }),
-                "the Rook on c4 is in a wild river: it may only leave it towards the north (the \
-                 other river pieces drown), or stay and drown",
-            ),
-            (
-                IllegalMove::Rule(RuleBroken::StepOutOnto {
-                    piece: rook,
-                    to: sq("c6"),
-                    occupant: Some(Owned(Piece::new(Color::Black, Role::Knight))),
-                    exit: RiverExit::AcrossEmpty,
-                }),
-                "the Rook on c4 cannot step out of the river onto c6 (Black's Knight stands \
-                 there): the exit must be the empty cell across",
-            ),
-            (
-                IllegalMove::Rule(RuleBroken::BridgeFilesOnly { files: 0b0010_0100 }),
-                "bridges may be built only on files c, f",
-            ),
-            (
-                IllegalMove::Rule(RuleBroken::BridgeNeedsBuilders {
-                    file: 0,
-                    white_bank: 6,
-                    black_bank: 9,
-                }),
-                "to build on file a you need two or more pieces on one bank rank (6 or 9) on \
-                 files a to b",
-            ),
             (
                 IllegalMove::NoPiece(NoPiece::On(sq("e4"))),
                 "there is no piece on e4",

@@ -1,9 +1,9 @@
 //! The independent legality check of one move, which says why a move is refused.
 
+use super::Refusal;
 use crate::engine::board::{Cell, CellSet};
 use crate::engine::errors::{
     Blocked, CannotMoveThere, IllegalMove, LeavesInCheck, NoPiece, NotYourPiece, OwnPiece,
-    RuleBroken,
 };
 use crate::engine::types::{Piece, Role};
 
@@ -68,13 +68,13 @@ impl Amalgamated {
             }));
         }
         if is_royal(piece.role) && !t.royal_files.contains(to) {
-            return Err(IllegalMove::Rule(RuleBroken::RoyalFiles {
+            return Err(IllegalMove::from(Refusal::RoyalFiles {
                 piece: me,
                 to: sq(to),
             }));
         }
         if piece.role == Role::King && t.own_half[piece.color.index()].contains(to) {
-            return Err(IllegalMove::Rule(RuleBroken::NoReturnHome {
+            return Err(IllegalMove::from(Refusal::NoReturnHome {
                 piece: me,
                 to: sq(to),
             }));

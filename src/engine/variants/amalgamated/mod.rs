@@ -18,8 +18,11 @@ mod legality;
 mod move_text;
 mod options;
 mod pieces;
+mod refusals;
 mod rules;
 mod text;
+
+pub use refusals::Refusal;
 
 pub use options::Config;
 
@@ -210,7 +213,7 @@ impl Rules for Amalgamated {
             } if from.index() < 64 && to.index() < 64 => self.check_normal(from, to),
             Move::Normal {
                 promotion: Some(_), ..
-            } => Err(IllegalMove::Rule(RuleBroken::PromotionNeverChosen)),
+            } => Err(IllegalMove::from(Refusal::PromotionNeverChosen)),
             Move::Normal { .. } => Err(IllegalMove::NoPiece(NoPiece::OffBoard)),
             Move::Castle { .. } => Err(IllegalMove::Rule(RuleBroken::NoCastling {
                 game: SAN_STYLE.game,

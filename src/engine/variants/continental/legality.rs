@@ -3,10 +3,11 @@
 
 use super::tables::{board_rank, tables, CAPTURED_ORDER, GENERAL};
 use super::ContinentalPosition;
+use super::Refusal;
 use crate::engine::board::{Cell, CellSet};
 use crate::engine::errors::{
     BadDrop, Blocked, CannotMoveThere, DropZone, IllegalMove, LeavesInCheck, NoPiece, NotYourPiece,
-    OwnPiece, RankBand, RuleBroken, Subject,
+    OwnPiece, RankBand, Subject,
 };
 use crate::engine::types::Role;
 use crate::engine::variant::Position;
@@ -24,7 +25,7 @@ impl ContinentalPosition {
         let (f, tn) = (t.shape.square(from), t.shape.square(to));
         let role = self.own_piece_on(from)?;
         if promotion.is_some() {
-            return Err(IllegalMove::Rule(RuleBroken::PromotionAutomatic));
+            return Err(IllegalMove::from(Refusal::PromotionAutomatic));
         }
         if !self.pattern(role, from).contains(to) {
             return Err(IllegalMove::CannotMoveThere(CannotMoveThere::Move {

@@ -8,9 +8,12 @@
 mod eval;
 mod legality;
 mod move_text;
+mod refusals;
 mod rules;
 mod tables;
 mod text;
+
+pub use refusals::Refusal;
 
 use crate::engine::board::{Cell, CellSet, Shape};
 use crate::engine::errors::{

@@ -5,6 +5,7 @@
 use super::rules::right_of;
 use super::tables::{kind, pattern_words, shape, square, tables, KING};
 use super::FluidityPosition;
+use super::Refusal;
 use crate::engine::board::{Cell, CellSet64};
 use crate::engine::errors::{
     BadDrop, Blocked, CannotMoveThere, Danger, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
@@ -24,7 +25,7 @@ impl FluidityPosition {
             }
             Move::Normal {
                 promotion: Some(_), ..
-            } => Err(IllegalMove::Rule(RuleBroken::NothingPromotes)),
+            } => Err(IllegalMove::from(Refusal::NothingPromotes)),
             Move::Normal { from, to, .. } => self.check_normal(from.0, to.0),
             Move::Castle { king, rook } => self.check_castle(king, rook),
             Move::Drop { .. } => Err(IllegalMove::BadDrop(BadDrop::NoDrops {
@@ -153,7 +154,7 @@ impl FluidityPosition {
         let enemies = removed.count() as u8;
         let limit = self.config.limits[kind];
         if enemies > limit {
-            return Err(IllegalMove::Rule(RuleBroken::TooManyRemoved {
+            return Err(IllegalMove::from(Refusal::TooManyRemoved {
                 piece: me,
                 enemies,
                 to: square(to),
@@ -209,7 +210,7 @@ impl FluidityPosition {
 
     fn check_castle(&self, king: Cell, rook: Cell) -> Result<(), IllegalMove> {
         let Some(right) = right_of(king, rook) else {
-            return Err(IllegalMove::Rule(RuleBroken::CastlingPlaces));
+            return Err(IllegalMove::from(Refusal::CastlingPlaces));
         };
         if right.color != self.side {
             return Err(IllegalMove::NotYourPiece(NotYourPiece::Castling {
@@ -218,7 +219,7 @@ impl FluidityPosition {
             }));
         }
         if self.castling & right.bit == 0 {
-            return Err(IllegalMove::Rule(RuleBroken::CastlingRightLost {
+            return Err(IllegalMove::from(Refusal::CastlingRightLost {
                 wing: right.wing,
                 side: self.side,
             }));

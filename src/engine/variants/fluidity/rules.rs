@@ -5,8 +5,9 @@ use super::tables::{
     moves_along, square, tables, BISHOP, KING, KNIGHT, OPPOSITE, QUEEN, ROLES, ROOK,
 };
 use super::FluidityPosition;
+use super::Refusal;
 use crate::engine::board::{Cell, CellSet64};
-use crate::engine::errors::{Blocked, Danger, IllegalMove, LeavesInCheck, RuleBroken, Wing};
+use crate::engine::errors::{Blocked, Danger, IllegalMove, LeavesInCheck, Wing};
 use crate::engine::moves::{Effects, Move, MoveList, Removal};
 use crate::engine::notation;
 use crate::engine::types::{Color, Piece};
@@ -356,7 +357,7 @@ impl FluidityPosition {
         if self.piece(right.king) != Some(Piece::new(us, ROLES[KING]))
             || self.piece(right.rook) != Some(Piece::new(us, ROLES[ROOK]))
         {
-            return Some(IllegalMove::Rule(RuleBroken::CastlingNeedsPieces {
+            return Some(IllegalMove::from(Refusal::CastlingNeedsPieces {
                 wing: right.wing,
                 king: square(right.king),
                 rook: square(right.rook),
@@ -375,14 +376,14 @@ impl FluidityPosition {
             if enemy.contains(Cell(c)) {
                 let kind = self.kind_at(c).unwrap_or(KING);
                 if kind != BISHOP && kind != KNIGHT {
-                    return Some(IllegalMove::Rule(RuleBroken::CastlingEnemyBetween {
+                    return Some(IllegalMove::from(Refusal::CastlingEnemyBetween {
                         wing: right.wing,
                         role: ROLES[kind],
                         at: square(c),
                     }));
                 }
                 if let Some(prev) = last_enemy.filter(|&p| p.abs_diff(c) == 1) {
-                    return Some(IllegalMove::Rule(RuleBroken::CastlingEnemiesTouch {
+                    return Some(IllegalMove::from(Refusal::CastlingEnemiesTouch {
                         wing: right.wing,
                         first: square(prev.min(c)),
                         second: square(prev.max(c)),

@@ -6,10 +6,11 @@ use super::options::Aspect;
 use super::rules::Paths;
 use super::tables::{file, tables, CELLS, NORTH, SOUTH};
 use super::LittleRiver;
+use super::{Refusal, RiverExit};
 use crate::engine::board::{Cell, CellSet64};
 use crate::engine::errors::{
     BadDrop, Blocked, CannotMoveThere, File, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
-    NotYourPiece, OwnPiece, Owned, RiverExit, RuleBroken, Subject,
+    NotYourPiece, OwnPiece, Owned, RuleBroken, Subject,
 };
 
 /// The game's name in refusals of what it does not have.
@@ -17,8 +18,8 @@ const GAME: &str = "Little River Chess";
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::types::{Color, Piece, Role};
 
-fn rule(r: RuleBroken) -> IllegalMove {
-    IllegalMove::Rule(r)
+fn rule(r: impl Into<IllegalMove>) -> IllegalMove {
+    r.into()
 }
 
 /// The path a move spells, as `check_path` reads it: a normal move is a path with no
@@ -135,7 +136,7 @@ impl LittleRiver {
         }
         if !self.pattern(piece.role, piece.color, from).contains(to) {
             if piece.role == Role::King && !t.palace[piece.color.index()].contains(to) {
-                return Err(rule(RuleBroken::KingLeavesPalace { piece: me, to: sq }));
+                return Err(rule(Refusal::KingLeavesPalace { piece: me, to: sq }));
             }
             return Err(IllegalMove::CannotMoveThere(CannotMoveThere::Pattern {
                 piece: me,
@@ -144,7 +145,7 @@ impl LittleRiver {
             }));
         }
         if piece.role != Role::King && t.palaces.contains(to) {
-            return Err(rule(RuleBroken::PalaceClosed { piece: me, to: sq }));
+            return Err(rule(Refusal::PalaceClosed { piece: me, to: sq }));
         }
         if piece.role == Role::Rook {
             let between = t
@@ -152,7 +153,7 @@ impl LittleRiver {
                 .between(from, to)
                 .map_or(CellSet64::EMPTY, |s| s.narrow());
             if (between & t.palaces).any() {
-                return Err(rule(RuleBroken::RookThroughPalace { piece: me, to: sq }));
+                return Err(rule(Refusal::RookThroughPalace { piece: me, to: sq }));
             }
             if let Some(b) = (between & (self.occ[0] | self.occ[1])).first() {
                 return Err(IllegalMove::Blocked(Blocked::InTheWay {
@@ -164,16 +165,13 @@ impl LittleRiver {
             if (between & t.river).any() && !t.in_river(from) {
                 match aspect {
                     Aspect::Wild => {
-                        return Err(rule(RuleBroken::WildRiverStopsRook { piece: me, to: sq }))
+                        return Err(rule(Refusal::WildRiverStopsRook { piece: me, to: sq }))
                     }
                     Aspect::Gentle
                         if !self.config.rook_through_capture
                             && self.occ[1 - self.side.index()].contains(to) =>
                     {
-                        return Err(rule(RuleBroken::NoCaptureThroughRiver {
-                            piece: me,
-                            to: sq,
-                        }))
+                        return Err(rule(Refusal::NoCaptureThroughRiver { piece: me, to: sq }))
                     }
                     _ => {}
                 }
@@ -240,7 +238,7 @@ impl LittleRiver {
         let me = self.describe(from);
         let half = self.exit_half(from, piece.color);
         let must = || {
-            rule(RuleBroken::RiverMustBeLeft {
+            rule(Refusal::RiverMustBeLeft {
                 piece: me,
                 aspect: aspect.name(),
                 north: half == 1,
@@ -250,7 +248,7 @@ impl LittleRiver {
             0 => (from, to),
             1 if aspect == Aspect::Gentle && !self.config.float_die && !drown => {
                 if !self.floats(from).contains(via[0]) || via[0] == from {
-                    return Err(rule(RuleBroken::FloatBlocked {
+                    return Err(rule(Refusal::FloatBlocked {
                         piece: me,
                         to: t.shape.square(via[0]),
                     }));
@@ -266,7 +264,7 @@ impl LittleRiver {
             if t.in_river(exit.1) || t.half_of(exit.1) != Some(half) {
                 return Err(must());
             }
-            return Err(rule(RuleBroken::LeaveRiverOnto {
+            return Err(rule(Refusal::LeaveRiverOnto {
                 piece: me,
                 to: t.shape.square(exit.1),
                 exit: self.exit_words(piece.role, aspect == Aspect::Wild),
@@ -284,13 +282,13 @@ impl LittleRiver {
             let me = self.describe(from);
             match aspect {
                 Aspect::Gentle => {
-                    return Err(rule(RuleBroken::GentleMustFloat {
+                    return Err(rule(Refusal::GentleMustFloat {
                         piece: me,
                         at: t.shape.square(to),
                     }))
                 }
                 Aspect::Wild if self.config.float_die && self.die_after_entry(to) != to => {
-                    return Err(rule(RuleBroken::DieCarries {
+                    return Err(rule(Refusal::DieCarries {
                         piece: me,
                         to: t.shape.square(self.die_after_entry(to)),
                     }))
@@ -325,7 +323,7 @@ impl LittleRiver {
             after.floats(r)
         };
         match aspect {
-            Aspect::Shallow => Err(rule(RuleBroken::ShallowRiver)),
+            Aspect::Shallow => Err(rule(Refusal::ShallowRiver)),
             Aspect::Wild => self.check_wild_entry(me, path, reach),
             Aspect::Gentle => self.check_gentle_float(piece, path, &after, reach),
         }
@@ -341,7 +339,7 @@ impl LittleRiver {
     ) -> Result<(), IllegalMove> {
         let (r, to) = (path.via[0], path.to);
         if path.via_len != 1 || path.drown || !tables().in_river(to) {
-            return Err(rule(RuleBroken::WildStopsAfterEntering { piece: me }));
+            return Err(rule(Refusal::WildStopsAfterEntering { piece: me }));
         }
         if !reach.contains(to) || to == r {
             return Err(self.float_refusal(me, r, to));
@@ -362,7 +360,7 @@ impl LittleRiver {
         let me = self.describe(path.from);
         let (r, f, to) = (path.via[0], path.via[path.via_len - 1], path.to);
         if t.in_river(to) && !path.drown {
-            return Err(rule(RuleBroken::GentleMustFloat {
+            return Err(rule(Refusal::GentleMustFloat {
                 piece: me,
                 at: t.shape.square(to),
             }));
@@ -380,10 +378,10 @@ impl LittleRiver {
                     .all(|g| after.exits(piece.role, g, half, false).is_empty())
             };
             if !drowns {
-                return Err(rule(RuleBroken::DoesNotDrown { piece: me }));
+                return Err(rule(Refusal::DoesNotDrown { piece: me }));
             }
         } else if !exits.contains(to) {
-            return Err(rule(RuleBroken::StepOutOnto {
+            return Err(rule(Refusal::StepOutOnto {
                 piece: me,
                 to: t.shape.square(to),
                 occupant: self.board[to.index()].map(Owned),
@@ -433,7 +431,7 @@ impl LittleRiver {
         }
         if next.kings_face() {
             let k = next.king(Color::White).map_or(0, file);
-            return Err(rule(RuleBroken::KingsFace { file: File(k) }));
+            return Err(rule(Refusal::KingsFace { file: File(k) }));
         }
         Ok(())
     }
@@ -459,12 +457,12 @@ impl LittleRiver {
             });
         }
         if self.config.float_die {
-            return rule(RuleBroken::DieDecidesFloat {
+            return rule(Refusal::DieDecidesFloat {
                 entry: t.shape.square(r),
                 carried_to: t.shape.square(self.die_after_entry(r)),
             });
         }
-        rule(RuleBroken::FloatPathBlocked {
+        rule(Refusal::FloatPathBlocked {
             piece: me,
             from: t.shape.square(r),
             to: t.shape.square(f),

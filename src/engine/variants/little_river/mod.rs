@@ -13,9 +13,12 @@ mod eval;
 mod legality;
 mod move_text;
 mod options;
+mod refusals;
 mod rules;
 mod tables;
 mod text;
+
+pub use refusals::{Refusal, RiverExit};
 
 pub use options::{die, Aspect};
 

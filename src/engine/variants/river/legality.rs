@@ -2,6 +2,7 @@
 //! candidate moves the conformance tests ask it about.
 
 use super::rules::{sail, via};
+use super::Refusal;
 use super::River;
 use crate::engine::board::{Cell, CellSet};
 use crate::engine::errors::{
@@ -32,7 +33,7 @@ impl River {
                 if list.contains(m) {
                     Ok(())
                 } else {
-                    Err(IllegalMove::Rule(RuleBroken::CastlingNotPossible))
+                    Err(IllegalMove::from(Refusal::CastlingNotPossible))
                 }
             }
             Move::Normal { from, to, .. } | Move::Path { from, to, .. } => {
@@ -119,14 +120,14 @@ impl River {
         let v = self.view();
         let [a, b] = g.water_cells(file);
         if !v.open.contains(a) || !v.open.contains(b) {
-            return Err(IllegalMove::Rule(RuleBroken::BridgeNeedsOpenWater {
+            return Err(IllegalMove::from(Refusal::BridgeNeedsOpenWater {
                 file: File(file),
                 water: [g.shape.square(a), g.shape.square(b)],
             }));
         }
         let builders = self.builders(&v, file, self.side);
         if builders.is_empty() {
-            return Err(IllegalMove::Rule(RuleBroken::BridgeNeedsBuilders {
+            return Err(IllegalMove::from(Refusal::BridgeNeedsBuilders {
                 file,
                 white_bank: g.bank.white + 1,
                 black_bank: g.bank.black + 1,
@@ -149,13 +150,13 @@ impl River {
         }
         let us = self.side;
         if self.built(us) >= self.config.bridges {
-            return Err(IllegalMove::Rule(RuleBroken::BridgesUsedUp {
+            return Err(IllegalMove::from(Refusal::BridgesUsedUp {
                 side: us,
                 built: self.built(us),
             }));
         }
         if self.config.bridge_files & (1 << file) == 0 {
-            return Err(IllegalMove::Rule(RuleBroken::BridgeFilesOnly {
+            return Err(IllegalMove::from(Refusal::BridgeFilesOnly {
                 files: self.config.bridge_files,
             }));
         }
@@ -177,7 +178,7 @@ impl River {
             return Err(off_board());
         }
         if !builders.contains(from) {
-            return Err(IllegalMove::Rule(RuleBroken::NotABuilder {
+            return Err(IllegalMove::from(Refusal::NotABuilder {
                 file: File(file),
                 from: g.shape.square(from),
             }));
@@ -217,13 +218,13 @@ impl River {
                 }
                 let last = g.shape.rank(to) == g.last_rank(piece.color);
                 if role == Role::Pawn && last && promotion.is_none() {
-                    return IllegalMove::Rule(RuleBroken::PawnMustPromote { to: t });
+                    return IllegalMove::from(Refusal::PawnMustPromote { to: t });
                 }
                 if promotion.is_some() && (role != Role::Pawn || !last) {
-                    return IllegalMove::Rule(RuleBroken::OnlyPawnPromotes);
+                    return IllegalMove::from(Refusal::OnlyPawnPromotes);
                 }
                 if v.swimmers.contains(to) && role == Role::King {
-                    return IllegalMove::Rule(RuleBroken::KingNeverCapturesSwimmer);
+                    return IllegalMove::from(Refusal::KingNeverCapturesSwimmer);
                 }
                 if v.boats.contains(from) {
                     return IllegalMove::CannotMoveThere(CannotMoveThere::PassengerLands {
@@ -233,10 +234,10 @@ impl River {
                     });
                 }
                 if v.empty_boats.contains(to) && g.side_of(to) != g.side_of(from) {
-                    return IllegalMove::Rule(RuleBroken::BoatOnOtherSide { to: t });
+                    return IllegalMove::from(Refusal::BoatOnOtherSide { to: t });
                 }
                 if v.open.contains(to) {
-                    return IllegalMove::Rule(RuleBroken::OpenWater { to: t });
+                    return IllegalMove::from(Refusal::OpenWater { to: t });
                 }
                 if let Some(between) = g.shape.between(from, to) {
                     if let Some(b) = between.and(v.blockers).first() {

@@ -4,9 +4,10 @@
 
 use super::rules::sail;
 use super::tables::{letter, role_of};
+use super::Refusal;
 use super::River;
 use crate::engine::board::Cell;
-use crate::engine::errors::{IllegalMove, NoPiece, NoSuchMove, RuleBroken, Unreadable};
+use crate::engine::errors::{IllegalMove, NoPiece, NoSuchMove, Unreadable};
 use crate::engine::moves::Move;
 use crate::engine::notation::most_telling;
 use crate::engine::player_text::excerpt;
@@ -332,7 +333,7 @@ impl River {
         let to = g.shape.parse_cell(b).ok_or_else(bad)?;
         let m = sail(from, to);
         if self.board.get(from).is_some() {
-            return Err(IllegalMove::Rule(RuleBroken::PassengerNamesSail {
+            return Err(IllegalMove::from(Refusal::PassengerNamesSail {
                 boat: g.shape.square(from),
                 sail: self.text_of(&m),
             }));

@@ -1,0 +1,247 @@
+//! Little River's own refusals: its palaces, its Kings and its river. `Display` is the
+//! sentence the player reads; `RuleBroken::Own` carries a kind to the player.
+
+use crate::engine::errors::{File, IllegalMove, Owned, Square, Subject};
+use std::fmt;
+
+/// Where a stranded Little River piece may step out of the river.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RiverExit {
+    /// A Knight leaps into the far half.
+    KnightLeap,
+    /// The cell across, empty or an enemy.
+    AcrossOrCapture,
+    /// The empty cell across.
+    AcrossEmpty,
+    /// A Wild Rook runs along the file.
+    AlongFile,
+}
+
+impl fmt::Display for RiverExit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RiverExit::KnightLeap => "a knight leap into the far half",
+            RiverExit::AcrossOrCapture => "the cell across, empty or an enemy",
+            RiverExit::AcrossEmpty => "the empty cell across",
+            RiverExit::AlongFile => "along the file, over empty cells, up to the first enemy",
+        })
+    }
+}
+
+/// A Little River rule that forbids the move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    KingLeavesPalace {
+        piece: Subject,
+        to: Square,
+    },
+    PalaceClosed {
+        piece: Subject,
+        to: Square,
+    },
+    RookThroughPalace {
+        piece: Subject,
+        to: Square,
+    },
+    KingsFace {
+        file: File,
+    },
+    /// A Wild river stops a rook on its river cell.
+    WildRiverStopsRook {
+        piece: Subject,
+        to: Square,
+    },
+    /// Gentle, rook_through_capture=off.
+    NoCaptureThroughRiver {
+        piece: Subject,
+        to: Square,
+    },
+    /// A piece stranded in the river may only leave it towards its exit half.
+    RiverMustBeLeft {
+        piece: Subject,
+        aspect: &'static str,
+        north: bool,
+    },
+    FloatBlocked {
+        piece: Subject,
+        to: Square,
+    },
+    FloatPathBlocked {
+        piece: Subject,
+        from: Square,
+        to: Square,
+    },
+    LeaveRiverOnto {
+        piece: Subject,
+        to: Square,
+        exit: RiverExit,
+    },
+    StepOutOnto {
+        piece: Subject,
+        to: Square,
+        occupant: Option<Owned>,
+        exit: RiverExit,
+    },
+    GentleMustFloat {
+        piece: Subject,
+        at: Square,
+    },
+    DieCarries {
+        piece: Subject,
+        to: Square,
+    },
+    DieDecidesFloat {
+        entry: Square,
+        carried_to: Square,
+    },
+    ShallowRiver,
+    WildStopsAfterEntering {
+        piece: Subject,
+    },
+    DoesNotDrown {
+        piece: Subject,
+    },
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Refusal::*;
+        match self {
+            KingLeavesPalace { piece, to } => {
+                write!(f, "{piece} cannot go to {to}: a King never leaves its palace")
+            }
+            PalaceClosed { piece, to } => write!(
+                f,
+                "{piece} cannot go to {to}: the palace is closed to every piece but its King"
+            ),
+            RookThroughPalace { piece, to } => {
+                write!(f, "{piece} cannot pass through the palace on its way to {to}")
+            }
+            KingsFace { file } => write!(
+                f,
+                "the Kings would face each other on the {file} file with nothing between them"
+            ),
+            WildRiverStopsRook { piece, to } => write!(
+                f,
+                "{piece} cannot cross to {to}: in a Wild river a rook stops on the river cell"
+            ),
+            NoCaptureThroughRiver { piece, to } => write!(
+                f,
+                "{piece} passing straight through the river may not capture on {to} (rook_through_capture=off)"
+            ),
+            RiverMustBeLeft { piece, aspect, north } => write!(
+                f,
+                "{piece} is in a {aspect} river: it may only leave it towards the {} (the other river pieces drown), or stay and drown",
+                if *north { "north" } else { "south" }
+            ),
+            FloatBlocked { piece, to } => write!(
+                f,
+                "{piece} cannot float to {to}: the river cells on the way must be empty"
+            ),
+            FloatPathBlocked { piece, from, to } => write!(
+                f,
+                "{piece} cannot float from {from} to {to}: the river cells on the way must be empty"
+            ),
+            LeaveRiverOnto { piece, to, exit } => write!(
+                f,
+                "{piece} cannot leave the river onto {to}: the exit must be {exit}"
+            ),
+            StepOutOnto {
+                piece,
+                to,
+                occupant,
+                exit,
+            } => {
+                write!(f, "{piece} cannot step out of the river onto {to}")?;
+                if let Some(o) = occupant {
+                    write!(f, " ({o} stands there)")?;
+                }
+                write!(f, ": the exit must be {exit}")
+            }
+            GentleMustFloat { piece, at } => write!(
+                f,
+                "{piece} cannot stop on {at}: in a Gentle river a piece that enters must float and step out in the same move, or drown"
+            ),
+            DieCarries { piece, to } => write!(f, "the die carries {piece} on to {to}"),
+            DieDecidesFloat { entry, carried_to } => write!(
+                f,
+                "the die decides the float: a piece entering on {entry} is carried to {carried_to}"
+            ),
+            ShallowRiver => f.write_str(
+                "the river is Shallow for this move: pieces move by their patterns only",
+            ),
+            WildStopsAfterEntering { piece } => write!(
+                f,
+                "in a Wild river {piece} stops after entering (and floating): it leaves on its next move"
+            ),
+            DoesNotDrown { piece } => {
+                write!(f, "{piece} does not drown: it has a way out of the river")
+            }
+        }
+    }
+}
+
+impl From<Refusal> for IllegalMove {
+    fn from(refusal: Refusal) -> Self {
+        IllegalMove::own_rule(refusal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::types::{Color, Piece, Role};
+
+    fn sq(name: &str) -> Square {
+        let b = name.as_bytes();
+        Square {
+            file: b[0] - b'a',
+            rank: name[1..].parse().unwrap(),
+        }
+    }
+
+    /// Kinds print the sentences Ferry has always printed, byte for byte, and are found
+    /// again in the refusal that carries them.
+    #[test]
+    fn kinds_say_the_players_sentences() {
+        let rook = Subject::Piece(Role::Rook, sq("c4"));
+        let cases = [
+            (
+                Refusal::PalaceClosed {
+                    piece: rook,
+                    to: sq("c8"),
+                },
+                "the Rook on c4 cannot go to c8: the palace is closed to every piece but its King",
+            ),
+            (
+                Refusal::KingsFace { file: File(3) },
+                "the Kings would face each other on the d file with nothing between them",
+            ),
+            (
+                Refusal::RiverMustBeLeft {
+                    piece: rook,
+                    aspect: "wild",
+                    north: true,
+                },
+                "the Rook on c4 is in a wild river: it may only leave it towards the north (the \
+                 other river pieces drown), or stay and drown",
+            ),
+            (
+                Refusal::StepOutOnto {
+                    piece: rook,
+                    to: sq("c6"),
+                    occupant: Some(Owned(Piece::new(Color::Black, Role::Knight))),
+                    exit: RiverExit::AcrossEmpty,
+                },
+                "the Rook on c4 cannot step out of the river onto c6 (Black's Knight stands \
+                 there): the exit must be the empty cell across",
+            ),
+        ];
+        for (kind, sentence) in cases {
+            let refusal = IllegalMove::from(kind.clone());
+            assert_eq!(refusal.to_string(), sentence, "{kind:?}");
+            assert_eq!(refusal.own::<Refusal>(), Some(&kind));
+            assert_eq!(refusal.clone(), refusal);
+        }
+    }
+}
