@@ -4,7 +4,7 @@
 //! `Own`. So a new variant writes its refusals without touching this module.
 
 use super::words::{Square, Subject};
-use super::IllegalMove;
+use super::{Blocked, CannotMoveThere, IllegalMove, LeavesInCheck, PositionError};
 use std::any::Any;
 use std::fmt;
 
@@ -51,7 +51,7 @@ impl fmt::Display for RuleBroken {
             LeavesRegion { piece, to, region } => {
                 write!(f, "{piece} cannot go to {to}: it never leaves the {region}")
             }
-            Own(rule) => rule.0.fmt(f),
+            Own(rule) => rule.fmt(f),
         }
     }
 }
@@ -85,9 +85,19 @@ where
 pub struct OwnRule(Box<dyn OwnKind>);
 
 impl OwnRule {
-    /// The kind, when it is a `T` (the variant's own `Refusal` type).
+    pub fn new(kind: impl OwnKind) -> Self {
+        OwnRule(Box::new(kind))
+    }
+
+    /// The kind, when it is a `T` (one of the variant's own types).
     pub fn get<T: 'static>(&self) -> Option<&T> {
         self.0.as_any().downcast_ref()
+    }
+}
+
+impl fmt::Display for OwnRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
     }
 }
 
@@ -107,15 +117,28 @@ impl Eq for OwnRule {}
 impl IllegalMove {
     /// A variant's own refusal kind, as the refusal.
     pub fn own_rule(kind: impl OwnKind) -> IllegalMove {
-        IllegalMove::Rule(RuleBroken::Own(OwnRule(Box::new(kind))))
+        IllegalMove::Rule(RuleBroken::Own(OwnRule::new(kind)))
     }
 
-    /// The variant's own refusal kind of this refusal, when it is one and a `T`, seen
-    /// through a defined variant's names.
+    /// The variant's own kind of this refusal, when it is one and a `T`, in whichever
+    /// category it stands, seen through a defined variant's names.
     pub fn own<T: 'static>(&self) -> Option<&T> {
         match self {
-            IllegalMove::Rule(RuleBroken::Own(rule)) => rule.get(),
+            IllegalMove::Rule(RuleBroken::Own(kind))
+            | IllegalMove::CannotMoveThere(CannotMoveThere::Own(kind))
+            | IllegalMove::Blocked(Blocked::Own(kind))
+            | IllegalMove::LeavesInCheck(LeavesInCheck::Own(kind)) => kind.get(),
             IllegalMove::Named { refusal, .. } => refusal.own(),
+            _ => None,
+        }
+    }
+}
+
+impl PositionError {
+    /// The variant's own kind of this refusal, when it is one and a `T`.
+    pub fn own<T: 'static>(&self) -> Option<&T> {
+        match self {
+            PositionError::Own(kind) => kind.get(),
             _ => None,
         }
     }

@@ -1,6 +1,6 @@
 //! The independent legality check of one move, which says why a move is refused.
 
-use super::Refusal;
+use super::{InTheWay, NotItsMove, Refusal};
 use crate::engine::board::{Cell, CellSet};
 use crate::engine::errors::{
     Blocked, CannotMoveThere, IllegalMove, LeavesInCheck, NoPiece, NotYourPiece, OwnPiece,
@@ -101,22 +101,22 @@ impl Amalgamated {
         let target = self.board.get(to);
         if t.pawn_push[ci][from.index()].contains(to) {
             if target.is_some_and(|p| p.color != piece.color) {
-                return Err(IllegalMove::Blocked(Blocked::PawnPush {
+                return Err(IllegalMove::Blocked(Blocked::from(InTheWay::PawnPush {
                     piece: me,
                     to: to_name,
                     by: self.describe(to),
-                }));
+                })));
             }
             return Ok(());
         }
         if t.pawn_attack[ci][from.index()].contains(to) {
             if target.is_none() {
-                return Err(IllegalMove::CannotMoveThere(
-                    CannotMoveThere::PawnDiagonal {
+                return Err(IllegalMove::CannotMoveThere(CannotMoveThere::from(
+                    NotItsMove::PawnDiagonal {
                         piece: me,
                         to: to_name,
                     },
-                ));
+                )));
             }
             return Ok(());
         }

@@ -22,7 +22,7 @@ mod refusals;
 mod rules;
 mod text;
 
-pub use refusals::Refusal;
+pub use refusals::{BadPosition, InTheWay, NotItsMove, Refusal};
 
 pub use options::Config;
 

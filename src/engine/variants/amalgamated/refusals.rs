@@ -1,7 +1,15 @@
-//! Amalgamated's own refusals: promotion by the landing cell, the royal files, no return home. `Display` is the
-//! sentence the player reads; `RuleBroken::Own` carries a kind to the player.
+//! Amalgamated's own refusal kinds: promotion by the landing cell, the royal files, no
+//! return home (`Refusal`), its Pawn's moves (`NotItsMove`, `InTheWay`), and the position
+//! texts it refuses (`BadPosition`).
+//!
+//! Each kind's `Display` is the sentence the player reads; the shared categories of
+//! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
+//! and found again with `IllegalMove::own`.
 
-use crate::engine::errors::{IllegalMove, Square, Subject};
+use crate::engine::errors::{
+    Blocked, CannotMoveThere, IllegalMove, OwnRule, PositionError, Square, Subject,
+};
+use crate::engine::types::{Color, Piece, Role};
 use std::fmt;
 
 /// An Amalgamated rule that forbids the move.
@@ -40,5 +48,180 @@ impl fmt::Display for Refusal {
 impl From<Refusal> for IllegalMove {
     fn from(refusal: Refusal) -> Self {
         IllegalMove::own_rule(refusal)
+    }
+}
+
+/// An Amalgamated position text that Ferry refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadPosition {
+    RoyalsFound {
+        color: Color,
+        found: Vec<Subject>,
+    },
+    /// `token` is the General's letter in position text.
+    KingInOwnHalf {
+        color: Color,
+        at: Square,
+        token: String,
+    },
+    WrongHalf {
+        piece: Piece,
+        at: Square,
+        own_half: bool,
+        expected: Role,
+        token: String,
+    },
+    OffRoyalFiles {
+        piece: Piece,
+        at: Square,
+    },
+    BareGeneral {
+        color: Color,
+    },
+    /// The royal piece (`None` when none stands there) of the side not to move.
+    RoyalInCheck {
+        side: Color,
+        royal: Option<Piece>,
+        at: Square,
+    },
+}
+
+impl fmt::Display for BadPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use BadPosition::*;
+        match self {
+            RoyalsFound { color, found } => {
+                write!(f, "{color} must have exactly one General or King, but has ")?;
+                if found.is_empty() {
+                    f.write_str("none")?;
+                }
+                for (i, s) in found.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" and ")?;
+                    }
+                    write!(f, "{s}")?;
+                }
+                Ok(())
+            }
+            KingInOwnHalf { color, at, token } => write!(
+                f,
+                "the {color} King on {at} stands in its own half: there it is a General \
+                 ('{token}')"
+            ),
+            WrongHalf {
+                piece,
+                at,
+                own_half,
+                expected,
+                token,
+            } => write!(
+                f,
+                "the {} {} on {at} stands in {} half, so it must be a {expected} ('{token}')",
+                piece.color,
+                piece.role,
+                if *own_half { "its own" } else { "its enemy" }
+            ),
+            OffRoyalFiles { piece, at } => write!(
+                f,
+                "the {} {} on {at} is off the royal files: Generals and Kings stand only on \
+                 files c to f",
+                piece.color, piece.role
+            ),
+            BareGeneral { color } => write!(
+                f,
+                "{color} has only its General left: a bare General has already lost"
+            ),
+            RoyalInCheck { side, royal, at } => {
+                write!(f, "{side} is to move, but the ")?;
+                match royal {
+                    Some(p) => write!(f, "{} {}", p.color, p.role)?,
+                    None => f.write_str("royal piece")?,
+                }
+                write!(
+                    f,
+                    " on {at} is in check: the side not to move cannot be in check"
+                )
+            }
+        }
+    }
+}
+
+impl From<BadPosition> for PositionError {
+    fn from(kind: BadPosition) -> Self {
+        PositionError::Own(OwnRule::new(kind))
+    }
+}
+
+/// An Amalgamated piece's move that does not go there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotItsMove {
+    /// Amalgamated: a Pawn goes diagonally only to capture.
+    PawnDiagonal { piece: Subject, to: Square },
+}
+
+impl fmt::Display for NotItsMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use NotItsMove::*;
+        match self {
+            PawnDiagonal { piece, to } => {
+                write!(
+                    f,
+                    "{piece} moves diagonally only to capture, and {to} is empty"
+                )
+            }
+        }
+    }
+}
+
+impl From<NotItsMove> for CannotMoveThere {
+    fn from(kind: NotItsMove) -> Self {
+        CannotMoveThere::Own(OwnRule::new(kind))
+    }
+}
+
+/// What stands in an Amalgamated Pawn's way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InTheWay {
+    /// Amalgamated: a Pawn captures only diagonally.
+    PawnPush {
+        piece: Subject,
+        to: Square,
+        by: Subject,
+    },
+}
+
+impl fmt::Display for InTheWay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use InTheWay::*;
+        match self {
+            PawnPush { piece, to, by } => write!(
+                f,
+                "{piece} cannot go to {to}: a Pawn captures only diagonally forward, and {by} is in the way"
+            ),
+        }
+    }
+}
+
+impl From<InTheWay> for Blocked {
+    fn from(kind: InTheWay) -> Self {
+        Blocked::Own(OwnRule::new(kind))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Kinds print the sentences Ferry has always printed, byte for byte.
+    #[test]
+    fn kinds_say_the_players_sentences() {
+        let kind = BadPosition::RoyalsFound {
+            color: Color::White,
+            found: vec![],
+        };
+        assert_eq!(
+            PositionError::from(kind).to_string(),
+            "White must have exactly one General or King, but has none"
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! Position text: reading a text into a position and the refusals of rules section 9.
 //! Writing goes through `write_token` (in `pieces`) from `Position::text`.
 
+use super::BadPosition;
 use crate::engine::board::Cell;
 use crate::engine::errors::{PositionError, Subject};
 use crate::engine::notation::{self, Fields};
@@ -47,10 +48,10 @@ impl Amalgamated {
         for color in Color::ALL {
             let royals = royal_cells(&self.board, color);
             if royals.count() != 1 {
-                return Err(PositionError::RoyalsFound {
+                return Err(PositionError::from(BadPosition::RoyalsFound {
                     color,
                     found: royals.map(|c| self.describe(c)).collect(),
-                });
+                }));
             }
         }
         for (cell, piece) in self.board.pieces() {
@@ -61,40 +62,42 @@ impl Amalgamated {
                 promoted(piece.role)
             };
             if piece.role == Role::King && own_half {
-                return Err(PositionError::KingInOwnHalf {
+                return Err(PositionError::from(BadPosition::KingInOwnHalf {
                     color: piece.color,
                     at: shape().square(cell),
                     token: write_token(Piece::new(piece.color, Role::General)),
-                });
+                }));
             }
             if expected != piece.role {
-                return Err(PositionError::WrongHalf {
+                return Err(PositionError::from(BadPosition::WrongHalf {
                     piece,
                     at: shape().square(cell),
                     own_half,
                     expected,
                     token: write_token(Piece::new(piece.color, expected)),
-                });
+                }));
             }
             if is_royal(piece.role) && !t.royal_files.contains(cell) {
-                return Err(PositionError::OffRoyalFiles {
+                return Err(PositionError::from(BadPosition::OffRoyalFiles {
                     piece,
                     at: shape().square(cell),
-                });
+                }));
             }
         }
         // A bare General to move is the end of a game won by baring it (rules 7.1), which
         // reads back as finished; the move that bared it may have left the mover in check.
         let other = self.side.opposite();
         if self.is_bare(other) {
-            return Err(PositionError::BareGeneral { color: other });
+            return Err(PositionError::from(BadPosition::BareGeneral {
+                color: other,
+            }));
         }
         if !self.is_bare(self.side) && self.royal_attacked(other) {
-            return Err(PositionError::RoyalInCheck {
+            return Err(PositionError::from(BadPosition::RoyalInCheck {
                 side: self.side,
                 royal: self.board.get(self.royal[other]),
                 at: shape().square(self.royal[other]),
-            });
+            }));
         }
         Ok(())
     }

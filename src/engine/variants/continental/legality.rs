@@ -3,7 +3,7 @@
 
 use super::tables::{board_rank, tables, CAPTURED_ORDER, GENERAL};
 use super::ContinentalPosition;
-use super::Refusal;
+use super::{InCheck, InTheWay, NotItsMove, Refusal};
 use crate::engine::board::{Cell, CellSet};
 use crate::engine::errors::{
     BadDrop, Blocked, CannotMoveThere, DropZone, IllegalMove, LeavesInCheck, NoPiece, NotYourPiece,
@@ -98,41 +98,42 @@ impl ContinentalPosition {
         let i = from.index();
         match role {
             Role::Chariot => match between.first() {
-                Some(b) => Err(IllegalMove::Blocked(Blocked::Chariot {
+                Some(b) => Err(IllegalMove::Blocked(Blocked::from(InTheWay::Chariot {
                     from: f,
                     to: tn,
                     by: blocker(b),
-                })),
+                }))),
                 None => Ok(()),
             },
             Role::Cannon if target.is_some_and(|p| p.color != self.side) => match between.count() {
                 1 => Ok(()),
-                0 => Err(IllegalMove::CannotMoveThere(
-                    CannotMoveThere::CannonNeedsScreen { from: f, to: tn },
-                )),
-                n => Err(IllegalMove::Blocked(Blocked::CannonScreens {
-                    from: f,
-                    to: tn,
-                    count: n,
-                })),
+                0 => Err(IllegalMove::CannotMoveThere(CannotMoveThere::from(
+                    NotItsMove::CannonNeedsScreen { from: f, to: tn },
+                ))),
+                n => Err(IllegalMove::Blocked(Blocked::from(
+                    InTheWay::CannonScreens {
+                        from: f,
+                        to: tn,
+                        count: n,
+                    },
+                ))),
             },
             Role::Cannon => match between.first() {
-                Some(b) => Err(IllegalMove::Blocked(Blocked::Cannon {
+                Some(b) => Err(IllegalMove::Blocked(Blocked::from(InTheWay::Cannon {
                     from: f,
                     to: tn,
                     by: blocker(b),
-                })),
+                }))),
                 None => Ok(()),
             },
-            Role::Soldier if t.push[us][i].contains(to) && target.is_some() => {
-                Err(IllegalMove::Blocked(Blocked::SoldierStraight {
-                    from: f,
-                    to: tn,
-                }))
-            }
-            Role::Soldier if t.take[us][i].contains(to) && target.is_none() => Err(
-                IllegalMove::CannotMoveThere(CannotMoveThere::SoldierDiagonal { from: f, to: tn }),
+            Role::Soldier if t.push[us][i].contains(to) && target.is_some() => Err(
+                IllegalMove::Blocked(Blocked::from(InTheWay::SoldierStraight { from: f, to: tn })),
             ),
+            Role::Soldier if t.take[us][i].contains(to) && target.is_none() => {
+                Err(IllegalMove::CannotMoveThere(CannotMoveThere::from(
+                    NotItsMove::SoldierDiagonal { from: f, to: tn },
+                )))
+            }
             _ => Ok(()),
         }
     }
@@ -164,19 +165,19 @@ impl ContinentalPosition {
                 .and(attackers)
                 .any();
         Err(IllegalMove::LeavesInCheck(if enemy_general_next {
-            LeavesInCheck::GeneralsTouch { to: tn }
+            LeavesInCheck::from(InCheck::GeneralsTouch { to: tn })
         } else if self.in_check() {
-            LeavesInCheck::GeneralStaysInCheck {
+            LeavesInCheck::from(InCheck::GeneralStaysInCheck {
                 role,
                 from: f,
                 to: tn,
-            }
+            })
         } else {
-            LeavesInCheck::GeneralWouldBeInCheck {
+            LeavesInCheck::from(InCheck::GeneralWouldBeInCheck {
                 role,
                 from: f,
                 to: tn,
-            }
+            })
         }))
     }
 
@@ -217,9 +218,9 @@ impl ContinentalPosition {
         let occ2 = self.placement.occupied().or(CellSet::single(to));
         if let Some(g) = self.general(us) {
             if self.attacked(g, them, occ2, self.placement.of(them)) {
-                return Err(IllegalMove::LeavesInCheck(
-                    LeavesInCheck::DropExposesGeneral { role, to: tn },
-                ));
+                return Err(IllegalMove::LeavesInCheck(LeavesInCheck::from(
+                    InCheck::DropExposesGeneral { role, to: tn },
+                )));
             }
         }
         Ok(())

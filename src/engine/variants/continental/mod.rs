@@ -13,7 +13,7 @@ mod rules;
 mod tables;
 mod text;
 
-pub use refusals::Refusal;
+pub use refusals::{BadPosition, InCheck, InTheWay, NotItsMove, Refusal};
 
 use crate::engine::board::{Cell, CellSet, Shape};
 use crate::engine::errors::{
@@ -292,9 +292,9 @@ impl Rules for ContinentalPosition {
             }));
         }
         match *m {
-            Move::Normal { from, to, .. } if from == to => {
-                Err(IllegalMove::CannotMoveThere(CannotMoveThere::AnotherCell))
-            }
+            Move::Normal { from, to, .. } if from == to => Err(IllegalMove::CannotMoveThere(
+                CannotMoveThere::from(NotItsMove::AnotherCell),
+            )),
             Move::Normal {
                 from,
                 to,

@@ -1,7 +1,15 @@
-//! Continental's own refusals: its Soldier's promotion. `Display` is the
-//! sentence the player reads; `RuleBroken::Own` carries a kind to the player.
+//! Continental's own refusal kinds: its Soldier's promotion (`Refusal`), the Cannon's,
+//! Chariot's and Soldier's moves (`NotItsMove`, `InTheWay`), the General's check
+//! (`InCheck`), and the position texts it refuses (`BadPosition`).
+//!
+//! Each kind's `Display` is the sentence the player reads; the shared categories of
+//! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
+//! and found again with `IllegalMove::own`.
 
-use crate::engine::errors::IllegalMove;
+use crate::engine::errors::{
+    Blocked, CannotMoveThere, IllegalMove, LeavesInCheck, OwnRule, PositionError, Square, Subject,
+};
+use crate::engine::types::{Color, Role};
 use std::fmt;
 
 /// A Continental rule that forbids the move.
@@ -25,5 +33,264 @@ impl fmt::Display for Refusal {
 impl From<Refusal> for IllegalMove {
     fn from(refusal: Refusal) -> Self {
         IllegalMove::own_rule(refusal)
+    }
+}
+
+/// A Continental position text that Ferry refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadPosition {
+    HandMissing,
+    SoldierTooFar {
+        color: Color,
+        at: Square,
+    },
+    /// With `camp=on`, a General on its own rank 8: the move that put it there ended the
+    /// game.
+    GeneralInCamp {
+        color: Color,
+        at: Square,
+    },
+    BadCount {
+        text: String,
+    },
+    CountMissing {
+        side: Color,
+    },
+    CountWithSoldier {
+        text: String,
+        at: Square,
+    },
+    HandNotAPiece {
+        letter: char,
+    },
+    CapturedWithoutDrop {
+        letter: char,
+    },
+    NeverInHand {
+        letter: char,
+        role: Role,
+    },
+    TooManyCaptured {
+        color: Color,
+        max: u8,
+        role: Role,
+    },
+    OnlyOriginals {
+        letter: char,
+    },
+    TooManyOriginals {
+        color: Color,
+        role: Role,
+    },
+}
+
+impl fmt::Display for BadPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use BadPosition::*;
+        match self {
+            HandMissing => f.write_str(
+                "the hand is missing: write it in brackets right after the board, [] when empty \
+                 (start: [PPCCppcc])",
+            ),
+            SoldierTooFar { color, at } => write!(
+                f,
+                "{color}'s Soldier on {at} stands on {color}'s rank 6-8: a Soldier promotes on \
+                 its rank 6 (write a Guard Soldier 'S' there) and never gets further"
+            ),
+            GeneralInCamp { color, at } => write!(
+                f,
+                "{color}'s General on {at} stands on {color}'s rank 8: with camp=on the move \
+                 that put it there ended the game, so play cannot reach this position"
+            ),
+            BadCount { text } => write!(
+                f,
+                "COUNT '{text}' must be '-' or a side letter and the moves left, like b64"
+            ),
+            CountMissing { side } => write!(
+                f,
+                "COUNT is '-', but no Soldier stands on the board, so the countdown runs: write \
+                 the side whose moves count and the moves left, like {}64",
+                side.letter()
+            ),
+            CountWithSoldier { text, at } => write!(
+                f,
+                "COUNT is '{text}', but a Soldier stands on {at}: the countdown runs only when \
+                 no Soldier is on the board, so write '-'"
+            ),
+            HandNotAPiece { letter } => write!(
+                f,
+                "'{letter}' in the hand is not a piece: write Soldiers P and Cannons C, like \
+                 [PPCCppcc]"
+            ),
+            CapturedWithoutDrop { letter } => write!(
+                f,
+                "the hand holds a captured piece '{letter}~', but captured pieces go to hand \
+                 only with the option drop=on"
+            ),
+            NeverInHand { letter, role } => write!(
+                f,
+                "'{letter}~': a {role} cannot be in hand (a captured Guard Soldier is written P~)"
+            ),
+            TooManyCaptured { color, max, role } => {
+                write!(f, "{color} has more than {max} captured {role}s in hand")
+            }
+            OnlyOriginals { letter } => write!(
+                f,
+                "'{letter}' in the hand: only Soldiers (P) and Cannons (C) start in hand; a \
+                 captured piece is written with '~', like {letter}~"
+            ),
+            TooManyOriginals { color, role } => write!(
+                f,
+                "{color} has more than 2 original {role}s in hand; each side starts with 2 \
+                 Soldiers and 2 Cannons"
+            ),
+        }
+    }
+}
+
+impl From<BadPosition> for PositionError {
+    fn from(kind: BadPosition) -> Self {
+        PositionError::Own(OwnRule::new(kind))
+    }
+}
+
+/// A Continental piece's move that does not go there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotItsMove {
+    /// Continental: a move from a cell to itself.
+    AnotherCell,
+    /// Continental: a Cannon captures over exactly one piece.
+    CannonNeedsScreen { from: Square, to: Square },
+    /// Continental: a Soldier goes diagonally only to capture.
+    SoldierDiagonal { from: Square, to: Square },
+}
+
+impl fmt::Display for NotItsMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use NotItsMove::*;
+        match self {
+            AnotherCell => f.write_str("a move must go to another cell"),
+            CannonNeedsScreen { from, to } => write!(
+                f,
+                "the Cannon on {from} cannot capture on {to}: a Cannon captures only by jumping exactly one piece, and there is none between"
+            ),
+            SoldierDiagonal { from, to } => write!(
+                f,
+                "the Soldier on {from} cannot move to {to}: it moves diagonally only to capture"
+            ),
+        }
+    }
+}
+
+impl From<NotItsMove> for CannotMoveThere {
+    fn from(kind: NotItsMove) -> Self {
+        CannotMoveThere::Own(OwnRule::new(kind))
+    }
+}
+
+/// What stands in a Continental piece's way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InTheWay {
+    /// Continental: "the Chariot on a1 cannot move to a5: the Soldier on a4 is in the way".
+    Chariot {
+        from: Square,
+        to: Square,
+        by: Subject,
+    },
+    /// Continental: a Cannon moving without capture.
+    Cannon {
+        from: Square,
+        to: Square,
+        by: Subject,
+    },
+    /// Continental: a Cannon jumps exactly one piece to capture.
+    CannonScreens {
+        from: Square,
+        to: Square,
+        count: u32,
+    },
+    /// Continental: a Soldier steps straight only onto an empty cell.
+    SoldierStraight { from: Square, to: Square },
+}
+
+impl fmt::Display for InTheWay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use InTheWay::*;
+        match self {
+            Chariot { from, to, by } => {
+                write!(f, "the Chariot on {from} cannot move to {to}: {by} is in the way")
+            }
+            Cannon { from, to, by } => write!(
+                f,
+                "the Cannon on {from} cannot move to {to}: {by} is in the way (a Cannon jumps only to capture)"
+            ),
+            CannonScreens { from, to, count } => write!(
+                f,
+                "the Cannon on {from} cannot capture on {to}: it jumps exactly one piece, and there are {count} between"
+            ),
+            SoldierStraight { from, to } => write!(
+                f,
+                "the Soldier on {from} cannot move to {to}: it steps straight only to an empty square (it captures diagonally forward)"
+            ),
+        }
+    }
+}
+
+impl From<InTheWay> for Blocked {
+    fn from(kind: InTheWay) -> Self {
+        Blocked::Own(OwnRule::new(kind))
+    }
+}
+
+/// A Continental move that leaves or puts the General in check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InCheck {
+    /// Continental: the Generals may not stand next to each other.
+    GeneralsTouch {
+        to: Square,
+    },
+    GeneralStaysInCheck {
+        role: Role,
+        from: Square,
+        to: Square,
+    },
+    GeneralWouldBeInCheck {
+        role: Role,
+        from: Square,
+        to: Square,
+    },
+    DropExposesGeneral {
+        role: Role,
+        to: Square,
+    },
+}
+
+impl fmt::Display for InCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use InCheck::*;
+        match self {
+            GeneralsTouch { to } => write!(
+                f,
+                "the General cannot move to {to}: the Generals may not stand next to each other"
+            ),
+            GeneralStaysInCheck { role, from, to } => write!(
+                f,
+                "your General is in check, and the {role} on {from} moving to {to} does not get it out"
+            ),
+            GeneralWouldBeInCheck { role, from, to } => write!(
+                f,
+                "the {role} on {from} cannot move to {to}: that would leave your General in check"
+            ),
+            DropExposesGeneral { role, to } => write!(
+                f,
+                "dropping the {role} on {to} would leave your General in check"
+            ),
+        }
+    }
+}
+
+impl From<InCheck> for LeavesInCheck {
+    fn from(kind: InCheck) -> Self {
+        LeavesInCheck::Own(OwnRule::new(kind))
     }
 }

@@ -3,6 +3,7 @@
 use super::tables::{
     letter, role_of_letter, tables, CAPTURED_ORDER, GENERAL, MAX_CAPTURED, SOLDIER,
 };
+use super::BadPosition;
 use super::MAX_COUNT;
 use super::{Config, ContinentalPosition, Stock};
 use crate::engine::errors::PositionError;
@@ -64,7 +65,7 @@ impl ContinentalPosition {
         let t = tables();
         let mut fields = Fields::new(text, "BOARD[HAND] SIDE COUNT FULLMOVE")?;
         let (board, hand) = notation::split_hand(fields.board()?)?;
-        let hand = hand.ok_or(PositionError::HandMissing)?;
+        let hand = hand.ok_or(PositionError::from(BadPosition::HandMissing))?;
         let pieces = notation::parse_board(&t.shape, board, |s| {
             let c = s.chars().next()?;
             let role = role_of_letter(c).filter(|_| c.is_ascii_alphabetic())?;
@@ -110,17 +111,17 @@ impl ContinentalPosition {
             }
             let in_camp = generals.and(t.own_ranks(color, 8, 8)).first();
             if let Some(c) = in_camp.filter(|_| self.config.camp) {
-                return Err(PositionError::GeneralInCamp {
+                return Err(PositionError::from(BadPosition::GeneralInCamp {
                     color,
                     at: t.shape.square(c),
-                });
+                }));
             }
             let soldiers = self.roles[SOLDIER].and(self.placement.of(color));
             if let Some(c) = soldiers.and(t.own_ranks(color, 6, 8)).first() {
-                return Err(PositionError::SoldierTooFar {
+                return Err(PositionError::from(BadPosition::SoldierTooFar {
                     color,
                     at: t.shape.square(c),
-                });
+                }));
             }
         }
         Ok(())
@@ -137,19 +138,21 @@ impl ContinentalPosition {
         } else {
             let mut chars = field.chars();
             let side = chars.next().and_then(Color::from_letter).ok_or_else(|| {
-                PositionError::BadCount {
+                PositionError::from(BadPosition::BadCount {
                     text: excerpt(field),
-                }
+                })
             })?;
             let n = notation::parse_number(chars.as_str(), "the number in COUNT", 0, MAX_COUNT)?;
             Some((side, n))
         };
         match (count, soldier) {
-            (None, None) => Err(PositionError::CountMissing { side: self.side }),
-            (Some(_), Some(c)) => Err(PositionError::CountWithSoldier {
+            (None, None) => Err(PositionError::from(BadPosition::CountMissing {
+                side: self.side,
+            })),
+            (Some(_), Some(c)) => Err(PositionError::from(BadPosition::CountWithSoldier {
                 text: excerpt(field),
                 at: t.shape.square(c),
-            }),
+            })),
             _ => Ok(count),
         }
     }
@@ -166,30 +169,42 @@ fn parse_hand(text: &str, config: Config) -> Result<ByColor<Stock>, PositionErro
         }
         let role = role_of_letter(c)
             .filter(|_| c.is_ascii_alphabetic())
-            .ok_or(PositionError::HandNotAPiece { letter: c })?;
+            .ok_or(PositionError::from(BadPosition::HandNotAPiece {
+                letter: c,
+            }))?;
         let color = Color::of_case(c);
         let stock = &mut hands[color];
         if captured {
             if !config.drop {
-                return Err(PositionError::CapturedWithoutDrop { letter: c });
+                return Err(PositionError::from(BadPosition::CapturedWithoutDrop {
+                    letter: c,
+                }));
             }
             if !CAPTURED_ORDER.contains(&role) {
-                return Err(PositionError::NeverInHand { letter: c, role });
+                return Err(PositionError::from(BadPosition::NeverInHand {
+                    letter: c,
+                    role,
+                }));
             }
             if stock.captured.count(role) >= MAX_CAPTURED {
-                return Err(PositionError::TooManyCaptured {
+                return Err(PositionError::from(BadPosition::TooManyCaptured {
                     color,
                     max: MAX_CAPTURED,
                     role,
-                });
+                }));
             }
             stock.captured.add(role);
         } else {
             if !matches!(role, Role::Soldier | Role::Cannon) {
-                return Err(PositionError::OnlyOriginals { letter: c });
+                return Err(PositionError::from(BadPosition::OnlyOriginals {
+                    letter: c,
+                }));
             }
             if stock.original.count(role) >= 2 {
-                return Err(PositionError::TooManyOriginals { color, role });
+                return Err(PositionError::from(BadPosition::TooManyOriginals {
+                    color,
+                    role,
+                }));
             }
             stock.original.add(role);
         }

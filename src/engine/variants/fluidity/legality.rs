@@ -5,10 +5,10 @@
 use super::rules::right_of;
 use super::tables::{kind, pattern_words, shape, square, tables, KING};
 use super::FluidityPosition;
-use super::Refusal;
+use super::{Danger, InCheck, InTheWay, Refusal};
 use crate::engine::board::{Cell, CellSet64};
 use crate::engine::errors::{
-    BadDrop, Blocked, CannotMoveThere, Danger, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
+    BadDrop, Blocked, CannotMoveThere, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
     NotYourPiece, OwnPiece, RuleBroken, Subject,
 };
 use crate::engine::moves::Move;
@@ -118,12 +118,12 @@ impl FluidityPosition {
                 own: p.role,
             }));
         }
-        Err(IllegalMove::Blocked(Blocked::Occupied {
+        Err(IllegalMove::Blocked(Blocked::from(InTheWay::Occupied {
             piece: me,
             to: square(to),
             by: self.describe(to),
             role,
-        }))
+        })))
     }
 
     /// The enemy pieces the move removes on its way; a slider may pass none of its own
@@ -144,12 +144,12 @@ impl FluidityPosition {
         let first_own =
             (passed & self.own(self.side)).find_map(|c| self.piece(c.0).map(|p| (c, p.role)));
         if let Some((c, own)) = first_own {
-            return Err(IllegalMove::Blocked(Blocked::PassOwn {
+            return Err(IllegalMove::Blocked(Blocked::from(InTheWay::PassOwn {
                 piece: me,
                 own,
                 at: square(c.0),
                 to: square(to),
-            }));
+            })));
         }
         let enemies = removed.count() as u8;
         let limit = self.config.limits[kind];
@@ -192,19 +192,19 @@ impl FluidityPosition {
         };
         let t = square(to);
         Err(IllegalMove::LeavesInCheck(if role == Role::King {
-            LeavesInCheck::KingInto { to: t, danger }
+            LeavesInCheck::from(InCheck::KingInto { to: t, danger })
         } else if self.in_danger(us) {
-            LeavesInCheck::StaysInDanger {
+            LeavesInCheck::from(InCheck::StaysInDanger {
                 piece: me,
                 to: t,
                 danger,
-            }
+            })
         } else {
-            LeavesInCheck::WouldBeInDanger {
+            LeavesInCheck::from(InCheck::WouldBeInDanger {
                 piece: me,
                 to: t,
                 danger,
-            }
+            })
         }))
     }
 

@@ -22,7 +22,7 @@ mod rules;
 mod tables;
 mod text;
 
-pub use refusals::Refusal;
+pub use refusals::{BadPosition, Danger, InCheck, InTheWay, Refusal};
 
 pub use options::Config;
 

@@ -1,9 +1,35 @@
-//! Fluidity's own refusals: its castling and the limits on what one move removes. `Display` is the
-//! sentence the player reads; `RuleBroken::Own` carries a kind to the player.
+//! Fluidity's own refusal kinds: its castling and the limit on what one move removes
+//! (`Refusal`), what stands in a piece's way (`InTheWay`), a King left in danger
+//! (`InCheck`), and the position texts it refuses (`BadPosition`).
+//!
+//! Each kind's `Display` is the sentence the player reads; the shared categories of
+//! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
+//! and found again with `IllegalMove::own`.
 
-use crate::engine::errors::{IllegalMove, Square, Subject, Wing};
+use crate::engine::errors::{
+    Blocked, IllegalMove, LeavesInCheck, OwnRule, PositionError, Square, Subject, Wing,
+};
 use crate::engine::types::{Color, Role};
 use std::fmt;
+
+/// How a King is threatened.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Danger {
+    InCheck,
+    Dissection,
+    /// Either, when dissecting the King does not win.
+    Either,
+}
+
+impl fmt::Display for Danger {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Danger::InCheck => "in check",
+            Danger::Dissection => "open to dissection",
+            Danger::Either => "in danger (in check or open to dissection)",
+        })
+    }
+}
 
 /// A Fluidity rule that forbids the move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,5 +114,234 @@ impl fmt::Display for Refusal {
 impl From<Refusal> for IllegalMove {
     fn from(refusal: Refusal) -> Self {
         IllegalMove::own_rule(refusal)
+    }
+}
+
+/// A Fluidity position text that Ferry refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadPosition {
+    FluidityPiece {
+        letter: char,
+    },
+    CastlingRightNeeds {
+        letter: char,
+        color: Color,
+        king: Square,
+        rook: Square,
+    },
+    WaitingInDanger {
+        side: Color,
+        king: Option<Square>,
+        danger: Danger,
+    },
+    CastlingNotARight {
+        text: String,
+        letter: char,
+    },
+    CastlingOrder {
+        text: String,
+    },
+}
+
+impl fmt::Display for BadPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use BadPosition::*;
+        match self {
+            FluidityPiece { letter } => write!(
+                f,
+                "'{letter}' is not a piece of Fluidity Chess: the pieces are K Q R B N (uppercase \
+                 White, lowercase Black), and there are no pawns"
+            ),
+            CastlingRightNeeds {
+                letter,
+                color,
+                king,
+                rook,
+            } => write!(
+                f,
+                "castling right '{letter}' needs {color}'s King on {king} and Rook on {rook}; \
+                 drop the letter from CASTLING (write '-' when no right is left)"
+            ),
+            WaitingInDanger { side, king, danger } => {
+                write!(f, "{side} is to move, but {}'s King on ", side.opposite())?;
+                match king {
+                    Some(k) => write!(f, "{k}")?,
+                    None => f.write_str("?")?,
+                }
+                write!(f, " is {danger}: the side not to move may not be in danger")
+            }
+            CastlingNotARight { text, letter } => write!(
+                f,
+                "CASTLING '{text}': '{letter}' is not a right; write any of K Q k q in that \
+                 order (like KQkq or Kq), or '-'"
+            ),
+            CastlingOrder { text } => write!(
+                f,
+                "CASTLING '{text}' must list its rights once each in the order K Q k q, like \
+                 KQkq or Kq"
+            ),
+        }
+    }
+}
+
+impl From<BadPosition> for PositionError {
+    fn from(kind: BadPosition) -> Self {
+        PositionError::Own(OwnRule::new(kind))
+    }
+}
+
+/// What stands in a Fluidity piece's way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InTheWay {
+    /// Fluidity: nothing lands on an occupied square; `role` says how it captures.
+    Occupied {
+        piece: Subject,
+        to: Square,
+        by: Subject,
+        role: Role,
+    },
+    /// Fluidity: a slider may not pass its own side's pieces.
+    PassOwn {
+        piece: Subject,
+        own: Role,
+        at: Square,
+        to: Square,
+    },
+    /// Fluidity: castling passes no piece of one's own.
+    CastlingOwnBetween { wing: Wing, own: Role, at: Square },
+}
+
+impl fmt::Display for InTheWay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use InTheWay::*;
+        match self {
+            Occupied {
+                piece,
+                to,
+                by,
+                role,
+            } => {
+                write!(
+                    f,
+                    "{piece} cannot land on {to}: {by} stands there, and nothing moves onto an \
+                     occupied square; "
+                )?;
+                match role {
+                    Role::King => f.write_str("the King never captures (except by castling)"),
+                    Role::Knight => f.write_str(
+                        "a Knight captures the enemy pieces on the two straight squares of its leap",
+                    ),
+                    _ => write!(
+                        f,
+                        "a {role} captures by passing through enemy pieces to an empty square beyond"
+                    ),
+                }
+            }
+            PassOwn { piece, own, at, to } => {
+                write!(
+                    f,
+                    "{piece} cannot pass your own {own} on {at} to reach {to}"
+                )
+            }
+            CastlingOwnBetween { wing, own, at } => write!(
+                f,
+                "you cannot castle {wing}: your own {own} on {at} stands between King and Rook"
+            ),
+        }
+    }
+}
+
+impl From<InTheWay> for Blocked {
+    fn from(kind: InTheWay) -> Self {
+        Blocked::Own(OwnRule::new(kind))
+    }
+}
+
+/// A Fluidity move that leaves the King in danger.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InCheck {
+    /// Fluidity.
+    KingInto {
+        to: Square,
+        danger: Danger,
+    },
+    StaysInDanger {
+        piece: Subject,
+        to: Square,
+        danger: Danger,
+    },
+    WouldBeInDanger {
+        piece: Subject,
+        to: Square,
+        danger: Danger,
+    },
+    CastleFromDanger {
+        wing: Wing,
+        danger: Danger,
+    },
+    CastleThroughDanger {
+        wing: Wing,
+        danger: Danger,
+        at: Square,
+    },
+    CastleIntoDanger {
+        wing: Wing,
+        danger: Danger,
+    },
+}
+
+impl fmt::Display for InCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use InCheck::*;
+        match self {
+            KingInto { to, danger } => {
+                write!(f, "the King cannot go to {to}: it would be {danger} there")
+            }
+            StaysInDanger { piece, to, danger } => write!(
+                f,
+                "your King is in danger, and {piece} moving to {to} leaves it {danger}"
+            ),
+            WouldBeInDanger { piece, to, danger } => write!(
+                f,
+                "{piece} cannot move to {to}: that would leave your King {danger}"
+            ),
+            CastleFromDanger { wing, danger } => {
+                write!(f, "you cannot castle {wing}: your King is {danger} now")
+            }
+            CastleThroughDanger { wing, danger, at } => write!(
+                f,
+                "you cannot castle {wing}: your King would be {danger} on {at}, which it crosses"
+            ),
+            CastleIntoDanger { wing, danger } => {
+                write!(f, "you cannot castle {wing}: your King would end {danger}")
+            }
+        }
+    }
+}
+
+impl From<InCheck> for LeavesInCheck {
+    fn from(kind: InCheck) -> Self {
+        LeavesInCheck::Own(OwnRule::new(kind))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Kinds print the sentences Ferry has always printed, byte for byte.
+    #[test]
+    fn kinds_say_the_players_sentences() {
+        let kind = InCheck::CastleFromDanger {
+            wing: Wing::Queenside,
+            danger: Danger::Either,
+        };
+        let refusal = IllegalMove::LeavesInCheck(LeavesInCheck::from(kind.clone()));
+        assert_eq!(
+            refusal.to_string(),
+            "you cannot castle queenside (O-O-O): your King is in danger (in check or open \
+             to dissection) now"
+        );
+        assert_eq!(refusal.own::<InCheck>(), Some(&kind));
     }
 }

@@ -5,9 +5,9 @@ use super::tables::{
     moves_along, square, tables, BISHOP, KING, KNIGHT, OPPOSITE, QUEEN, ROLES, ROOK,
 };
 use super::FluidityPosition;
-use super::Refusal;
+use super::{Danger, InCheck, InTheWay, Refusal};
 use crate::engine::board::{Cell, CellSet64};
-use crate::engine::errors::{Blocked, Danger, IllegalMove, LeavesInCheck, Wing};
+use crate::engine::errors::{Blocked, IllegalMove, LeavesInCheck, Wing};
 use crate::engine::moves::{Effects, Move, MoveList, Removal};
 use crate::engine::notation;
 use crate::engine::types::{Color, Piece};
@@ -367,11 +367,13 @@ impl FluidityPosition {
         let mut removed = CellSet64::EMPTY;
         for &c in right.between {
             if own.contains(Cell(c)) {
-                return Some(IllegalMove::Blocked(Blocked::CastlingOwnBetween {
-                    wing: right.wing,
-                    own: self.kind_at(c).map_or(ROLES[KNIGHT], |k| ROLES[k]),
-                    at: square(c),
-                }));
+                return Some(IllegalMove::Blocked(Blocked::from(
+                    InTheWay::CastlingOwnBetween {
+                        wing: right.wing,
+                        own: self.kind_at(c).map_or(ROLES[KNIGHT], |k| ROLES[k]),
+                        at: square(c),
+                    },
+                )));
             }
             if enemy.contains(Cell(c)) {
                 let kind = self.kind_at(c).unwrap_or(KING);
@@ -399,37 +401,37 @@ impl FluidityPosition {
             Danger::Either
         };
         if self.in_danger(us) {
-            return Some(IllegalMove::LeavesInCheck(
-                LeavesInCheck::CastleFromDanger {
+            return Some(IllegalMove::LeavesInCheck(LeavesInCheck::from(
+                InCheck::CastleFromDanger {
                     wing: right.wing,
                     danger,
                 },
-            ));
+            )));
         }
         // The enemy pieces between removed, the Rook still on its corner.
         let cleared = self.without(removed);
         for &c in &right.crossed {
             let step = cleared.moved(KING, right.king, c, CellSet64::EMPTY);
             if step.in_danger(us) {
-                return Some(IllegalMove::LeavesInCheck(
-                    LeavesInCheck::CastleThroughDanger {
+                return Some(IllegalMove::LeavesInCheck(LeavesInCheck::from(
+                    InCheck::CastleThroughDanger {
                         wing: right.wing,
                         danger,
                         at: square(c),
                     },
-                ));
+                )));
             }
         }
         let done = cleared
             .moved(KING, right.king, right.king_to, CellSet64::EMPTY)
             .moved(ROOK, right.rook, right.rook_to, CellSet64::EMPTY);
         if done.in_danger(us) {
-            return Some(IllegalMove::LeavesInCheck(
-                LeavesInCheck::CastleIntoDanger {
+            return Some(IllegalMove::LeavesInCheck(LeavesInCheck::from(
+                InCheck::CastleIntoDanger {
                     wing: right.wing,
                     danger,
                 },
-            ));
+            )));
         }
         None
     }

@@ -3,9 +3,10 @@
 
 use super::rules::{QUIET_LIMIT, RIGHTS};
 use super::tables::{letter, role_of_letter, shape, square, KING, ROOK};
+use super::{BadPosition, Danger};
 use super::{Config, FluidityPosition};
 use crate::engine::board::Cell;
-use crate::engine::errors::{Danger, PositionError};
+use crate::engine::errors::PositionError;
 use crate::engine::notation::{self, Fields};
 use crate::engine::player_text::excerpt;
 use crate::engine::types::{Color, Piece, Role};
@@ -53,7 +54,9 @@ impl FluidityPosition {
             .chars()
             .find(|c| c.is_ascii_alphabetic() && role_of_letter(*c).is_none())
         {
-            return Err(PositionError::FluidityPiece { letter: bad });
+            return Err(PositionError::from(BadPosition::FluidityPiece {
+                letter: bad,
+            }));
         }
         let pieces = notation::parse_board(shape(), board, |s| {
             let c = s.chars().next()?;
@@ -105,12 +108,12 @@ impl FluidityPosition {
             let color = right.color;
             let home = |c: u8, kind: usize| (self.own(color) & self.roles[kind]).contains(Cell(c));
             if !home(right.king, KING) || !home(right.rook, ROOK) {
-                return Err(PositionError::CastlingRightNeeds {
+                return Err(PositionError::from(BadPosition::CastlingRightNeeds {
                     letter: right.letter,
                     color,
                     king: square(right.king),
                     rook: square(right.rook),
-                });
+                }));
             }
         }
         let waiting = self.side.opposite();
@@ -120,11 +123,11 @@ impl FluidityPosition {
             } else {
                 Danger::Dissection
             };
-            return Err(PositionError::WaitingInDanger {
+            return Err(PositionError::from(BadPosition::WaitingInDanger {
                 side: self.side,
                 king: self.king(waiting).map(square),
                 danger,
-            });
+            }));
         }
         Ok(())
     }
@@ -139,15 +142,15 @@ fn parse_castling(field: &str) -> Result<u8, PositionError> {
     let mut next = 0;
     for ch in field.chars() {
         let Some(i) = RIGHTS.iter().position(|r| r.letter == ch) else {
-            return Err(PositionError::CastlingNotARight {
+            return Err(PositionError::from(BadPosition::CastlingNotARight {
                 text: excerpt(field),
                 letter: ch,
-            });
+            }));
         };
         if i < next {
-            return Err(PositionError::CastlingOrder {
+            return Err(PositionError::from(BadPosition::CastlingOrder {
                 text: excerpt(field),
-            });
+            }));
         }
         next = i + 1;
         rights |= RIGHTS[i].bit;

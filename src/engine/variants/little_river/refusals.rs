@@ -1,7 +1,12 @@
-//! Little River's own refusals: its palaces, its Kings and its river. `Display` is the
-//! sentence the player reads; `RuleBroken::Own` carries a kind to the player.
+//! Little River's own refusal kinds: its palaces, Kings and river (`Refusal`), and the
+//! position texts it refuses (`BadPosition`).
+//!
+//! Each kind's `Display` is the sentence the player reads; the shared categories of
+//! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
+//! and found again with `IllegalMove::own`.
 
-use crate::engine::errors::{File, IllegalMove, Owned, Square, Subject};
+use crate::engine::errors::{File, IllegalMove, OwnRule, Owned, PositionError, Square, Subject};
+use crate::engine::types::{Color, Role};
 use std::fmt;
 
 /// Where a stranded Little River piece may step out of the river.
@@ -187,6 +192,107 @@ impl From<Refusal> for IllegalMove {
     }
 }
 
+/// A Little River position text that Ferry refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadPosition {
+    BadSeed {
+        text: String,
+    },
+    SeedWithoutMisty {
+        text: String,
+        fields: &'static str,
+    },
+    KingsFace,
+    KingOutsidePalace {
+        color: Color,
+        at: Square,
+        palace: Vec<Square>,
+    },
+    PalaceOccupied {
+        role: Role,
+        at: Square,
+    },
+    BadTag {
+        text: String,
+    },
+    TagNotRiver {
+        text: String,
+        at: Square,
+    },
+    TagOrder {
+        text: String,
+    },
+    TagOnEmpty {
+        text: String,
+        at: Square,
+    },
+    PawnTagBackwards {
+        text: String,
+        color: Color,
+    },
+}
+
+impl fmt::Display for BadPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use BadPosition::*;
+        match self {
+            BadSeed { text } => write!(
+                f,
+                "SEED '{text}' must be a whole number from 0 to 18446744073709551615"
+            ),
+            SeedWithoutMisty { text, fields } => write!(
+                f,
+                "unexpected '{text}' after PLY: a SEED is written only with river=misty; \
+                 expected {fields}"
+            ),
+            KingsFace => f.write_str(
+                "the Kings face each other on an open file, which no move may leave them doing",
+            ),
+            KingOutsidePalace { color, at, palace } => {
+                write!(f, "{color}'s King on {at} is outside its palace (")?;
+                for (i, c) in palace.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" ")?;
+                    }
+                    write!(f, "{c}")?;
+                }
+                f.write_str("); a King never leaves it")
+            }
+            PalaceOccupied { role, at } => write!(
+                f,
+                "a {role} stands on {at}, a palace cell: only a King may stand in a palace"
+            ),
+            BadTag { text } => write!(
+                f,
+                "tag '{text}' must be a river cell and n or s, like c5n; TAGS is '-' or tags in \
+                 file order joined by commas, like b5s,d5n"
+            ),
+            TagNotRiver { text, at } => {
+                write!(f, "tag '{text}': {at} is not a river cell (a5 to f5)")
+            }
+            TagOrder { text } => write!(
+                f,
+                "tags must be in file order, each cell once: '{text}' comes too late"
+            ),
+            TagOnEmpty { text, at } => write!(
+                f,
+                "tag '{text}' names {at}, which is empty: a tag belongs to a piece in the river"
+            ),
+            PawnTagBackwards { text, color } => write!(
+                f,
+                "tag '{text}' points a {color} Pawn backwards: a Pawn's tag is {}",
+                if *color == Color::White { 'n' } else { 's' }
+            ),
+        }
+    }
+}
+
+impl From<BadPosition> for PositionError {
+    fn from(kind: BadPosition) -> Self {
+        PositionError::Own(OwnRule::new(kind))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,6 +343,17 @@ mod tests {
                  there): the exit must be the empty cell across",
             ),
         ];
+        let palace = BadPosition::KingOutsidePalace {
+            color: Color::White,
+            at: sq("a1"),
+            palace: vec![sq("c1"), sq("d1")],
+        };
+        let refusal = PositionError::from(palace.clone());
+        assert_eq!(
+            refusal.to_string(),
+            "White's King on a1 is outside its palace (c1 d1); a King never leaves it"
+        );
+        assert_eq!(refusal.own::<BadPosition>(), Some(&palace));
         for (kind, sentence) in cases {
             let refusal = IllegalMove::from(kind.clone());
             assert_eq!(refusal.to_string(), sentence, "{kind:?}");

@@ -2,6 +2,7 @@
 
 use super::options::{random_seed, Config};
 use super::tables::{letter, role_of_letter, shape, tables};
+use super::BadPosition;
 use super::LittleRiver;
 use super::{MAX_CLOCK, MAX_PLY};
 use crate::engine::errors::PositionError;
@@ -100,12 +101,12 @@ impl LittleRiver {
                 .parse::<u64>()
                 .ok()
                 .filter(|_| s.bytes().all(|b| b.is_ascii_digit()))
-                .ok_or_else(|| PositionError::BadSeed { text: excerpt(s) })?,
+                .ok_or_else(|| PositionError::from(BadPosition::BadSeed { text: excerpt(s) }))?,
             (Some(s), false) => {
-                return Err(PositionError::SeedWithoutMisty {
+                return Err(PositionError::from(BadPosition::SeedWithoutMisty {
                     text: excerpt(s),
                     fields: FIELDS,
-                })
+                }))
             }
             (None, true) => config.seed.unwrap_or_else(random_seed),
             (None, false) => 0,
@@ -118,7 +119,7 @@ impl LittleRiver {
             });
         }
         if pos.kings_face() {
-            return Err(PositionError::KingsFace);
+            return Err(PositionError::from(BadPosition::KingsFace));
         }
         Ok(pos)
     }
@@ -139,20 +140,20 @@ impl LittleRiver {
             }
             let palace = t.palace[color.index()];
             if let Some(c) = (kings & !palace).first() {
-                return Err(PositionError::KingOutsidePalace {
+                return Err(PositionError::from(BadPosition::KingOutsidePalace {
                     color,
                     at: t.shape.square(c),
                     palace: palace.map(|c| t.shape.square(c)).collect(),
-                });
+                }));
             }
         }
         let others = (self.occ[0] | self.occ[1]) & !self.roles[0] & t.palaces;
         if let Some(c) = (others).first() {
             let role = self.board[c.index()].map_or(Role::Pawn, |p| p.role);
-            return Err(PositionError::PalaceOccupied {
+            return Err(PositionError::from(BadPosition::PalaceOccupied {
                 role,
                 at: t.shape.square(c),
-            });
+            }));
         }
         Ok(())
     }
@@ -164,16 +165,16 @@ impl LittleRiver {
         }
         let mut last: Option<u8> = None;
         for tag in field.split(',') {
-            let bad = || PositionError::BadTag { text: excerpt(tag) };
+            let bad = || PositionError::from(BadPosition::BadTag { text: excerpt(tag) });
             if tag.len() != 3 || !tag.is_ascii() {
                 return Err(bad());
             }
             let c = shape().parse_cell(&tag[..2]).ok_or_else(bad)?;
             if !t.in_river(c) {
-                return Err(PositionError::TagNotRiver {
+                return Err(PositionError::from(BadPosition::TagNotRiver {
                     text: excerpt(tag),
                     at: t.shape.square(c),
-                });
+                }));
             }
             let north = match &tag[2..] {
                 "n" | "N" => true,
@@ -181,20 +182,22 @@ impl LittleRiver {
                 _ => return Err(bad()),
             };
             if last.is_some_and(|l| l >= c.0) {
-                return Err(PositionError::TagOrder { text: excerpt(tag) });
+                return Err(PositionError::from(BadPosition::TagOrder {
+                    text: excerpt(tag),
+                }));
             }
             last = Some(c.0);
             let Some(p) = self.board[c.index()] else {
-                return Err(PositionError::TagOnEmpty {
+                return Err(PositionError::from(BadPosition::TagOnEmpty {
                     text: excerpt(tag),
                     at: t.shape.square(c),
-                });
+                }));
             };
             if p.role == Role::Pawn && north != (p.color == Color::White) {
-                return Err(PositionError::PawnTagBackwards {
+                return Err(PositionError::from(BadPosition::PawnTagBackwards {
                     text: excerpt(tag),
                     color: p.color,
-                });
+                }));
             }
             if north {
                 self.tag_n.insert(c);

@@ -2,12 +2,12 @@
 //! candidate moves the conformance tests ask it about.
 
 use super::rules::{sail, via};
-use super::Refusal;
 use super::River;
+use super::{InTheWay, NotItsMove, Obstacle, Refusal};
 use crate::engine::board::{Cell, CellSet};
 use crate::engine::errors::{
     Blocked, CannotMoveThere, File, GameOver, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
-    NotYourPiece, Obstacle, OwnPiece, RuleBroken, Subject,
+    NotYourPiece, OwnPiece, RuleBroken, Subject,
 };
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::types::Role;
@@ -184,11 +184,13 @@ impl River {
             }));
         }
         if !self.crossing_ok(file, from, to) {
-            return Err(IllegalMove::CannotMoveThere(CannotMoveThere::CrossBridge {
-                file: File(file),
-                from: g.shape.square(from),
-                to: g.shape.square(to),
-            }));
+            return Err(IllegalMove::CannotMoveThere(CannotMoveThere::from(
+                NotItsMove::CrossBridge {
+                    file: File(file),
+                    from: g.shape.square(from),
+                    to: g.shape.square(to),
+                },
+            )));
         }
         Ok(())
     }
@@ -203,7 +205,9 @@ impl River {
         };
         let (f, t) = (g.shape.square(from), g.shape.square(to));
         let Some(piece) = self.board.get(from) else {
-            return IllegalMove::CannotMoveThere(CannotMoveThere::EmptyBoatStep { boat: f, to: t });
+            return IllegalMove::CannotMoveThere(CannotMoveThere::from(
+                NotItsMove::EmptyBoatStep { boat: f, to: t },
+            ));
         };
         let role = piece.role;
         match *m {
@@ -227,11 +231,13 @@ impl River {
                     return IllegalMove::from(Refusal::KingNeverCapturesSwimmer);
                 }
                 if v.boats.contains(from) {
-                    return IllegalMove::CannotMoveThere(CannotMoveThere::PassengerLands {
-                        role,
-                        boat: f,
-                        to: t,
-                    });
+                    return IllegalMove::CannotMoveThere(CannotMoveThere::from(
+                        NotItsMove::PassengerLands {
+                            role,
+                            boat: f,
+                            to: t,
+                        },
+                    ));
                 }
                 if v.empty_boats.contains(to) && g.side_of(to) != g.side_of(from) {
                     return IllegalMove::from(Refusal::BoatOnOtherSide { to: t });
@@ -251,13 +257,13 @@ impl River {
                             } else {
                                 Obstacle::Piece
                             };
-                            return IllegalMove::Blocked(Blocked::River {
+                            return IllegalMove::Blocked(Blocked::from(InTheWay::River {
                                 role,
                                 from: f,
                                 to: t,
                                 what,
                                 at: g.shape.square(b),
-                            });
+                            }));
                         }
                     }
                 }
@@ -268,20 +274,23 @@ impl River {
                 })
             }
             Move::Path { via_len: 0, .. } => {
-                IllegalMove::CannotMoveThere(CannotMoveThere::Sail { boat: f, to: t })
+                IllegalMove::CannotMoveThere(CannotMoveThere::from(NotItsMove::Sail {
+                    boat: f,
+                    to: t,
+                }))
             }
             _ => IllegalMove::CannotMoveThere(if v.boats.contains(from) {
-                CannotMoveThere::SailAndLand {
+                CannotMoveThere::from(NotItsMove::SailAndLand {
                     role,
                     from: f,
                     to: t,
-                }
+                })
             } else {
-                CannotMoveThere::BoardAndSail {
+                CannotMoveThere::from(NotItsMove::BoardAndSail {
                     role,
                     from: f,
                     to: t,
-                }
+                })
             }),
         }
     }

@@ -27,7 +27,7 @@ mod rules;
 mod tables;
 mod text;
 
-pub use refusals::Refusal;
+pub use refusals::{BadPosition, InTheWay, NotItsMove, Obstacle, Refusal};
 
 pub use options::Config;
 

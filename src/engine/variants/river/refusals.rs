@@ -1,9 +1,36 @@
-//! River Chess's own refusals: castling, bridges, boats and swimmers. `Display` is the
-//! sentence the player reads; `RuleBroken::Own` carries a kind to the player.
+//! River Chess's own refusal kinds: castling, bridges, boats and swimmers (`Refusal`), a
+//! boat's or a bridge-builder's move that does not go there (`NotItsMove`), what stops a
+//! slider (`InTheWay`), and the position texts it refuses (`BadPosition`).
+//!
+//! Each kind's `Display` is the sentence the player reads; the shared categories of
+//! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
+//! and found again with `IllegalMove::own`.
 
-use crate::engine::errors::{File, IllegalMove, Square};
-use crate::engine::types::Color;
+use crate::engine::errors::{
+    Blocked, CannotMoveThere, File, IllegalMove, OwnRule, PositionError, Square,
+};
+use crate::engine::types::{Color, Role};
 use std::fmt;
+
+/// What stops a River slider.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Obstacle {
+    OpenWater,
+    Swimmer,
+    LoadedBoat,
+    Piece,
+}
+
+impl fmt::Display for Obstacle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Obstacle::OpenWater => "open water",
+            Obstacle::Swimmer => "a swimmer",
+            Obstacle::LoadedBoat => "a boat with a passenger",
+            Obstacle::Piece => "a piece",
+        })
+    }
+}
 
 /// A River Chess rule that forbids the move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,6 +146,234 @@ impl fmt::Display for Refusal {
 impl From<Refusal> for IllegalMove {
     fn from(refusal: Refusal) -> Self {
         IllegalMove::own_rule(refusal)
+    }
+}
+
+/// A River Chess position text that Ferry refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadPosition {
+    BadBridge {
+        text: String,
+    },
+    TwoBridges {
+        file: File,
+    },
+    BadBoatSquare {
+        text: String,
+    },
+    /// `water` are the two water ranks (1-based).
+    BoatOffWater {
+        text: String,
+        water: (u8, u8),
+    },
+    BoatTwice {
+        text: String,
+    },
+    PawnOnEndRank {
+        at: Square,
+    },
+    OnOpenWater {
+        role: Role,
+        at: Square,
+    },
+    SwimmerRank {
+        color: Color,
+        at: Square,
+        rank: u8,
+    },
+    KingCount {
+        color: Color,
+        count: u32,
+    },
+    CastlingLetters {
+        text: String,
+    },
+    CastlingTwice {
+        text: String,
+        letter: char,
+    },
+    BadEnPassant {
+        text: String,
+    },
+    WrongSideInCheck {
+        side: Color,
+    },
+}
+
+impl fmt::Display for BadPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use BadPosition::*;
+        match self {
+            BadBridge { text } => write!(
+                f,
+                "bridge '{text}' must be a file and its builder, like dw or cb"
+            ),
+            TwoBridges { file } => {
+                write!(f, "file {file} has two bridges; list each bridge once")
+            }
+            BadBoatSquare { text } => write!(f, "boat square '{text}' is not a square"),
+            BoatOffWater { text, water } => write!(
+                f,
+                "the boat on {text} is not on a water square (boats stand on ranks {} and {}, \
+                 never on a bridge)",
+                water.0, water.1
+            ),
+            BoatTwice { text } => write!(f, "the boat on {text} is listed twice"),
+            PawnOnEndRank { at } => {
+                write!(f, "the pawn on {at} stands on the first or last rank")
+            }
+            OnOpenWater { role, at } => {
+                write!(
+                    f,
+                    "the {role} on {at} stands on open water: only a pawn swims"
+                )
+            }
+            SwimmerRank { color, at, rank } => write!(
+                f,
+                "the {color} swimmer on {at} must be on rank {rank}, the far water rank"
+            ),
+            KingCount { color, count } => {
+                write!(f, "{color} has {count} kings; each side has exactly one")
+            }
+            CastlingLetters { text } => {
+                write!(f, "castling '{text}' must be '-' or letters of KQkq")
+            }
+            CastlingTwice { text, letter } => {
+                write!(f, "castling '{text}' names {letter} twice")
+            }
+            BadEnPassant { text } => write!(
+                f,
+                "en passant square '{text}' must be '-' or a square like e3"
+            ),
+            WrongSideInCheck { side } => {
+                write!(
+                    f,
+                    "{} is in check, but it is {side} to move",
+                    side.opposite()
+                )
+            }
+        }
+    }
+}
+
+impl From<BadPosition> for PositionError {
+    fn from(kind: BadPosition) -> Self {
+        PositionError::Own(OwnRule::new(kind))
+    }
+}
+
+/// A River Chess piece's move that does not go there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotItsMove {
+    EmptyBoatStep {
+        boat: Square,
+        to: Square,
+    },
+    PassengerLands {
+        role: Role,
+        boat: Square,
+        to: Square,
+    },
+    Sail {
+        boat: Square,
+        to: Square,
+    },
+    SailAndLand {
+        role: Role,
+        from: Square,
+        to: Square,
+    },
+    BoardAndSail {
+        role: Role,
+        from: Square,
+        to: Square,
+    },
+    /// River: the builder's move after building does not use the bridge.
+    CrossBridge {
+        file: File,
+        from: Square,
+        to: Square,
+    },
+}
+
+impl fmt::Display for NotItsMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use NotItsMove::*;
+        match self {
+            EmptyBoatStep { boat, to } => write!(
+                f,
+                "the empty boat on {boat} moves one step to open water; it cannot go to {to}"
+            ),
+            PassengerLands { role, boat, to } => write!(
+                f,
+                "the {role} on the boat on {boat} cannot go to {to}: a passenger lands on land \
+                 by its own move, or takes the passenger of an adjacent boat (a rook across an \
+                 edge, a bishop across a corner, a pawn diagonally forward)"
+            ),
+            Sail { boat, to } => write!(
+                f,
+                "the boat on {boat} cannot sail to {to}: a boat sails one or two steps through \
+                 open water, and only the last step may land on an enemy swimmer"
+            ),
+            SailAndLand { role, from, to } => write!(
+                f,
+                "the {role} on {from} cannot sail and land on {to}: the boat makes one step to \
+                 open water, then the passenger lands by its own move"
+            ),
+            BoardAndSail { role, from, to } => write!(
+                f,
+                "the {role} on {from} cannot board and sail to {to}: it boards an empty boat on \
+                 its side by its own move (no capture), then the boat makes one step"
+            ),
+            CrossBridge { file, from, to } => write!(
+                f,
+                "after building on {file}, the piece on {from} cannot go to {to} by a move that \
+                 ends on the bridge or passes over it"
+            ),
+        }
+    }
+}
+
+impl From<NotItsMove> for CannotMoveThere {
+    fn from(kind: NotItsMove) -> Self {
+        CannotMoveThere::Own(OwnRule::new(kind))
+    }
+}
+
+/// What stands in a River Chess piece's way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InTheWay {
+    /// River: a slider stopped by water, a swimmer, a boat or a piece.
+    River {
+        role: Role,
+        from: Square,
+        to: Square,
+        what: Obstacle,
+        at: Square,
+    },
+}
+
+impl fmt::Display for InTheWay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use InTheWay::*;
+        match self {
+            River {
+                role,
+                from,
+                to,
+                what,
+                at,
+            } => write!(
+                f,
+                "the {role} on {from} cannot go to {to}: {what} on {at} is in the way"
+            ),
+        }
+    }
+}
+
+impl From<InTheWay> for Blocked {
+    fn from(kind: InTheWay) -> Self {
+        Blocked::Own(OwnRule::new(kind))
     }
 }
 

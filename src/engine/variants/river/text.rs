@@ -2,6 +2,7 @@
 
 use super::options::Config;
 use super::tables::{geo, letter, role_of, Geo};
+use super::BadPosition;
 use super::River;
 use super::MAX_FULLMOVE;
 use crate::engine::board::{Cell, CellSet};
@@ -82,7 +83,7 @@ impl River {
             config,
         };
         if pos.king_attacked(side.opposite()) {
-            return Err(PositionError::WrongSideInCheck { side });
+            return Err(PositionError::from(BadPosition::WrongSideInCheck { side }));
         }
         if !pos.ep_capturable() {
             pos.ep = None;
@@ -212,13 +213,15 @@ fn parse_bridges(text: &str) -> Result<[Option<Color>; 8], PositionError> {
             && (b'a'..=b'h').contains(&b[0].to_ascii_lowercase())
             && matches!(b[1], b'w' | b'b' | b'W' | b'B');
         if !ok {
-            return Err(PositionError::BadBridge {
+            return Err(PositionError::from(BadPosition::BadBridge {
                 text: excerpt(entry),
-            });
+            }));
         }
         let file = b[0].to_ascii_lowercase() - b'a';
         if bridges[file as usize].is_some() {
-            return Err(PositionError::TwoBridges { file: File(file) });
+            return Err(PositionError::from(BadPosition::TwoBridges {
+                file: File(file),
+            }));
         }
         bridges[file as usize] = Color::from_letter(b[1] as char);
     }
@@ -245,22 +248,21 @@ fn parse_boats(g: &Geo, text: &str, water: CellSet) -> Result<CellSet, PositionE
         return Ok(boats);
     }
     for entry in text.split(',') {
-        let c = g
-            .shape
-            .parse_cell(entry)
-            .ok_or_else(|| PositionError::BadBoatSquare {
+        let c = g.shape.parse_cell(entry).ok_or_else(|| {
+            PositionError::from(BadPosition::BadBoatSquare {
                 text: excerpt(entry),
-            })?;
+            })
+        })?;
         if !water.contains(c) {
-            return Err(PositionError::BoatOffWater {
+            return Err(PositionError::from(BadPosition::BoatOffWater {
                 text: entry.to_string(),
                 water: (g.water_lo + 1, g.water_lo + 2),
-            });
+            }));
         }
         if boats.contains(c) {
-            return Err(PositionError::BoatTwice {
+            return Err(PositionError::from(BadPosition::BoatTwice {
                 text: entry.to_string(),
-            });
+            }));
         }
         boats.insert(c);
     }
@@ -279,22 +281,25 @@ fn check_places(
         let at = g.shape.square(c);
         let rank = g.shape.rank(c);
         if p.role == Role::Pawn && (rank == 0 || rank == g.ranks - 1) {
-            return Err(PositionError::PawnOnEndRank { at });
+            return Err(PositionError::from(BadPosition::PawnOnEndRank { at }));
         }
         if water.contains(c) && !boats.contains(c) {
             if p.role != Role::Pawn {
-                return Err(PositionError::OnOpenWater { role: p.role, at });
+                return Err(PositionError::from(BadPosition::OnOpenWater {
+                    role: p.role,
+                    at,
+                }));
             }
             let far = match p.color {
                 Color::White => g.water_lo + 1,
                 Color::Black => g.water_lo,
             };
             if rank != far {
-                return Err(PositionError::SwimmerRank {
+                return Err(PositionError::from(BadPosition::SwimmerRank {
                     color: p.color,
                     at,
                     rank: far + 1,
-                });
+                }));
             }
         }
     }
@@ -309,10 +314,10 @@ fn check_one_king_each(pieces: &[(Cell, Piece)]) -> Result<(), PositionError> {
             .filter(|(_, p)| *p == Piece::new(color, Role::King))
             .count();
         if kings != 1 {
-            return Err(PositionError::KingCount {
+            return Err(PositionError::from(BadPosition::KingCount {
                 color,
                 count: kings as u32,
-            });
+            }));
         }
     }
     Ok(())
@@ -331,16 +336,16 @@ fn parse_castling(text: &str) -> Result<u8, PositionError> {
             'k' => 4,
             'q' => 8,
             _ => {
-                return Err(PositionError::CastlingLetters {
+                return Err(PositionError::from(BadPosition::CastlingLetters {
                     text: excerpt(text),
-                })
+                }))
             }
         };
         if castling & bit != 0 {
-            return Err(PositionError::CastlingTwice {
+            return Err(PositionError::from(BadPosition::CastlingTwice {
                 text: excerpt(text),
                 letter: ch,
-            });
+            }));
         }
         castling |= bit;
     }
@@ -376,11 +381,10 @@ fn parse_en_passant(g: &Geo, text: &str) -> Result<Option<Cell>, PositionError> 
     if text == "-" {
         return Ok(None);
     }
-    let c = g
-        .shape
-        .parse_cell(text)
-        .ok_or_else(|| PositionError::BadEnPassant {
+    let c = g.shape.parse_cell(text).ok_or_else(|| {
+        PositionError::from(BadPosition::BadEnPassant {
             text: excerpt(text),
-        })?;
+        })
+    })?;
     Ok(Some(c))
 }
