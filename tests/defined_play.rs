@@ -501,3 +501,45 @@ fn perpetual_check_flag_and_extinction_end_games_as_defined() {
         "{problems:?}"
     );
 }
+
+#[test]
+fn makruks_counting_draws_as_fairy_stockfish_counts_it() {
+    let makruk = variant("makruk");
+    let text = |g: &Game| g.position().text();
+    // With the Bia gone, Black's Khun alone against two Rua counts 8 moves (16 plies)
+    // from the 4 pieces on the board: Fairy-Stockfish writes "16 8" in the last fields.
+    let g = played(makruk, "8/8/4k3/8/8/8/3R4/R3K3 w - - 0 40", &["Rd3"]);
+    assert_eq!(text(&g), "8/8/4k3/8/8/3R4/8/R3K3 b - 16 8 40");
+    // The count read back goes on from where it stood, and passing the limit draws.
+    let fen = "7R/8/6k1/8/8/8/8/3KR3 b - 16 16 50";
+    assert!(played(makruk, fen, &[]).outcome().is_none());
+    let drawn = played(makruk, fen, &["Kf6"]);
+    assert_eq!(text(&drawn), "7R/8/5k2/8/8/8/8/3KR3 w - 16 17 51");
+    let o = drawn.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason),
+        (GameResult::Draw, Reason::CountingRule)
+    );
+    // A mate on the move that passes the limit still wins.
+    let mated = played(makruk, "7k/8/6K1/8/8/8/8/R7 w - 16 16 50", &["Ra8"]);
+    let o = mated.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason),
+        (GameResult::Win(engine::Color::White), Reason::Checkmate)
+    );
+    // With a Bia on the board nothing is counted.
+    let pawn = played(makruk, "8/4p3/4k3/8/3R4/8/8/4K3 w - - 0 40", &["Rd3"]);
+    assert_eq!(text(&pawn), "8/4p3/4k3/8/8/3R4/8/4K3 b - - 1 40");
+    // The Khun that takes the last Bia counts from then: against a Rua, 16 moves from
+    // one less than twice the pieces on the board.
+    let took = played(makruk, "8/8/8/3kP3/8/8/8/R3K3 b - - 0 40", &["Kxe5"]);
+    assert_eq!(text(&took), "8/8/8/4k3/8/8/8/R3K3 w - 32 5 41");
+    // A limit that is no number of plies is refused.
+    let err = makruk
+        .parse(
+            "7R/8/6k1/8/8/8/8/3KR3 b - 5000 16 50",
+            &makruk.default_options(),
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("counting limit"), "{err}");
+}

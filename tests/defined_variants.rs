@@ -210,6 +210,22 @@ fn broken_definitions_are_refused_with_their_line_and_key() {
             "pieces",
             "no piece is royal",
         ),
+        (
+            format!(
+                "{good}\n[endings.counting]\nmoves = 64\n\
+                 honour = [{{ piece = \"X\", at_least = 2, moves = 8 }}]\n"
+            ),
+            "endings.counting.honour[0].piece",
+            "no piece's letter",
+        ),
+        (
+            format!(
+                "{good}\n[endings.counting]\nmoves = 64\n\
+                 honour = [{{ piece = \"R\", at_least = 0, moves = 8 }}]\n"
+            ),
+            "endings.counting.honour[0].at_least",
+            "1 or more",
+        ),
         (good.replace("files = 8", "files = 9"), "start", "9 files"),
         (
             good.replace("files = 8", "files = 40"),

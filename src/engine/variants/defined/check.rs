@@ -3,8 +3,8 @@
 
 use super::betza::{self, Reach, Step};
 use super::definition::{
-    Castling, Definition, Drops, Extinction, Flag, PieceKind, Problem, Value, MAX_CELLS, MAX_FILE,
-    MAX_KINDS, MAX_PIECES, MAX_SIDE,
+    Castling, Counting, Definition, Drops, Extinction, Flag, Honour, PieceKind, Problem, Value,
+    MAX_CELLS, MAX_FILE, MAX_KINDS, MAX_PIECES, MAX_SIDE,
 };
 use super::schema::{BoardFile, File};
 use super::tables::Tables;
@@ -290,7 +290,7 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
         .endings
         .as_ref()
         .is_some_and(|e| e.get_ref().repetition_absolute);
-    let (mut extinction, mut flag) = (None, None);
+    let (mut extinction, mut flag, mut counting) = (None, None, None);
     if let Some(e) = &file.endings {
         let e = e.get_ref();
         let value = |s: &Spanned<String>, key: &str, found: &mut Found| {
@@ -372,6 +372,33 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
                     region_name: f.region.get_ref().clone(),
                 });
             }
+        }
+        if let Some(c) = &e.counting {
+            let c = c.get_ref();
+            let moves = count(&c.moves, "endings.counting.moves", 1, 500, found);
+            let honour = c
+                .honour
+                .iter()
+                .enumerate()
+                .filter_map(|(i, row)| {
+                    let row = row.get_ref();
+                    let key = |k: &str| format!("endings.counting.honour[{i}].{k}");
+                    let piece = letter_of(&row.piece, key("piece"), found);
+                    let at_least = count(&row.at_least, &key("at_least"), 1, 64, found);
+                    let moves = count(&row.moves, &key("moves"), 1, 500, found);
+                    for (n, k) in [(&row.at_least, "at_least"), (&row.moves, "moves")] {
+                        if *n.get_ref() == 0 {
+                            found.add(Some(n.span()), key(k), "write 1 or more");
+                        }
+                    }
+                    Some(Honour {
+                        piece: piece?,
+                        at_least,
+                        moves,
+                    })
+                })
+                .collect();
+            counting = (moves > 0).then_some(Counting { moves, honour });
         }
     }
 
@@ -460,6 +487,7 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
         perpetual_check,
         extinction,
         flag,
+        counting,
         royals_may_face: file.royals_may_face,
         drops,
         immobile_forbidden: file.immobile_forbidden,

@@ -134,6 +134,8 @@ pub struct Definition {
     /// A side whose piece of kind `piece` stands on its cells of `cells` wins at once
     /// (King of the Hill's centre, Racing Kings' last rank).
     pub flag: Option<Flag>,
+    /// Makruk's counting, where the variant has it.
+    pub counting: Option<Counting>,
     /// Whether the royals may face each other on an open file.
     pub royals_may_face: bool,
     /// Drops from a hand, where the variant has them.
@@ -155,6 +157,29 @@ pub struct Flag {
     pub piece: u8,
     pub cells: ByColor<u128>,
     pub region_name: String,
+}
+
+/// Makruk's counting, as Fairy-Stockfish's `countingRule = makruk` plays it. Once no pawn
+/// is left and the other side has more than its royal, the side to move after a move
+/// starts to count; the game is drawn when the count passes its limit, unless that last
+/// move mated. A side with pieces besides its royal counts `moves` full moves from 0 (the
+/// board's honour). A side left with its royal alone counts from the number of pieces on
+/// the board, up to the first row of `honour` the other side meets, else `moves` (the
+/// pieces' honour); a capture or promotion that leaves the side to move bare starts the
+/// count again.
+#[derive(Clone, Debug)]
+pub struct Counting {
+    pub moves: u32,
+    pub honour: Vec<Honour>,
+}
+
+/// A row of the pieces' honour: `moves` full moves when the other side has at least
+/// `at_least` of `piece`.
+#[derive(Clone, Debug)]
+pub struct Honour {
+    pub piece: u8,
+    pub at_least: u32,
+    pub moves: u32,
 }
 
 /// How pieces are dropped from a hand.

@@ -679,7 +679,7 @@ impl Rules for Played {
         out.extend(legal.iter().map(|m| self.engine_move(m)));
     }
     fn over_by_position(&self, _moves: &[Move]) -> bool {
-        self.pos.over_by_position() || self.move_rule_reached()
+        self.pos.over_by_position() || self.move_rule_reached() || self.pos.counted_out()
     }
     fn check_rules(&self, m: &Move) -> Result<(), IllegalMove> {
         let Some(d) = self.defined_move(m) else {
@@ -806,6 +806,9 @@ impl Rules for Played {
         }
         if self.move_rule_reached() {
             return Some(Outcome::draw(Reason::MoveCountRule));
+        }
+        if self.pos.counted_out() {
+            return Some(Outcome::draw(Reason::CountingRule));
         }
         history.and_then(|h| self.repetition_outcome(h))
     }

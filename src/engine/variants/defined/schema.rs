@@ -163,6 +163,8 @@ pub(super) struct EndingsFile {
     pub(super) extinction: Option<Spanned<ExtinctionFile>>,
     #[serde(default)]
     pub(super) flag: Option<Spanned<FlagFile>>,
+    #[serde(default)]
+    pub(super) counting: Option<Spanned<CountingFile>>,
 }
 
 /// `[endings.extinction]`: a side with none left of a listed kind gets `value`.
@@ -179,4 +181,23 @@ pub(super) struct ExtinctionFile {
 pub(super) struct FlagFile {
     pub(super) piece: Spanned<String>,
     pub(super) region: Spanned<String>,
+}
+
+/// `[endings.counting]`: Makruk's counting, with the board's honour of `moves` and the
+/// pieces' honour read from `honour`, first row first.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct CountingFile {
+    pub(super) moves: Spanned<i64>,
+    #[serde(default)]
+    pub(super) honour: Vec<Spanned<HonourFile>>,
+}
+
+/// One row of the pieces' honour: `moves` when the other side has `at_least` of `piece`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct HonourFile {
+    pub(super) piece: Spanned<String>,
+    pub(super) at_least: Spanned<i64>,
+    pub(super) moves: Spanned<i64>,
 }

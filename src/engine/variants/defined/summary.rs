@@ -71,13 +71,14 @@ pub fn rules_text(def: &Definition) -> String {
             .map(|&k| def.pieces[k as usize].name.as_str())
             .collect();
         out.push(format!(
-            "A pawn reaching the far zone {} to {} (written =X).",
+            "A pawn reaching the far zone {} to {} (written ={}).",
             if def.promotion_forced {
                 "promotes"
             } else {
                 "may promote"
             },
-            to.join(", ")
+            to.join(", "),
+            def.pieces[def.promotion_pieces[0] as usize].letter
         ));
     }
     if def.pieces.iter().any(|p| p.promotes_to.is_some()) {
@@ -185,6 +186,26 @@ fn endings(def: &Definition) -> String {
         s.push_str(&format!(
             "; a {} that reaches its side's {} wins",
             def.pieces[f.piece as usize].name, f.region_name
+        ));
+    }
+    if let Some(c) = &def.counting {
+        s.push_str(&format!(
+            "; once no pawn is left, the side to move counts: drawn after {} moves, or, \
+             when it has its royal piece alone, after",
+            c.moves
+        ));
+        for h in &c.honour {
+            s.push_str(&format!(
+                " {} against {} {}{},",
+                h.moves,
+                h.at_least,
+                def.pieces[h.piece as usize].name,
+                if h.at_least > 1 { "s" } else { "" }
+            ));
+        }
+        s.push_str(&format!(
+            " else {}, counted from the pieces on the board",
+            c.moves
         ));
     }
     s.push('.');

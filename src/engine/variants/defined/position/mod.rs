@@ -3,7 +3,7 @@
 
 mod text;
 
-use super::definition::{Definition, Value};
+use super::definition::{Counting, Definition, Value};
 use super::tables::Ray;
 use crate::engine::board::{Cell, Cells};
 use crate::engine::types::Color;
@@ -68,6 +68,12 @@ pub struct DefinedPosition<'d> {
     /// Cells whose piece was a chess pawn that promoted, where captures go to hand: it
     /// goes back as a pawn (Fairy-Stockfish writes it `Q~`).
     was_pawn: u128,
+    /// Makruk's counting (`Definition::counting`): the plies the count may reach (0: no
+    /// count yet) and the plies counted.
+    count_limit: u32,
+    count_ply: u32,
+    /// Pawns on the board, kept only where the variant counts: counting waits for none.
+    pawns: u32,
 }
 
 /// Which rule of the position alone ended a game (`DefinedPosition::ended_by_rule`).
@@ -426,6 +432,10 @@ impl<'d> DefinedPosition<'d> {
                 self.fullmoves += 1;
             }
             self.side = us.opposite();
+            if self.def.counting.is_some() {
+                self.pawns += u32::from(self.def.pieces[piece as usize].pawn);
+                self.count_after_move(false, false);
+            }
             return;
         }
         let Some((piece, _)) = decode(self.board[m.from as usize]) else {
@@ -434,6 +444,7 @@ impl<'d> DefinedPosition<'d> {
         let def = self.def;
         let kind = &def.pieces[piece as usize];
         let mut reset = kind.pawn;
+        let (mut took, mut took_pawn) = (false, false);
         match m.kind {
             Kind::Castle { rook_from, rook_to } => {
                 let rook = decode(self.board[rook_from as usize]).map_or(0, |(p, _)| p);
@@ -452,10 +463,15 @@ impl<'d> DefinedPosition<'d> {
                         self.keep_captured(back);
                         self.clear(back);
                     }
+                    took_pawn = true;
                     true
                 } else {
+                    took_pawn = def.counting.is_some()
+                        && decode(self.board[m.to as usize])
+                            .is_some_and(|(p, _)| def.pieces[p as usize].pawn);
                     self.board[m.to as usize] != 0
                 };
+                took = taken;
                 reset |= taken;
                 if taken && m.kind != Kind::EnPassant {
                     self.keep_captured(m.to);
@@ -497,6 +513,67 @@ impl<'d> DefinedPosition<'d> {
             self.fullmoves += 1;
         }
         self.side = us.opposite();
+        if def.counting.is_some() {
+            let promoted_pawn = kind.pawn && m.promotion != NONE;
+            self.pawns -= u32::from(took_pawn) + u32::from(promoted_pawn);
+            self.count_after_move(took_pawn, took || m.promotion != NONE);
+        }
+    }
+
+    /// Makruk's counting after a move: the count goes on, or starts, or starts again
+    /// (see `Definition::counting`), as Fairy-Stockfish keeps it.
+    fn count_after_move(&mut self, took_pawn: bool, took_or_promoted: bool) {
+        let Some(rule) = &self.def.counting else {
+            return;
+        };
+        if self.count_limit > 0 {
+            self.count_ply += 1;
+        }
+        let (next, mover) = (self.side, self.side.opposite());
+        let pieces = |c: Color| self.occupied[c.index()].count_ones();
+        let all = pieces(Color::White) + pieces(Color::Black);
+        // A royal alone that took the last pawn counts from then.
+        if took_pawn && pieces(mover) == 1 {
+            if let Some(moves) = self.count_moves(rule, mover) {
+                self.count_limit = 2 * moves;
+                self.count_ply = 2 * all - 1;
+            }
+        }
+        if self.count_limit == 0 || (took_or_promoted && pieces(next) == 1) {
+            if let Some(moves) = self.count_moves(rule, next) {
+                self.count_limit = 2 * moves;
+                self.count_ply = if pieces(next) > 1 { 0 } else { 2 * all };
+            }
+        }
+    }
+
+    /// The full moves `side` counts to, if it may count now: not while a pawn is left,
+    /// nor against a royal alone.
+    fn count_moves(&self, rule: &Counting, side: Color) -> Option<u32> {
+        let pieces = |c: Color| self.occupied[c.index()].count_ones();
+        if self.pawns > 0 || pieces(side.opposite()) == 1 {
+            return None;
+        }
+        if pieces(side) > 1 {
+            return Some(rule.moves);
+        }
+        let theirs = self.counts_on_board(side.opposite());
+        let row = rule
+            .honour
+            .iter()
+            .find(|h| theirs[h.piece as usize] >= h.at_least);
+        Some(row.map_or(rule.moves, |h| h.moves))
+    }
+
+    /// Whether the count has passed its limit: the game is drawn, unless the move that
+    /// passed it mated.
+    pub fn counted_out(&self) -> bool {
+        self.count_limit > 0 && self.count_ply > self.count_limit
+    }
+
+    /// Makruk's count: the plies it may reach and the plies counted (0 and 0: none).
+    pub fn count(&self) -> (u32, u32) {
+        (self.count_limit, self.count_ply)
     }
 
     /// Whether the game is over by a rule that reads this position alone, although moves
@@ -545,7 +622,30 @@ impl<'d> DefinedPosition<'d> {
     /// How many pieces of each kind a side has, on the board and in hand: one pass over
     /// its cells, however many kinds the extinction rule names.
     fn counts_with_hand(&self, side: Color) -> [u32; 32] {
-        let mut n = self.hands[side.index()].map(u32::from);
+        let mut n = self.counts_on_board(side);
+        for (k, held) in self.hands[side.index()].iter().enumerate() {
+            n[k] += u32::from(*held);
+        }
+        n
+    }
+
+    /// Counts the pawns on the board, where the variant counts (see `pawns`).
+    pub(super) fn count_pawns(&mut self) {
+        if self.def.counting.is_some() {
+            let on_board = self.occupied[0] | self.occupied[1];
+            self.pawns = Cells(on_board)
+                .indices()
+                .filter(|&c| {
+                    decode(self.board[c as usize])
+                        .is_some_and(|(p, _)| self.def.pieces[p as usize].pawn)
+                })
+                .count() as u32;
+        }
+    }
+
+    /// How many pieces of each kind a side has on the board.
+    fn counts_on_board(&self, side: Color) -> [u32; 32] {
+        let mut n = [0; 32];
         for c in Cells(self.occupied[side.index()]).indices() {
             if let Some((kind, _)) = decode(self.board[c as usize]) {
                 n[kind as usize] += 1;
@@ -756,6 +856,9 @@ impl<'d> DefinedPosition<'d> {
             hands: [[0; 32]; 2],
             dropped_no_mate: false,
             was_pawn: 0,
+            count_limit: 0,
+            count_ply: 0,
+            pawns: 0,
         }
     }
 

@@ -9,6 +9,9 @@ use crate::engine::player_text::excerpt;
 use crate::engine::types::Color;
 use crate::engine::variants::defined::definition::Definition;
 
+/// The highest counting limit a position text may give: 500 full moves.
+const MAX_COUNT: u32 = 1000;
+
 impl<'d> DefinedPosition<'d> {
     /// Reads a position text (Fairy-Stockfish's FEN for this board and these pieces).
     pub fn parse(def: &'d Definition, text: &str) -> Result<Self, String> {
@@ -206,7 +209,17 @@ impl<'d> DefinedPosition<'d> {
             }
         }
         if let Some(ep) = fields.next() {
-            if ep != "-" {
+            // Where the count has started, Fairy-Stockfish writes its limit here.
+            let limit = ep.parse::<u32>().ok().filter(|_| def.counting.is_some());
+            if let Some(limit) = limit {
+                if !(1..=MAX_COUNT).contains(&limit) {
+                    return Err(format!(
+                        "'{}' is no counting limit; write the plies the count may reach, 1 to {MAX_COUNT}",
+                        excerpt(ep)
+                    ));
+                }
+                pos.count_limit = limit;
+            } else if ep != "-" {
                 let cell = shape
                     .parse_cell(ep)
                     .filter(|_| def.en_passant)
@@ -232,7 +245,12 @@ impl<'d> DefinedPosition<'d> {
             }
         };
         if let Some(h) = counter("halfmove count", 0)? {
-            pos.halfmoves = h;
+            // Where the count has started, this is the plies counted.
+            if pos.count_limit > 0 {
+                pos.count_ply = h;
+            } else {
+                pos.halfmoves = h;
+            }
         }
         if let Some(f) = counter("move number", 0)? {
             pos.fullmoves = f.max(1);
@@ -244,6 +262,7 @@ impl<'d> DefinedPosition<'d> {
             ));
         }
         pos.check_reachable()?;
+        pos.count_pawns();
         Ok(pos)
     }
 
@@ -363,12 +382,17 @@ impl<'d> DefinedPosition<'d> {
             .collect();
         out.push_str(if rights.is_empty() { "-" } else { &rights });
         out.push(' ');
-        if self.en_passant == NONE {
-            out.push('-');
+        if self.count_limit > 0 {
+            out.push_str(&format!("{} {}", self.count_limit, self.count_ply));
         } else {
-            out.push_str(&shape.name(Cell(self.en_passant)));
+            if self.en_passant == NONE {
+                out.push('-');
+            } else {
+                out.push_str(&shape.name(Cell(self.en_passant)));
+            }
+            out.push_str(&format!(" {}", self.halfmoves));
         }
-        out.push_str(&format!(" {} {}", self.halfmoves, self.fullmoves));
+        out.push_str(&format!(" {}", self.fullmoves));
         out
     }
 
