@@ -515,7 +515,9 @@ impl<'d> DefinedPosition<'d> {
         self.side = us.opposite();
         if def.counting.is_some() {
             let promoted_pawn = kind.pawn && m.promotion != NONE;
-            self.pawns -= u32::from(took_pawn) + u32::from(promoted_pawn);
+            self.pawns = self
+                .pawns
+                .saturating_sub(u32::from(took_pawn) + u32::from(promoted_pawn));
             self.count_after_move(took_pawn, took || m.promotion != NONE);
         }
     }
@@ -569,11 +571,6 @@ impl<'d> DefinedPosition<'d> {
     /// passed it mated.
     pub fn counted_out(&self) -> bool {
         self.count_limit > 0 && self.count_ply > self.count_limit
-    }
-
-    /// Makruk's count: the plies it may reach and the plies counted (0 and 0: none).
-    pub fn count(&self) -> (u32, u32) {
-        (self.count_limit, self.count_ply)
     }
 
     /// Whether the game is over by a rule that reads this position alone, although moves
