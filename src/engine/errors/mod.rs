@@ -19,6 +19,7 @@ pub use moving::{Blocked, CannotMoveThere, LeavesInCheck};
 pub use pieces::{Among, BadDrop, DropZone, GameOver, NoPiece, NotYourPiece, OwnPiece, RankBand};
 pub use position::PositionError;
 pub use reading::{NoSuchMove, Unreadable};
+pub(crate) use rules::carried_as_own;
 pub use rules::{OwnKind, OwnRule, RuleBroken};
 pub use words::{File, Owned, Square, Subject, Wing};
 

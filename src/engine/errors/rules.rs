@@ -114,6 +114,30 @@ impl PartialEq for OwnRule {
 }
 impl Eq for OwnRule {}
 
+/// `From` for each of a variant's own kinds into the shared category that carries it, as
+/// `Own`: `carried_as_own!(Refusal => IllegalMove, BadPosition => PositionError)`. A
+/// kind carried as a whole refusal goes through `RuleBroken::Own`.
+macro_rules! carried_as_own {
+    ($($kind:ty => $category:ident),+ $(,)?) => {
+        $($crate::engine::errors::carried_as_own!(@one $kind => $category);)+
+    };
+    (@one $kind:ty => IllegalMove) => {
+        impl From<$kind> for $crate::engine::errors::IllegalMove {
+            fn from(kind: $kind) -> Self {
+                $crate::engine::errors::IllegalMove::own_rule(kind)
+            }
+        }
+    };
+    (@one $kind:ty => $category:ident) => {
+        impl From<$kind> for $crate::engine::errors::$category {
+            fn from(kind: $kind) -> Self {
+                $crate::engine::errors::$category::Own($crate::engine::errors::OwnRule::new(kind))
+            }
+        }
+    };
+}
+pub(crate) use carried_as_own;
+
 impl IllegalMove {
     /// A variant's own refusal kind, as the refusal.
     pub fn own_rule(kind: impl OwnKind) -> IllegalMove {

@@ -6,9 +6,7 @@
 //! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
 //! and found again with `IllegalMove::own`.
 
-use crate::engine::errors::{
-    Blocked, CannotMoveThere, IllegalMove, OwnRule, PositionError, Square, Subject,
-};
+use crate::engine::errors::{carried_as_own, Square, Subject};
 use crate::engine::types::{Color, Piece, Role};
 use std::fmt;
 
@@ -42,12 +40,6 @@ impl fmt::Display for Refusal {
                 write!(f, "{piece} may not return to its own half ({to})")
             }
         }
-    }
-}
-
-impl From<Refusal> for IllegalMove {
-    fn from(refusal: Refusal) -> Self {
-        IllegalMove::own_rule(refusal)
     }
 }
 
@@ -146,12 +138,6 @@ impl fmt::Display for BadPosition {
     }
 }
 
-impl From<BadPosition> for PositionError {
-    fn from(kind: BadPosition) -> Self {
-        PositionError::Own(OwnRule::new(kind))
-    }
-}
-
 /// An Amalgamated piece's move that does not go there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NotItsMove {
@@ -170,12 +156,6 @@ impl fmt::Display for NotItsMove {
                 )
             }
         }
-    }
-}
-
-impl From<NotItsMove> for CannotMoveThere {
-    fn from(kind: NotItsMove) -> Self {
-        CannotMoveThere::Own(OwnRule::new(kind))
     }
 }
 
@@ -202,15 +182,17 @@ impl fmt::Display for InTheWay {
     }
 }
 
-impl From<InTheWay> for Blocked {
-    fn from(kind: InTheWay) -> Self {
-        Blocked::Own(OwnRule::new(kind))
-    }
-}
+carried_as_own!(
+    Refusal => IllegalMove,
+    BadPosition => PositionError,
+    NotItsMove => CannotMoveThere,
+    InTheWay => Blocked,
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::errors::PositionError;
 
     /// Kinds print the sentences Ferry has always printed, byte for byte.
     #[test]

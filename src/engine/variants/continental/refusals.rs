@@ -6,9 +6,7 @@
 //! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
 //! and found again with `IllegalMove::own`.
 
-use crate::engine::errors::{
-    Blocked, CannotMoveThere, IllegalMove, LeavesInCheck, OwnRule, PositionError, Square, Subject,
-};
+use crate::engine::errors::{carried_as_own, Square, Subject};
 use crate::engine::types::{Color, Role};
 use std::fmt;
 
@@ -27,12 +25,6 @@ impl fmt::Display for Refusal {
                 "there is no choice of promotion: a Soldier reaching its rank 6 becomes a Guard Soldier by itself",
             ),
         }
-    }
-}
-
-impl From<Refusal> for IllegalMove {
-    fn from(refusal: Refusal) -> Self {
-        IllegalMove::own_rule(refusal)
     }
 }
 
@@ -148,12 +140,6 @@ impl fmt::Display for BadPosition {
     }
 }
 
-impl From<BadPosition> for PositionError {
-    fn from(kind: BadPosition) -> Self {
-        PositionError::Own(OwnRule::new(kind))
-    }
-}
-
 /// A Continental piece's move that does not go there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NotItsMove {
@@ -179,12 +165,6 @@ impl fmt::Display for NotItsMove {
                 "the Soldier on {from} cannot move to {to}: it moves diagonally only to capture"
             ),
         }
-    }
-}
-
-impl From<NotItsMove> for CannotMoveThere {
-    fn from(kind: NotItsMove) -> Self {
-        CannotMoveThere::Own(OwnRule::new(kind))
     }
 }
 
@@ -236,12 +216,6 @@ impl fmt::Display for InTheWay {
     }
 }
 
-impl From<InTheWay> for Blocked {
-    fn from(kind: InTheWay) -> Self {
-        Blocked::Own(OwnRule::new(kind))
-    }
-}
-
 /// A Continental move that leaves or puts the General in check.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InCheck {
@@ -289,8 +263,10 @@ impl fmt::Display for InCheck {
     }
 }
 
-impl From<InCheck> for LeavesInCheck {
-    fn from(kind: InCheck) -> Self {
-        LeavesInCheck::Own(OwnRule::new(kind))
-    }
-}
+carried_as_own!(
+    Refusal => IllegalMove,
+    BadPosition => PositionError,
+    NotItsMove => CannotMoveThere,
+    InTheWay => Blocked,
+    InCheck => LeavesInCheck,
+);

@@ -6,9 +6,7 @@
 //! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
 //! and found again with `IllegalMove::own`.
 
-use crate::engine::errors::{
-    Blocked, IllegalMove, LeavesInCheck, OwnRule, PositionError, Square, Subject, Wing,
-};
+use crate::engine::errors::{carried_as_own, Square, Subject, Wing};
 use crate::engine::types::{Color, Role};
 use std::fmt;
 
@@ -111,12 +109,6 @@ impl fmt::Display for Refusal {
     }
 }
 
-impl From<Refusal> for IllegalMove {
-    fn from(refusal: Refusal) -> Self {
-        IllegalMove::own_rule(refusal)
-    }
-}
-
 /// A Fluidity position text that Ferry refuses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BadPosition {
@@ -184,12 +176,6 @@ impl fmt::Display for BadPosition {
     }
 }
 
-impl From<BadPosition> for PositionError {
-    fn from(kind: BadPosition) -> Self {
-        PositionError::Own(OwnRule::new(kind))
-    }
-}
-
 /// What stands in a Fluidity piece's way.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InTheWay {
@@ -248,12 +234,6 @@ impl fmt::Display for InTheWay {
                 "you cannot castle {wing}: your own {own} on {at} stands between King and Rook"
             ),
         }
-    }
-}
-
-impl From<InTheWay> for Blocked {
-    fn from(kind: InTheWay) -> Self {
-        Blocked::Own(OwnRule::new(kind))
     }
 }
 
@@ -319,15 +299,17 @@ impl fmt::Display for InCheck {
     }
 }
 
-impl From<InCheck> for LeavesInCheck {
-    fn from(kind: InCheck) -> Self {
-        LeavesInCheck::Own(OwnRule::new(kind))
-    }
-}
+carried_as_own!(
+    Refusal => IllegalMove,
+    BadPosition => PositionError,
+    InTheWay => Blocked,
+    InCheck => LeavesInCheck,
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::errors::{IllegalMove, LeavesInCheck};
 
     /// Kinds print the sentences Ferry has always printed, byte for byte.
     #[test]

@@ -5,7 +5,7 @@
 //! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
 //! and found again with `IllegalMove::own`.
 
-use crate::engine::errors::{File, IllegalMove, OwnRule, Owned, PositionError, Square, Subject};
+use crate::engine::errors::{carried_as_own, File, Owned, Square, Subject};
 use crate::engine::types::{Color, Role};
 use std::fmt;
 
@@ -186,12 +186,6 @@ impl fmt::Display for Refusal {
     }
 }
 
-impl From<Refusal> for IllegalMove {
-    fn from(refusal: Refusal) -> Self {
-        IllegalMove::own_rule(refusal)
-    }
-}
-
 /// A Little River position text that Ferry refuses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BadPosition {
@@ -287,15 +281,15 @@ impl fmt::Display for BadPosition {
     }
 }
 
-impl From<BadPosition> for PositionError {
-    fn from(kind: BadPosition) -> Self {
-        PositionError::Own(OwnRule::new(kind))
-    }
-}
+carried_as_own!(
+    Refusal => IllegalMove,
+    BadPosition => PositionError,
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::errors::{IllegalMove, PositionError};
     use crate::engine::types::{Color, Piece, Role};
 
     fn sq(name: &str) -> Square {

@@ -6,9 +6,7 @@
 //! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
 //! and found again with `IllegalMove::own`.
 
-use crate::engine::errors::{
-    Blocked, CannotMoveThere, File, IllegalMove, OwnRule, PositionError, Square,
-};
+use crate::engine::errors::{carried_as_own, File, Square};
 use crate::engine::types::{Color, Role};
 use std::fmt;
 
@@ -143,12 +141,6 @@ impl fmt::Display for Refusal {
     }
 }
 
-impl From<Refusal> for IllegalMove {
-    fn from(refusal: Refusal) -> Self {
-        IllegalMove::own_rule(refusal)
-    }
-}
-
 /// A River Chess position text that Ferry refuses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BadPosition {
@@ -256,12 +248,6 @@ impl fmt::Display for BadPosition {
     }
 }
 
-impl From<BadPosition> for PositionError {
-    fn from(kind: BadPosition) -> Self {
-        PositionError::Own(OwnRule::new(kind))
-    }
-}
-
 /// A River Chess piece's move that does not go there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NotItsMove {
@@ -334,12 +320,6 @@ impl fmt::Display for NotItsMove {
     }
 }
 
-impl From<NotItsMove> for CannotMoveThere {
-    fn from(kind: NotItsMove) -> Self {
-        CannotMoveThere::Own(OwnRule::new(kind))
-    }
-}
-
 /// What stands in a River Chess piece's way.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InTheWay {
@@ -371,15 +351,17 @@ impl fmt::Display for InTheWay {
     }
 }
 
-impl From<InTheWay> for Blocked {
-    fn from(kind: InTheWay) -> Self {
-        Blocked::Own(OwnRule::new(kind))
-    }
-}
+carried_as_own!(
+    Refusal => IllegalMove,
+    BadPosition => PositionError,
+    NotItsMove => CannotMoveThere,
+    InTheWay => Blocked,
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::errors::IllegalMove;
 
     /// Kinds print the sentences Ferry has always printed, byte for byte.
     #[test]
