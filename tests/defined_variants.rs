@@ -493,3 +493,34 @@ fn a_mate_by_a_dropped_pawn_is_lost_by_its_dropper() {
     assert_eq!(mate.perft(1), 0);
     assert_eq!(mate.no_moves_value(), defined::definition::Value::Loss);
 }
+
+/// Chess whose Knights may also step two forward from their side's second rank (`NifmD`),
+/// against Fairy-Stockfish's perft of the same variant
+/// (`[inichess:chess]`, `knight = -`, `customPiece1 = n:NifmD`).
+#[test]
+fn initial_moves_start_from_the_second_rank_as_fairy_stockfish_counts_them() {
+    let text = std::fs::read_to_string(root().join("variants/chess.toml"))
+        .unwrap()
+        .replace("id = \"chess\"", "id = \"inichess\"")
+        .replace("betza = \"N\"", "betza = \"NifmD\"");
+    let d = defined::read(&text).unwrap();
+    let perft = |fen: &str, depth: u32| DefinedPosition::parse(&d, fen).unwrap().perft(depth);
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let second = "r1bqkb1r/pppnnppp/8/8/8/8/PPPNNPPP/R1BQKB1R w KQkq - 0 1";
+    let texts: Vec<String> = DefinedPosition::parse(&d, second)
+        .unwrap()
+        .perft_divide(1)
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect();
+    assert!(texts.iter().any(|t| t == "d2d4"), "{texts:?}");
+    // From the first rank the Knight has no initial move; nor does it take with one.
+    assert_eq!(perft(start, 1), 20);
+    // Orthodox chess has 4,865,609 here: Nb1-d2 and then d2-d4 make the difference.
+    assert_eq!(perft(start, 5), 4_866_491);
+    assert_eq!(perft(second, 1), 26);
+    assert_eq!(perft(second, 3), 20_358);
+    let black = second.replace(" w ", " b ");
+    assert_eq!(perft(&black, 3), 20_358);
+    assert_eq!(perft("4k3/8/8/8/3p4/8/3N4/4K3 w - - 0 1", 1), 10);
+}

@@ -2,8 +2,9 @@
 //! `N`, ... and the compounds `K`, `R`, `B`, `Q`), a doubled atom or a digit for a rider,
 //! and lowercase modifiers before each atom: `m` moves only, `c` captures only, `n` lame
 //! (blocked on its way), `p` a hopper over one screen (the Cannon's `mRcpR`), `g` a
-//! grasshopper (lands just past the screen), and the directions `f b l r v s h` alone or
-//! in pairs (`fl`, `ff`, `fs`, ...).
+//! grasshopper (lands just past the screen), `i` an initial move (only from the side's
+//! double-step ranks, and never a capture, as in Fairy-Stockfish), and the directions
+//! `f b l r v s h` alone or in pairs (`fl`, `ff`, `fs`, ...).
 
 use std::fmt;
 
@@ -38,6 +39,8 @@ pub struct Step {
     pub dr: i8,
     pub reach: Reach,
     pub modes: Modes,
+    /// `i`: a move made only from the side's initial region (the double-step ranks).
+    pub initial: bool,
 }
 
 /// Why a Betza text is no piece's move, with the character's place (1-based).
@@ -109,6 +112,7 @@ pub fn parse(text: &str) -> Result<Vec<Step>, BetzaError> {
     let mut capture = false;
     let mut hop: Option<char> = None;
     let mut lame = false;
+    let mut initial = false;
     let mut directions: Vec<String> = Vec::new();
     let mut i = 0;
     while i < chars.len() {
@@ -120,10 +124,11 @@ pub fn parse(text: &str) -> Result<Vec<Step>, BetzaError> {
             'c' => capture = true,
             'p' | 'g' => hop = Some(c),
             'n' => lame = true,
-            'i' | 'e' | 'j' | 'o' | 'x' | 'y' | 'a' | 'u' | 't' | 'z' | 'q' | 'w' | 'k' => {
+            'i' => initial = true,
+            'e' | 'j' | 'o' | 'x' | 'y' | 'a' | 'u' | 't' | 'z' | 'q' | 'w' | 'k' => {
                 return fail(format!(
-                    "the modifier '{c}' is not read here; use m c n p g and the directions \
-                     f b l r v s h (a pawn's double step is [pawns] double_step)"
+                    "the modifier '{c}' is not read here; use m c n p g i and the directions \
+                     f b l r v s h"
                 ));
             }
             _ if VERTICAL.contains(c) || HORIZONTAL.contains(c) => {
@@ -181,7 +186,18 @@ pub fn parse(text: &str) -> Result<Vec<Step>, BetzaError> {
                     (None, false, None) => Reach::Leap,
                     (None, false, Some(r)) => Reach::Ride(r),
                 };
-                let modes = if quiet || capture {
+                if initial && capture {
+                    return fail(
+                        "an initial move ('i') never takes; write i or im before the atom".into(),
+                    );
+                }
+                let modes = if initial {
+                    // An initial move only moves, as Fairy-Stockfish reads it.
+                    Modes {
+                        quiet: true,
+                        capture: false,
+                    }
+                } else if quiet || capture {
                     Modes { quiet, capture }
                 } else {
                     Modes {
@@ -210,6 +226,7 @@ pub fn parse(text: &str) -> Result<Vec<Step>, BetzaError> {
                             dr,
                             reach,
                             modes,
+                            initial,
                         };
                         if chosen && !steps.contains(&step) {
                             steps.push(step);
@@ -220,12 +237,13 @@ pub fn parse(text: &str) -> Result<Vec<Step>, BetzaError> {
                 capture = false;
                 hop = None;
                 lame = false;
+                initial = false;
                 directions.clear();
             }
         }
         i += 1;
     }
-    if quiet || capture || hop.is_some() || lame || !directions.is_empty() {
+    if quiet || capture || initial || hop.is_some() || lame || !directions.is_empty() {
         return Err(BetzaError {
             at: chars.len(),
             message: "ends with modifiers and no atom after them".into(),
@@ -277,7 +295,8 @@ mod tests {
             modes: Modes {
                 quiet: true,
                 capture: false
-            }
+            },
+            initial: false,
         }));
         assert_eq!(vectors("fcF"), [(-1, 1), (1, 1)]);
         // Silver and Gold: five and six of the King's steps.
@@ -307,6 +326,24 @@ mod tests {
     }
 
     #[test]
+    fn initial_moves_only_move() {
+        // The pawn's double step as a piece's own move, and a knight with one.
+        let double = parse("ifmnD").unwrap();
+        assert_eq!(double.len(), 1);
+        let step = double[0];
+        assert!(step.initial && step.reach == Reach::Lame);
+        assert!(step.modes.quiet && !step.modes.capture);
+        let knight = parse("NifmD").unwrap();
+        assert_eq!(knight.iter().filter(|s| s.initial).count(), 1);
+        assert_eq!(knight.iter().filter(|s| !s.initial).count(), 8);
+        // Written without m, the initial part still only moves.
+        assert!(parse("iW")
+            .unwrap()
+            .iter()
+            .all(|s| s.initial && !s.modes.capture));
+    }
+
+    #[test]
     fn broken_texts_say_where() {
         assert_eq!(parse("X").unwrap_err().at, 1);
         assert!(parse("fmWfcX")
@@ -319,7 +356,12 @@ mod tests {
             .message
             .contains("ends with modifiers"));
         assert!(parse("nR").unwrap_err().message.contains("lame"));
-        assert!(parse("ifmnD").unwrap_err().message.contains("double_step"));
+        assert!(parse("icD").unwrap_err().message.contains("never takes"));
+        assert!(parse("i")
+            .unwrap_err()
+            .message
+            .contains("ends with modifiers"));
+        assert!(parse("eW").unwrap_err().message.contains("not read here"));
         assert!(parse(&"W".repeat(65)).is_err());
         assert!(parse("W12").is_err());
         assert_eq!(parse("").unwrap(), []);

@@ -5,7 +5,7 @@
 use super::betza::{Modes, Reach};
 use super::definition::PieceKind;
 use crate::engine::board::{Cell, Shape};
-use crate::engine::types::Color;
+use crate::engine::types::{ByColor, Color};
 
 /// A leap whose way must be empty (`n`).
 #[derive(Clone, Debug)]
@@ -61,7 +61,13 @@ pub struct Tables {
 }
 
 impl Tables {
-    pub fn new(shape: &Shape, pieces: &[PieceKind], royals_may_face: bool) -> Tables {
+    /// `initial`: each side's cells from which its pieces' initial moves (`i`) are made.
+    pub fn new(
+        shape: &Shape,
+        pieces: &[PieceKind],
+        initial: ByColor<u128>,
+        royals_may_face: bool,
+    ) -> Tables {
         let total = shape.files() as usize * shape.ranks() as usize;
         let mut reaches = Vec::with_capacity(pieces.len() * 2 * total);
         for piece in pieces {
@@ -69,7 +75,8 @@ impl Tables {
                 for i in 0..total {
                     let cell = Cell(i as u8);
                     let r = if shape.cells().contains(cell) {
-                        reaches_of(shape, piece, side, cell)
+                        let first = initial[side] >> i & 1 == 1;
+                        reaches_of(shape, piece, side, cell, first)
                     } else {
                         Reaches::default()
                     };
@@ -183,7 +190,7 @@ fn lines_to(
     (set, stand)
 }
 
-fn reaches_of(shape: &Shape, piece: &PieceKind, side: Color, from: Cell) -> Reaches {
+fn reaches_of(shape: &Shape, piece: &PieceKind, side: Color, from: Cell, initial: bool) -> Reaches {
     let mut r = Reaches {
         allowed: piece.confined[side],
         ..Reaches::default()
@@ -195,7 +202,7 @@ fn reaches_of(shape: &Shape, piece: &PieceKind, side: Color, from: Cell) -> Reac
     } else {
         &piece.steps
     };
-    for step in steps {
+    for step in steps.iter().filter(|s| initial || !s.initial) {
         let (df, dr) = (step.df, step.dr * flip);
         match step.reach {
             Reach::Leap => {
