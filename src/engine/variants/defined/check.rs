@@ -436,18 +436,12 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
     }
     // Initial moves (`i`) start from the double-step ranks, or the side's second rank
     // where none are written.
-    let initial = ByColor::new(
-        if double_step.white != 0 {
-            double_step.white
-        } else {
-            rank_set(2, Color::White)
-        },
-        if double_step.black != 0 {
-            double_step.black
-        } else {
-            rank_set(2, Color::Black)
-        },
-    );
+    let mut initial = double_step;
+    for side in Color::ALL {
+        if initial[side] == 0 {
+            initial[side] = rank_set(2, side);
+        }
+    }
     let tables = Tables::new(&shape, &pieces, initial, file.royals_may_face);
     for (i, p) in pieces.iter().enumerate() {
         if !tables.can_move_somewhere(i as u8) {
