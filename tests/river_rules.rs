@@ -6,8 +6,7 @@
 mod common;
 
 use common::{game, sorted_texts, words};
-use ferry::engine::errors::NotYourPiece;
-use ferry::engine::variants::river::{Refusal, River};
+use ferry::engine::variants::river::{NotYours, Refusal, River};
 use ferry::engine::{
     variant, Color, GameResult, IllegalMove, Move, MoveList, Outcome, Position, Reason, Removal,
 };
@@ -97,10 +96,8 @@ fn e01_start() {
     let e = refused(START, "~h6>h5");
     assert!(e.to_string().contains("Black's side"), "{e}");
     assert!(
-        matches!(
-            e,
-            IllegalMove::NotYourPiece(NotYourPiece::BoatOnOtherSide { .. })
-        ),
+        matches!(e, IllegalMove::NotYourPiece(_))
+            && matches!(e.own::<NotYours>(), Some(NotYours::BoatOnOtherSide { .. })),
         "{e:?}"
     );
     assert_eq!(p.text(), START);

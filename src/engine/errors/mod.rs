@@ -16,7 +16,7 @@ mod rules;
 mod words;
 
 pub use moving::{Blocked, CannotMoveThere, LeavesInCheck};
-pub use pieces::{Among, BadDrop, DropZone, GameOver, NoPiece, NotYourPiece, OwnPiece, RankBand};
+pub use pieces::{Among, BadDrop, GameOver, NoPiece, NotYourPiece, OwnPiece};
 pub use position::PositionError;
 pub use reading::{NoSuchMove, Unreadable};
 pub(crate) use rules::carried_as_own;
@@ -66,8 +66,9 @@ pub enum IllegalMove {
     Ambiguous(Vec<String>),
     /// A variant's own rule forbids it (palace closed, kings would face, ...).
     Rule(RuleBroken),
-    /// Little River: the check would repeat a position a third time while its side has
-    /// checked on every move since the position first occurred.
+    /// The check would repeat a position a third time while its side has checked on
+    /// every move since the position first occurred (Little River, and a defined variant
+    /// that forbids perpetual check).
     PerpetualCheck,
     /// A defined variant's refusal with the names of its pieces, which its lettered roles
     /// take while the sentence is written (`types::PieceNames`).
@@ -153,27 +154,6 @@ mod tests {
                     by: None,
                 }),
                 "the Rook on c4 cannot go to c8: a piece is in the way",
-            ),
-            (
-                IllegalMove::BadDrop(BadDrop::OutsideZone {
-                    role: Role::Chariot,
-                    zone: DropZone {
-                        original: None,
-                        captured: Some(RankBand {
-                            own: (1, 5),
-                            board: (8, 4),
-                        }),
-                    },
-                    to: sq("e3"),
-                }),
-                "a Chariot may only be dropped on your ranks 1-5 (ranks 4-8), and e3 is not there",
-            ),
-            (
-                IllegalMove::NoSuchMove(NoSuchMove::Removes {
-                    removed: vec![sq("a3"), sq("a5"), sq("a6")],
-                    canonical: "Ra1xa3xa5xa6-a7".to_string(),
-                }),
-                "that move removes a3, a5, a6: write Ra1xa3xa5xa6-a7",
             ),
             (
                 IllegalMove::NoSuchMove(NoSuchMove::OffBoard {

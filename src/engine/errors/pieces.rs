@@ -2,6 +2,7 @@
 //! your own piece there, nothing to drop.
 
 use super::words::{File, Square, Subject};
+use super::OwnRule;
 use crate::engine::outcome::Outcome;
 use crate::engine::types::{Color, Role};
 use std::fmt;
@@ -41,44 +42,30 @@ pub enum Among {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NoPiece {
     On(Square),
-    /// River: neither a piece nor a boat.
-    PieceOrBoat(Square),
-    /// River: a boat without a passenger moves by `~`.
-    EmptyBoat {
-        boat: Square,
-        to: Square,
-    },
-    /// Amalgamated: a from-to move off the board.
+    /// A from-to move off the board.
     OffBoard,
-    /// River's reader.
+    /// No piece of `role` could move to `to`.
     NoneCanMove {
         role: Role,
         to: Square,
     },
-    /// Continental's reader; `drop` is the piece's letter when one in hand could go there.
+    /// As `NoneCanMove`, among the pieces the text limits itself to; `drop` is the
+    /// piece's letter when one in hand could go there.
     NoneCanMoveAmong {
         role: Role,
         among: Option<Among>,
         to: Square,
         drop: Option<&'static str>,
     },
-    /// Fluidity's reader (`to` when the text names one).
-    NoRoleGoesTo {
-        text: String,
-        side: Color,
-        role: Role,
-        to: Option<Square>,
-    },
+    /// A kind only one variant has, as that variant's own type (in its folder).
+    Own(OwnRule),
 }
 
 impl fmt::Display for NoPiece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            NoPiece::Own(kind) => kind.fmt(f),
             NoPiece::On(at) => write!(f, "there is no piece on {at}"),
-            NoPiece::PieceOrBoat(at) => write!(f, "there is no piece or boat on {at}"),
-            NoPiece::EmptyBoat { boat, to } => {
-                write!(f, "the boat on {boat} is empty: move it with ~{boat}>{to}")
-            }
             NoPiece::OffBoard => f.write_str("that cell is not on the board"),
             NoPiece::NoneCanMove { role, to } => {
                 write!(f, "you have no {role} that could move to {to}")
@@ -101,18 +88,6 @@ impl fmt::Display for NoPiece {
                 }
                 Ok(())
             }
-            NoPiece::NoRoleGoesTo {
-                text,
-                side,
-                role,
-                to,
-            } => {
-                write!(
-                    f,
-                    "no legal move matches '{text}': {side} has no {role} that could go to "
-                )?;
-                to.map_or(Ok(()), |to| write!(f, "{to}"))
-            }
         }
     }
 }
@@ -128,28 +103,19 @@ pub enum NotYourPiece {
     },
     /// "the Black Rook on e4 is not yours: White is to move".
     NotYours { piece: Subject, side: Color },
-    /// River: an empty boat moves only for the side whose half it lies in.
-    BoatOnOtherSide { boat: Square, side: Color },
-    /// Fluidity: the castling of the other side.
-    Castling { owner: Color, side: Color },
+    /// A kind only one variant has, as that variant's own type (in its folder).
+    Own(OwnRule),
 }
 
 impl fmt::Display for NotYourPiece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            NotYourPiece::Own(kind) => kind.fmt(f),
             NotYourPiece::Owner { piece, owner, side } => {
                 write!(f, "{piece} is {owner}'s, and it is {side} to move")
             }
             NotYourPiece::NotYours { piece, side } => {
                 write!(f, "{piece} is not yours: {side} is to move")
-            }
-            NotYourPiece::BoatOnOtherSide { boat, side } => write!(
-                f,
-                "the empty boat on {boat} lies on {side}'s side of the river: only {side} may \
-                 move it"
-            ),
-            NotYourPiece::Castling { owner, side } => {
-                write!(f, "that is {owner}'s castling, and {side} is to move")
             }
         }
     }
@@ -170,15 +136,16 @@ pub enum OwnPiece {
         to: Square,
         own: Role,
     },
-    /// River: "your Rook stands on e4".
+    /// "your Rook stands on e4".
     StandsOn { own: Role, at: Square },
-    /// Amalgamated: "... cannot take the Rook on e4, your own piece".
-    Take { piece: Subject, own: Subject },
+    /// A kind only one variant has, as that variant's own type (in its folder).
+    Own(OwnRule),
 }
 
 impl fmt::Display for OwnPiece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            OwnPiece::Own(kind) => kind.fmt(f),
             OwnPiece::GoStandsThere { piece, to, own } => {
                 write!(f, "{piece} cannot go to {to}: your own {own} stands there")
             }
@@ -189,51 +156,6 @@ impl fmt::Display for OwnPiece {
                 )
             }
             OwnPiece::StandsOn { own, at } => write!(f, "your {own} stands on {at}"),
-            OwnPiece::Take { piece, own } => {
-                write!(f, "{piece} cannot take {own}, your own piece")
-            }
-        }
-    }
-}
-
-/// Continental: a band of ranks, as the side counts them (1 nearest) and as the board
-/// numbers them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct RankBand {
-    pub own: (u8, u8),
-    pub board: (u8, u8),
-}
-
-impl fmt::Display for RankBand {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ((from, to), (a, b)) = (self.own, self.board);
-        if from == to {
-            write!(f, "your rank {from} (rank {a} of the board)")
-        } else {
-            write!(
-                f,
-                "your ranks {from}-{to} (ranks {}-{})",
-                a.min(b),
-                a.max(b)
-            )
-        }
-    }
-}
-
-/// Continental: where a side may drop a piece, for the originals and the captured ones
-/// it holds.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct DropZone {
-    pub original: Option<RankBand>,
-    pub captured: Option<RankBand>,
-}
-
-impl fmt::Display for DropZone {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.original, self.captured) {
-            (Some(a), Some(b)) => write!(f, "{a} or {b}"),
-            (Some(a), None) | (None, Some(a)) => write!(f, "{a}"),
-            (None, None) => Ok(()),
         }
     }
 }
@@ -245,22 +167,11 @@ pub enum BadDrop {
         game: &'static str,
     },
     EmptyHand,
-    /// Continental: the letter names no droppable piece; `captured` when captured pieces
-    /// may be dropped too.
-    NotDroppable {
-        text: String,
-        captured: bool,
-    },
     NeverInHand {
         role: Role,
     },
     NoneInHand {
         role: Role,
-    },
-    OutsideZone {
-        role: Role,
-        zone: DropZone,
-        to: Square,
     },
     Occupied {
         to: Square,
@@ -272,30 +183,20 @@ pub enum BadDrop {
         role: Role,
         to: Square,
     },
+    /// A kind only one variant has, as that variant's own type (in its folder).
+    Own(OwnRule),
 }
 
 impl fmt::Display for BadDrop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            BadDrop::Own(kind) => kind.fmt(f),
             BadDrop::NoDrops { game } => write!(f, "there are no drops in {game}"),
             BadDrop::EmptyHand => f.write_str("you have no piece in hand to drop"),
-            BadDrop::NotDroppable { text, captured } => write!(
-                f,
-                "'{text}' is not a piece that can be dropped: use P (Soldier) or C (Cannon){}",
-                if *captured {
-                    ", or R, H, E, G for captured pieces"
-                } else {
-                    ""
-                }
-            ),
             BadDrop::NeverInHand { role } => {
                 write!(f, "a {role} is never in hand, so it cannot be dropped")
             }
             BadDrop::NoneInHand { role } => write!(f, "you have no {role} in hand"),
-            BadDrop::OutsideZone { role, zone, to } => write!(
-                f,
-                "a {role} may only be dropped on {zone}, and {to} is not there"
-            ),
             BadDrop::Occupied { to, role } => write!(
                 f,
                 "{to} is occupied by a {role}: a piece can only be dropped on an empty square"

@@ -4,7 +4,10 @@
 //! `Own`. So a new variant writes its refusals without touching this module.
 
 use super::words::{Square, Subject};
-use super::{Blocked, CannotMoveThere, IllegalMove, LeavesInCheck, PositionError};
+use super::{
+    BadDrop, Blocked, CannotMoveThere, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
+    NotYourPiece, OwnPiece, PositionError, Unreadable,
+};
 use std::any::Any;
 use std::fmt;
 
@@ -116,7 +119,8 @@ impl Eq for OwnRule {}
 
 /// `From` for each of a variant's own kinds into the shared category that carries it, as
 /// `Own`: `carried_as_own!(Refusal => IllegalMove, BadPosition => PositionError)`. A
-/// kind carried as a whole refusal goes through `RuleBroken::Own`.
+/// kind carried as a whole refusal goes through `RuleBroken::Own`; a kind carried by one of
+/// `IllegalMove`'s categories also becomes that refusal (`IllegalMove::from(kind)`).
 macro_rules! carried_as_own {
     ($($kind:ty => $category:ident),+ $(,)?) => {
         $($crate::engine::errors::carried_as_own!(@one $kind => $category);)+
@@ -128,10 +132,22 @@ macro_rules! carried_as_own {
             }
         }
     };
+    (@one $kind:ty => PositionError) => {
+        impl From<$kind> for $crate::engine::errors::PositionError {
+            fn from(kind: $kind) -> Self {
+                $crate::engine::errors::PositionError::Own($crate::engine::errors::OwnRule::new(kind))
+            }
+        }
+    };
     (@one $kind:ty => $category:ident) => {
         impl From<$kind> for $crate::engine::errors::$category {
             fn from(kind: $kind) -> Self {
                 $crate::engine::errors::$category::Own($crate::engine::errors::OwnRule::new(kind))
+            }
+        }
+        impl From<$kind> for $crate::engine::errors::IllegalMove {
+            fn from(kind: $kind) -> Self {
+                $crate::engine::errors::IllegalMove::$category(kind.into())
             }
         }
     };
@@ -149,9 +165,15 @@ impl IllegalMove {
     pub fn own<T: 'static>(&self) -> Option<&T> {
         match self {
             IllegalMove::Rule(RuleBroken::Own(kind))
+            | IllegalMove::Unreadable(Unreadable::Own(kind))
+            | IllegalMove::NoPiece(NoPiece::Own(kind))
+            | IllegalMove::NotYourPiece(NotYourPiece::Own(kind))
             | IllegalMove::CannotMoveThere(CannotMoveThere::Own(kind))
             | IllegalMove::Blocked(Blocked::Own(kind))
-            | IllegalMove::LeavesInCheck(LeavesInCheck::Own(kind)) => kind.get(),
+            | IllegalMove::OwnPiece(OwnPiece::Own(kind))
+            | IllegalMove::LeavesInCheck(LeavesInCheck::Own(kind))
+            | IllegalMove::BadDrop(BadDrop::Own(kind))
+            | IllegalMove::NoSuchMove(NoSuchMove::Own(kind)) => kind.get(),
             IllegalMove::Named { refusal, .. } => refusal.own(),
             _ => None,
         }

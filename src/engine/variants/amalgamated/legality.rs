@@ -1,9 +1,9 @@
 //! The independent legality check of one move, which says why a move is refused.
 
-use super::{InTheWay, NotItsMove, Refusal};
+use super::{InTheWay, NotItsMove, OwnThere, Refusal};
 use crate::engine::board::{Cell, CellSet};
 use crate::engine::errors::{
-    Blocked, CannotMoveThere, IllegalMove, LeavesInCheck, NoPiece, NotYourPiece, OwnPiece,
+    Blocked, CannotMoveThere, IllegalMove, LeavesInCheck, NoPiece, NotYourPiece,
 };
 use crate::engine::types::{Piece, Role};
 
@@ -62,7 +62,7 @@ impl Amalgamated {
             }
         }
         if target.is_some_and(|p| p.color == piece.color) {
-            return Err(IllegalMove::OwnPiece(OwnPiece::Take {
+            return Err(IllegalMove::from(OwnThere::Take {
                 piece: me,
                 own: self.describe(to),
             }));

@@ -22,7 +22,7 @@ mod refusals;
 mod rules;
 mod text;
 
-pub use refusals::{BadPosition, InTheWay, NotItsMove, Refusal};
+pub use refusals::{BadPosition, InTheWay, NoFit, NotItsMove, OwnThere, Refusal};
 
 pub use options::Config;
 

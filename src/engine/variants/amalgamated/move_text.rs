@@ -6,7 +6,7 @@ use crate::engine::moves::Move;
 use crate::engine::notation::{self, SanMove, SanStyle};
 
 use super::pieces::{letter, roles_for_letter, shape};
-use super::Amalgamated;
+use super::{Amalgamated, NoFit};
 use crate::engine::player_text::excerpt;
 
 pub(super) const SAN_STYLE: SanStyle = SanStyle {
@@ -86,7 +86,7 @@ impl Amalgamated {
         }
         let t = notation::clean_move_text(text);
         match (reasons.is_empty(), wanted) {
-            (true, Some(role)) => IllegalMove::NoSuchMove(NoSuchMove::NoRoleGoesThere {
+            (true, Some(role)) => IllegalMove::from(NoFit::NoRoleGoesThere {
                 text: excerpt(t),
                 side: self.side,
                 role,

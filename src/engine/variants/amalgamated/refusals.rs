@@ -1,6 +1,7 @@
 //! Amalgamated's own refusal kinds: promotion by the landing cell, the royal files, no
-//! return home (`Refusal`), its Pawn's moves (`NotItsMove`, `InTheWay`), and the position
-//! texts it refuses (`BadPosition`).
+//! return home (`Refusal`), its Pawn's moves (`NotItsMove`, `InTheWay`), a capture of
+//! one's own piece (`OwnThere`), a move text no move fits (`NoFit`), and the position texts
+//! it refuses (`BadPosition`).
 //!
 //! Each kind's `Display` is the sentence the player reads; the shared categories of
 //! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
@@ -182,8 +183,45 @@ impl fmt::Display for InTheWay {
     }
 }
 
+/// A capture of one's own piece, which Amalgamated names as the piece taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OwnThere {
+    /// "... cannot take the Rook on e4, your own piece".
+    Take { piece: Subject, own: Subject },
+}
+
+impl fmt::Display for OwnThere {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let OwnThere::Take { piece, own } = self;
+        write!(f, "{piece} cannot take {own}, your own piece")
+    }
+}
+
+/// A move text that reads but fits no legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoFit {
+    /// The text names a piece the side has, but none goes there.
+    NoRoleGoesThere {
+        text: String,
+        side: Color,
+        role: Role,
+    },
+}
+
+impl fmt::Display for NoFit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let NoFit::NoRoleGoesThere { text, side, role } = self;
+        write!(
+            f,
+            "no legal move matches '{text}': {side} has no {role} that could go there"
+        )
+    }
+}
+
 carried_as_own!(
     Refusal => IllegalMove,
+    OwnThere => OwnPiece,
+    NoFit => NoSuchMove,
     BadPosition => PositionError,
     NotItsMove => CannotMoveThere,
     InTheWay => Blocked,

@@ -3,11 +3,11 @@
 
 use super::tables::{board_rank, tables, CAPTURED_ORDER, GENERAL};
 use super::ContinentalPosition;
-use super::{InCheck, InTheWay, NotItsMove, Refusal};
+use super::{DropRefused, DropZone, InCheck, InTheWay, NotItsMove, RankBand, Refusal};
 use crate::engine::board::{Cell, CellSet};
 use crate::engine::errors::{
-    BadDrop, Blocked, CannotMoveThere, DropZone, IllegalMove, LeavesInCheck, NoPiece, NotYourPiece,
-    OwnPiece, RankBand, Subject,
+    BadDrop, Blocked, CannotMoveThere, IllegalMove, LeavesInCheck, NoPiece, NotYourPiece, OwnPiece,
+    Subject,
 };
 use crate::engine::types::Role;
 use crate::engine::variant::Position;
@@ -202,7 +202,7 @@ impl ContinentalPosition {
                 original: (stock.original.count(role) > 0).then(|| band(original, original)),
                 captured: (stock.captured.count(role) > 0).then(|| band(1, 5)),
             };
-            return Err(IllegalMove::BadDrop(BadDrop::OutsideZone {
+            return Err(IllegalMove::from(DropRefused::OutsideZone {
                 role,
                 zone,
                 to: tn,

@@ -13,7 +13,9 @@ mod rules;
 mod tables;
 mod text;
 
-pub use refusals::{BadPosition, InCheck, InTheWay, NotItsMove, Refusal};
+pub use refusals::{
+    BadPosition, DropRefused, DropZone, InCheck, InTheWay, NoFit, NotItsMove, RankBand, Refusal,
+};
 
 use crate::engine::board::{Cell, CellSet, Shape};
 use crate::engine::errors::{

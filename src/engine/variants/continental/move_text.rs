@@ -3,7 +3,7 @@
 use super::tables::{
     kind, letter, role_of_letter, san_letter, tables, CAPTURED_ORDER, GUARD_SOLDIER,
 };
-use super::ContinentalPosition;
+use super::{ContinentalPosition, DropRefused, NoFit};
 use crate::engine::board::Cell;
 use crate::engine::errors::{Among, BadDrop, File, IllegalMove, NoPiece, NoSuchMove};
 use crate::engine::moves::{Move, MoveList};
@@ -109,7 +109,7 @@ impl ContinentalPosition {
                 Some(l) => match l.chars().next().and_then(role_of_letter) {
                     Some(r) if l.len() == 1 => r,
                     _ => {
-                        return Some(IllegalMove::BadDrop(BadDrop::NotDroppable {
+                        return Some(IllegalMove::from(DropRefused::NotDroppable {
                             text: excerpt(l),
                             captured: self.config.drop,
                         }))
@@ -127,7 +127,7 @@ impl ContinentalPosition {
             })
             .unwrap_or(Some(Role::Soldier));
         let bad_promotion = || {
-            IllegalMove::NoSuchMove(NoSuchMove::SoldierPromotion {
+            IllegalMove::from(NoFit::SoldierPromotion {
                 text: excerpt(text),
             })
         };

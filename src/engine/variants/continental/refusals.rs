@@ -1,6 +1,7 @@
 //! Continental's own refusal kinds: its Soldier's promotion (`Refusal`), the Cannon's,
 //! Chariot's and Soldier's moves (`NotItsMove`, `InTheWay`), the General's check
-//! (`InCheck`), and the position texts it refuses (`BadPosition`).
+//! (`InCheck`), drops outside a piece's ranks or of no droppable piece (`DropRefused`), a
+//! promotion text it refuses (`NoFit`), and the position texts it refuses (`BadPosition`).
 //!
 //! Each kind's `Display` is the sentence the player reads; the shared categories of
 //! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
@@ -263,10 +264,131 @@ impl fmt::Display for InCheck {
     }
 }
 
+/// A band of ranks, as the side counts them (1 nearest) and as the board numbers them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RankBand {
+    pub own: (u8, u8),
+    pub board: (u8, u8),
+}
+
+impl fmt::Display for RankBand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ((from, to), (a, b)) = (self.own, self.board);
+        if from == to {
+            write!(f, "your rank {from} (rank {a} of the board)")
+        } else {
+            write!(
+                f,
+                "your ranks {from}-{to} (ranks {}-{})",
+                a.min(b),
+                a.max(b)
+            )
+        }
+    }
+}
+
+/// Where a side may drop a piece, for the originals and the captured ones it holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DropZone {
+    pub original: Option<RankBand>,
+    pub captured: Option<RankBand>,
+}
+
+impl fmt::Display for DropZone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.original, self.captured) {
+            (Some(a), Some(b)) => write!(f, "{a} or {b}"),
+            (Some(a), None) | (None, Some(a)) => write!(f, "{a}"),
+            (None, None) => Ok(()),
+        }
+    }
+}
+
+/// A drop Continental refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DropRefused {
+    /// The letter names no droppable piece; `captured` when captured pieces may be
+    /// dropped too.
+    NotDroppable { text: String, captured: bool },
+    OutsideZone {
+        role: Role,
+        zone: DropZone,
+        to: Square,
+    },
+}
+
+impl fmt::Display for DropRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DropRefused::NotDroppable { text, captured } => write!(
+                f,
+                "'{text}' is not a piece that can be dropped: use P (Soldier) or C (Cannon){}",
+                if *captured {
+                    ", or R, H, E, G for captured pieces"
+                } else {
+                    ""
+                }
+            ),
+            DropRefused::OutsideZone { role, zone, to } => write!(
+                f,
+                "a {role} may only be dropped on {zone}, and {to} is not there"
+            ),
+        }
+    }
+}
+
+/// A move text that reads but fits no legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoFit {
+    /// The promotion the text asks for.
+    SoldierPromotion { text: String },
+}
+
+impl fmt::Display for NoFit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let NoFit::SoldierPromotion { text } = self;
+        write!(
+            f,
+            "'{text}': only a Soldier reaching its rank 6 promotes, always to a Guard Soldier (=S)"
+        )
+    }
+}
+
 carried_as_own!(
     Refusal => IllegalMove,
+    DropRefused => BadDrop,
+    NoFit => NoSuchMove,
     BadPosition => PositionError,
     NotItsMove => CannotMoveThere,
     InTheWay => Blocked,
     InCheck => LeavesInCheck,
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::errors::{BadDrop, IllegalMove};
+
+    /// A drop outside its ranks is a drop refusal with the sentence Ferry has always printed.
+    #[test]
+    fn a_drop_outside_its_ranks_says_which_ranks() {
+        let kind = DropRefused::OutsideZone {
+            role: Role::Chariot,
+            zone: DropZone {
+                original: None,
+                captured: Some(RankBand {
+                    own: (1, 5),
+                    board: (8, 4),
+                }),
+            },
+            to: Square { file: 4, rank: 3 },
+        };
+        let refusal = IllegalMove::from(kind.clone());
+        assert!(matches!(refusal, IllegalMove::BadDrop(BadDrop::Own(_))));
+        assert_eq!(
+            refusal.to_string(),
+            "a Chariot may only be dropped on your ranks 1-5 (ranks 4-8), and e3 is not there"
+        );
+        assert_eq!(refusal.own::<DropRefused>(), Some(&kind));
+    }
+}

@@ -5,7 +5,7 @@
 use super::rules::right_of;
 use super::tables::{kind, pattern_words, shape, square, tables, KING};
 use super::FluidityPosition;
-use super::{Danger, InCheck, InTheWay, Refusal};
+use super::{Danger, InCheck, InTheWay, NoFit, NotYours, Refusal};
 use crate::engine::board::{Cell, CellSet64};
 use crate::engine::errors::{
     BadDrop, Blocked, CannotMoveThere, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
@@ -213,7 +213,7 @@ impl FluidityPosition {
             return Err(IllegalMove::from(Refusal::CastlingPlaces));
         };
         if right.color != self.side {
-            return Err(IllegalMove::NotYourPiece(NotYourPiece::Castling {
+            return Err(IllegalMove::from(NotYours::Castling {
                 owner: right.color,
                 side: self.side,
             }));
@@ -239,7 +239,7 @@ impl FluidityPosition {
         let rook = if long { rank } else { rank + 7 };
         match self.check_castle(Cell(king), Cell(rook)) {
             Err(e) => e,
-            Ok(()) => IllegalMove::NoSuchMove(NoSuchMove::CastlingNotLegal),
+            Ok(()) => IllegalMove::from(NoFit::CastlingNotLegal),
         }
     }
 }

@@ -22,7 +22,9 @@ mod rules;
 mod tables;
 mod text;
 
-pub use refusals::{BadPosition, Danger, InCheck, InTheWay, Refusal};
+pub use refusals::{
+    BadPosition, BadText, Danger, InCheck, InTheWay, NoFit, NoPieceFor, NotYours, Refusal,
+};
 
 pub use options::Config;
 

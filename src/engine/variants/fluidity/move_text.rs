@@ -4,9 +4,9 @@
 
 use super::rules::{right_of, Right};
 use super::tables::{letter, name, role_of_letter, shape, square};
-use super::FluidityPosition;
+use super::{BadText, FluidityPosition, NoFit, NoPieceFor};
 use crate::engine::board::{Cell, CellSet64};
-use crate::engine::errors::{IllegalMove, NoPiece, NoSuchMove, Square, Unreadable};
+use crate::engine::errors::{IllegalMove, NoSuchMove, Square, Unreadable};
 use crate::engine::moves::Move;
 use crate::engine::notation;
 use crate::engine::player_text::excerpt;
@@ -182,7 +182,7 @@ impl FluidityPosition {
         let list = match tokens(rest).and_then(|ts| list_of(&ts)) {
             Some(list) => list,
             None => {
-                return Some(Err(IllegalMove::Unreadable(Unreadable::AfterCastling {
+                return Some(Err(IllegalMove::from(BadText::AfterCastling {
                     text: excerpt(t),
                     long,
                 })))
@@ -209,7 +209,7 @@ impl FluidityPosition {
         } else {
             squares_in_order(d.removed, &self.removed_in_order(&d.mv))
         };
-        IllegalMove::NoSuchMove(NoSuchMove::Removes {
+        IllegalMove::from(NoFit::Removes {
             removed,
             canonical: self.canonical(&d.mv),
         })
@@ -286,13 +286,13 @@ impl FluidityPosition {
             }
             let to = group.first().map(|r| square(r.to));
             return match wanted {
-                Some(role) => IllegalMove::NoPiece(NoPiece::NoRoleGoesTo {
+                Some(role) => IllegalMove::from(NoPieceFor::NoRoleGoesTo {
                     text: excerpt(t),
                     side: self.side,
                     role,
                     to,
                 }),
-                None => IllegalMove::NoSuchMove(NoSuchMove::NoPieceGoesTo {
+                None => IllegalMove::from(NoFit::NoPieceGoesTo {
                     text: excerpt(t),
                     to,
                 }),

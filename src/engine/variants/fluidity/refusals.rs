@@ -1,6 +1,8 @@
 //! Fluidity's own refusal kinds: its castling and the limit on what one move removes
 //! (`Refusal`), what stands in a piece's way (`InTheWay`), a King left in danger
-//! (`InCheck`), and the position texts it refuses (`BadPosition`).
+//! (`InCheck`), the other side's castling (`NotYours`), the move texts it cannot read
+//! (`BadText`) or that no move fits (`NoFit`, `NoPieceFor`), and the position texts it
+//! refuses (`BadPosition`).
 //!
 //! Each kind's `Display` is the sentence the player reads; the shared categories of
 //! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
@@ -299,8 +301,115 @@ impl fmt::Display for InCheck {
     }
 }
 
+/// A castling text names the other side's castling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotYours {
+    Castling { owner: Color, side: Color },
+}
+
+impl fmt::Display for NotYours {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let NotYours::Castling { owner, side } = self;
+        write!(f, "that is {owner}'s castling, and {side} is to move")
+    }
+}
+
+/// A move text Fluidity cannot read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadText {
+    /// Something other than removed squares after `O-O`.
+    AfterCastling { text: String, long: bool },
+}
+
+impl fmt::Display for BadText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let BadText::AfterCastling { text, long } = self;
+        write!(
+            f,
+            "'{text}': after {} only the removed squares may follow, like O-Oxf1",
+            if *long { "O-O-O" } else { "O-O" }
+        )
+    }
+}
+
+/// A move text that names a piece of the side's, but none that could make the move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoPieceFor {
+    /// `to` when the text names one.
+    NoRoleGoesTo {
+        text: String,
+        side: Color,
+        role: Role,
+        to: Option<Square>,
+    },
+}
+
+impl fmt::Display for NoPieceFor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let NoPieceFor::NoRoleGoesTo {
+            text,
+            side,
+            role,
+            to,
+        } = self;
+        write!(
+            f,
+            "no legal move matches '{text}': {side} has no {role} that could go to "
+        )?;
+        to.map_or(Ok(()), |to| write!(f, "{to}"))
+    }
+}
+
+/// A move text that reads but fits no legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoFit {
+    /// The capture list is wrong; `removed` in the move's order.
+    Removes {
+        removed: Vec<Square>,
+        canonical: String,
+    },
+    /// No piece goes there (`to` when the text names one).
+    NoPieceGoesTo {
+        text: String,
+        to: Option<Square>,
+    },
+    CastlingNotLegal,
+}
+
+impl fmt::Display for NoFit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoFit::Removes { removed, canonical } => {
+                f.write_str("that move removes ")?;
+                if removed.is_empty() {
+                    f.write_str("nothing")?;
+                }
+                for (i, sq) in removed.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{sq}")?;
+                }
+                write!(f, ": write {canonical}")
+            }
+            NoFit::NoPieceGoesTo { text, to } => {
+                write!(
+                    f,
+                    "no legal move matches '{text}': none of your pieces can go to "
+                )?;
+                to.map_or(Ok(()), |to| write!(f, "{to}"))
+            }
+            NoFit::CastlingNotLegal => f.write_str("that castling is not legal now"),
+        }
+    }
+}
+
 carried_as_own!(
     Refusal => IllegalMove,
+    NotYours => NotYourPiece,
+    BadText => Unreadable,
+    NoPieceFor => NoPiece,
+    NoFit => NoSuchMove,
     BadPosition => PositionError,
     InTheWay => Blocked,
     InCheck => LeavesInCheck,
@@ -325,5 +434,14 @@ mod tests {
              to dissection) now"
         );
         assert_eq!(refusal.own::<InCheck>(), Some(&kind));
+        let removes = IllegalMove::from(NoFit::Removes {
+            removed: [3, 5, 6].map(|rank| Square { file: 0, rank }).to_vec(),
+            canonical: "Ra1xa3xa5xa6-a7".to_string(),
+        });
+        assert!(matches!(removes, IllegalMove::NoSuchMove(_)));
+        assert_eq!(
+            removes.to_string(),
+            "that move removes a3, a5, a6: write Ra1xa3xa5xa6-a7"
+        );
     }
 }

@@ -6,7 +6,7 @@ use super::options::Aspect;
 use super::rules::Paths;
 use super::tables::{file, tables, CELLS, NORTH, SOUTH};
 use super::LittleRiver;
-use super::{Refusal, RiverExit};
+use super::{NoFit, Refusal, RiverExit};
 use crate::engine::board::{Cell, CellSet64};
 use crate::engine::errors::{
     BadDrop, Blocked, CannotMoveThere, File, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
@@ -67,7 +67,7 @@ impl SpelledPath {
                     _ => false,
                 };
                 if !ok {
-                    return Err(IllegalMove::NoSuchMove(NoSuchMove::PathNotRecorded));
+                    return Err(IllegalMove::from(NoFit::PathNotRecorded));
                 }
                 Ok(SpelledPath {
                     from,
@@ -311,9 +311,7 @@ impl LittleRiver {
         let me = self.describe(path.from);
         let r = path.via[0];
         if !t.in_river(r) || t.in_river(path.from) {
-            return Err(IllegalMove::NoSuchMove(NoSuchMove::RiverPathNeedsEntry {
-                piece: me,
-            }));
+            return Err(IllegalMove::from(NoFit::RiverPathNeedsEntry { piece: me }));
         }
         self.check_step(path.from, r, aspect)?;
         let after = self.entered(r);
@@ -402,9 +400,7 @@ impl LittleRiver {
         let mut paths = Paths::new();
         self.piece_paths(aspect, stranded, from, &mut paths);
         let Some(raw) = paths.iter().find(|r| r.mv == *m) else {
-            return Err(IllegalMove::NoSuchMove(NoSuchMove::NoSuchPath {
-                piece: me,
-            }));
+            return Err(IllegalMove::from(NoFit::NoSuchPath { piece: me }));
         };
         let mut canonical = raw.mv;
         paths.merged(|c| {
@@ -413,7 +409,7 @@ impl LittleRiver {
             }
         });
         if canonical != *m {
-            return Err(IllegalMove::NoSuchMove(NoSuchMove::WrittenOtherwise {
+            return Err(IllegalMove::from(NoFit::WrittenOtherwise {
                 canonical: self.canonical_text(&canonical),
             }));
         }
@@ -451,7 +447,7 @@ impl LittleRiver {
     fn float_refusal(&self, me: Subject, r: Cell, f: Cell) -> IllegalMove {
         let t = tables();
         if !t.in_river(f) {
-            return IllegalMove::NoSuchMove(NoSuchMove::FloatsAlongRiver {
+            return IllegalMove::from(NoFit::FloatsAlongRiver {
                 piece: me,
                 to: t.shape.square(f),
             });

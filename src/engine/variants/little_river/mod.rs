@@ -18,7 +18,7 @@ mod rules;
 mod tables;
 mod text;
 
-pub use refusals::{BadPosition, Refusal, RiverExit};
+pub use refusals::{BadPosition, BadText, NoFit, Refusal, RiverExit};
 
 pub use options::{die, Aspect};
 

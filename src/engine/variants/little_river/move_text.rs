@@ -3,7 +3,7 @@
 
 use super::rules::{route, Paths};
 use super::tables::{file, letter, role_of_letter, tables};
-use super::LittleRiver;
+use super::{BadText, LittleRiver, NoFit};
 use crate::engine::board::{Cell, CellSet64};
 use crate::engine::errors::{IllegalMove, NoSuchMove, RuleBroken, Unreadable};
 use crate::engine::moves::Move;
@@ -218,7 +218,7 @@ impl LittleRiver {
                     } else {
                         let name = &lower[i..i + 1 + digits];
                         let c = t.shape.parse_cell(name).ok_or_else(|| {
-                            IllegalMove::Unreadable(Unreadable::NotACell {
+                            IllegalMove::from(BadText::NotACell {
                                 text: excerpt(name),
                             })
                         })?;
@@ -261,7 +261,7 @@ impl LittleRiver {
         let text = TextParts::of(clean, role, &tokens)?;
         let spellings = self.spellings();
         if text.cells.is_empty() {
-            return Err(IllegalMove::Unreadable(Unreadable::NamesNoCell {
+            return Err(IllegalMove::from(BadText::NamesNoCell {
                 text: excerpt(clean),
             }));
         }
@@ -270,7 +270,7 @@ impl LittleRiver {
             return self.read_final_cell(&text, &spellings);
         }
         if text.qual_file.is_some() || text.qual_rank.is_some() {
-            return Err(IllegalMove::Unreadable(Unreadable::PathFromCell {
+            return Err(IllegalMove::from(BadText::PathFromCell {
                 text: excerpt(clean),
             }));
         }
@@ -343,10 +343,10 @@ impl LittleRiver {
         if matches.is_empty() {
             let to = t.shape.square(target);
             let drown = text.drown;
-            return Err(IllegalMove::NoSuchMove(if text.role.is_none() {
-                NoSuchMove::NoPawnReaches { to, drown }
+            return Err(IllegalMove::from(if text.role.is_none() {
+                NoFit::NoPawnReaches { to, drown }
             } else {
-                NoSuchMove::NoneOfYoursReaches {
+                NoFit::NoneOfYoursReaches {
                     role: wanted,
                     to,
                     drown,
@@ -361,7 +361,7 @@ impl LittleRiver {
     fn read_path(&self, text: &TextParts, spellings: &[Spelling]) -> Result<Move, IllegalMove> {
         let clean = text.clean;
         let Some(spelled) = path_move(&text.cells, text.drown) else {
-            return Err(IllegalMove::Unreadable(Unreadable::NotARiverPath {
+            return Err(IllegalMove::from(BadText::NotARiverPath {
                 text: excerpt(clean),
             }));
         };
@@ -377,7 +377,7 @@ impl LittleRiver {
             return self.read_from_and_final(text, spellings);
         }
         Err(self.check(&spelled).err().unwrap_or_else(|| {
-            IllegalMove::NoSuchMove(NoSuchMove::NoPathMatch {
+            IllegalMove::from(NoFit::NoPathMatch {
                 text: excerpt(clean),
             })
         }))

@@ -1,5 +1,6 @@
-//! Little River's own refusal kinds: its palaces, Kings and river (`Refusal`), and the
-//! position texts it refuses (`BadPosition`).
+//! Little River's own refusal kinds: its palaces, Kings and river (`Refusal`), the move
+//! texts it cannot read (`BadText`) or that no move fits (`NoFit`), and the position texts
+//! it refuses (`BadPosition`).
 //!
 //! Each kind's `Display` is the sentence the player reads; the shared categories of
 //! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
@@ -281,8 +282,96 @@ impl fmt::Display for BadPosition {
     }
 }
 
+/// A move text Little River cannot read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadText {
+    /// A cell name off the board or on a hole.
+    NotACell {
+        text: String,
+    },
+    NamesNoCell {
+        text: String,
+    },
+    PathFromCell {
+        text: String,
+    },
+    NotARiverPath {
+        text: String,
+    },
+}
+
+impl fmt::Display for BadText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use BadText::*;
+        match self {
+            NotACell { text } => write!(
+                f,
+                "'{text}' is not a cell of the board (files a-f, ranks 1-9; a2 a3 f2 f3 a7 a8 f7 f8 are holes)"
+            ),
+            NamesNoCell { text } => write!(
+                f,
+                "'{text}' names no cell: write it like Na1-b3, c4-c5>f5-f6 or Nc6"
+            ),
+            PathFromCell { text } => write!(
+                f,
+                "'{text}' is not a move: write the path from the piece's cell, like Nc4-a5>c5-c6"
+            ),
+            NotARiverPath { text } => write!(
+                f,
+                "'{text}' is not a path of the river rules: from-cell, entry cell, float cell after '>', then the exit cell or '~'"
+            ),
+        }
+    }
+}
+
+/// A move text that reads but fits no legal move: a piece that cannot reach (or drown
+/// on) the cell, or a river path that is not the piece's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoFit {
+    NoPawnReaches { to: Square, drown: bool },
+    NoneOfYoursReaches { role: Role, to: Square, drown: bool },
+    NoPathMatch { text: String },
+    PathNotRecorded,
+    RiverPathNeedsEntry { piece: Subject },
+    NoSuchPath { piece: Subject },
+    WrittenOtherwise { canonical: String },
+    FloatsAlongRiver { piece: Subject, to: Square },
+}
+
+impl fmt::Display for NoFit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use NoFit::*;
+        let reach = |drown: bool| if drown { "drown on" } else { "reach" };
+        match self {
+            NoPawnReaches { to, drown } => write!(
+                f,
+                "no Pawn of yours can {} {to}; name the piece (K, R, N, W) or write the move from its cell, like Na1-b3",
+                reach(*drown)
+            ),
+            NoneOfYoursReaches { role, to, drown } => {
+                write!(f, "no {role} of yours can {} {to}", reach(*drown))
+            }
+            NoPathMatch { text } => write!(f, "no legal move follows the path '{text}'"),
+            PathNotRecorded => f.write_str("that path is not written the way Ferry records it"),
+            RiverPathNeedsEntry { piece } => {
+                write!(f, "{piece} can only take a river path by entering the river")
+            }
+            NoSuchPath { piece } => write!(f, "{piece} cannot take that path"),
+            WrittenOtherwise { canonical } => {
+                write!(f, "that path is the move {canonical}; write it that way")
+            }
+            FloatsAlongRiver { piece, to } => write!(
+                f,
+                "{piece} floats only along the river (a5 to f5), not to {to}"
+            ),
+        }
+    }
+}
+
 carried_as_own!(
     Refusal => IllegalMove,
+    BadText => Unreadable,
+    NoFit => NoSuchMove,
     BadPosition => PositionError,
 );
 

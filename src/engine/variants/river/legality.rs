@@ -3,11 +3,11 @@
 
 use super::rules::{sail, via};
 use super::River;
-use super::{InTheWay, NotItsMove, Obstacle, Refusal};
+use super::{InTheWay, NoFit, NoPieceFor, NotItsMove, NotYours, Obstacle, Refusal};
 use crate::engine::board::{Cell, CellSet};
 use crate::engine::errors::{
-    Blocked, CannotMoveThere, File, GameOver, IllegalMove, LeavesInCheck, NoPiece, NoSuchMove,
-    NotYourPiece, OwnPiece, RuleBroken, Subject,
+    Blocked, CannotMoveThere, File, GameOver, IllegalMove, LeavesInCheck, NoSuchMove, NotYourPiece,
+    OwnPiece, RuleBroken, Subject,
 };
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::types::Role;
@@ -80,17 +80,17 @@ impl River {
         let us = self.side;
         let f = g.shape.square(from);
         match self.board.get(from) {
-            None if !boats.contains(from) => Err(IllegalMove::NoPiece(NoPiece::PieceOrBoat(f))),
+            None if !boats.contains(from) => Err(IllegalMove::from(NoPieceFor::PieceOrBoat(f))),
             None => {
                 if matches!(m, Move::Normal { .. }) {
-                    return Err(IllegalMove::NoPiece(NoPiece::EmptyBoat {
+                    return Err(IllegalMove::from(NoPieceFor::EmptyBoat {
                         boat: f,
                         to: g.shape.square(to),
                     }));
                 }
                 let side = g.side_of(from);
                 if side != us {
-                    return Err(IllegalMove::NotYourPiece(NotYourPiece::BoatOnOtherSide {
+                    return Err(IllegalMove::from(NotYours::BoatOnOtherSide {
                         boat: f,
                         side,
                     }));
@@ -146,7 +146,7 @@ impl River {
     /// bridges left to build, and a file bridges may be built on.
     fn check_bridge_allowed(&self, file: u8) -> Result<(), IllegalMove> {
         if file >= 8 {
-            return Err(IllegalMove::NoSuchMove(NoSuchMove::BridgeFile));
+            return Err(IllegalMove::from(NoFit::BridgeFile));
         }
         let us = self.side;
         if self.built(us) >= self.config.bridges {
@@ -404,7 +404,7 @@ fn check_compound_spelling(
         },
     };
     if drown || canonical != *m {
-        return Err(IllegalMove::NoSuchMove(NoSuchMove::NoSuchCompound));
+        return Err(IllegalMove::from(NoFit::NoSuchCompound));
     }
     Ok(())
 }

@@ -27,7 +27,9 @@ mod rules;
 mod tables;
 mod text;
 
-pub use refusals::{BadPosition, InTheWay, NotItsMove, Obstacle, Refusal};
+pub use refusals::{
+    BadPosition, BadText, InTheWay, NoFit, NoPieceFor, NotItsMove, NotYours, Obstacle, Refusal,
+};
 
 pub use options::Config;
 

@@ -4,8 +4,8 @@
 
 use super::rules::sail;
 use super::tables::{letter, role_of};
-use super::Refusal;
 use super::River;
+use super::{BadText, NoFit, Refusal};
 use crate::engine::board::Cell;
 use crate::engine::errors::{IllegalMove, NoPiece, NoSuchMove, Unreadable};
 use crate::engine::moves::Move;
@@ -309,8 +309,9 @@ impl River {
             })
             .collect();
         most_telling(&reasons).unwrap_or_else(|| {
-            IllegalMove::NoSuchMove(
-                fallback.unwrap_or_else(|| NoSuchMove::MatchesNone { text: excerpt(t) }),
+            fallback.map_or_else(
+                || IllegalMove::from(NoFit::MatchesNone { text: excerpt(t) }),
+                IllegalMove::NoSuchMove,
             )
         })
     }
@@ -324,7 +325,7 @@ impl River {
     fn read_boat(&self, rest: &str, legal: &[Move]) -> Result<Move, IllegalMove> {
         let g = self.geo();
         let bad = || {
-            IllegalMove::Unreadable(Unreadable::NotABoatMove {
+            IllegalMove::from(BadText::NotABoatMove {
                 text: rest.to_string(),
             })
         };
@@ -342,7 +343,7 @@ impl River {
             return Ok(m);
         }
         Err(self.check(&m).err().unwrap_or_else(|| {
-            IllegalMove::NoSuchMove(NoSuchMove::IllegalBoatMove {
+            IllegalMove::from(NoFit::IllegalBoatMove {
                 text: rest.to_string(),
             })
         }))
@@ -350,7 +351,7 @@ impl River {
 
     fn read_build(&self, rest: &str, legal: &[Move]) -> Result<Move, IllegalMove> {
         let bad = || {
-            IllegalMove::Unreadable(Unreadable::NotABuild {
+            IllegalMove::from(BadText::NotABuild {
                 text: rest.to_string(),
             })
         };
@@ -395,7 +396,7 @@ impl River {
             return Ok(m);
         }
         Err(self.check(&m).err().unwrap_or_else(|| {
-            IllegalMove::NoSuchMove(NoSuchMove::IllegalBuild {
+            IllegalMove::from(NoFit::IllegalBuild {
                 text: rest.to_string(),
             })
         }))

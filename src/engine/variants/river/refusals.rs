@@ -1,6 +1,8 @@
 //! River Chess's own refusal kinds: castling, bridges, boats and swimmers (`Refusal`), a
 //! boat's or a bridge-builder's move that does not go there (`NotItsMove`), what stops a
-//! slider (`InTheWay`), and the position texts it refuses (`BadPosition`).
+//! slider (`InTheWay`), a boat that is not there or not the mover's (`NoPieceFor`,
+//! `NotYours`), the move texts it cannot read (`BadText`) or that no move fits (`NoFit`), and
+//! the position texts it refuses (`BadPosition`).
 //!
 //! Each kind's `Display` is the sentence the player reads; the shared categories of
 //! `engine::errors` carry it as `Own`, so a player's refusal is told apart by its category
@@ -351,8 +353,106 @@ impl fmt::Display for InTheWay {
     }
 }
 
+/// No piece or boat where the move starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoPieceFor {
+    PieceOrBoat(Square),
+    /// A boat without a passenger moves by `~`.
+    EmptyBoat {
+        boat: Square,
+        to: Square,
+    },
+}
+
+impl fmt::Display for NoPieceFor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoPieceFor::PieceOrBoat(at) => write!(f, "there is no piece or boat on {at}"),
+            NoPieceFor::EmptyBoat { boat, to } => {
+                write!(f, "the boat on {boat} is empty: move it with ~{boat}>{to}")
+            }
+        }
+    }
+}
+
+/// An empty boat moves only for the side whose half of the river it lies in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotYours {
+    BoatOnOtherSide { boat: Square, side: Color },
+}
+
+impl fmt::Display for NotYours {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let NotYours::BoatOnOtherSide { boat, side } = self;
+        write!(
+            f,
+            "the empty boat on {boat} lies on {side}'s side of the river: only {side} may move it"
+        )
+    }
+}
+
+/// A move text River Chess cannot read: a boat's sail or a build written wrongly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadText {
+    /// `~` not followed by a boat's sail.
+    NotABoatMove { text: String },
+    /// `@` not followed by a bridge.
+    NotABuild { text: String },
+}
+
+impl fmt::Display for BadText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadText::NotABoatMove { text } => write!(
+                f,
+                "'~{text}' is not a boat move: write ~ then the boat's square, > and where it goes, like ~a5>b6"
+            ),
+            BadText::NotABuild { text } => write!(
+                f,
+                "'@{text}' is not a build: write @ and a file, then optionally : and the builder's move, like @d or @d:Rd4-d8"
+            ),
+        }
+    }
+}
+
+/// A move text that reads but fits no legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoFit {
+    /// Nothing fits the text.
+    MatchesNone {
+        text: String,
+    },
+    NoSuchCompound,
+    BridgeFile,
+    IllegalBoatMove {
+        text: String,
+    },
+    IllegalBuild {
+        text: String,
+    },
+}
+
+impl fmt::Display for NoFit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoFit::MatchesNone { text } => write!(f, "'{text}' matches no legal move"),
+            NoFit::NoSuchCompound => f.write_str(
+                "River Chess has no such compound move: a boat sails one or two steps, or a \
+                 piece boards and sails one step, or sails one step and lands",
+            ),
+            NoFit::BridgeFile => f.write_str("a bridge is built on a file a to h"),
+            NoFit::IllegalBoatMove { text } => write!(f, "~{text} is not a legal boat move"),
+            NoFit::IllegalBuild { text } => write!(f, "@{text} is not a legal build"),
+        }
+    }
+}
+
 carried_as_own!(
     Refusal => IllegalMove,
+    NoPieceFor => NoPiece,
+    NotYours => NotYourPiece,
+    BadText => Unreadable,
+    NoFit => NoSuchMove,
     BadPosition => PositionError,
     NotItsMove => CannotMoveThere,
     InTheWay => Blocked,
