@@ -123,26 +123,21 @@ mod tests {
     use super::*;
     use crate::engine::types::{Color, Piece, Role};
 
-    fn sq(name: &str) -> Square {
-        let b = name.as_bytes();
-        Square {
-            file: b[0] - b'a',
-            rank: name[1..].parse().unwrap(),
-        }
-    }
-
     /// Kinds print the sentences Ferry has always printed, byte for byte.
     #[test]
     fn kinds_say_the_players_sentences() {
-        let rook = Subject::Piece(Role::Rook, sq("c4"));
+        let rook = Subject::Piece(Role::Rook, Square::named("c4"));
         let cases: Vec<(IllegalMove, &str)> = vec![
             (
-                IllegalMove::NoPiece(NoPiece::On(sq("e4"))),
+                IllegalMove::NoPiece(NoPiece::On(Square::named("e4"))),
                 "there is no piece on e4",
             ),
             (
                 IllegalMove::NotYourPiece(NotYourPiece::NotYours {
-                    piece: Subject::Enemy(Piece::new(Color::Black, Role::Knight), sq("g8")),
+                    piece: Subject::Enemy(
+                        Piece::new(Color::Black, Role::Knight),
+                        Square::named("g8"),
+                    ),
                     side: Color::White,
                 }),
                 "the Black Knight on g8 is not yours: White is to move",
@@ -150,7 +145,7 @@ mod tests {
             (
                 IllegalMove::Blocked(Blocked::InTheWay {
                     piece: rook,
-                    to: sq("c8"),
+                    to: Square::named("c8"),
                     by: None,
                 }),
                 "the Rook on c4 cannot go to c8: a piece is in the way",
@@ -158,7 +153,7 @@ mod tests {
             (
                 IllegalMove::NoSuchMove(NoSuchMove::OffBoard {
                     word: "square",
-                    bounds: Some((sq("a1"), sq("h8"))),
+                    bounds: Some((Square::named("a1"), Square::named("h8"))),
                 }),
                 "that square is not on the board (a1 to h8)",
             ),

@@ -21,6 +21,17 @@ impl fmt::Display for Square {
     }
 }
 
+#[cfg(test)]
+impl Square {
+    /// The square a player names so (`e4`), for the sentences' tests.
+    pub(crate) fn named(name: &str) -> Square {
+        Square {
+            file: name.as_bytes()[0] - b'a',
+            rank: name[1..].parse().expect("a square's name"),
+        }
+    }
+}
+
 /// A file as a player names it: `d`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct File(pub u8);

@@ -381,7 +381,7 @@ mod tests {
                     board: (8, 4),
                 }),
             },
-            to: Square { file: 4, rank: 3 },
+            to: Square::named("e3"),
         };
         let refusal = IllegalMove::from(kind.clone());
         assert!(matches!(refusal, IllegalMove::BadDrop(BadDrop::Own(_))));

@@ -435,7 +435,7 @@ mod tests {
         );
         assert_eq!(refusal.own::<InCheck>(), Some(&kind));
         let removes = IllegalMove::from(NoFit::Removes {
-            removed: [3, 5, 6].map(|rank| Square { file: 0, rank }).to_vec(),
+            removed: ["a3", "a5", "a6"].map(Square::named).to_vec(),
             canonical: "Ra1xa3xa5xa6-a7".to_string(),
         });
         assert!(matches!(removes, IllegalMove::NoSuchMove(_)));

@@ -381,24 +381,16 @@ mod tests {
     use crate::engine::errors::{IllegalMove, PositionError};
     use crate::engine::types::{Color, Piece, Role};
 
-    fn sq(name: &str) -> Square {
-        let b = name.as_bytes();
-        Square {
-            file: b[0] - b'a',
-            rank: name[1..].parse().unwrap(),
-        }
-    }
-
     /// Kinds print the sentences Ferry has always printed, byte for byte, and are found
     /// again in the refusal that carries them.
     #[test]
     fn kinds_say_the_players_sentences() {
-        let rook = Subject::Piece(Role::Rook, sq("c4"));
+        let rook = Subject::Piece(Role::Rook, Square::named("c4"));
         let cases = [
             (
                 Refusal::PalaceClosed {
                     piece: rook,
-                    to: sq("c8"),
+                    to: Square::named("c8"),
                 },
                 "the Rook on c4 cannot go to c8: the palace is closed to every piece but its King",
             ),
@@ -418,7 +410,7 @@ mod tests {
             (
                 Refusal::StepOutOnto {
                     piece: rook,
-                    to: sq("c6"),
+                    to: Square::named("c6"),
                     occupant: Some(Owned(Piece::new(Color::Black, Role::Knight))),
                     exit: RiverExit::AcrossEmpty,
                 },
@@ -428,8 +420,8 @@ mod tests {
         ];
         let palace = BadPosition::KingOutsidePalace {
             color: Color::White,
-            at: sq("a1"),
-            palace: vec![sq("c1"), sq("d1")],
+            at: Square::named("a1"),
+            palace: vec![Square::named("c1"), Square::named("d1")],
         };
         let refusal = PositionError::from(palace.clone());
         assert_eq!(
