@@ -2,7 +2,8 @@
 //!
 //! Vocabulary (`types`, `board`, `moves`), the variant plug (`variant` for the boxed
 //! `Position` and the registry, `plug` for the `Rules` a variant supplies), shared mechanics
-//! (`placement`, `patterns`, `notation`, `perft`), the game record (`game`), games between
+//! (`placement`, `patterns`, `notation`, `perft`), a position text as read before its rules
+//! check it (`setup`), the game record (`game`), games between
 //! players over game records (`arena`, for `ferry match`), the computer opponent
 //! (`search`), its games against itself for fitting its evaluation (`selfplay`), and one module per variant under `variants`.
 
@@ -22,6 +23,7 @@ pub mod playout;
 pub mod plug;
 pub mod search;
 pub mod selfplay;
+pub mod setup;
 pub mod types;
 pub mod variant;
 pub mod variants;

@@ -19,6 +19,7 @@ use super::search::{
     tuned::{Terms, Weights},
     Limits, Report, Seen,
 };
+use super::setup::Setup;
 use super::types::{Color, Piece};
 use super::variant::{Feature, History, InHand, Position, Variant};
 use std::fmt;
@@ -179,8 +180,18 @@ pub trait Registered: Rules {
     const VARIANT: &'static Variant;
     /// The start position under checked options.
     fn start_position(options: &Options) -> Self;
+    /// The fields of a position text only this variant has, as read (`Setup::own`).
+    type Own;
+    /// Reads a position text's form, checking no rule (`engine::setup`). The options are
+    /// there for what they say of the form: River Chess's board size is one.
+    fn read_setup(text: &str, options: &Options) -> Result<Setup<Self::Own>, PositionError>;
+    /// Checks a setup against the rules under checked options: the position, or what is
+    /// wrong with it.
+    fn from_setup(setup: Setup<Self::Own>, options: &Options) -> Result<Self, PositionError>;
     /// Reads a position text under checked options.
-    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError>;
+    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
+        Self::from_setup(Self::read_setup(text, options)?, options)
+    }
 }
 
 /// The legal moves: those of the move rules, or none when the game is over by the

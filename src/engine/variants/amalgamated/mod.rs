@@ -36,6 +36,7 @@ use crate::engine::placement::Placement;
 use crate::engine::plug::{boxed_parse, boxed_start, Registered, Rules};
 use crate::engine::search::key::key_of;
 use crate::engine::search::tuned::{Terms, Weights};
+use crate::engine::setup::{Counters, Setup};
 use crate::engine::types::{ByColor, Color, Piece, Role};
 use crate::engine::variant::{any_options, History, Make, PieceInfo, Variant};
 
@@ -136,12 +137,14 @@ impl Amalgamated {
         } else {
             "rnbagbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBAGBNR w 0 1"
         };
-        Amalgamated::read(text, config).expect("the start position is valid")
+        Amalgamated::read_setup(text)
+            .and_then(|setup| Amalgamated::from_setup(setup, config))
+            .expect("the start position is valid")
     }
 
     /// Reads and validates a position text (rules section 9).
     pub fn from_text(text: &str, options: &Options) -> Result<Amalgamated, PositionError> {
-        Amalgamated::read(text, Config::from_options(options))
+        Amalgamated::parse_position(text, options)
     }
 }
 
@@ -151,8 +154,12 @@ impl Registered for Amalgamated {
     fn start_position(options: &Options) -> Self {
         Amalgamated::start(options)
     }
-    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
-        Amalgamated::from_text(text, options)
+    type Own = Counters;
+    fn read_setup(text: &str, _: &Options) -> Result<Setup<Counters>, PositionError> {
+        Amalgamated::read_setup(text)
+    }
+    fn from_setup(setup: Setup<Counters>, options: &Options) -> Result<Self, PositionError> {
+        Amalgamated::from_setup(setup, Config::from_options(options))
     }
 }
 

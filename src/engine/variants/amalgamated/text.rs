@@ -1,4 +1,5 @@
-//! Position text: reading a text into a position and the refusals of rules section 9.
+//! Position text: reading a text's form into a setup, and the refusals of rules section 9
+//! that make it a position.
 //! Writing goes through `write_token` (in `pieces`) from `Position::text`.
 
 use super::BadPosition;
@@ -6,6 +7,7 @@ use crate::engine::board::Cell;
 use crate::engine::errors::{PositionError, Subject};
 use crate::engine::notation::{self, Fields};
 use crate::engine::placement::Placement;
+use crate::engine::setup::{Counters, Setup};
 use crate::engine::types::{ByColor, Color, Piece, Role};
 
 use super::pieces::{
@@ -14,7 +16,8 @@ use super::pieces::{
 use super::{Amalgamated, Config};
 
 impl Amalgamated {
-    pub(super) fn read(text: &str, config: Config) -> Result<Amalgamated, PositionError> {
+    /// Reads a text's form: BOARD SIDE QUIET FULLMOVE, the last two optional.
+    pub(super) fn read_setup(text: &str) -> Result<Setup<Counters>, PositionError> {
         let mut fields = Fields::new(text, "BOARD SIDE QUIET FULLMOVE")?;
         let board_field = fields.board()?;
         let pieces = notation::parse_board(shape(), board_field, read_token)?;
@@ -28,13 +31,25 @@ impl Amalgamated {
             Some(f) => notation::parse_number(f, "the move number", 1, notation::MAX_FULLMOVE)?,
         };
         fields.finish()?;
-        let board = Placement::from_pieces(&pieces);
+        Ok(Setup {
+            pieces,
+            side,
+            own: Counters { quiet, fullmove },
+        })
+    }
+
+    /// The position a setup describes, once it keeps rules section 9.
+    pub(super) fn from_setup(
+        setup: Setup<Counters>,
+        config: Config,
+    ) -> Result<Amalgamated, PositionError> {
+        let board = Placement::from_pieces(&setup.pieces);
         let royal = ByColor::from_fn(|c| royal_cells(&board, c).first().unwrap_or(Cell(0)));
         let pos = Amalgamated {
             board,
-            side,
-            quiet,
-            fullmove,
+            side: setup.side,
+            quiet: setup.own.quiet,
+            fullmove: setup.own.fullmove,
             royal,
             config,
         };

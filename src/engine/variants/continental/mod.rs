@@ -13,6 +13,8 @@ mod rules;
 mod tables;
 mod text;
 
+pub use text::{CountField, OwnFields};
+
 pub use refusals::{
     BadPosition, DropRefused, DropZone, InCheck, InTheWay, NoFit, NotItsMove, RankBand, Refusal,
 };
@@ -32,6 +34,7 @@ use crate::engine::placement::Placement;
 use crate::engine::plug::{boxed_parse, boxed_start, Registered, Rules};
 use crate::engine::search::key::key_of;
 use crate::engine::search::tuned::{Terms, Weights};
+use crate::engine::setup::Setup;
 use crate::engine::types::{ByColor, Color, Hand, Piece, Role};
 use crate::engine::variant::{any_options, History, InHand, Make, PieceInfo, Variant};
 use move_text::STYLE;
@@ -229,11 +232,14 @@ impl Registered for ContinentalPosition {
     const VARIANT: &'static Variant = &VARIANT;
 
     fn start_position(options: &Options) -> Self {
-        ContinentalPosition::from_text(START, Config::from_options(options))
-            .expect("the start position is valid")
+        ContinentalPosition::parse_position(START, options).expect("the start position is valid")
     }
-    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
-        ContinentalPosition::from_text(text, Config::from_options(options))
+    type Own = OwnFields;
+    fn read_setup(text: &str, _: &Options) -> Result<Setup<OwnFields>, PositionError> {
+        ContinentalPosition::read_setup(text)
+    }
+    fn from_setup(setup: Setup<OwnFields>, options: &Options) -> Result<Self, PositionError> {
+        ContinentalPosition::from_setup(setup, Config::from_options(options))
     }
 }
 

@@ -9,6 +9,7 @@ use super::{Config, ContinentalPosition, Stock};
 use crate::engine::errors::PositionError;
 use crate::engine::notation::{self, Fields};
 use crate::engine::player_text::excerpt;
+use crate::engine::setup::Setup;
 use crate::engine::types::{ByColor, Color, Piece, Role};
 
 impl ContinentalPosition {
@@ -56,12 +57,9 @@ impl ContinentalPosition {
         }
     }
 
-    /// Reads and checks a position text (section 9).
-    ///
-    /// Omitted trailing fields: FULLMOVE is 1; COUNT is `-` when a Soldier is on the
-    /// board, and otherwise a fresh countdown for the side to move at 64, which is what
-    /// the last move would have started (5.3: Y is the mover's opponent).
-    pub fn from_text(text: &str, config: Config) -> Result<ContinentalPosition, PositionError> {
+    /// Reads a text's form (section 9): BOARD[HAND] SIDE COUNT FULLMOVE, the last two
+    /// optional.
+    pub(super) fn read_setup(text: &str) -> Result<Setup<OwnFields>, PositionError> {
         let t = tables();
         let mut fields = Fields::new(text, "BOARD[HAND] SIDE COUNT FULLMOVE")?;
         let (board, hand) = notation::split_hand(fields.board()?)?;
@@ -72,21 +70,43 @@ impl ContinentalPosition {
             let color = Color::of_case(c);
             Some((Piece::new(color, role), 1))
         })?;
-        let mut pos = ContinentalPosition::empty(config);
-        for (c, p) in pieces {
-            pos.put(c, p);
-        }
-        pos.hands = parse_hand(hand, config)?;
-        pos.side = notation::parse_side(fields.field())?;
-        let count = fields.field();
-        let fullmove = fields.field();
-        fields.finish()?;
-        pos.check_pieces()?;
-        pos.count = pos.parse_count(count)?;
-        pos.fullmove = match fullmove {
+        let hand = read_hand(hand)?;
+        let side = notation::parse_side(fields.field())?;
+        let count = fields.field().map(read_count).transpose()?;
+        let fullmove = match fields.field() {
             None => 1,
             Some(f) => notation::parse_number(f, "FULLMOVE", 1, notation::MAX_FULLMOVE)?,
         };
+        fields.finish()?;
+        Ok(Setup {
+            pieces,
+            side,
+            own: OwnFields {
+                hand,
+                count,
+                fullmove,
+            },
+        })
+    }
+
+    /// The position a setup describes, once it keeps sections 6 and 9.
+    ///
+    /// An omitted COUNT is `-` when a Soldier is on the board, and otherwise a fresh
+    /// countdown for the side to move at 64, which is what the last move would have started
+    /// (5.3: Y is the mover's opponent).
+    pub(super) fn from_setup(
+        setup: Setup<OwnFields>,
+        config: Config,
+    ) -> Result<ContinentalPosition, PositionError> {
+        let mut pos = ContinentalPosition::empty(config);
+        for (c, p) in setup.pieces {
+            pos.put(c, p);
+        }
+        pos.hands = hands_of(&setup.own.hand, config)?;
+        pos.side = setup.side;
+        pos.check_pieces()?;
+        pos.count = pos.check_count(setup.own.count)?;
+        pos.fullmove = setup.own.fullmove;
         let waiting = pos.side.opposite();
         if pos.general_attacked(waiting) {
             return Err(PositionError::WaitingInCheck {
@@ -127,40 +147,66 @@ impl ContinentalPosition {
         Ok(())
     }
 
-    fn parse_count(&self, field: Option<&str>) -> Result<Option<(Color, u32)>, PositionError> {
+    /// The countdown as the text gave it, against the Soldiers on the board.
+    fn check_count(&self, read: Option<CountField>) -> Result<Option<(Color, u32)>, PositionError> {
         let t = tables();
         let soldier = self.roles[SOLDIER].first();
-        let Some(field) = field else {
+        let Some(read) = read else {
             return Ok(soldier.is_none().then_some((self.side, 64)));
         };
-        let count = if field == "-" {
-            None
-        } else {
-            let mut chars = field.chars();
-            let side = chars.next().and_then(Color::from_letter).ok_or_else(|| {
-                PositionError::from(BadPosition::BadCount {
-                    text: excerpt(field),
-                })
-            })?;
-            let n = notation::parse_number(chars.as_str(), "the number in COUNT", 0, MAX_COUNT)?;
-            Some((side, n))
-        };
-        match (count, soldier) {
+        match (read.count, soldier) {
             (None, None) => Err(PositionError::from(BadPosition::CountMissing {
                 side: self.side,
             })),
             (Some(_), Some(c)) => Err(PositionError::from(BadPosition::CountWithSoldier {
-                text: excerpt(field),
+                text: read.text,
                 at: t.shape.square(c),
             })),
-            _ => Ok(count),
+            _ => Ok(read.count),
         }
     }
 }
 
+/// What a Continental text holds besides the board and the side, as read: the hands, the
+/// countdown when written, and the move number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnFields {
+    /// Each piece in hand in the text's order, `true` for a captured one (`~`).
+    pub hand: Vec<(Piece, bool)>,
+    pub count: Option<CountField>,
+    pub fullmove: u32,
+}
+
+/// The COUNT field: `-` (no countdown) or a side and a number; `text` is the field, as a
+/// refusal echoes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountField {
+    pub count: Option<(Color, u32)>,
+    pub text: String,
+}
+
+fn read_count(field: &str) -> Result<CountField, PositionError> {
+    let count = if field == "-" {
+        None
+    } else {
+        let mut chars = field.chars();
+        let side = chars.next().and_then(Color::from_letter).ok_or_else(|| {
+            PositionError::from(BadPosition::BadCount {
+                text: excerpt(field),
+            })
+        })?;
+        let n = notation::parse_number(chars.as_str(), "the number in COUNT", 0, MAX_COUNT)?;
+        Some((side, n))
+    };
+    Ok(CountField {
+        count,
+        text: excerpt(field),
+    })
+}
+
 /// Reads the HAND field (without brackets): letters, a `~` after a captured piece.
-fn parse_hand(text: &str, config: Config) -> Result<ByColor<Stock>, PositionError> {
-    let mut hands: ByColor<Stock> = ByColor::default();
+fn read_hand(text: &str) -> Result<Vec<(Piece, bool)>, PositionError> {
+    let mut hand = Vec::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         let captured = chars.peek() == Some(&'~');
@@ -172,7 +218,16 @@ fn parse_hand(text: &str, config: Config) -> Result<ByColor<Stock>, PositionErro
             .ok_or(PositionError::from(BadPosition::HandNotAPiece {
                 letter: c,
             }))?;
-        let color = Color::of_case(c);
+        hand.push((Piece::new(Color::of_case(c), role), captured));
+    }
+    Ok(hand)
+}
+
+/// The hands a read HAND field gives, once each piece in it may be there.
+fn hands_of(hand: &[(Piece, bool)], config: Config) -> Result<ByColor<Stock>, PositionError> {
+    let mut hands: ByColor<Stock> = ByColor::default();
+    for &(Piece { color, role }, captured) in hand {
+        let c = color.cased(letter(role)).chars().next().unwrap_or('?');
         let stock = &mut hands[color];
         if captured {
             if !config.drop {

@@ -22,6 +22,8 @@ mod rules;
 mod tables;
 mod text;
 
+pub use text::OwnFields;
+
 pub use refusals::{
     BadPosition, BadText, Danger, InCheck, InTheWay, NoFit, NoPieceFor, NotYours, Refusal,
 };
@@ -36,6 +38,7 @@ use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::plug::{boxed_parse, boxed_start, Registered, Rules};
 use crate::engine::search::key::key_of;
 use crate::engine::search::tuned::{Terms, Weights};
+use crate::engine::setup::Setup;
 use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{any_options, History, Make, PieceInfo, Variant};
 
@@ -121,7 +124,7 @@ impl FluidityPosition {
 
     /// Reads and validates a position text (rules sections 6 and 9).
     pub fn from_text(text: &str, options: &Options) -> Result<FluidityPosition, PositionError> {
-        FluidityPosition::read(text, Config::from_options(options))
+        FluidityPosition::parse_position(text, options)
     }
 
     fn empty(config: Config) -> FluidityPosition {
@@ -168,8 +171,12 @@ impl Registered for FluidityPosition {
     fn start_position(options: &Options) -> Self {
         FluidityPosition::start(options)
     }
-    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
-        FluidityPosition::from_text(text, options)
+    type Own = OwnFields;
+    fn read_setup(text: &str, _: &Options) -> Result<Setup<OwnFields>, PositionError> {
+        FluidityPosition::read_setup(text)
+    }
+    fn from_setup(setup: Setup<OwnFields>, options: &Options) -> Result<Self, PositionError> {
+        FluidityPosition::from_setup(setup, Config::from_options(options))
     }
 }
 

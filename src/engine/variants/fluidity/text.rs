@@ -1,5 +1,5 @@
-//! Position text (rules section 9): `BOARD SIDE CASTLING QUIET FULLMOVE`, read with the
-//! refusals of section 6 and written back.
+//! Position text (rules section 9): `BOARD SIDE CASTLING QUIET FULLMOVE`, read into a
+//! setup, made a position with the refusals of section 6, and written back.
 
 use super::rules::{QUIET_LIMIT, RIGHTS};
 use super::tables::{letter, role_of_letter, shape, square, KING, ROOK};
@@ -9,9 +9,18 @@ use crate::engine::board::Cell;
 use crate::engine::errors::PositionError;
 use crate::engine::notation::{self, Fields};
 use crate::engine::player_text::excerpt;
+use crate::engine::setup::{Counters, Setup};
 use crate::engine::types::{Color, Piece, Role};
 
 const FIELDS: &str = "BOARD SIDE CASTLING QUIET FULLMOVE";
+
+/// What a Fluidity text holds besides the board and the side: its castling rights (bits of
+/// `rules::RIGHTS`) and its counters, as read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct OwnFields {
+    pub castling: u8,
+    pub counters: Counters,
+}
 
 impl FluidityPosition {
     fn board_text(&self) -> String {
@@ -45,9 +54,9 @@ impl FluidityPosition {
         )
     }
 
-    /// Reads a position text. Fields after SIDE may be left out: no castling, QUIET 0,
+    /// Reads a text's form. Fields after SIDE may be left out: no castling, QUIET 0,
     /// FULLMOVE 1.
-    pub(super) fn read(text: &str, config: Config) -> Result<FluidityPosition, PositionError> {
+    pub(super) fn read_setup(text: &str) -> Result<Setup<OwnFields>, PositionError> {
         let mut fields = Fields::new(text, FIELDS)?;
         let board = fields.board()?;
         if let Some(bad) = board
@@ -63,22 +72,42 @@ impl FluidityPosition {
             let role = role_of_letter(c).filter(|_| c.is_ascii_alphabetic())?;
             Some((Piece::new(Color::of_case(c), role), 1))
         })?;
-        let mut pos = FluidityPosition::empty(config);
-        for (c, p) in pieces {
-            pos.put(c.0, p);
-        }
-        pos.side = notation::parse_side(fields.field())?;
+        let side = notation::parse_side(fields.field())?;
+        let mut own = OwnFields {
+            castling: 0,
+            counters: Counters {
+                quiet: 0,
+                fullmove: 1,
+            },
+        };
         if let Some(f) = fields.field() {
-            pos.castling = parse_castling(f)?;
+            own.castling = parse_castling(f)?;
         }
         if let Some(f) = fields.field() {
-            pos.quiet =
+            own.counters.quiet =
                 notation::parse_number(f, "QUIET (plies since the last capture)", 0, QUIET_LIMIT)?;
         }
         if let Some(f) = fields.field() {
-            pos.fullmove = notation::parse_number(f, "FULLMOVE", 1, notation::MAX_FULLMOVE)?;
+            own.counters.fullmove =
+                notation::parse_number(f, "FULLMOVE", 1, notation::MAX_FULLMOVE)?;
         }
         fields.finish()?;
+        Ok(Setup { pieces, side, own })
+    }
+
+    /// The position a setup describes, once it keeps the rules of section 6.
+    pub(super) fn from_setup(
+        setup: Setup<OwnFields>,
+        config: Config,
+    ) -> Result<FluidityPosition, PositionError> {
+        let mut pos = FluidityPosition::empty(config);
+        for (c, p) in setup.pieces {
+            pos.put(c.0, p);
+        }
+        pos.side = setup.side;
+        pos.castling = setup.own.castling;
+        pos.quiet = setup.own.counters.quiet;
+        pos.fullmove = setup.own.counters.fullmove;
         pos.validate()?;
         Ok(pos)
     }

@@ -21,6 +21,7 @@ mod text;
 pub use refusals::{BadPosition, BadText, NoFit, Refusal, RiverExit};
 
 pub use options::{die, Aspect};
+pub use text::{OwnFields, Tag};
 
 use crate::engine::board::{Cell, CellSet64, Dir, Shape};
 use crate::engine::errors::{IllegalMove, PositionError};
@@ -30,6 +31,7 @@ use crate::engine::outcome::{Outcome, Reason, Repetition};
 use crate::engine::plug::{boxed_parse, boxed_start, Registered, Rules};
 use crate::engine::search::key::key_of;
 use crate::engine::search::tuned::{Terms, Weights};
+use crate::engine::setup::Setup;
 use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{Feature, History, HistoryEntry, Make, PieceInfo, Variant};
 use options::{Config, OPTIONS};
@@ -150,8 +152,12 @@ impl Registered for LittleRiver {
         LittleRiver::from_text(START, Config::from_options(options))
             .expect("the start position is valid")
     }
-    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
-        LittleRiver::from_text(text, Config::from_options(options))
+    type Own = OwnFields;
+    fn read_setup(text: &str, _: &Options) -> Result<Setup<OwnFields>, PositionError> {
+        LittleRiver::read_setup(text)
+    }
+    fn from_setup(setup: Setup<OwnFields>, options: &Options) -> Result<Self, PositionError> {
+        LittleRiver::from_setup(setup, Config::from_options(options))
     }
 }
 

@@ -32,6 +32,7 @@ pub use refusals::{
 };
 
 pub use options::Config;
+pub use text::OwnFields;
 
 use crate::engine::board::{Cell, CellSet, Shape};
 use crate::engine::errors::{IllegalMove, PositionError};
@@ -42,6 +43,7 @@ use crate::engine::placement::Placement;
 use crate::engine::plug::{boxed_parse, boxed_start, Registered, Rules};
 use crate::engine::search::key::key_of;
 use crate::engine::search::tuned::{Terms, Weights};
+use crate::engine::setup::Setup;
 use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variant::{Feature, History, Make, PieceInfo, Variant};
 
@@ -133,7 +135,7 @@ impl River {
     }
 
     pub fn from_text(text: &str, options: &Options) -> Result<River, PositionError> {
-        River::read(text, Config::from_options(options))
+        River::parse_position(text, options)
     }
 
     /// Boats with their passengers, swimmers and bridges, for drawing the board.
@@ -163,8 +165,12 @@ impl Registered for River {
     fn start_position(options: &Options) -> Self {
         River::start(options)
     }
-    fn parse_position(text: &str, options: &Options) -> Result<Self, PositionError> {
-        River::from_text(text, options)
+    type Own = OwnFields;
+    fn read_setup(text: &str, options: &Options) -> Result<Setup<OwnFields>, PositionError> {
+        River::read_setup(text, Config::from_options(options))
+    }
+    fn from_setup(setup: Setup<OwnFields>, options: &Options) -> Result<Self, PositionError> {
+        River::from_setup(setup, Config::from_options(options))
     }
 }
 

@@ -1,4 +1,5 @@
-//! Position text (rules section 3): reading with every check of the file, and writing.
+//! Position text (rules section 3): reading its form into a setup, making it a position
+//! with every check of the file, and writing.
 
 use super::options::Config;
 use super::tables::{geo, letter, role_of, Geo};
@@ -11,6 +12,7 @@ use crate::engine::moves::{Move, MoveList};
 use crate::engine::notation::{self, Fields};
 use crate::engine::placement::Placement;
 use crate::engine::player_text::excerpt;
+use crate::engine::setup::{Counters, Setup};
 use crate::engine::types::{Color, Piece, Role};
 
 const FIELDS: &str = "BOARD SIDE CASTLING EP BOATS BRIDGES HALFMOVE FULLMOVE";
@@ -39,47 +41,75 @@ impl River {
             board.push_str("8/");
         }
         board.push_str("PPPPPPPP/RNBQKBNR");
-        let mut p = River::read(&format!("{board} w KQkq - - - 0 1"), config)
+        let text = format!("{board} w KQkq - - - 0 1");
+        let mut p = River::read_setup(&text, config)
+            .and_then(|setup| River::from_setup(setup, config))
             .expect("the start position is valid");
         p.boats = config.boats;
         p
     }
 
-    /// Reads and validates a position text.
-    ///
-    /// The checks run in the order the refusals are promised: the fields, the bridges
-    /// (they decide which cells are water), the boats, where each piece stands, the
-    /// kings, castling, en passant, the counters, and last the side not to move in check.
-    pub(super) fn read(text: &str, config: Config) -> Result<River, PositionError> {
+    /// Reads a text's form: every field there, each well written, no boat or bridge file
+    /// listed twice.
+    pub(super) fn read_setup(
+        text: &str,
+        config: Config,
+    ) -> Result<Setup<OwnFields>, PositionError> {
         let g = geo(config.land);
         let mut f = Fields::new(text, FIELDS)?;
         let board = f.board()?;
         let pieces = notation::parse_board(&g.shape, board, token)?;
         let side = notation::parse_side(f.field())?;
         let rest = FieldsAfterSide::take(&mut f)?;
+        Ok(Setup {
+            pieces,
+            side,
+            own: OwnFields {
+                bridges: parse_bridges(rest.bridges)?,
+                boats: parse_boats(g, rest.boats)?,
+                castling: parse_castling(rest.castling)?,
+                ep: parse_en_passant(g, rest.ep)?,
+                counters: Counters {
+                    quiet: notation::parse_number(rest.halfmove, "HALFMOVE", 0, 9999)?,
+                    fullmove: notation::parse_number(rest.fullmove, "FULLMOVE", 1, MAX_FULLMOVE)?,
+                },
+            },
+        })
+    }
 
-        let bridges = parse_bridges(rest.bridges)?;
+    /// The position a setup describes, once it keeps section 3. The checks run in the
+    /// order the refusals are promised: the boats on open water (the bridges decide which
+    /// cells are water), where each piece stands, the kings, and last the side not to move
+    /// in check. Castling rights without their king or rook at home, and an en passant
+    /// square that allows no capture, are dropped.
+    pub(super) fn from_setup(
+        setup: Setup<OwnFields>,
+        config: Config,
+    ) -> Result<River, PositionError> {
+        let g = geo(config.land);
+        let OwnFields {
+            bridges,
+            boats,
+            castling,
+            ep,
+            counters,
+        } = setup.own;
         let water = water_without_bridges(g, &bridges);
-        let boats = parse_boats(g, rest.boats, water)?;
-        check_places(g, &pieces, water, boats)?;
-        check_one_king_each(&pieces)?;
-        let placement = Placement::from_pieces(&pieces);
-        let castling = parse_castling(rest.castling)?;
-        let castling = rights_at_home(g, &placement, castling);
-        let ep = parse_en_passant(g, rest.ep)?;
-        let halfmove = notation::parse_number(rest.halfmove, "HALFMOVE", 0, 9999)?;
-        let fullmove = notation::parse_number(rest.fullmove, "FULLMOVE", 1, MAX_FULLMOVE)?;
-
+        let boats = check_boats(g, &boats, water)?;
+        check_places(g, &setup.pieces, water, boats)?;
+        check_one_king_each(&setup.pieces)?;
+        let placement = Placement::from_pieces(&setup.pieces);
+        let side = setup.side;
         let mut pos = River {
             board: placement,
             side,
-            castling,
+            castling: rights_at_home(g, &placement, castling),
             ep,
             boats,
             bridges,
             water,
-            halfmove,
-            fullmove,
+            halfmove: counters.quiet,
+            fullmove: counters.fullmove,
             config,
         };
         if pos.king_attacked(side.opposite()) {
@@ -241,32 +271,55 @@ fn water_without_bridges(g: &Geo, bridges: &[Option<Color>; 8]) -> CellSet {
     water
 }
 
-/// Reads BOATS (`-` or squares like `c7,f8`): each on open water, none twice.
-fn parse_boats(g: &Geo, text: &str, water: CellSet) -> Result<CellSet, PositionError> {
-    let mut boats = CellSet::EMPTY;
+/// Reads BOATS (`-` or squares like `c7,f8`), none twice.
+fn parse_boats(g: &Geo, text: &str) -> Result<Vec<Cell>, PositionError> {
+    let mut boats = Vec::new();
     if text == "-" {
         return Ok(boats);
     }
+    let mut seen = CellSet::EMPTY;
     for entry in text.split(',') {
         let c = g.shape.parse_cell(entry).ok_or_else(|| {
             PositionError::from(BadPosition::BadBoatSquare {
                 text: excerpt(entry),
             })
         })?;
-        if !water.contains(c) {
-            return Err(PositionError::from(BadPosition::BoatOffWater {
-                text: entry.to_string(),
-                water: (g.water_lo + 1, g.water_lo + 2),
-            }));
-        }
-        if boats.contains(c) {
+        if seen.contains(c) {
             return Err(PositionError::from(BadPosition::BoatTwice {
                 text: entry.to_string(),
             }));
         }
-        boats.insert(c);
+        seen.insert(c);
+        boats.push(c);
     }
     Ok(boats)
+}
+
+/// The boats, each on open water.
+fn check_boats(g: &Geo, boats: &[Cell], water: CellSet) -> Result<CellSet, PositionError> {
+    let mut set = CellSet::EMPTY;
+    for &c in boats {
+        if !water.contains(c) {
+            return Err(PositionError::from(BadPosition::BoatOffWater {
+                text: g.shape.square(c).to_string(),
+                water: (g.water_lo + 1, g.water_lo + 2),
+            }));
+        }
+        set.insert(c);
+    }
+    Ok(set)
+}
+
+/// What a River Chess text holds besides the board and the side, as read: the bridge on
+/// each file, the boats in the text's order, the castling rights (bits `KQkq` from 1), the
+/// en passant square, and the counters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnFields {
+    pub bridges: [Option<Color>; 8],
+    pub boats: Vec<Cell>,
+    pub castling: u8,
+    pub ep: Option<Cell>,
+    pub counters: Counters,
 }
 
 /// Checks where each piece may stand: no pawn on an end rank, and on water without a
