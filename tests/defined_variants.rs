@@ -2,6 +2,7 @@
 //! figures (`tests/perft/defined/<id>.txt`, `POSITION | DEPTH | NODES`, `start` for the
 //! start position) hold, and broken definitions are refused with their line and key.
 
+use ferry::engine::types::Color;
 use ferry::engine::variants::defined::{self, DefinedPosition, Definition};
 use std::path::{Path, PathBuf};
 
@@ -523,4 +524,42 @@ fn initial_moves_start_from_the_second_rank_as_fairy_stockfish_counts_them() {
     let black = second.replace(" w ", " b ");
     assert_eq!(perft(&black, 3), 20_358);
     assert_eq!(perft("4k3/8/8/8/3p4/8/3N4/4K3 w - - 0 1", 1), 10);
+}
+
+/// A defined variant's text reads into a setup before any rule of play is checked: a
+/// setup without Black's King is still a setup, and only checking it refuses it; a setup
+/// with a piece taken off checks into the position it describes.
+#[test]
+fn a_defined_text_reads_its_form_before_its_rules() {
+    let d = shipped("chess");
+    let setup = DefinedPosition::read_setup(&d, &d.start).unwrap();
+    assert_eq!(setup.pieces.len(), 32);
+    assert_eq!(setup.own.castling.len(), 4);
+    let start = DefinedPosition::from_setup(&d, setup.clone()).unwrap();
+    assert_eq!(start.text(), d.start);
+
+    let mut kingless = setup.clone();
+    kingless
+        .pieces
+        .retain(|(_, p)| p.role.letter() != Some(('K', false)) || p.color == Color::White);
+    assert_eq!(kingless.pieces.len(), 31);
+    let e = DefinedPosition::from_setup(&d, kingless).unwrap_err();
+    assert!(e.contains("Black has 0 royal pieces"), "{e}");
+
+    let mut fewer = setup;
+    let at = fewer
+        .pieces
+        .iter()
+        .position(|(_, p)| p.role.letter() == Some(('N', false)))
+        .unwrap();
+    fewer.pieces.remove(at);
+    let pos = DefinedPosition::from_setup(&d, fewer).unwrap();
+    assert_eq!(
+        pos.text(),
+        "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+
+    // The form is read first: a wrong castling letter is refused before a missing King.
+    let e = DefinedPosition::read_setup(&d, "8/8/8/8/8/8/8/4K3 w X - 0 1").unwrap_err();
+    assert!(e.contains("no castling right"), "{e}");
 }

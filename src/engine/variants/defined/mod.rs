@@ -23,4 +23,4 @@ pub mod values;
 pub use check::read;
 pub use definition::{Definition, Problem};
 pub use played::{Loaded, Played};
-pub use position::{DefinedMove, DefinedPosition};
+pub use position::{DefinedFields, DefinedMove, DefinedPosition};

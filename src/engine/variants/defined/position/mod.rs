@@ -3,6 +3,8 @@
 
 mod text;
 
+pub use text::DefinedFields;
+
 use super::definition::{Counting, Definition, Value};
 use super::tables::Ray;
 use crate::engine::board::{Cell, Cells};

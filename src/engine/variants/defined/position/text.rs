@@ -6,15 +6,72 @@ use super::{bit, slot, DefinedMove, DefinedPosition, Kind, NONE};
 use crate::engine::board::Cell;
 use crate::engine::notation::write_board;
 use crate::engine::player_text::excerpt;
-use crate::engine::types::Color;
+use crate::engine::setup::Setup;
+use crate::engine::types::{Color, Piece, Role};
 use crate::engine::variants::defined::definition::Definition;
 
 /// The highest counting limit a position text may give: 500 full moves.
 const MAX_COUNT: u32 = 1000;
 
+/// What a defined variant's position text holds besides the board and the side, as read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DefinedFields {
+    /// Cells whose piece the text marks `~`: a pawn that promoted, back to hand as a pawn.
+    pub was_pawn: Vec<Cell>,
+    /// Each side's hand: how many of each piece kind.
+    pub hands: [[u8; 32]; 2],
+    /// The castling rights written: the side, and whether on the queen's wing.
+    pub castling: Vec<(Color, bool)>,
+    /// Where the count has started, the plies it may reach (written in the EP field).
+    pub count_limit: u32,
+    pub en_passant: Option<Cell>,
+    /// The halfmove field: the plies counted where the count has started.
+    pub halfmoves: u32,
+    pub fullmoves: u32,
+}
+
+/// A piece kind as the shared vocabulary names it: its lettered role.
+fn role_of(def: &Definition, kind: u8) -> Role {
+    let k = &def.pieces[kind as usize];
+    Role::lettered(k.letter, k.promoted).unwrap_or(Role::LetterA)
+}
+
+/// The piece kind a lettered role names in this definition.
+fn kind_of(def: &Definition, role: Role) -> Option<u8> {
+    (0..def.pieces.len() as u8).find(|&k| role_of(def, k) == role)
+}
+
+/// Reads the castling rights (`K`, `Q`, `k`, `q`) of a variant that has castling.
+fn read_castling(def: &Definition, rights: &str) -> Result<Vec<(Color, bool)>, String> {
+    if def.castling.is_none() {
+        return Err(format!(
+            "{} has no castling; write - for the rights",
+            def.name
+        ));
+    }
+    rights
+        .chars()
+        .map(|c| match c.to_ascii_uppercase() {
+            'K' => Ok((Color::of_case(c), false)),
+            'Q' => Ok((Color::of_case(c), true)),
+            _ => Err(format!(
+                "'{}' is no castling right; write K, Q, k, q or -",
+                c.escape_debug()
+            )),
+        })
+        .collect()
+}
+
 impl<'d> DefinedPosition<'d> {
-    /// Reads a position text (Fairy-Stockfish's FEN for this board and these pieces).
+    /// Reads and checks a position text (Fairy-Stockfish's FEN for this board and these
+    /// pieces).
     pub fn parse(def: &'d Definition, text: &str) -> Result<Self, String> {
+        DefinedPosition::from_setup(def, DefinedPosition::read_setup(def, text)?)
+    }
+
+    /// Reads a position text's form for this definition (its board, letters, hand, rights
+    /// and fields), checking no rule of play (`engine::setup`).
+    pub fn read_setup(def: &Definition, text: &str) -> Result<Setup<DefinedFields>, String> {
         const MAX: usize = 512;
         if text.len() > MAX {
             return Err(format!("a position text is at most {MAX} characters"));
@@ -40,8 +97,8 @@ impl<'d> DefinedPosition<'d> {
                 rows.len()
             ));
         }
-        let mut pos = DefinedPosition::empty(def);
-        let mut royals = [0u32; 2];
+        let mut pieces: Vec<(Cell, Piece)> = Vec::new();
+        let mut own = DefinedFields::default();
         // A cell's name from its 0-based file and rank, holes included.
         let cell_name =
             |file: u32, rank: u8| format!("{}{}", (b'a' + file as u8) as char, rank + 1);
@@ -129,13 +186,9 @@ impl<'d> DefinedPosition<'d> {
                             cell_name(file, rank)
                         ));
                     };
-                    pos.put(cell.0, piece, side);
+                    pieces.push((cell, Piece::new(side, role_of(def, piece))));
                     if was_pawn {
-                        pos.was_pawn |= bit(cell.0);
-                    }
-                    if def.pieces[piece as usize].royal {
-                        royals[side.index()] += 1;
-                        pos.royal[side.index()] = cell.0;
+                        own.was_pawn.push(cell);
                     }
                     file += 1;
                 } else {
@@ -161,17 +214,6 @@ impl<'d> DefinedPosition<'d> {
                 ));
             }
         }
-        if def.has_royal() {
-            for side in Color::ALL {
-                if royals[side.index()] != 1 {
-                    return Err(format!(
-                        "{} has {} royal pieces; each side has exactly one",
-                        side.name(),
-                        royals[side.index()]
-                    ));
-                }
-            }
-        }
         if let Some(pocket) = pocket {
             if def.drops.is_none() {
                 return Err(format!("{} has no drops; a position has no hand", def.name));
@@ -186,26 +228,26 @@ impl<'d> DefinedPosition<'d> {
                             c.escape_debug()
                         )
                     })?;
-                let count = &mut pos.hands[Color::of_case(c).index()][piece as usize];
+                let count = &mut own.hands[Color::of_case(c).index()][piece as usize];
                 *count = count
                     .checked_add(1)
                     .filter(|&n| n <= 64)
                     .ok_or("a hand holds at most 64 of a piece")?;
             }
         }
-        match fields.next() {
-            None | Some("w") => pos.side = Color::White,
-            Some("b") => pos.side = Color::Black,
+        let side = match fields.next() {
+            None | Some("w") => Color::White,
+            Some("b") => Color::Black,
             Some(other) => {
                 return Err(format!(
                     "'{}' is no side to move; write w or b",
                     excerpt(other)
                 ))
             }
-        }
+        };
         if let Some(rights) = fields.next() {
             if rights != "-" {
-                pos.read_castling(rights)?;
+                own.castling = read_castling(def, rights)?;
             }
         }
         if let Some(ep) = fields.next() {
@@ -218,7 +260,7 @@ impl<'d> DefinedPosition<'d> {
                         excerpt(ep)
                     ));
                 }
-                pos.count_limit = limit;
+                own.count_limit = limit;
             } else if ep != "-" {
                 let cell = shape
                     .parse_cell(ep)
@@ -230,7 +272,7 @@ impl<'d> DefinedPosition<'d> {
                             "this variant has no en passant; write -".to_string()
                         }
                     })?;
-                pos.en_passant = cell.0;
+                own.en_passant = Some(cell);
             }
         }
         let mut counter = |name: &str, low: u32| -> Result<Option<u32>, String> {
@@ -244,29 +286,72 @@ impl<'d> DefinedPosition<'d> {
                     .ok_or_else(|| format!("'{}' is no {name}; write a whole number", excerpt(t))),
             }
         };
-        if let Some(h) = counter("halfmove count", 0)? {
-            // Where the count has started, this is the plies counted.
-            if pos.count_limit > 0 {
-                pos.count_ply = h;
-            } else {
-                pos.halfmoves = h;
-            }
-        }
-        if let Some(f) = counter("move number", 0)? {
-            pos.fullmoves = f.max(1);
-        }
+        // Where the count has started, the halfmove field is the plies counted.
+        own.halfmoves = counter("halfmove count", 0)?.unwrap_or(0);
+        own.fullmoves = counter("move number", 0)?.map_or(1, |f| f.max(1));
         if let Some(extra) = fields.next() {
             return Err(format!(
                 "'{}' follows the move number; nothing should",
                 excerpt(extra)
             ));
         }
+        Ok(Setup { pieces, side, own })
+    }
+
+    /// The position a setup describes, once it keeps the rules: one royal a side where
+    /// the variant has royals, each castling right with its rook beside the royal, and a
+    /// position play could reach.
+    pub fn from_setup(def: &'d Definition, setup: Setup<DefinedFields>) -> Result<Self, String> {
+        let mut pos = DefinedPosition::empty(def);
+        let mut royals = [0u32; 2];
+        for &(cell, piece) in &setup.pieces {
+            let kind = kind_of(def, piece.role)
+                .ok_or_else(|| format!("{} has no {}", def.name, piece.role))?;
+            if pos.board[cell.index()] != 0 {
+                return Err(format!("{} holds two pieces", def.shape.square(cell)));
+            }
+            pos.put(cell.0, kind, piece.color);
+            if def.pieces[kind as usize].royal {
+                royals[piece.color.index()] += 1;
+                pos.royal[piece.color.index()] = cell.0;
+            }
+        }
+        if def.has_royal() {
+            for side in Color::ALL {
+                if royals[side.index()] != 1 {
+                    return Err(format!(
+                        "{} has {} royal pieces; each side has exactly one",
+                        side.name(),
+                        royals[side.index()]
+                    ));
+                }
+            }
+        }
+        let own = setup.own;
+        for cell in own.was_pawn {
+            pos.was_pawn |= bit(cell.0);
+        }
+        pos.hands = own.hands;
+        pos.side = setup.side;
+        for (side, queenside) in own.castling {
+            pos.castle_right(side, queenside)?;
+        }
+        pos.count_limit = own.count_limit;
+        pos.en_passant = own.en_passant.map_or(NONE, |c| c.0);
+        if pos.count_limit > 0 {
+            pos.count_ply = own.halfmoves;
+        } else {
+            pos.halfmoves = own.halfmoves;
+        }
+        pos.fullmoves = own.fullmoves;
         pos.check_reachable()?;
         pos.count_pawns();
         Ok(pos)
     }
 
-    fn read_castling(&mut self, rights: &str) -> Result<(), String> {
+    /// Gives `side` its castling right on one wing: the rook nearest the edge beside its
+    /// royal on the royal's rank.
+    fn castle_right(&mut self, side: Color, queenside: bool) -> Result<(), String> {
         let def = self.def;
         let Some(castling) = &def.castling else {
             return Err(format!(
@@ -274,42 +359,29 @@ impl<'d> DefinedPosition<'d> {
                 def.name
             ));
         };
-        for c in rights.chars() {
-            let side = Color::of_case(c);
-            let queenside = match c.to_ascii_uppercase() {
-                'K' => false,
-                'Q' => true,
-                _ => {
-                    return Err(format!(
-                        "'{}' is no castling right; write K, Q, k, q or -",
-                        c.escape_debug()
-                    ))
-                }
+        let king = self.royal[side.index()];
+        let found = (king != NONE).then(|| {
+            let shape = &def.shape;
+            let rank = shape.rank(Cell(king));
+            let files: Vec<u8> = if queenside {
+                (0..shape.file(Cell(king))).collect()
+            } else {
+                (shape.file(Cell(king)) + 1..shape.files()).rev().collect()
             };
-            let king = self.royal[side.index()];
-            let found = (king != NONE).then(|| {
-                let shape = &def.shape;
-                let rank = shape.rank(Cell(king));
-                let files: Vec<u8> = if queenside {
-                    (0..shape.file(Cell(king))).collect()
-                } else {
-                    (shape.file(Cell(king)) + 1..shape.files()).rev().collect()
-                };
-                files
-                    .into_iter()
-                    .filter_map(|f| shape.cell(f, rank))
-                    .find(|cell| self.piece_at(cell.0) == Some((castling.rook, side)))
-            });
-            match found.flatten() {
-                Some(rook) => self.castle_rook[slot(side, queenside)] = rook.0,
-                None => {
-                    return Err(format!(
-                        "{} cannot castle {}: no {} beside its royal on that side",
-                        side.name(),
-                        if queenside { "queenside" } else { "kingside" },
-                        def.pieces[castling.rook as usize].name
-                    ))
-                }
+            files
+                .into_iter()
+                .filter_map(|f| shape.cell(f, rank))
+                .find(|cell| self.piece_at(cell.0) == Some((castling.rook, side)))
+        });
+        match found.flatten() {
+            Some(rook) => self.castle_rook[slot(side, queenside)] = rook.0,
+            None => {
+                return Err(format!(
+                    "{} cannot castle {}: no {} beside its royal on that side",
+                    side.name(),
+                    if queenside { "queenside" } else { "kingside" },
+                    def.pieces[castling.rook as usize].name
+                ))
             }
         }
         Ok(())
