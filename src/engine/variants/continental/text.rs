@@ -204,6 +204,15 @@ fn read_count(field: &str) -> Result<CountField, PositionError> {
     })
 }
 
+/// A piece's letter in position text, cased by its side: what `read_hand` read it from.
+fn letter_of(piece: Piece) -> char {
+    let upper = letter(piece.role).chars().next().unwrap_or('?');
+    match piece.color {
+        Color::White => upper,
+        Color::Black => upper.to_ascii_lowercase(),
+    }
+}
+
 /// Reads the HAND field (without brackets): letters, a `~` after a captured piece.
 fn read_hand(text: &str) -> Result<Vec<(Piece, bool)>, PositionError> {
     let mut hand = Vec::new();
@@ -226,8 +235,10 @@ fn read_hand(text: &str) -> Result<Vec<(Piece, bool)>, PositionError> {
 /// The hands a read HAND field gives, once each piece in it may be there.
 fn hands_of(hand: &[(Piece, bool)], config: Config) -> Result<ByColor<Stock>, PositionError> {
     let mut hands: ByColor<Stock> = ByColor::default();
-    for &(Piece { color, role }, captured) in hand {
-        let c = color.cased(letter(role)).chars().next().unwrap_or('?');
+    for &(piece, captured) in hand {
+        let Piece { color, role } = piece;
+        // The letter as the text wrote it, for a refusal only.
+        let c = letter_of(piece);
         let stock = &mut hands[color];
         if captured {
             if !config.drop {
