@@ -4,9 +4,9 @@
 //! numbers in range) into a `Setup`, and knows no rule; the second (`Registered::from_setup`)
 //! checks the setup against the rules and the game's options and makes the position, or
 //! says what is wrong. A defined variant does the same (`DefinedPosition::read_setup` and
-//! `from_setup`), its definition in the options' place. Nothing else makes a position from a text, so a position that breaks
-//! its rules is never built, and a tool that edits a position (a puzzle, a test) edits a
-//! setup and has it checked the same way.
+//! `from_setup`), its definition in the options' place. Nothing else makes a position from
+//! a text, so a position that breaks its rules is never built, and a tool that edits a
+//! position (a puzzle, a test) edits a setup and has it checked the same way.
 
 use super::board::Cell;
 use super::types::{Color, Piece};
