@@ -13,11 +13,12 @@ use ferry::render::board_png;
 use ferry::render::view::Terrain;
 use std::path::PathBuf;
 
-const SHIPPED: [&str; 9] = [
+const SHIPPED: [&str; 10] = [
     "chess",
     "nocastle",
     "capablanca",
     "makruk",
+    "asean",
     "shatranj",
     "xiangqi",
     "crazyhouse",
@@ -542,4 +543,129 @@ fn makruks_counting_draws_as_fairy_stockfish_counts_it() {
         )
         .unwrap_err();
     assert!(err.to_string().contains("counting limit"), "{err}");
+}
+
+#[test]
+fn aseans_counting_draws_as_fairy_stockfish_counts_it() {
+    let asean = variant("asean");
+    let text = |g: &Game| g.position().text();
+    // A King alone counts from 0 by the other side's best piece: Rooks 16 moves, a
+    // Bishop 44, a Knight 64. Fairy-Stockfish writes these figures.
+    let rooks = played(asean, "8/8/4k3/8/8/8/3R4/R3K3 w - - 0 40", &["Rd3"]);
+    assert_eq!(text(&rooks), "8/8/4k3/8/8/3R4/8/R3K3 b - 32 0 40");
+    let bishop = played(asean, "8/8/4k3/8/8/8/3B4/N3K3 w - - 0 40", &["Bc3"]);
+    assert_eq!(text(&bishop), "8/8/4k3/8/8/2B5/8/N3K3 b - 88 0 40");
+    let knight = played(asean, "8/8/4k3/8/8/8/3N4/Q3K3 w - - 0 40", &["Nb3"]);
+    assert_eq!(text(&knight), "8/8/4k3/8/8/1N6/8/Q3K3 b - 128 0 40");
+    // No count against Queens alone, with a Pawn on the board, or while the weaker side
+    // has more than its King: the halfmove clock runs instead.
+    for (fen, mv, after) in [
+        (
+            "8/8/4k3/8/8/8/3Q4/4K3 w - - 0 40",
+            "Qc3",
+            "8/8/4k3/8/8/2Q5/8/4K3 b - - 1 40",
+        ),
+        (
+            "8/8/4k3/8/2p5/8/3R4/R3K3 w - - 0 40",
+            "Rd3",
+            "8/8/4k3/8/2p5/3R4/8/R3K3 b - - 1 40",
+        ),
+        (
+            "8/8/4k3/8/8/2P5/3R4/4K3 w - - 0 40",
+            "Rd3",
+            "8/8/4k3/8/8/2PR4/8/4K3 b - - 1 40",
+        ),
+        (
+            "8/8/4k3/8/2n5/8/3R4/R3K3 w - - 0 40",
+            "Rd3",
+            "8/8/4k3/8/2n5/3R4/8/R3K3 b - - 1 40",
+        ),
+    ] {
+        assert_eq!(text(&played(asean, fen, &[mv])), after, "{fen}");
+    }
+    // The King that takes the last Pawn does not count from then, as in Makruk: the
+    // count starts at 0 with the other side's next move.
+    let took = played(asean, "8/8/8/3kP3/8/8/8/R3K3 b - - 0 40", &["Kxe5"]);
+    assert_eq!(text(&took), "8/8/8/4k3/8/8/8/R3K3 w - - 0 41");
+    let next = played(asean, "8/8/8/3kP3/8/8/8/R3K3 b - - 0 40", &["Kxe5", "Ra2"]);
+    assert_eq!(text(&next), "8/8/8/4k3/8/8/R7/4K3 b - 32 0 41");
+    // Passing the limit draws; a mate on that move still wins.
+    let drawn = played(asean, "7R/8/6k1/8/8/8/8/3KR3 b - 32 32 50", &["Kf6"]);
+    assert_eq!(text(&drawn), "7R/8/5k2/8/8/8/8/3KR3 w - 32 33 51");
+    let o = drawn.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason),
+        (GameResult::Draw, Reason::CountingRule)
+    );
+    let mated = played(asean, "7k/8/6K1/8/8/8/8/R7 w - 32 32 50", &["Ra8"]);
+    assert_eq!(text(&mated), "R6k/8/6K1/8/8/8/8/8 b - 32 33 50");
+    let o = mated.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason),
+        (GameResult::Win(engine::Color::White), Reason::Checkmate)
+    );
+}
+
+/// Makruk's definition under the Cambodian counting rule, as Fairy-Stockfish's
+/// `cambodian` counts (its first moves of King and Met aside).
+fn cambodian_counting() -> &'static Variant {
+    let source = include_str!("../variants/makruk.toml")
+        .replace("id = \"makruk\"", "id = \"cambodian\"")
+        .replace("name = \"Makruk\"", "name = \"Cambodian\"")
+        .replace(
+            "[endings.counting]\nmoves = 64",
+            "[endings.counting]\nrule = \"cambodian\"\nmoves = 63",
+        )
+        .replace("moves = 8 }", "moves = 7 }")
+        .replace("moves = 16 }", "moves = 15 }")
+        .replace("moves = 22 }", "moves = 21 }")
+        .replace("moves = 32 }", "moves = 31 }")
+        .replace("moves = 44 }", "moves = 43 }");
+    ferry::engine::variants::defined::registry::load(&source, &[])
+        .unwrap_or_else(|p| panic!("{p:?}"))
+}
+
+#[test]
+fn the_cambodian_counting_rule_counts_as_fairy_stockfish_counts_it() {
+    let v = cambodian_counting();
+    let rules = ferry::engine::variants::defined::summary::rules_text(v.definition().unwrap());
+    assert!(
+        rules.contains("a side to move of two or three pieces counts: drawn after 63 moves"),
+        "{rules}"
+    );
+    let text = |g: &Game| g.position().text();
+    // Each figure below is what Fairy-Stockfish's `cambodian` writes after the move.
+    for (fen, mv, after) in [
+        // The pieces' honour against a Khun alone, from the pieces on the board.
+        (
+            "8/8/4k3/8/8/8/3R4/R3K3 w - - 0 40",
+            "Rd3",
+            "8/8/4k3/8/8/3R4/8/R3K3 b - 14 8 40",
+        ),
+        // The board's honour, 63 moves from 0, while the weaker side has two or three
+        // pieces, whoever has Bia.
+        (
+            "8/8/4k3/3n4/8/8/3R4/R3K3 w - - 0 40",
+            "Rd3",
+            "8/8/4k3/3n4/8/3R4/8/R3K3 b - 126 0 40",
+        ),
+        (
+            "8/8/4k3/3n4/8/2s5/3R4/R3K3 w - - 0 40",
+            "Rd3",
+            "8/8/4k3/3n4/8/2sR4/8/R3K3 b - 126 0 40",
+        ),
+        (
+            "8/8/4k3/8/2p5/8/3R4/R3K3 w - - 0 40",
+            "Rd3",
+            "8/8/4k3/8/2p5/3R4/8/R3K3 b - 126 0 40",
+        ),
+        // Four pieces on the weaker side: no count.
+        (
+            "8/8/4k3/3n4/2p5/2s5/3R4/R3K3 w - - 0 40",
+            "Rd3",
+            "8/8/4k3/3n4/2p5/2sR4/8/R3K3 b - - 1 40",
+        ),
+    ] {
+        assert_eq!(text(&played(v, fen, &[mv])), after, "{fen}");
+    }
 }

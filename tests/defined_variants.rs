@@ -227,6 +227,49 @@ fn broken_definitions_are_refused_with_their_line_and_key() {
             "endings.counting.honour[0].at_least",
             "1 or more",
         ),
+        (
+            format!("{good}\n[evaluation]\nvalues = {{ X = 300 }}\n"),
+            "evaluation.values.X",
+            "no piece; write a piece's letter",
+        ),
+        (
+            format!("{good}\n[evaluation]\nvalues = {{ K = 300 }}\n"),
+            "evaluation.values.K",
+            "royal",
+        ),
+        (
+            format!("{good}\n[evaluation]\nvalues = {{ R = 0 }}\n"),
+            "evaluation.values.R",
+            "1 to 10000",
+        ),
+        (
+            format!("{good}\n[evaluation]\npawn_advance = 900\n"),
+            "evaluation.pawn_advance",
+            "0 to 200",
+        ),
+        (
+            format!("{good}\n[endings.counting]\nrule = \"thai\"\nmoves = 64\n"),
+            "endings.counting.rule",
+            "write makruk, cambodian or asean",
+        ),
+        (
+            format!(
+                "{good}\n[endings.counting]\nrule = \"asean\"\nmoves = 64\n\
+                 honour = [{{ piece = \"R\", at_least = 1, moves = 16 }}]\n"
+            ),
+            "endings.counting.moves",
+            "no board's honour",
+        ),
+        (
+            format!("{good}\n[endings.counting]\nrule = \"asean\"\n"),
+            "endings.counting.honour",
+            "counts only by honour",
+        ),
+        (
+            format!("{good}\n[endings.counting]\nrule = \"cambodian\"\n"),
+            "endings.counting.moves",
+            "board's honour in full moves",
+        ),
         (good.replace("files = 8", "files = 9"), "start", "9 files"),
         (
             good.replace("files = 8", "files = 40"),

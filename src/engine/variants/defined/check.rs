@@ -3,8 +3,8 @@
 
 use super::betza::{self, Reach, Step};
 use super::definition::{
-    Castling, Counting, Definition, Drops, Extinction, Flag, Honour, PieceKind, Problem, Value,
-    MAX_CELLS, MAX_FILE, MAX_KINDS, MAX_PIECES, MAX_SIDE,
+    Castling, Counting, CountingRule, Definition, Drops, Evaluation, Extinction, Flag, Honour,
+    PieceKind, Problem, Value, MAX_CELLS, MAX_FILE, MAX_KINDS, MAX_PIECES, MAX_SIDE,
 };
 use super::schema::{BoardFile, File};
 use super::tables::Tables;
@@ -373,10 +373,45 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
                 });
             }
         }
-        if let Some(c) = &e.counting {
-            let c = c.get_ref();
-            let moves = count(&c.moves, "endings.counting.moves", 1, 500, found);
-            let honour = c
+        if let Some(table) = &e.counting {
+            let c = table.get_ref();
+            let rule = match &c.rule {
+                None => Some(CountingRule::Makruk),
+                Some(r) => CountingRule::read(r.get_ref()).or_else(|| {
+                    found.add(
+                        Some(r.span()),
+                        "endings.counting.rule",
+                        format!(
+                            "'{}' is no counting rule; write makruk, cambodian or asean",
+                            excerpt(r.get_ref())
+                        ),
+                    );
+                    None
+                }),
+            };
+            // ASEAN's rule has no board's honour; the others count it.
+            let moves = match (&c.moves, rule) {
+                (Some(n), Some(CountingRule::Asean)) => {
+                    found.add(
+                        Some(n.span()),
+                        "endings.counting.moves",
+                        "ASEAN counting has no board's honour: remove moves, and give each \
+                         count in honour",
+                    );
+                    None
+                }
+                (Some(n), _) => Some(count(n, "endings.counting.moves", 1, 500, found)),
+                (None, Some(CountingRule::Asean)) => None,
+                (None, _) => {
+                    found.add(
+                        Some(table.span()),
+                        "endings.counting.moves",
+                        "write the board's honour in full moves, as moves = 64 (0: no counting)",
+                    );
+                    Some(0)
+                }
+            };
+            let honour: Vec<Honour> = c
                 .honour
                 .iter()
                 .enumerate()
@@ -398,7 +433,22 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
                     })
                 })
                 .collect();
-            counting = (moves > 0).then_some(Counting { moves, honour });
+            if rule == Some(CountingRule::Asean) && honour.is_empty() {
+                found.add(
+                    Some(table.span()),
+                    "endings.counting.honour",
+                    "ASEAN counting counts only by honour: write its rows, as \
+                     honour = [{ piece = \"R\", at_least = 1, moves = 16 }]",
+                );
+            }
+            counting = match (rule, moves) {
+                (Some(_), Some(0)) | (None, _) => None,
+                (Some(rule), moves) => Some(Counting {
+                    rule,
+                    moves,
+                    honour,
+                }),
+            };
         }
     }
 
@@ -430,6 +480,7 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
     }
     let declared = pieces.len();
     let pieces = with_promoted_forms(file, pieces, &promotion_zone, found);
+    let evaluation = check_evaluation(file, &pieces, found);
 
     if !found.problems.is_empty() {
         return None;
@@ -496,6 +547,7 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
         extinction,
         flag,
         counting,
+        evaluation,
         royals_may_face: file.royals_may_face,
         drops,
         immobile_forbidden: file.immobile_forbidden,
@@ -515,6 +567,98 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
         }
     }
     Some(definition)
+}
+
+/// The most centipawns a piece may be said to be worth, and a pawn's rank.
+const MOST_VALUE: i64 = 10_000;
+const MOST_ADVANCE: i64 = 200;
+
+/// `[evaluation]`: each value's key names a kind (`R`, `+P` for a promoted form) that is
+/// not royal, with 1 to `MOST_VALUE` centipawns.
+fn check_evaluation(file: &File, pieces: &[PieceKind], found: &mut Found) -> Evaluation {
+    let mut evaluation = Evaluation {
+        values: vec![None; pieces.len()],
+        pawn_advance: None,
+    };
+    let Some(e) = &file.evaluation else {
+        return evaluation;
+    };
+    let e = e.get_ref();
+    let names: Vec<String> = pieces
+        .iter()
+        .filter(|k| !k.royal)
+        .map(|k| format!("{}{}", if k.promoted { "+" } else { "" }, k.letter))
+        .collect();
+    if e.values.len() > pieces.len() {
+        found.add(
+            None,
+            "evaluation.values",
+            format!(
+                "names {} pieces; the variant has {}: {}",
+                e.values.len(),
+                names.len(),
+                names.join(", ")
+            ),
+        );
+        return evaluation;
+    }
+    for (name, n) in &e.values {
+        let key = format!("evaluation.values.{}", excerpt(name));
+        let (promoted, letter) = match name.strip_prefix('+') {
+            Some(rest) => (true, rest),
+            None => (false, name.as_str()),
+        };
+        let mut chars = letter.chars();
+        let kind = match (chars.next(), chars.next()) {
+            (Some(c), None) => pieces
+                .iter()
+                .position(|k| k.letter == c && k.promoted == promoted),
+            _ => None,
+        };
+        let Some(kind) = kind else {
+            found.add(
+                Some(n.span()),
+                key,
+                format!(
+                    "'{}' is no piece; write a piece's letter ({})",
+                    excerpt(name),
+                    names.join(", ")
+                ),
+            );
+            continue;
+        };
+        if pieces[kind].royal {
+            found.add(
+                Some(n.span()),
+                key,
+                format!(
+                    "the {} is royal: both sides always have one, so it has no value; \
+                     remove it",
+                    pieces[kind].name
+                ),
+            );
+            continue;
+        }
+        match *n.get_ref() {
+            v @ 1..=MOST_VALUE => evaluation.values[kind] = Some(v as i32),
+            _ => found.add(
+                Some(n.span()),
+                key,
+                format!("write its worth in centipawns, 1 to {MOST_VALUE} (a pawn is 100)"),
+            ),
+        }
+    }
+    if let Some(n) = &e.pawn_advance {
+        match *n.get_ref() {
+            v @ 0..=MOST_ADVANCE => evaluation.pawn_advance = Some(v as i32),
+            _ => found.add(
+                Some(n.span()),
+                "evaluation.pawn_advance",
+                format!("write the centipawns a pawn earns per rank, 0 to {MOST_ADVANCE}"),
+            ),
+        }
+    }
+    evaluation
 }
 
 fn check_board(board: &BoardFile, found: &mut Found) -> Option<Shape> {

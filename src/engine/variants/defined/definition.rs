@@ -134,8 +134,10 @@ pub struct Definition {
     /// A side whose piece of kind `piece` stands on its cells of `cells` wins at once
     /// (King of the Hill's centre, Racing Kings' last rank).
     pub flag: Option<Flag>,
-    /// Makruk's counting, where the variant has it.
+    /// The counting rules of the Makruk family, where the variant has them.
     pub counting: Option<Counting>,
+    /// What the search counts a piece worth, where the file says (`ferry tune` writes it).
+    pub evaluation: Evaluation,
     /// Whether the royals may face each other on an open file.
     pub royals_may_face: bool,
     /// Drops from a hand, where the variant has them.
@@ -159,18 +161,56 @@ pub struct Flag {
     pub region_name: String,
 }
 
-/// Makruk's counting, as Fairy-Stockfish's `countingRule = makruk` plays it. Once no pawn
-/// is left and the other side has more than its royal, the side to move after a move
-/// starts to count; the game is drawn when the count passes its limit, unless that last
-/// move mated. A side with pieces besides its royal counts `moves` full moves from 0 (the
-/// board's honour). A side left with its royal alone counts from the number of pieces on
-/// the board, up to the first row of `honour` the other side meets, else `moves` (the
-/// pieces' honour); a capture or promotion that leaves the side to move bare starts the
-/// count again.
+/// The counting rules of the Makruk family, as Fairy-Stockfish's `countingRule` plays
+/// them. Once a side may count (see `CountingRule`), the side to move after a move starts
+/// to count; the game is drawn when the count passes its limit, unless that last move
+/// mated. A side with pieces besides its royal counts `moves` full moves from 0 (the
+/// board's honour). A side left with its royal alone counts up to the first row of
+/// `honour` the other side meets, else `moves` (the pieces' honour), from the number of
+/// pieces on the board (from 0 under ASEAN's rule); a capture or promotion that leaves the
+/// side to move bare starts the count again.
 #[derive(Clone, Debug)]
 pub struct Counting {
-    pub moves: u32,
+    pub rule: CountingRule,
+    /// The board's honour, and the pieces' honour where no row matches; `None` (ASEAN):
+    /// no count then.
+    pub moves: Option<u32>,
     pub honour: Vec<Honour>,
+}
+
+/// Which of Fairy-Stockfish's counting rules: when a side may count, and from where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountingRule {
+    /// Makruk: no pawn left and the other side more than its royal; a royal alone that
+    /// takes the last pawn counts from then.
+    Makruk,
+    /// Ouk Chatrang: as Makruk, but the board's honour also with pawns left and only for
+    /// a side of two or three pieces.
+    Cambodian,
+    /// ASEAN chess: only a royal alone counts, with no pawn left, from 0.
+    Asean,
+}
+
+impl CountingRule {
+    /// The rule a definition names, as Fairy-Stockfish spells it.
+    pub fn read(text: &str) -> Option<CountingRule> {
+        match text {
+            "makruk" => Some(CountingRule::Makruk),
+            "cambodian" => Some(CountingRule::Cambodian),
+            "asean" => Some(CountingRule::Asean),
+            _ => None,
+        }
+    }
+}
+
+/// The evaluation's weights a definition gives (its `[evaluation]`, as `ferry tune`
+/// writes it); a kind it leaves out is valued from its moves (`values::estimate`).
+#[derive(Clone, Debug, Default)]
+pub struct Evaluation {
+    /// Each kind's worth in centipawns, where given: never a royal's.
+    pub values: Vec<Option<i32>>,
+    /// Centipawns per rank a pawn has advanced from its first rank, where given.
+    pub pawn_advance: Option<i32>,
 }
 
 /// A row of the pieces' honour: `moves` full moves when the other side has at least

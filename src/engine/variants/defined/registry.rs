@@ -14,11 +14,12 @@ use std::sync::{Mutex, OnceLock};
 
 /// The shipped definitions (the repository's `variants/` folder), compiled in so that a
 /// binary run anywhere has them.
-const SHIPPED: [&str; 9] = [
+const SHIPPED: [&str; 10] = [
     include_str!("../../../../variants/chess.toml"),
     include_str!("../../../../variants/nocastle.toml"),
     include_str!("../../../../variants/capablanca.toml"),
     include_str!("../../../../variants/makruk.toml"),
+    include_str!("../../../../variants/asean.toml"),
     include_str!("../../../../variants/shatranj.toml"),
     include_str!("../../../../variants/xiangqi.toml"),
     include_str!("../../../../variants/crazyhouse.toml"),

@@ -38,6 +38,19 @@ pub(super) struct File {
     /// Pawn, Lance and Knight on the last ranks): such a move must promote.
     #[serde(default)]
     pub(super) immobile_forbidden: bool,
+    #[serde(default)]
+    pub(super) evaluation: Option<Spanned<EvaluationFile>>,
+}
+
+/// `[evaluation]`: the search's weights, as `ferry tune` writes them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct EvaluationFile {
+    /// Centipawns by piece: its letter, `+` and the letter for a promoted form.
+    #[serde(default)]
+    pub(super) values: std::collections::BTreeMap<String, Spanned<i64>>,
+    #[serde(default)]
+    pub(super) pawn_advance: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -183,12 +196,16 @@ pub(super) struct FlagFile {
     pub(super) region: Spanned<String>,
 }
 
-/// `[endings.counting]`: Makruk's counting, with the board's honour of `moves` and the
-/// pieces' honour read from `honour`, first row first.
+/// `[endings.counting]`: the counting `rule` of the Makruk family (Makruk's unless named),
+/// with the board's honour of `moves` and the pieces' honour read from `honour`, first
+/// row first.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct CountingFile {
-    pub(super) moves: Spanned<i64>,
+    #[serde(default)]
+    pub(super) rule: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) moves: Option<Spanned<i64>>,
     #[serde(default)]
     pub(super) honour: Vec<Spanned<HonourFile>>,
 }

@@ -1,7 +1,7 @@
 //! A defined variant's rules in a few sentences, made from its definition: what `/rules`
 //! says of a variant a server or the operator added, beside the legend of its pieces.
 
-use super::definition::{Definition, Value};
+use super::definition::{Counting, CountingRule, Definition, Value};
 
 /// The rules of `def`, for a player: the board, the pieces, what pawns, promotion,
 /// castling and drops do, and how a game ends.
@@ -189,27 +189,44 @@ fn endings(def: &Definition) -> String {
         ));
     }
     if let Some(c) = &def.counting {
-        s.push_str(&format!(
-            "; once no pawn is left, the side to move counts: drawn after {} moves, or, \
-             when it has its royal piece alone, after",
-            c.moves
-        ));
-        for h in &c.honour {
-            s.push_str(&format!(
+        s.push_str(&counting(def, c));
+    }
+    s.push('.');
+    s
+}
+
+/// The counting rules in a clause: who counts, to what, and from where.
+fn counting(def: &Definition, c: &Counting) -> String {
+    let rows: String = c
+        .honour
+        .iter()
+        .map(|h| {
+            format!(
                 " {} against {} {}{},",
                 h.moves,
                 h.at_least,
                 def.pieces[h.piece as usize].name,
                 if h.at_least > 1 { "s" } else { "" }
-            ));
-        }
-        s.push_str(&format!(
-            " else {}, counted from the pieces on the board",
-            c.moves
-        ));
+            )
+        })
+        .collect();
+    let board = c.moves.unwrap_or(0);
+    match c.rule {
+        CountingRule::Makruk => format!(
+            "; once no pawn is left, the side to move counts: drawn after {board} moves, or, \
+             when it has its royal piece alone, after{rows} else {board}, counted from the \
+             pieces on the board"
+        ),
+        CountingRule::Cambodian => format!(
+            "; a side to move of two or three pieces counts: drawn after {board} moves; once \
+             no pawn is left, a royal piece alone counts to{rows} else {board}, from the \
+             pieces on the board"
+        ),
+        CountingRule::Asean => format!(
+            "; once no pawn is left, a side with its royal piece alone counts from 0: drawn \
+             after{rows} else it does not count"
+        ),
     }
-    s.push('.');
-    s
 }
 
 #[cfg(test)]
@@ -245,5 +262,15 @@ mod tests {
         ] {
             assert!(text.contains(part), "{part}: {text}");
         }
+    }
+
+    #[test]
+    fn asean_says_who_counts_and_to_what() {
+        let def = super::super::read(include_str!("../../../../variants/asean.toml")).unwrap();
+        let text = rules_text(&def);
+        let part = "once no pawn is left, a side with its royal piece alone counts from 0: \
+                    drawn after 16 against 1 Rook, 44 against 1 Bishop, 64 against 1 Knight, \
+                    else it does not count";
+        assert!(text.contains(part), "{text}");
     }
 }

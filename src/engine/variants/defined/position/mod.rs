@@ -5,7 +5,7 @@ mod text;
 
 pub use text::DefinedFields;
 
-use super::definition::{Counting, Definition, Value};
+use super::definition::{Counting, CountingRule, Definition, Value};
 use super::tables::Ray;
 use crate::engine::board::{Cell, Cells};
 use crate::engine::types::Color;
@@ -70,7 +70,7 @@ pub struct DefinedPosition<'d> {
     /// Cells whose piece was a chess pawn that promoted, where captures go to hand: it
     /// goes back as a pawn (Fairy-Stockfish writes it `Q~`).
     was_pawn: u128,
-    /// Makruk's counting (`Definition::counting`): the plies the count may reach (0: no
+    /// The counting (`Definition::counting`): the plies the count may reach (0: no
     /// count yet) and the plies counted.
     count_limit: u32,
     count_ply: u32,
@@ -524,8 +524,8 @@ impl<'d> DefinedPosition<'d> {
         }
     }
 
-    /// Makruk's counting after a move: the count goes on, or starts, or starts again
-    /// (see `Definition::counting`), as Fairy-Stockfish keeps it.
+    /// The counting after a move: the count goes on, or starts, or starts again (see
+    /// `Definition::counting`), as Fairy-Stockfish keeps it.
     fn count_after_move(&mut self, took_pawn: bool, took_or_promoted: bool) {
         let Some(rule) = &self.def.counting else {
             return;
@@ -536,8 +536,9 @@ impl<'d> DefinedPosition<'d> {
         let (next, mover) = (self.side, self.side.opposite());
         let pieces = |c: Color| self.occupied[c.index()].count_ones();
         let all = pieces(Color::White) + pieces(Color::Black);
+        let asean = rule.rule == CountingRule::Asean;
         // A royal alone that took the last pawn counts from then.
-        if took_pawn && pieces(mover) == 1 {
+        if took_pawn && !asean && pieces(mover) == 1 {
             if let Some(moves) = self.count_moves(rule, mover) {
                 self.count_limit = 2 * moves;
                 self.count_ply = 2 * all - 1;
@@ -546,27 +547,35 @@ impl<'d> DefinedPosition<'d> {
         if self.count_limit == 0 || (took_or_promoted && pieces(next) == 1) {
             if let Some(moves) = self.count_moves(rule, next) {
                 self.count_limit = 2 * moves;
-                self.count_ply = if pieces(next) > 1 { 0 } else { 2 * all };
+                self.count_ply = if asean || pieces(next) > 1 {
+                    0
+                } else {
+                    2 * all
+                };
             }
         }
     }
 
-    /// The full moves `side` counts to, if it may count now: not while a pawn is left,
-    /// nor against a royal alone.
+    /// The full moves `side` counts to, if its rule lets it count now.
     fn count_moves(&self, rule: &Counting, side: Color) -> Option<u32> {
         let pieces = |c: Color| self.occupied[c.index()].count_ones();
-        if self.pawns > 0 || pieces(side.opposite()) == 1 {
-            return None;
+        let (own, theirs) = (pieces(side), pieces(side.opposite()));
+        let pawns = self.pawns > 0;
+        match rule.rule {
+            CountingRule::Makruk if pawns || theirs == 1 => return None,
+            CountingRule::Makruk if own > 1 => return rule.moves,
+            CountingRule::Cambodian if own > 3 || theirs == 1 => return None,
+            CountingRule::Cambodian if own > 1 => return rule.moves,
+            CountingRule::Cambodian if pawns => return None,
+            CountingRule::Asean if pawns || own > 1 => return None,
+            _ => {}
         }
-        if pieces(side) > 1 {
-            return Some(rule.moves);
-        }
-        let theirs = self.counts_on_board(side.opposite());
+        let on_board = self.counts_on_board(side.opposite());
         let row = rule
             .honour
             .iter()
-            .find(|h| theirs[h.piece as usize] >= h.at_least);
-        Some(row.map_or(rule.moves, |h| h.moves))
+            .find(|h| on_board[h.piece as usize] >= h.at_least);
+        row.map(|h| h.moves).or(rule.moves)
     }
 
     /// Whether the count has passed its limit: the game is drawn, unless the move that
