@@ -1417,6 +1417,46 @@ fn tune_fits_weights_the_same_from_the_same_seed_and_refuses_bad_counts() {
 }
 
 #[test]
+fn tune_fits_a_defined_variants_values_into_an_evaluation_table_its_file_reads() {
+    let dir = std::env::temp_dir().join(format!("ferry-tune-defined-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = [
+        "tune", "makruk", "--games", "4", "--nodes", "300", "--epochs", "20",
+    ];
+    let a = ferry(&args, "");
+    assert!(a.status.success(), "{}", stderr(&a));
+    let table = stdout(&a);
+    assert!(
+        table.starts_with("# Makruk evaluation weights, written by: ferry tune makruk"),
+        "{table}"
+    );
+    assert!(table.contains("\n[evaluation]\npawn_advance = "), "{table}");
+    assert!(table.contains("values = { M = "), "{table}");
+    assert_eq!(
+        a.stdout,
+        ferry(&args, "").stdout,
+        "the same seed fits the same table"
+    );
+    // The table goes into the definition, and the checker reads the values it gives.
+    let source = include_str!("../variants/makruk.toml");
+    let file = dir.join("makruk.toml");
+    std::fs::write(&file, format!("{source}\n{table}")).unwrap();
+    let checked = ferry(&["variant", "check", file.to_str().unwrap()], "");
+    assert!(checked.status.success(), "{}", stderr(&checked));
+    let rua = table
+        .split("R = ")
+        .nth(1)
+        .and_then(|t| t.split([',', ' ']).next())
+        .unwrap();
+    assert!(
+        stdout(&checked).contains(&format!("worth {rua} cp")),
+        "{}",
+        stdout(&checked)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn puzzles_generate_writes_puzzles_that_replay_and_the_same_file_from_the_same_seed() {
     let args = [
         "puzzles", "generate", "fluidity", "--count", "2", "--games", "200", "--nodes", "300",

@@ -3,8 +3,11 @@
 //! the variant's evaluation reads. The same arguments give the same file on any machine.
 
 use super::failure::{io, Failure};
-use crate::engine::search::fit::{self, Layout, Sample};
-use crate::engine::search::tuned;
+use crate::engine::board::Shape;
+use crate::engine::search::fit::{self, Freedom, Layout, Sample};
+use crate::engine::search::tuned::{self, Weights};
+use crate::engine::variant::Position;
+use crate::engine::variants::defined::tuning::Fit;
 use crate::engine::{selfplay, Options, Variant};
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,24 +26,93 @@ pub(super) struct Plan {
     pub(super) command: String,
 }
 
+/// What the fit moves: one of the five's weights file, or a defined variant's
+/// `[evaluation]` table.
+enum Model {
+    Table {
+        weights: &'static Weights,
+        layout: Layout,
+        shape: &'static Shape,
+    },
+    Defined(Fit),
+}
+
+impl Model {
+    fn of(variant: &'static Variant, options: &Options) -> Option<Model> {
+        if let Some(definition) = variant.definition() {
+            return Some(Model::Defined(Fit::of(definition)));
+        }
+        let start = variant.start(options);
+        let (weights, _) = start.tuned()?;
+        Some(Model::Table {
+            weights,
+            layout: Layout::of(weights),
+            shape: start.shape(),
+        })
+    }
+
+    fn params(&self) -> Vec<f64> {
+        match self {
+            Model::Table {
+                weights, layout, ..
+            } => layout.params(weights),
+            Model::Defined(f) => f.params(),
+        }
+    }
+
+    fn freedom(&self) -> Freedom {
+        match self {
+            Model::Table { layout, .. } => layout.freedom(),
+            Model::Defined(f) => Freedom {
+                frozen: f.frozen(),
+                pulled: 0..0,
+            },
+        }
+    }
+
+    fn sample(&self, pos: &dyn Position, result: f32) -> Option<Sample> {
+        match self {
+            Model::Table { .. } => fit::sample(pos, result),
+            Model::Defined(f) => Some(Sample {
+                features: f.features(pos),
+                result,
+            }),
+        }
+    }
+
+    /// `params` as the evaluation will use them, and the file that holds them.
+    fn written(&self, params: &[f64], header: &[String]) -> (Vec<f64>, String) {
+        match self {
+            Model::Table {
+                weights,
+                layout,
+                shape,
+            } => {
+                let mut fitted = (*weights).clone();
+                layout.apply(params, &mut fitted);
+                (layout.params(&fitted), tuned::write(&fitted, shape, header))
+            }
+            Model::Defined(f) => (f.rounded(params), f.text(params, header)),
+        }
+    }
+}
+
 /// Plays the games, fits the weights, writes the file (or prints it), and reports the
 /// figures on `out`; progress goes to `err`.
 pub(super) fn tune(plan: &Plan, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Failure> {
-    let start = plan.variant.start(&plan.options);
-    let Some((weights, _)) = start.tuned() else {
+    let Some(model) = Model::of(plan.variant, &plan.options) else {
         return Err(Failure::bad(format!(
             "{} has no fitted evaluation to tune",
             plan.variant.id
         )));
     };
-    let (samples, plies, results) = play(plan, err)?;
+    let (samples, plies, results) = play(plan, &model, err)?;
     if samples.is_empty() {
         return Err(Failure::bad(
             "the games kept no quiet position to fit: play more games".to_string(),
         ));
     }
-    let layout = Layout::of(weights);
-    let mut params = layout.params(weights);
+    let mut params = model.params();
     let k = fit::fit_k(&samples, &params);
     let before = fit::error(&samples, &params, k);
     let _ = writeln!(
@@ -56,18 +128,14 @@ pub(super) fn tune(plan: &Plan, out: &mut dyn Write, err: &mut dyn Write) -> Res
     fit::fit(
         &samples,
         &mut params,
-        &layout,
+        &model.freedom(),
         k,
         plan.epochs as usize,
         |epoch, e| {
             let _ = writeln!(err, "epoch {epoch}: error {e:.6}");
         },
     );
-    let mut fitted = weights.clone();
-    layout.apply(&params, &mut fitted);
-    // The error of the rounded weights, as the evaluation will use them.
-    let after = fit::error(&samples, &layout.params(&fitted), k);
-    let header = vec![
+    let mut header = vec![
         format!(
             "{} evaluation weights, written by: {}",
             plan.variant.name, plan.command
@@ -79,9 +147,19 @@ pub(super) fn tune(plan: &Plan, out: &mut dyn Write, err: &mut dyn Write) -> Res
             plan.nodes,
             plan.seed
         ),
-        format!("mean squared error {before:.6} before, {after:.6} after"),
     ];
-    let text = tuned::write(&fitted, start.shape(), &header);
+    // The error of the rounded weights, as the evaluation will use them, goes in the
+    // header too.
+    let (rounded, _) = model.written(&params, &header);
+    let after = fit::error(&samples, &rounded, k);
+    header.push(format!(
+        "mean squared error {before:.6} before, {after:.6} after"
+    ));
+    if matches!(model, Model::Defined(_)) {
+        header
+            .push("in the definition file, this [evaluation] replaces the one it has".to_string());
+    }
+    let (_, text) = model.written(&params, &header);
     match &plan.out {
         Some(path) => {
             std::fs::write(path, &text).map_err(|e| Failure {
@@ -103,7 +181,11 @@ pub(super) fn tune(plan: &Plan, out: &mut dyn Write, err: &mut dyn Write) -> Res
 
 /// The games, on `jobs` threads: their samples in game order, the plies played, and the
 /// count of games White lost, drew and won.
-fn play(plan: &Plan, err: &mut dyn Write) -> Result<(Vec<Sample>, usize, [usize; 3]), Failure> {
+fn play(
+    plan: &Plan,
+    model: &Model,
+    err: &mut dyn Write,
+) -> Result<(Vec<Sample>, usize, [usize; 3]), Failure> {
     let games = plan.games as usize;
     let jobs = (plan.jobs as usize).clamp(1, games.max(1));
     let (send, receive) = std::sync::mpsc::channel::<(usize, Vec<Sample>, usize, f32)>();
@@ -118,7 +200,7 @@ fn play(plan: &Plan, err: &mut dyn Write) -> Result<(Vec<Sample>, usize, [usize;
                     let samples = g
                         .positions
                         .iter()
-                        .filter_map(|p| fit::sample(p.as_ref(), g.white_score))
+                        .filter_map(|p| model.sample(p.as_ref(), g.white_score))
                         .collect();
                     if send.send((i, samples, g.plies, g.white_score)).is_err() {
                         return;

@@ -53,7 +53,7 @@ pub(super) fn check(path: &Path, out: &mut dyn Write, err: &mut dyn Write) -> Re
         shape.cells().count()
     )
     .map_err(io)?;
-    let worth = defined::values::estimate(&d);
+    let worth = defined::values::worth(&d);
     for (k, p) in d.pieces.iter().enumerate() {
         let mut marks = Vec::new();
         if p.royal {

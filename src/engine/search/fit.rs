@@ -61,8 +61,12 @@ impl Layout {
     fn term(&self, i: usize) -> usize {
         2 * ROLES + self.cells * ROLES + i
     }
-    fn is_square(&self, i: usize) -> bool {
-        (2 * ROLES..2 * ROLES + self.cells * ROLES).contains(&i)
+    /// The royals' values stay still, and the placing tables are pulled toward nothing.
+    pub fn freedom(&self) -> Freedom {
+        Freedom {
+            frozen: vec![Role::King as usize, Role::General as usize],
+            pulled: 2 * ROLES..2 * ROLES + self.cells * ROLES,
+        }
     }
 
     /// The weights as the fit's flat list.
@@ -99,6 +103,14 @@ impl Layout {
         }
         w.build();
     }
+}
+
+/// Which weights of the flat list the fit holds still (no position can say what they
+/// are worth) and which it pulls gently toward zero (`SQUARE_PULL`).
+#[derive(Clone, Debug)]
+pub struct Freedom {
+    pub frozen: Vec<usize>,
+    pub pulled: std::ops::Range<usize>,
 }
 
 /// The sample of `pos`, whose game White scored `result` (1, ½, 0); `None` where the
@@ -185,11 +197,11 @@ pub fn fit_k(samples: &[Sample], params: &[f64]) -> f64 {
 }
 
 /// Moves `params` for `epochs` full passes of Adam at scale `k`; `each` sees the epoch
-/// and the error every tenth of the way. The royal pieces' values stay fixed.
+/// and the error every tenth of the way. The `freedom`'s frozen weights stay fixed.
 pub fn fit(
     samples: &[Sample],
     params: &mut [f64],
-    layout: &Layout,
+    freedom: &Freedom,
     k: f64,
     epochs: usize,
     mut each: impl FnMut(usize, f64),
@@ -197,7 +209,7 @@ pub fn fit(
     const RATE: f64 = 1.0;
     const BETA1: f64 = 0.9;
     const BETA2: f64 = 0.999;
-    let frozen = [Role::King as usize, Role::General as usize];
+    let frozen = &freedom.frozen;
     let n = samples.len().max(1) as f64;
     let mut m = vec![0.0; params.len()];
     let mut v = vec![0.0; params.len()];
@@ -214,7 +226,7 @@ pub fn fit(
             }
         }
         for (i, g) in grad.iter_mut().enumerate() {
-            if layout.is_square(i) {
+            if freedom.pulled.contains(&i) {
                 *g += 2.0 * SQUARE_PULL * params[i];
             }
         }
@@ -263,7 +275,14 @@ mod tests {
         let mut params = vec![0.0; layout.len()];
         params[Role::Rook as usize] = 50.0;
         let before = error(&samples, &params, 1.0);
-        fit(&samples, &mut params, &layout, 1.0, 400, |_, _| {});
+        fit(
+            &samples,
+            &mut params,
+            &layout.freedom(),
+            1.0,
+            400,
+            |_, _| {},
+        );
         let after = error(&samples, &params, 1.0);
         assert!(after < before, "{after} < {before}");
         let w = params[Role::Rook as usize];

@@ -18,6 +18,7 @@ pub mod registry;
 mod schema;
 pub mod summary;
 pub mod tables;
+pub mod tuning;
 pub mod values;
 
 pub use check::read;

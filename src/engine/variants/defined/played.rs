@@ -82,7 +82,7 @@ impl Loaded {
             default_drop: None,
             game: keep(definition.name.clone()),
         };
-        let values = values::estimate(&definition);
+        let values = values::worth(&definition);
         let regions = definition
             .pieces
             .iter()

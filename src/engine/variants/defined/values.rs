@@ -72,16 +72,33 @@ pub fn estimate(def: &Definition) -> Vec<i32> {
         .collect()
 }
 
+/// Each kind's worth as the search counts it: the definition's `[evaluation]` where it
+/// gives one, else the estimate from its moves.
+pub fn worth(def: &Definition) -> Vec<i32> {
+    estimate(def)
+        .into_iter()
+        .zip(&def.evaluation.values)
+        .map(|(estimated, given)| given.unwrap_or(estimated))
+        .collect()
+}
+
 /// A piece in hand is worth a tenth more than on the board: it goes where it is needed.
-const HAND_TENTHS: i32 = 11;
-/// Centipawns per rank a pawn has advanced from its first rank.
-const PAWN_ADVANCE: i32 = 8;
+pub const HAND_TENTHS: i32 = 11;
+/// Centipawns per rank a pawn has advanced from its first rank, where the definition
+/// gives none.
+pub const PAWN_ADVANCE: i32 = 8;
+
+/// The centipawns a pawn earns per rank it has advanced.
+pub fn pawn_advance(def: &Definition) -> i32 {
+    def.evaluation.pawn_advance.unwrap_or(PAWN_ADVANCE)
+}
 
 /// The static evaluation for the side to move, in centipawns.
 pub fn evaluate(pos: &DefinedPosition<'_>, loaded: &Loaded) -> i32 {
     let def = pos.definition();
     let shape = &def.shape;
     let last = i32::from(shape.ranks()) - 1;
+    let advance = pawn_advance(def);
     let mut white = 0i32;
     for side in Color::ALL {
         let sign = if side == Color::White { 1 } else { -1 };
@@ -97,7 +114,7 @@ pub fn evaluate(pos: &DefinedPosition<'_>, loaded: &Loaded) -> i32 {
                 } else {
                     last - rank
                 };
-                worth += PAWN_ADVANCE * advanced;
+                worth += advance * advanced;
             }
             white += sign * worth;
         }
