@@ -20,32 +20,16 @@ import os
 import random
 import re
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import generate  # noqa: E402  (beside this file)
 
 MOVE = re.compile(r"^([a-l])([0-9]+)([a-l])([0-9]+)[a-z+]*: ")
 
 
-class Engine:
-    def __init__(self, path, variant):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.send("uci")
-        self.until("uciok")
-        self.send(f"setoption name UCI_Variant value {variant}")
-        self.send("isready")
-        self.until("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, token):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise SystemExit("Fairy-Stockfish stopped")
-            lines.append(line.rstrip("\n"))
-            if lines[-1].startswith(token):
-                return lines
+class Engine(generate.Engine):
+    """generate.py's Fairy-Stockfish, asked for a whole position at a time."""
 
     def state(self, fen, moves):
         """The FEN, whether the side to move is in check, and the legal moves."""
@@ -143,4 +127,5 @@ def main():
     raise SystemExit(1 if mismatches else 0)
 
 
-main()
+if __name__ == "__main__":
+    main()
