@@ -4,7 +4,8 @@
 use super::betza::{self, Reach, Step};
 use super::definition::{
     Castling, Counting, CountingRule, Definition, Drops, Evaluation, Extinction, Flag, Honour,
-    PieceKind, Problem, Value, MAX_CELLS, MAX_FILE, MAX_KINDS, MAX_PIECES, MAX_SIDE,
+    PieceKind, Problem, Value, MAX_CELLS, MAX_FILE, MAX_KINDS, MAX_PIECES, MAX_SIDE, MOST_ADVANCE,
+    MOST_VALUE,
 };
 use super::schema::{BoardFile, File};
 use super::tables::Tables;
@@ -568,10 +569,6 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
     }
     Some(definition)
 }
-
-/// The most centipawns a piece may be said to be worth, and a pawn's rank.
-const MOST_VALUE: i64 = 10_000;
-const MOST_ADVANCE: i64 = 200;
 
 /// `[evaluation]`: each value's key names a kind (`R`, `+P` for a promoted form) that is
 /// not royal, with 1 to `MOST_VALUE` centipawns.

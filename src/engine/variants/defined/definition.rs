@@ -13,6 +13,9 @@ pub const MAX_FILE: usize = 64 * 1024;
 pub const MAX_PIECES: usize = 24;
 /// The most kinds with the promoted forms: a cell's code holds 31.
 pub const MAX_KINDS: usize = 31;
+/// The most centipawns an `[evaluation]` may say a piece is worth, and a pawn's rank.
+pub const MOST_VALUE: i64 = 10_000;
+pub const MOST_ADVANCE: i64 = 200;
 /// The most files and ranks of a board (cells at most 128, `CellSet`'s width).
 pub const MAX_SIDE: u8 = 16;
 pub const MAX_CELLS: usize = 128;

@@ -3,7 +3,7 @@
 //! of each it counts, White's less Black's, and the fitted figures go back into the
 //! definition as its `[evaluation]` table.
 
-use super::definition::Definition;
+use super::definition::{Definition, MOST_ADVANCE, MOST_VALUE};
 use super::values::{self, HAND_TENTHS};
 use crate::engine::types::{Color, Role};
 use crate::engine::variant::Position;
@@ -97,19 +97,20 @@ impl Fit {
     /// `params` as the evaluation will count them: whole centipawns, each within what
     /// the definition's checker allows.
     pub fn rounded(&self, params: &[f64]) -> Vec<f64> {
+        let frozen = self.frozen();
         params
             .iter()
             .enumerate()
             .map(|(i, &x)| {
                 let (low, high) = if i == self.advance_index() {
-                    (0.0, 200.0)
+                    (0, MOST_ADVANCE)
                 } else {
-                    (1.0, 10_000.0)
+                    (1, MOST_VALUE)
                 };
-                if self.frozen().contains(&i) {
+                if frozen.contains(&i) {
                     x
                 } else {
-                    x.round().clamp(low, high)
+                    x.round().clamp(low as f64, high as f64)
                 }
             })
             .collect()
