@@ -4,7 +4,7 @@
 use super::betza::Step;
 use super::tables::Tables;
 use crate::engine::board::Shape;
-use crate::engine::types::ByColor;
+use crate::engine::types::{ByColor, Role};
 use std::fmt;
 
 /// The largest definition file read, in bytes: the longest real one is a few kilobytes.
@@ -86,6 +86,13 @@ pub struct PieceKind {
     pub base: Option<u8>,
     /// Each side's cells it may be dropped on.
     pub drop_region: ByColor<u128>,
+}
+
+impl PieceKind {
+    /// The kind as the shared vocabulary names it: its lettered role.
+    pub fn role(&self) -> Role {
+        Role::lettered(self.letter, self.promoted).unwrap_or(Role::LetterA)
+    }
 }
 
 /// Castling as chess has it: the royal and a rook of its rank, the royal to `kingside` or

@@ -3,7 +3,7 @@
 //! registry entry it belongs to, supplies the `Rules` every variant supplies, so games,
 //! pictures, clocks, ratings and the search take a defined variant like the five.
 
-use super::definition::{Definition, Value};
+use super::definition::{Definition, PieceKind, Value};
 use super::position::{DefinedMove, DefinedPosition, Ended, Kind, NONE};
 use super::values;
 use crate::engine::board::{Cell, Shape};
@@ -51,11 +51,7 @@ pub(super) fn keep(text: String) -> &'static str {
 
 impl Loaded {
     pub fn new(definition: Definition) -> Loaded {
-        let roles: Vec<Role> = definition
-            .pieces
-            .iter()
-            .map(|k| Role::lettered(k.letter, k.promoted).unwrap_or(Role::LetterA))
-            .collect();
+        let roles: Vec<Role> = definition.pieces.iter().map(PieceKind::role).collect();
         let letters: Vec<&'static str> = definition
             .pieces
             .iter()

@@ -140,7 +140,7 @@ fn entry(definition: Definition) -> &'static Variant {
         .iter()
         .enumerate()
         .map(|(k, kind)| PieceInfo {
-            role: Role::lettered(kind.letter, kind.promoted).unwrap_or(Role::LetterA),
+            role: kind.role(),
             promoted: kind.promoted,
             moves: keep(describe(&definition, k)),
             name: Some(keep(kind.name.clone())),

@@ -3,7 +3,7 @@
 //! of each it counts, White's less Black's, and the fitted figures go back into the
 //! definition as its `[evaluation]` table.
 
-use super::definition::{Definition, MOST_ADVANCE, MOST_VALUE};
+use super::definition::{Definition, PieceKind, MOST_ADVANCE, MOST_VALUE};
 use super::values::{self, HAND_TENTHS};
 use crate::engine::types::{Color, Role};
 use crate::engine::variant::Position;
@@ -17,11 +17,7 @@ pub struct Fit {
 
 impl Fit {
     pub fn of(definition: &'static Definition) -> Fit {
-        let roles = definition
-            .pieces
-            .iter()
-            .map(|k| Role::lettered(k.letter, k.promoted).unwrap_or(Role::LetterA))
-            .collect();
+        let roles = definition.pieces.iter().map(PieceKind::role).collect();
         Fit { definition, roles }
     }
 

@@ -32,8 +32,7 @@ pub struct DefinedFields {
 
 /// A piece kind as the shared vocabulary names it: its lettered role.
 fn role_of(def: &Definition, kind: u8) -> Role {
-    let k = &def.pieces[kind as usize];
-    Role::lettered(k.letter, k.promoted).unwrap_or(Role::LetterA)
+    def.pieces[kind as usize].role()
 }
 
 /// The piece kind a lettered role names in this definition.
