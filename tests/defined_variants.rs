@@ -166,6 +166,18 @@ fn position_texts_that_do_not_fit_the_board_are_refused() {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN* w - - 0 1",
             "no hole",
         ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkK - 0 1",
+            "'K' is written twice in the castling rights",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQx - 0 1",
+            "'x' is no castling right",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Q - 0 1",
+            "White cannot castle queenside",
+        ),
         ("", "empty"),
         ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "never in check"),
         ("k7/8/8/8/8/8/8/R3K3 w - - 0 1", "never in check"),
@@ -577,7 +589,7 @@ fn a_defined_text_reads_its_form_before_its_rules() {
     let d = shipped("chess");
     let setup = DefinedPosition::read_setup(&d, &d.start).unwrap();
     assert_eq!(setup.pieces.len(), 32);
-    assert_eq!(setup.own.castling.len(), 4);
+    assert_eq!(setup.own.castling, 0b1111, "all four rights, K Q k q");
     let start = DefinedPosition::from_setup(&d, setup.clone()).unwrap();
     assert_eq!(start.text(), d.start);
 

@@ -2,13 +2,14 @@
 //!
 //! Vocabulary (`types`, `board`, `moves`), the variant plug (`variant` for the boxed
 //! `Position` and the registry, `plug` for the `Rules` a variant supplies), shared mechanics
-//! (`placement`, `patterns`, `notation`, `perft`), a position text as read before its rules
+//! (`placement`, `patterns`, `notation`, `perft`, `castling`), a position text as read before its rules
 //! check it (`setup`), the game record (`game`), games between
 //! players over game records (`arena`, for `ferry match`), the computer opponent
 //! (`search`), its games against itself for fitting its evaluation (`selfplay`), and one module per variant under `variants`.
 
 pub mod arena;
 pub mod board;
+pub mod castling;
 pub mod errors;
 pub mod game;
 pub mod moves;

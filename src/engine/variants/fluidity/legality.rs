@@ -218,7 +218,7 @@ impl FluidityPosition {
                 side: self.side,
             }));
         }
-        if self.castling & right.bit == 0 {
+        if self.castling & right.bit() == 0 {
             return Err(IllegalMove::from(Refusal::CastlingRightLost {
                 wing: right.wing,
                 side: self.side,

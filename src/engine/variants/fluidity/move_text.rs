@@ -2,10 +2,12 @@
 //! the lenient parser (no letter, `FROMxTO`, a SAN-like short form, the capture list left
 //! out or in any order).
 
-use super::rules::{right_of, Right};
+use super::rules::right_of;
 use super::tables::{letter, name, role_of_letter, shape, square};
 use super::{BadText, FluidityPosition, NoFit, NoPieceFor};
 use crate::engine::board::{Cell, CellSet64};
+use crate::engine::castling::Castle;
+use crate::engine::errors::Wing;
 use crate::engine::errors::{IllegalMove, NoSuchMove, Square, Unreadable};
 use crate::engine::moves::Move;
 use crate::engine::notation;
@@ -19,7 +21,7 @@ struct Described {
     role: Role,
     from: u8,
     to: u8,
-    castle: Option<&'static Right>,
+    castle: Option<&'static Castle>,
     /// The squares it removes pieces from.
     removed: CellSet64,
 }
@@ -72,7 +74,7 @@ impl FluidityPosition {
                 format!("{l}{}-{}", name(from.0), name(to.0))
             }
             Move::Castle { king, rook } => match right_of(king, rook) {
-                Some(r) if r.rook % 8 == 0 => "O-O-O".to_string(),
+                Some(r) if r.wing == Wing::Queenside => "O-O-O".to_string(),
                 Some(_) => "O-O".to_string(),
                 None => format!("{m:?}"),
             },
@@ -100,7 +102,7 @@ impl FluidityPosition {
                         mv,
                         role: Role::King,
                         from: king.0,
-                        to: right_of(king, rook).map_or(rook.0, |r| r.king_to),
+                        to: right_of(king, rook).map_or(rook.0, |r| r.king_to.0),
                         castle: right_of(king, rook),
                         removed,
                     },
@@ -190,7 +192,7 @@ impl FluidityPosition {
         };
         let found = all.iter().find(|d| {
             d.castle
-                .is_some_and(|r| r.color == self.side && (r.rook % 8 == 0) == long)
+                .is_some_and(|r| r.color == self.side && (r.wing == Wing::Queenside) == long)
         });
         Some(match found {
             None => Err(self.castle_refusal(long)),

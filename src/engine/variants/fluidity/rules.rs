@@ -2,91 +2,30 @@
 //! playing a move, and the end-of-game tests that read the position alone.
 
 use super::tables::{
-    moves_along, square, tables, BISHOP, KING, KNIGHT, OPPOSITE, QUEEN, ROLES, ROOK,
+    moves_along, shape, square, tables, BISHOP, KING, KNIGHT, OPPOSITE, QUEEN, ROLES, ROOK,
 };
 use super::FluidityPosition;
 use super::{Danger, InCheck, InTheWay, Refusal};
 use crate::engine::board::{Cell, CellSet64};
-use crate::engine::errors::{Blocked, IllegalMove, LeavesInCheck, Wing};
+use crate::engine::castling::{Castle, Rights};
+use crate::engine::errors::{Blocked, IllegalMove, LeavesInCheck};
 use crate::engine::moves::{Effects, Move, MoveList, Removal};
 use crate::engine::notation;
 use crate::engine::types::{Color, Piece};
+use std::sync::OnceLock;
 
 /// Plies without a capture that draw the game.
 pub(super) const QUIET_LIMIT: u32 = 50;
 
-/// One castling right and what castling with it does.
-pub(super) struct Right {
-    pub(super) bit: u8,
-    pub(super) letter: char,
-    pub(super) color: Color,
-    pub(super) king: u8,
-    pub(super) rook: u8,
-    pub(super) king_to: u8,
-    pub(super) rook_to: u8,
-    /// The squares between King and Rook, from the King outwards.
-    pub(super) between: &'static [u8],
-    /// The squares the King crosses, in order (its landing square last).
-    pub(super) crossed: [u8; 2],
-    /// The side castled to, for refusals.
-    pub(super) wing: Wing,
+/// Fluidity's rights: chess's, on its 8 x 8 board (rules 5.4).
+pub(super) fn rights() -> &'static Rights {
+    static RIGHTS: OnceLock<Rights> = OnceLock::new();
+    RIGHTS.get_or_init(|| Rights::chess(shape(), [0, 7]))
 }
 
-/// The four rights in the order of the CASTLING field: K Q k q.
-pub(super) static RIGHTS: [Right; 4] = [
-    Right {
-        bit: 1,
-        letter: 'K',
-        color: Color::White,
-        king: 4,
-        rook: 7,
-        king_to: 6,
-        rook_to: 5,
-        between: &[5, 6],
-        crossed: [5, 6],
-        wing: Wing::Kingside,
-    },
-    Right {
-        bit: 2,
-        letter: 'Q',
-        color: Color::White,
-        king: 4,
-        rook: 0,
-        king_to: 2,
-        rook_to: 3,
-        between: &[3, 2, 1],
-        crossed: [3, 2],
-        wing: Wing::Queenside,
-    },
-    Right {
-        bit: 4,
-        letter: 'k',
-        color: Color::Black,
-        king: 60,
-        rook: 63,
-        king_to: 62,
-        rook_to: 61,
-        between: &[61, 62],
-        crossed: [61, 62],
-        wing: Wing::Kingside,
-    },
-    Right {
-        bit: 8,
-        letter: 'q',
-        color: Color::Black,
-        king: 60,
-        rook: 56,
-        king_to: 58,
-        rook_to: 59,
-        between: &[59, 58, 57],
-        crossed: [59, 58],
-        wing: Wing::Queenside,
-    },
-];
-
 /// The right a castling move names, if any.
-pub(super) fn right_of(king: Cell, rook: Cell) -> Option<&'static Right> {
-    RIGHTS.iter().find(|r| r.king == king.0 && r.rook == rook.0)
+pub(super) fn right_of(king: Cell, rook: Cell) -> Option<&'static Castle> {
+    rights().find(king, rook)
 }
 
 impl FluidityPosition {
@@ -335,14 +274,14 @@ impl FluidityPosition {
                 }
             }
         }
-        for right in RIGHTS.iter() {
+        for right in rights().iter() {
             if right.color == us
-                && self.castling & right.bit != 0
+                && self.castling & right.bit() != 0
                 && self.castle_problem(right).is_none()
             {
                 out.push(Move::Castle {
-                    king: Cell(right.king),
-                    rook: Cell(right.rook),
+                    king: right.king,
+                    rook: right.rook,
                 });
             }
         }
@@ -350,22 +289,23 @@ impl FluidityPosition {
 
     /// Why castling with `right` is not legal now, or `None` when it is (rules 5.4). The
     /// right itself is taken as present.
-    pub(super) fn castle_problem(&self, right: &Right) -> Option<IllegalMove> {
+    pub(super) fn castle_problem(&self, right: &Castle) -> Option<IllegalMove> {
         let us = self.side;
         let own = self.own(us);
         let enemy = self.own(us.opposite());
-        if self.piece(right.king) != Some(Piece::new(us, ROLES[KING]))
-            || self.piece(right.rook) != Some(Piece::new(us, ROLES[ROOK]))
+        let (king, rook) = (right.king.0, right.rook.0);
+        if self.piece(king) != Some(Piece::new(us, ROLES[KING]))
+            || self.piece(rook) != Some(Piece::new(us, ROLES[ROOK]))
         {
             return Some(IllegalMove::from(Refusal::CastlingNeedsPieces {
                 wing: right.wing,
-                king: square(right.king),
-                rook: square(right.rook),
+                king: square(king),
+                rook: square(rook),
             }));
         }
         let mut last_enemy: Option<u8> = None;
         let mut removed = CellSet64::EMPTY;
-        for &c in right.between {
+        for Cell(c) in right.between() {
             if own.contains(Cell(c)) {
                 return Some(IllegalMove::Blocked(Blocked::from(
                     InTheWay::CastlingOwnBetween {
@@ -410,8 +350,8 @@ impl FluidityPosition {
         }
         // The enemy pieces between removed, the Rook still on its corner.
         let cleared = self.without(removed);
-        for &c in &right.crossed {
-            let step = cleared.moved(KING, right.king, c, CellSet64::EMPTY);
+        for Cell(c) in right.crossed() {
+            let step = cleared.moved(KING, king, c, CellSet64::EMPTY);
             if step.in_danger(us) {
                 return Some(IllegalMove::LeavesInCheck(LeavesInCheck::from(
                     InCheck::CastleThroughDanger {
@@ -423,8 +363,8 @@ impl FluidityPosition {
             }
         }
         let done = cleared
-            .moved(KING, right.king, right.king_to, CellSet64::EMPTY)
-            .moved(ROOK, right.rook, right.rook_to, CellSet64::EMPTY);
+            .moved(KING, king, right.king_to.0, CellSet64::EMPTY)
+            .moved(ROOK, rook, right.rook_to.0, CellSet64::EMPTY);
         if done.in_danger(us) {
             return Some(IllegalMove::LeavesInCheck(LeavesInCheck::from(
                 InCheck::CastleIntoDanger {
@@ -472,10 +412,9 @@ impl FluidityPosition {
             }
             Move::Castle { king, rook } => right_of(king, rook)
                 .map(|r| {
-                    r.between
-                        .iter()
-                        .copied()
-                        .filter(|&c| enemy.contains(Cell(c)))
+                    r.between()
+                        .filter(|&c| enemy.contains(c))
+                        .map(|c| c.0)
                         .collect()
                 })
                 .unwrap_or_default(),
@@ -500,7 +439,7 @@ impl FluidityPosition {
             Move::Castle { king, rook } => {
                 if let Some(r) = right_of(king, rook) {
                     for c in [r.king, r.king_to, r.rook, r.rook_to] {
-                        fx.cells.push(Cell(c));
+                        fx.cells.push(c);
                     }
                 }
             }
@@ -538,26 +477,24 @@ impl FluidityPosition {
                 };
                 let enemy = self.own(us.opposite());
                 removed = right
-                    .between
-                    .iter()
-                    .fold(CellSet64::EMPTY, |acc, &c| acc | CellSet64::at(c))
+                    .between()
+                    .fold(CellSet64::EMPTY, |acc, c| acc | CellSet64::at(c.0))
                     & enemy;
-                *self = self.moved(KING, right.king, right.king_to, removed).moved(
+                let (king, rook) = (right.king.0, right.rook.0);
+                *self = self.moved(KING, king, right.king_to.0, removed).moved(
                     ROOK,
-                    right.rook,
-                    right.rook_to,
+                    rook,
+                    right.rook_to.0,
                     CellSet64::EMPTY,
                 );
-                touched = CellSet64::at(right.king) | CellSet64::at(right.rook) | removed;
+                touched = CellSet64::at(king) | CellSet64::at(rook) | removed;
             }
             _ => return false,
         }
         // A right goes when its King or Rook leaves its square or is removed there.
         if self.castling != 0 {
-            for right in RIGHTS.iter() {
-                if (touched & (CellSet64::at(right.king) | CellSet64::at(right.rook))).any() {
-                    self.castling &= !right.bit;
-                }
+            for c in touched.indices() {
+                self.castling &= !rights().lost_on(Cell(c));
             }
         }
         self.quiet = if removed.any() {

@@ -1,11 +1,11 @@
 //! Position text (rules section 9): `BOARD SIDE CASTLING QUIET FULLMOVE`, read into a
 //! setup, made a position with the refusals of section 6, and written back.
 
-use super::rules::{QUIET_LIMIT, RIGHTS};
+use super::rules::{rights, QUIET_LIMIT};
 use super::tables::{letter, role_of_letter, shape, square, KING, ROOK};
 use super::{BadPosition, Danger};
 use super::{Config, FluidityPosition};
-use crate::engine::board::Cell;
+use crate::engine::castling::{self, Fault, Order};
 use crate::engine::errors::PositionError;
 use crate::engine::notation::{self, Fields};
 use crate::engine::player_text::excerpt;
@@ -31,26 +31,13 @@ impl FluidityPosition {
         )
     }
 
-    fn castling_text(&self) -> String {
-        let s: String = RIGHTS
-            .iter()
-            .filter(|r| self.castling & r.bit != 0)
-            .map(|r| r.letter)
-            .collect();
-        if s.is_empty() {
-            "-".to_string()
-        } else {
-            s
-        }
-    }
-
     /// `BOARD SIDE CASTLING`: what repetition compares.
     pub(super) fn key_text(&self) -> String {
         format!(
             "{} {} {}",
             self.board_text(),
             self.side.letter(),
-            self.castling_text()
+            castling::text(self.castling)
         )
     }
 
@@ -133,15 +120,15 @@ impl FluidityPosition {
                 });
             }
         }
-        for right in RIGHTS.iter().filter(|r| self.castling & r.bit != 0) {
+        for right in rights().iter().filter(|r| self.castling & r.bit() != 0) {
             let color = right.color;
-            let home = |c: u8, kind: usize| (self.own(color) & self.roles[kind]).contains(Cell(c));
+            let home = |c, kind: usize| (self.own(color) & self.roles[kind]).contains(c);
             if !home(right.king, KING) || !home(right.rook, ROOK) {
                 return Err(PositionError::from(BadPosition::CastlingRightNeeds {
-                    letter: right.letter,
+                    letter: right.letter(),
                     color,
-                    king: square(right.king),
-                    rook: square(right.rook),
+                    king: square(right.king.0),
+                    rook: square(right.rook.0),
                 }));
             }
         }
@@ -164,25 +151,15 @@ impl FluidityPosition {
 
 /// Reads CASTLING: any of `K Q k q` in that order, or `-`.
 fn parse_castling(field: &str) -> Result<u8, PositionError> {
-    if field == "-" {
-        return Ok(0);
-    }
-    let mut rights = 0u8;
-    let mut next = 0;
-    for ch in field.chars() {
-        let Some(i) = RIGHTS.iter().position(|r| r.letter == ch) else {
-            return Err(PositionError::from(BadPosition::CastlingNotARight {
+    castling::read(field, Order::Fixed).map_err(|fault| {
+        PositionError::from(match fault {
+            Fault::NotARight(letter) => BadPosition::CastlingNotARight {
                 text: excerpt(field),
-                letter: ch,
-            }));
-        };
-        if i < next {
-            return Err(PositionError::from(BadPosition::CastlingOrder {
+                letter,
+            },
+            Fault::OutOfOrder(_) | Fault::Twice(_) => BadPosition::CastlingOrder {
                 text: excerpt(field),
-            }));
-        }
-        next = i + 1;
-        rights |= RIGHTS[i].bit;
-    }
-    Ok(rights)
+            },
+        })
+    })
 }

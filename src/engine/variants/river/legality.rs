@@ -338,13 +338,11 @@ impl River {
                 }
             }
         }
-        let rank = g.home_rank(us);
-        if let Some(king) = g.shape.cell(4, rank) {
-            for f in [0, 7] {
-                if let Some(rook) = g.shape.cell(f, rank) {
-                    out.push(Move::Castle { king, rook });
-                }
-            }
+        for right in g.rights.iter().filter(|r| r.color == us) {
+            out.push(Move::Castle {
+                king: right.king,
+                rook: right.rook,
+            });
         }
         let banks: Vec<Cell> = v.by[us]
             .filter(|&c| {

@@ -7,7 +7,7 @@ use super::tables::{letter, role_of};
 use super::River;
 use super::{BadText, NoFit, Refusal};
 use crate::engine::board::Cell;
-use crate::engine::errors::{IllegalMove, NoPiece, NoSuchMove, Unreadable};
+use crate::engine::errors::{IllegalMove, NoPiece, NoSuchMove, Unreadable, Wing};
 use crate::engine::moves::Move;
 use crate::engine::notation::most_telling;
 use crate::engine::player_text::excerpt;
@@ -192,17 +192,22 @@ impl River {
             })
             .copied()
             .ok_or_else(|| {
-                let king = g.shape.cell(4, g.home_rank(self.side));
-                let rook = g
-                    .shape
-                    .cell(if long { 0 } else { 7 }, g.home_rank(self.side));
-                match (king, rook) {
-                    (Some(king), Some(rook)) => self
-                        .check(&Move::Castle { king, rook })
+                let wing = if long {
+                    Wing::Queenside
+                } else {
+                    Wing::Kingside
+                };
+                g.rights
+                    .iter()
+                    .find(|r| r.color == self.side && r.wing == wing)
+                    .and_then(|r| {
+                        self.check(&Move::Castle {
+                            king: r.king,
+                            rook: r.rook,
+                        })
                         .err()
-                        .unwrap_or(IllegalMove::NoSuchMove(NoSuchMove::CastlingNotNow)),
-                    _ => IllegalMove::NoSuchMove(NoSuchMove::CastlingNotNow),
-                }
+                    })
+                    .unwrap_or(IllegalMove::NoSuchMove(NoSuchMove::CastlingNotNow))
             })
     }
 

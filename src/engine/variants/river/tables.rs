@@ -1,6 +1,7 @@
 //! The three board sizes and their movement tables, computed once per size.
 
 use crate::engine::board::{Cell, CellSet, Cells, Dir, Shape};
+use crate::engine::castling::Rights;
 use crate::engine::patterns::KNIGHT_LEAPS;
 use crate::engine::types::{ByColor, Color, Role};
 use std::sync::OnceLock;
@@ -29,6 +30,8 @@ pub(super) struct Geo {
     pub push: ByColor<Vec<Option<Cell>>>,
     /// The two cells diagonally ahead of a pawn, by colour.
     pub ahead: ByColor<Vec<CellSet>>,
+    /// Chess's castling rights on this board's home ranks (rule 4).
+    pub rights: Rights,
 }
 
 impl Geo {
@@ -88,6 +91,7 @@ impl Geo {
                 .collect()
         });
         Geo {
+            rights: Rights::chess(&shape, [0, ranks - 1]),
             shape,
             ranks,
             water_lo,
@@ -140,12 +144,6 @@ impl Geo {
         match color {
             Color::White => 1,
             Color::Black => self.ranks - 2,
-        }
-    }
-    pub fn home_rank(&self, color: Color) -> u8 {
-        match color {
-            Color::White => 0,
-            Color::Black => self.ranks - 1,
         }
     }
 

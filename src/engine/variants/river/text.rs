@@ -7,6 +7,7 @@ use super::BadPosition;
 use super::River;
 use super::MAX_FULLMOVE;
 use crate::engine::board::{Cell, CellSet};
+use crate::engine::castling::{self, Fault, Order};
 use crate::engine::errors::{File, PositionError};
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::notation::{self, Fields};
@@ -157,14 +158,7 @@ impl River {
     pub(super) fn key_text(&self) -> String {
         let g = self.geo();
         let board = notation::write_board(&g.shape, |c| self.board.get(c), write_token);
-        let mut castling: String = [(1, 'K'), (2, 'Q'), (4, 'k'), (8, 'q')]
-            .iter()
-            .filter(|(b, _)| self.castling & b != 0)
-            .map(|(_, c)| *c)
-            .collect();
-        if castling.is_empty() {
-            castling.push('-');
-        }
+        let castling = castling::text(self.castling);
         let ep = match self.ep {
             Some(c) if self.ep_capturable() => g.name(c),
             _ => "-".to_string(),
@@ -378,55 +372,26 @@ fn check_one_king_each(pieces: &[(Cell, Piece)]) -> Result<(), PositionError> {
 
 /// Reads CASTLING (`-` or letters of `KQkq`, each at most once) into its four bits.
 fn parse_castling(text: &str) -> Result<u8, PositionError> {
-    let mut castling = 0u8;
-    if text == "-" {
-        return Ok(castling);
-    }
-    for ch in text.chars() {
-        let bit = match ch {
-            'K' => 1,
-            'Q' => 2,
-            'k' => 4,
-            'q' => 8,
-            _ => {
-                return Err(PositionError::from(BadPosition::CastlingLetters {
-                    text: excerpt(text),
-                }))
-            }
-        };
-        if castling & bit != 0 {
-            return Err(PositionError::from(BadPosition::CastlingTwice {
+    castling::read(text, Order::Any).map_err(|fault| {
+        PositionError::from(match fault {
+            Fault::Twice(letter) => BadPosition::CastlingTwice {
                 text: excerpt(text),
-                letter: ch,
-            }));
-        }
-        castling |= bit;
-    }
-    Ok(castling)
+                letter,
+            },
+            Fault::NotARight(_) | Fault::OutOfOrder(_) => BadPosition::CastlingLetters {
+                text: excerpt(text),
+            },
+        })
+    })
 }
 
 /// Drops the castling rights whose king or rook is not at home: the text may name
 /// them, but they cannot be used.
-fn rights_at_home(g: &Geo, placement: &Placement, mut castling: u8) -> u8 {
-    for color in Color::ALL {
-        let rank = g.home_rank(color);
-        let at = |file: u8, role: Role| {
-            g.shape
-                .cell(file, rank)
-                .is_some_and(|c| placement.get(c) == Some(Piece::new(color, role)))
-        };
-        let shift = 2 * color.index() as u8;
-        if !at(4, Role::King) {
-            castling &= !(3 << shift);
-        }
-        if !at(7, Role::Rook) {
-            castling &= !(1 << shift);
-        }
-        if !at(0, Role::Rook) {
-            castling &= !(2 << shift);
-        }
-    }
-    castling
+fn rights_at_home(g: &Geo, placement: &Placement, castling: u8) -> u8 {
+    g.rights.at_home(castling, |right| {
+        let own = |role| Some(Piece::new(right.color, role));
+        placement.get(right.king) == own(Role::King) && placement.get(right.rook) == own(Role::Rook)
+    })
 }
 
 /// Reads EP: `-` or a square of the board.

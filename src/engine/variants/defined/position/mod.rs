@@ -8,6 +8,8 @@ pub use text::DefinedFields;
 use super::definition::{Counting, CountingRule, Definition, Value};
 use super::tables::Ray;
 use crate::engine::board::{Cell, Cells};
+use crate::engine::castling::{self, Castle};
+use crate::engine::errors::Wing;
 use crate::engine::types::Color;
 
 /// No cell (no en passant cell, no royal, no promotion).
@@ -43,9 +45,30 @@ pub struct DefinedMove {
     pub kind: Kind,
 }
 
-/// Castling rights' slots: White's kingside and queenside, then Black's.
+/// Castling rights' slots: White's kingside and queenside, then Black's, as
+/// `engine::castling` numbers them.
 const fn slot(side: Color, queenside: bool) -> usize {
-    side as usize * 2 + queenside as usize
+    castling::slot(
+        side,
+        if queenside {
+            Wing::Queenside
+        } else {
+            Wing::Kingside
+        },
+    )
+}
+
+/// The move of a castling, as the generator gives it.
+fn castle_move(c: &Castle) -> DefinedMove {
+    DefinedMove {
+        from: c.king.0,
+        to: c.king_to.0,
+        promotion: NONE,
+        kind: Kind::Castle {
+            rook_from: c.rook.0,
+            rook_to: c.rook_to.0,
+        },
+    }
 }
 
 /// A position of one defined variant.
@@ -385,33 +408,22 @@ impl<'d> DefinedPosition<'d> {
             if rook == NONE {
                 continue;
             }
-            let Some((king_to, rook_to)) = self.castled_cells(king, queenside) else {
+            let Some(castle) = self.castled(king, rook) else {
                 continue;
             };
             // Every cell either piece crosses or lands on is empty but for the two of them.
-            let span = |a: u8, b: u8| -> u128 {
-                let (lo, hi) = (a.min(b), a.max(b));
-                (lo..=hi).fold(0u128, |s, c| s | bit(c))
-            };
-            let crossed = span(king, king_to) | span(rook, rook_to);
-            if self.all() & crossed & !bit(king) & !bit(rook) != 0 {
+            if self.all() & castle.path().0 != 0 {
                 continue;
             }
             // The royal is not in check, and crosses no attacked cell.
             let them = us.opposite();
-            let (lo, hi) = (king.min(king_to), king.max(king_to));
-            if (lo..=hi).any(|c| self.attacked(c, them)) {
+            if std::iter::once(castle.king)
+                .chain(castle.crossed())
+                .any(|c| self.attacked(c.0, them))
+            {
                 continue;
             }
-            out.push(DefinedMove {
-                from: king,
-                to: king_to,
-                promotion: NONE,
-                kind: Kind::Castle {
-                    rook_from: rook,
-                    rook_to,
-                },
-            });
+            out.push(castle_move(&castle));
         }
     }
 
@@ -796,39 +808,21 @@ impl<'d> DefinedPosition<'d> {
     /// The castling of the royal on `king` with the rook on `rook`, as the generator
     /// gives it, if the variant castles so.
     pub fn castle(&self, king: u8, rook: u8) -> Option<DefinedMove> {
-        let shape = &self.def.shape;
-        let queenside = shape.file(Cell(rook)) < shape.file(Cell(king));
-        let (king_to, rook_to) = self.castled_cells(king, queenside)?;
-        Some(DefinedMove {
-            from: king,
-            to: king_to,
-            promotion: NONE,
-            kind: Kind::Castle {
-                rook_from: rook,
-                rook_to,
-            },
-        })
+        self.castled(king, rook).map(|c| castle_move(&c))
     }
 
-    /// Where the royal on `king` and its rook stand after castling to one side.
-    fn castled_cells(&self, king: u8, queenside: bool) -> Option<(u8, u8)> {
+    /// Where the royal on `king` and the rook on `rook` stand after castling, on the
+    /// definition's files.
+    fn castled(&self, king: u8, rook: u8) -> Option<Castle> {
         let castling = self.def.castling.as_ref()?;
         let shape = &self.def.shape;
+        let queenside = shape.file(Cell(rook)) < shape.file(Cell(king));
         let king_file = if queenside {
             castling.queenside
         } else {
             castling.kingside
         };
-        let rook_file = if queenside {
-            king_file + 1
-        } else {
-            king_file.wrapping_sub(1)
-        };
-        let rank = shape.rank(Cell(king));
-        Some((
-            shape.cell(king_file, rank)?.0,
-            shape.cell(rook_file, rank)?.0,
-        ))
+        Castle::towards(shape, self.side, Cell(king), Cell(rook), king_file)
     }
 
     /// This position with only the pieces on `keep` left (royals elsewhere gone), for

@@ -4,6 +4,7 @@
 
 use super::{bit, slot, DefinedMove, DefinedPosition, Kind, NONE};
 use crate::engine::board::Cell;
+use crate::engine::castling::{self, Fault, Order};
 use crate::engine::notation::write_board;
 use crate::engine::player_text::excerpt;
 use crate::engine::setup::Setup;
@@ -20,8 +21,8 @@ pub struct DefinedFields {
     pub was_pawn: Vec<Cell>,
     /// Each side's hand: how many of each piece kind.
     pub hands: [[u8; 32]; 2],
-    /// The castling rights written: the side, and whether on the queen's wing.
-    pub castling: Vec<(Color, bool)>,
+    /// The castling rights written, as bits of `engine::castling`'s slots.
+    pub castling: u8,
     /// Where the count has started, the plies it may reach (written in the EP field).
     pub count_limit: u32,
     pub en_passant: Option<Cell>,
@@ -40,25 +41,24 @@ fn kind_of(def: &Definition, role: Role) -> Option<u8> {
     (0..def.pieces.len() as u8).find(|&k| role_of(def, k) == role)
 }
 
-/// Reads the castling rights (`K`, `Q`, `k`, `q`) of a variant that has castling.
-fn read_castling(def: &Definition, rights: &str) -> Result<Vec<(Color, bool)>, String> {
+/// Reads the castling rights (`K`, `Q`, `k`, `q`, in any order) of a variant that has
+/// castling.
+fn read_castling(def: &Definition, rights: &str) -> Result<u8, String> {
     if def.castling.is_none() {
         return Err(format!(
             "{} has no castling; write - for the rights",
             def.name
         ));
     }
-    rights
-        .chars()
-        .map(|c| match c.to_ascii_uppercase() {
-            'K' => Ok((Color::of_case(c), false)),
-            'Q' => Ok((Color::of_case(c), true)),
-            _ => Err(format!(
-                "'{}' is no castling right; write K, Q, k, q or -",
-                c.escape_debug()
-            )),
-        })
-        .collect()
+    castling::read(rights, Order::Any).map_err(|fault| match fault {
+        Fault::Twice(c) => {
+            format!("'{c}' is written twice in the castling rights; write each once")
+        }
+        Fault::NotARight(c) | Fault::OutOfOrder(c) => format!(
+            "'{}' is no castling right; write K, Q, k, q or -",
+            c.escape_debug()
+        ),
+    })
 }
 
 impl<'d> DefinedPosition<'d> {
@@ -332,8 +332,9 @@ impl<'d> DefinedPosition<'d> {
         }
         pos.hands = own.hands;
         pos.side = setup.side;
-        for (side, queenside) in own.castling {
-            pos.castle_right(side, queenside)?;
+        for s in (0..4).filter(|s| own.castling & (1 << s) != 0) {
+            let side = if s < 2 { Color::White } else { Color::Black };
+            pos.castle_right(side, s % 2 == 1)?;
         }
         pos.count_limit = own.count_limit;
         pos.en_passant = own.en_passant.map_or(NONE, |c| c.0);
@@ -446,12 +447,10 @@ impl<'d> DefinedPosition<'d> {
         out.push(' ');
         out.push(self.side.letter());
         out.push(' ');
-        let rights: String = [('K', 0), ('Q', 1), ('k', 2), ('q', 3)]
-            .iter()
-            .filter(|(_, s)| self.castle_rook[*s] != NONE)
-            .map(|(c, _)| *c)
-            .collect();
-        out.push_str(if rights.is_empty() { "-" } else { &rights });
+        let rights = (0..4)
+            .filter(|&s| self.castle_rook[s] != NONE)
+            .fold(0, |held, s| held | 1 << s);
+        castling::write(rights, &mut out);
         out.push(' ');
         if self.count_limit > 0 {
             out.push_str(&format!("{} {}", self.count_limit, self.count_ply));

@@ -4,6 +4,7 @@
 use super::super::River;
 use super::super::MAX_FULLMOVE;
 use crate::engine::board::Cell;
+use crate::engine::castling;
 use crate::engine::moves::{Effects, Move, Removal};
 use crate::engine::notation;
 use crate::engine::types::{Color, Piece, Role};
@@ -51,26 +52,16 @@ impl River {
 
     /// Castling: the king and the rook to their files, and the mover's rights gone.
     fn castle(&mut self, king: Cell, rook: Cell, fx: &mut Effects) {
-        let g = self.geo();
-        let rank = g.shape.rank(king);
-        let (kf, rf) = if g.shape.file(rook) > g.shape.file(king) {
-            (6, 5)
-        } else {
-            (2, 3)
-        };
-        let kp = self.board.take(king);
-        let rp = self.board.take(rook);
-        if let (Some(kp), Some(rp), Some(kc), Some(rc)) =
-            (kp, rp, g.shape.cell(kf, rank), g.shape.cell(rf, rank))
-        {
-            self.board.put(kc, kp);
-            self.board.put(rc, rp);
-            fx.cells.push(king);
-            fx.cells.push(kc);
-            fx.cells.push(rook);
-            fx.cells.push(rc);
+        if let Some(&right) = self.geo().rights.find(king, rook) {
+            if let (Some(kp), Some(rp)) = (self.board.take(king), self.board.take(rook)) {
+                self.board.put(right.king_to, kp);
+                self.board.put(right.rook_to, rp);
+                for c in [king, right.king_to, rook, right.rook_to] {
+                    fx.cells.push(c);
+                }
+            }
         }
-        self.castling &= !(3 << (2 * self.side.index()));
+        self.castling &= !castling::both(self.side);
     }
 
     /// A move by boat from `from` to `to`: a sail (`via_len` 0), a sail to `boat` and a
@@ -198,23 +189,6 @@ impl River {
 
     /// Castling rights lost when a piece leaves or is taken on `c`.
     fn lose_rights(&mut self, c: Cell) {
-        let g = self.geo();
-        let rank = g.shape.rank(c);
-        if self.castling == 0 || (rank != 0 && rank != g.ranks - 1) {
-            return;
-        }
-        for color in Color::ALL {
-            let rank = g.home_rank(color);
-            let shift = 2 * color.index() as u8;
-            if g.shape.cell(4, rank) == Some(c) {
-                self.castling &= !(3 << shift);
-            }
-            if g.shape.cell(7, rank) == Some(c) {
-                self.castling &= !(1 << shift);
-            }
-            if g.shape.cell(0, rank) == Some(c) {
-                self.castling &= !(2 << shift);
-            }
-        }
+        self.castling &= !self.geo().rights.lost_on(c);
     }
 }

@@ -159,49 +159,30 @@ impl River {
     /// Castling moves that are legal (rule 4 and 7).
     pub(in crate::engine::variants::river) fn castles(&self, v: &View, out: &mut MoveList) {
         let us = self.side;
-        let g = self.geo();
-        let rank = g.home_rank(us);
-        let Some(king) = g.shape.cell(4, rank) else {
-            return;
-        };
-        if self.board.get(king) != Some(Piece::new(us, Role::King)) {
-            return;
-        }
         let them = us.opposite();
         let mut checked = None;
-        for (right, rook_file, empty, safe) in [
-            (0u8, 7u8, &[5u8, 6][..], [5u8, 6]),
-            (1, 0, &[1, 2, 3][..], [3, 2]),
-        ] {
-            let bit = 1 << (right + 2 * us.index() as u8);
-            if self.castling & bit == 0 {
-                continue;
-            }
-            let Some(rook) = g.shape.cell(rook_file, rank) else {
-                continue;
-            };
-            if self.board.get(rook) != Some(Piece::new(us, Role::Rook)) {
-                continue;
-            }
-            if empty
-                .iter()
-                .any(|&f| g.shape.cell(f, rank).is_none_or(|c| v.occ.contains(c)))
+        for right in self.geo().rights.iter().filter(|r| r.color == us) {
+            if self.castling & right.bit() == 0
+                || self.board.get(right.king) != Some(Piece::new(us, Role::King))
+                || self.board.get(right.rook) != Some(Piece::new(us, Role::Rook))
+                || right.between().any(|c| v.occ.contains(c))
             {
                 continue;
             }
-            if *checked.get_or_insert_with(|| self.can_capture(v, king, them)) {
+            if *checked.get_or_insert_with(|| self.can_capture(v, right.king, them)) {
                 return;
             }
-            let passes = safe.iter().all(|&f| {
-                g.shape.cell(f, rank).is_some_and(|c| {
-                    let mut p = *self;
-                    p.board.take(king);
-                    p.board.put(c, Piece::new(us, Role::King));
-                    !p.can_capture(&p.view(), c, them)
-                })
+            let passes = right.crossed().all(|c| {
+                let mut p = *self;
+                p.board.take(right.king);
+                p.board.put(c, Piece::new(us, Role::King));
+                !p.can_capture(&p.view(), c, them)
             });
             if passes {
-                out.push(Move::Castle { king, rook });
+                out.push(Move::Castle {
+                    king: right.king,
+                    rook: right.rook,
+                });
             }
         }
     }
