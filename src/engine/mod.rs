@@ -2,7 +2,7 @@
 //!
 //! Vocabulary (`types`, `board`, `moves`), the variant plug (`variant` for the boxed
 //! `Position` and the registry, `plug` for the `Rules` a variant supplies), shared mechanics
-//! (`placement`, `patterns`, `notation`, `perft`, `castling`), a position text as read before its rules
+//! (`placement`, `patterns`, `notation`, `perft`, `castling`, `pawns`), a position text as read before its rules
 //! check it (`setup`), the game record (`game`), games between
 //! players over game records (`arena`, for `ferry match`), the computer opponent
 //! (`search`), its games against itself for fitting its evaluation (`selfplay`), and one module per variant under `variants`.
@@ -17,6 +17,7 @@ pub mod notation;
 pub mod options;
 pub mod outcome;
 pub mod patterns;
+pub mod pawns;
 pub mod perft;
 pub mod placement;
 pub mod player_text;

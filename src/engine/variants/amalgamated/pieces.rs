@@ -6,11 +6,17 @@ use std::sync::OnceLock;
 
 use crate::engine::board::{Cell, CellSet, Shape};
 use crate::engine::patterns::KNIGHT_LEAPS;
+use crate::engine::pawns::PawnSpec;
 use crate::engine::placement::Placement;
 use crate::engine::types::{Color, Piece, Role};
 
 // ---------------------------------------------------------------------------------------
 // Tables, computed once.
+
+/// The Pawn (rules 5.2): a step forward, a diagonal step forward to take; no double step,
+/// no en passant, and no promotion by rank (crossing the river makes it a Man, as it does
+/// every piece its promoted form).
+const PAWN: PawnSpec = PawnSpec::chess_steps();
 
 pub(super) struct Tables {
     pub(super) shape: Shape,
@@ -65,8 +71,8 @@ fn build_tables() -> Tables {
             (-2, 2),
             (-2, -2),
         ]),
-        pawn_push: [table(&[(0, 1)]), table(&[(0, -1)])],
-        pawn_attack: [table(&[(1, 1), (-1, 1)]), table(&[(1, -1), (-1, -1)])],
+        pawn_push: PAWN.table::<64>(&shape, false),
+        pawn_attack: PAWN.table::<64>(&shape, true),
         own_half: [shape.regions().half.white, shape.regions().half.black],
         royal_files,
         lines: std::array::from_fn(|i| {

@@ -26,7 +26,7 @@ impl ContinentalPosition {
             Move::Normal { from, to, .. } if from.0 < 64 && to.0 < 64 => {
                 let piece = self.placement.get(from)?;
                 let promotes = piece.role == Role::Soldier
-                    && tables().own_ranks(piece.color, 6, 6).contains(to);
+                    && tables().promotion[piece.color.index()].contains(to);
                 Some(SanMove {
                     mv: *m,
                     letter: san_letter(piece.role),

@@ -219,7 +219,7 @@ impl ContinentalPosition {
                 };
                 let captured = self.take(to);
                 let mut placed = piece;
-                if piece.role == Role::Soldier && tables().own_ranks(us, 6, 6).contains(to) {
+                if piece.role == Role::Soldier && tables().promotion[us.index()].contains(to) {
                     placed = Piece::new(us, Role::GuardSoldier);
                     done.promoted = Some((to, piece, placed));
                 }

@@ -2,6 +2,7 @@
 
 use crate::engine::board::{Cell, CellSet, Shape};
 use crate::engine::patterns::{KNIGHT_LEAPS, ORTHOGONAL_SLOTS};
+use crate::engine::pawns::{PawnSpec, Promotion};
 use crate::engine::types::{Color, Role};
 use std::sync::OnceLock;
 
@@ -14,6 +15,17 @@ pub(super) const CHARIOT: usize = 4;
 pub(super) const CANNON: usize = 5;
 pub(super) const SOLDIER: usize = 6;
 pub(super) const GUARD_SOLDIER: usize = 7;
+
+/// The Soldier (rules 5.2): a step forward, a diagonal step forward to take, no double
+/// step or en passant; on its owner's rank 6 it becomes a Guard Soldier at once.
+const SOLDIER_PAWN: PawnSpec = PawnSpec {
+    promotion: Some(Promotion {
+        rank: 5,
+        choices: &[Role::GuardSoldier],
+        forced: true,
+    }),
+    ..PawnSpec::chess_steps()
+};
 
 pub(super) const KINDS: [Role; 8] = [
     Role::General,
@@ -98,6 +110,8 @@ pub(super) struct Tables {
     /// `push[colour][cell]`: a Soldier's forward step; `take`: its diagonal captures.
     pub(super) push: [[CellSet; 64]; 2],
     pub(super) take: [[CellSet; 64]; 2],
+    /// `promotion[colour]`: where a Soldier becomes a Guard Soldier.
+    pub(super) promotion: [CellSet; 2],
     /// `ranks[colour][n]`: the colour's own rank n+1.
     ranks: [[CellSet; 8]; 2],
 }
@@ -131,8 +145,9 @@ impl Tables {
                 *set = set.or(shape.ray(Cell(i as u8), slot));
             }
         }
-        let push = [table(&[(0, 1)]), table(&[(0, -1)])];
-        let take = [table(&[(1, 1), (-1, 1)]), table(&[(1, -1), (-1, -1)])];
+        let push = SOLDIER_PAWN.table::<64>(&shape, false);
+        let take = SOLDIER_PAWN.table::<64>(&shape, true);
+        let promotion = Color::ALL.map(|color| SOLDIER_PAWN.zone(&shape, color));
         let mut ranks = [[CellSet::EMPTY; 8]; 2];
         for c in shape.cells() {
             let r = shape.rank(c) as usize;
@@ -148,6 +163,7 @@ impl Tables {
             lines,
             push,
             take,
+            promotion,
             ranks,
         }
     }

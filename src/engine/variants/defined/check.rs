@@ -10,6 +10,7 @@ use super::definition::{
 use super::schema::{BoardFile, File};
 use super::tables::Tables;
 use crate::engine::board::{Cells, Shape};
+use crate::engine::pawns;
 use crate::engine::player_text::excerpt;
 use crate::engine::types::{ByColor, Color};
 use std::ops::Range;
@@ -173,12 +174,10 @@ fn check(file: &File, found: &mut Found) -> Option<Definition> {
     };
 
     let ranks = shape.ranks();
-    // A rank counted from its owner's side, as the board's cells.
+    // A rank counted from its owner's side (1-based, as a file writes it), as the board's
+    // cells.
     let rank_set = |rank: u8, side: Color| -> u128 {
-        let r = match side {
-            Color::White => rank,
-            Color::Black => ranks + 1 - rank,
-        };
+        let r = pawns::absolute(&shape, side, rank - 1) + 1;
         shape.rank_span(r, r).0
     };
     let read_ranks = |list: &[Spanned<i64>], key: &str, found: &mut Found| -> Vec<u8> {

@@ -3,6 +3,7 @@
 
 use crate::engine::board::{Cell, CellSet64, Shape};
 use crate::engine::patterns::KNIGHT_LEAPS;
+use crate::engine::pawns::PawnSpec;
 use crate::engine::types::{Color, Role};
 use std::sync::OnceLock;
 
@@ -53,6 +54,16 @@ pub(super) fn build_shape() -> Shape {
         .with_water(5, 5)
 }
 
+/// The pawn (rules, the pieces' table): one step forward, left or right, and it takes the
+/// same way; no double step, no diagonal capture, no promotion.
+const PAWN: PawnSpec = PawnSpec {
+    moves: &[(0, 1), (1, 0), (-1, 0)],
+    captures: &[(0, 1), (1, 0), (-1, 0)],
+    double_step: None,
+    en_passant: false,
+    promotion: None,
+};
+
 impl Tables {
     fn build() -> Tables {
         let shape = build_shape();
@@ -77,15 +88,9 @@ impl Tables {
         }
         let regions = *shape.regions();
         let palace = [set(regions.palace.white), set(regions.palace.black)];
-        let pawn = [
-            table(&[(0, 1), (1, 0), (-1, 0)]),
-            table(&[(0, -1), (1, 0), (-1, 0)]),
-        ];
+        let pawn = Color::ALL.map(|color| table(&PAWN.steps_of(color, false)));
         // A pawn of White on X attacks X+N, X+E, X+W: it attacks c from c-N, c-E, c-W.
-        let pawn_from = [
-            table(&[(0, -1), (-1, 0), (1, 0)]),
-            table(&[(0, 1), (-1, 0), (1, 0)]),
-        ];
+        let pawn_from = Color::ALL.map(|color| table(&PAWN.attacker_steps(color)));
         let next = std::array::from_fn(|i| {
             std::array::from_fn(|d| {
                 if shape.cells().contains(Cell(i as u8)) {

@@ -3,6 +3,7 @@
 use crate::engine::board::{Cell, CellSet, Cells, Dir, Shape};
 use crate::engine::castling::Rights;
 use crate::engine::patterns::KNIGHT_LEAPS;
+use crate::engine::pawns::{PawnSpec, Promotion};
 use crate::engine::types::{ByColor, Color, Role};
 use std::sync::OnceLock;
 
@@ -30,9 +31,17 @@ pub(super) struct Geo {
     pub push: ByColor<Vec<Option<Cell>>>,
     /// The two cells diagonally ahead of a pawn, by colour.
     pub ahead: ByColor<Vec<CellSet>>,
+    /// The rank each side's pawns step two from, and the one they promote on (0-based),
+    /// from the pawn's spec.
+    double_step_rank: ByColor<u8>,
+    promotion_rank: ByColor<u8>,
     /// Chess's castling rights on this board's home ranks (rule 4).
     pub rights: Rights,
 }
+
+/// The roles a pawn may promote to, in the order its moves are listed (rule 4: as in
+/// chess).
+pub(super) const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 impl Geo {
     fn new(land: u8) -> Geo {
@@ -75,22 +84,27 @@ impl Geo {
                 }
             })
             .collect();
+        let pawn = PawnSpec {
+            double_step: Some(1),
+            en_passant: true,
+            promotion: Some(Promotion {
+                rank: ranks - 1,
+                choices: &PROMOTIONS,
+                forced: true,
+            }),
+            ..PawnSpec::chess_steps()
+        };
         let push = ByColor::from_fn(|color| {
-            (0..n)
-                .map(|i| shape.offset(Cell(i as u8), 0, color.forward()))
-                .collect()
+            let cells = pawn.cells(&shape, color, false);
+            cells.iter().map(|s| s.first()).collect()
         });
-        let ahead = ByColor::from_fn(|color| {
-            (0..n)
-                .map(|i| {
-                    shape.leaps(
-                        Cell(i as u8),
-                        &[(-1, color.forward()), (1, color.forward())],
-                    )
-                })
-                .collect()
-        });
+        let ahead = ByColor::from_fn(|color| pawn.cells(&shape, color, true));
         Geo {
+            // River's pawn has both; a rank it had not would never match a pawn's.
+            double_step_rank: ByColor::from_fn(|c| {
+                pawn.double_step_rank(&shape, c).unwrap_or(u8::MAX)
+            }),
+            promotion_rank: ByColor::from_fn(|c| pawn.promotion_rank(&shape, c).unwrap_or(u8::MAX)),
             rights: Rights::chess(&shape, [0, ranks - 1]),
             shape,
             ranks,
@@ -134,17 +148,13 @@ impl Geo {
     }
 
     /// The rank a side's pawns promote on, and the one they start on (0-based).
+    #[inline]
     pub fn last_rank(&self, color: Color) -> u8 {
-        match color {
-            Color::White => self.ranks - 1,
-            Color::Black => 0,
-        }
+        self.promotion_rank[color]
     }
+    #[inline]
     pub fn pawn_rank(&self, color: Color) -> u8 {
-        match color {
-            Color::White => 1,
-            Color::Black => self.ranks - 2,
-        }
+        self.double_step_rank[color]
     }
 
     pub fn name(&self, c: Cell) -> String {

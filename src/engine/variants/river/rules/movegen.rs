@@ -7,9 +7,7 @@ use crate::engine::board::Cell;
 use crate::engine::moves::{Move, MoveList};
 use crate::engine::types::{Piece, Role};
 
-/// The roles a pawn may promote to, in the order its moves are listed.
-pub(in crate::engine::variants::river) const PROMOTIONS: [Role; 4] =
-    [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+pub(in crate::engine::variants::river) use super::super::tables::PROMOTIONS;
 
 /// A Pawn's move to `to`: one for each promotion when `to` is on its last rank, else one.
 pub(super) fn pawn_move(out: &mut MoveList, from: Cell, to: Cell, last_rank: bool) {
