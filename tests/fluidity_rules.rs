@@ -785,6 +785,10 @@ fn position_text_refusals_say_what_is_right() {
         ("4k3/8/8/8/8/8/8/4K2P w - 0 1", "no pawns"),
         ("4k3/8/8/8/8/8/8/4K2R w Kk 0 1", "castling right 'k'"),
         ("4k3/8/8/8/8/8/8/4K2R w kK 0 1", "order K Q k q"),
+        (
+            "4k3/8/8/8/8/8/8/4K2R w KK 0 1",
+            "once each in the order K Q k q",
+        ),
         ("4k3/8/8/8/8/8/8/4K2R w X 0 1", "'X' is not a right"),
         ("4k3/8/8/8/8/8/8/7R w - 0 1", "exactly one"),
         ("4k3/8/8/8/8/8/8/4KK2 w - 0 1", "exactly one"),

@@ -917,7 +917,16 @@ fn position_text_refusals() {
         "in check",
     );
     text_refused("T8/8/8/8/8/8U w - - a5,h6 - 0", &[], "FULLMOVE");
-    text_refused("T8/8/8/8/8/8U w KQX - a5,h6 - 0 1", &[], "castling");
+    text_refused(
+        "T8/8/8/8/8/8U w KQX - a5,h6 - 0 1",
+        &[],
+        "castling 'KQX' must be '-' or letters of KQkq",
+    );
+    text_refused(
+        "T8/8/8/8/8/8U w qKq - a5,h6 - 0 1",
+        &[],
+        "castling 'qKq' names q twice",
+    );
     text_refused("T8/8/8/8/8/8U w - - a5,h6 zq 0 1", &[], "bridge");
 }
 
