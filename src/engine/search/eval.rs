@@ -12,6 +12,7 @@
 //! points, countdowns, threats along lines of capture, crossings).
 
 use crate::engine::board::{Cell, Shape};
+use crate::engine::pawns;
 use crate::engine::plug::Rules;
 use crate::engine::types::{Color, Role};
 
@@ -123,11 +124,7 @@ pub fn centrality(shape: &Shape, cell: Cell) -> i32 {
 /// Ranks forward from `color`'s own edge of the board.
 #[inline]
 pub fn advance(shape: &Shape, cell: Cell, color: Color) -> i32 {
-    let r = i32::from(shape.rank(cell));
-    match color {
-        Color::White => r,
-        Color::Black => i32::from(shape.ranks()) - 1 - r,
-    }
+    i32::from(pawns::relative_rank(shape, color, cell))
 }
 
 /// Material on the board and in hand with each piece's `placing`, for the side to move:
