@@ -21,6 +21,18 @@ pub const fn slot(color: Color, wing: Wing) -> usize {
     color as usize * 2 + matches!(wing, Wing::Queenside) as usize
 }
 
+/// The side and wing of a slot (0 to 3).
+#[inline]
+pub const fn of_slot(slot: usize) -> (Color, Wing) {
+    let color = if slot < 2 { Color::White } else { Color::Black };
+    let wing = if slot % 2 == 0 {
+        Wing::Kingside
+    } else {
+        Wing::Queenside
+    };
+    (color, wing)
+}
+
 /// The bit of a right in a set of rights.
 #[inline]
 pub const fn bit(color: Color, wing: Wing) -> u8 {
@@ -268,6 +280,10 @@ mod tests {
         assert_eq!(read("Kx", Order::Any), Err(Fault::NotARight('x')));
         assert_eq!(read("-K", Order::Any), Err(Fault::NotARight('-')));
         assert_eq!(text(9), "Kq");
+        for s in 0..4 {
+            let (color, wing) = of_slot(s);
+            assert_eq!(slot(color, wing), s);
+        }
         assert_eq!(text(0), "-");
         for rights in 0..16 {
             assert_eq!(read(&text(rights), Order::Fixed), Ok(rights));

@@ -5,6 +5,7 @@
 use super::{bit, slot, DefinedMove, DefinedPosition, Kind, NONE};
 use crate::engine::board::Cell;
 use crate::engine::castling::{self, Fault, Order};
+use crate::engine::errors::Wing;
 use crate::engine::notation::write_board;
 use crate::engine::player_text::excerpt;
 use crate::engine::setup::Setup;
@@ -333,8 +334,8 @@ impl<'d> DefinedPosition<'d> {
         pos.hands = own.hands;
         pos.side = setup.side;
         for s in (0..4).filter(|s| own.castling & (1 << s) != 0) {
-            let side = if s < 2 { Color::White } else { Color::Black };
-            pos.castle_right(side, s % 2 == 1)?;
+            let (side, wing) = castling::of_slot(s);
+            pos.castle_right(side, wing == Wing::Queenside)?;
         }
         pos.count_limit = own.count_limit;
         pos.en_passant = own.en_passant.map_or(NONE, |c| c.0);
