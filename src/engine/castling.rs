@@ -61,7 +61,7 @@ pub fn write(rights: u8, out: &mut String) {
     }
 }
 
-/// [`write`] into a new text.
+/// [`write()`] into a new text.
 pub fn text(rights: u8) -> String {
     let mut out = String::with_capacity(4);
     write(rights, &mut out);
