@@ -493,17 +493,18 @@ impl Searcher<'_> {
             self.lists[ply] = moves;
             return s;
         }
-        let previous = self.previous(ply);
-        self.order(
-            pos,
-            &mut moves,
-            entry.and_then(|e| e.best),
-            ply,
-            previous,
-            true,
-        );
+        // The table's move goes first, and the rest are ordered only if it does not cut
+        // off: at most cut nodes it does, and ordering (history look-ups, exchanges) is
+        // the dearer part of a node.
+        let first = entry
+            .and_then(|e| e.best)
+            .and_then(|b| moves.iter().position(|m| *m == b));
+        if let Some(i) = first {
+            moves.swap(0, i);
+        }
         self.path.push(seen);
-        let (best_score, best_move) = self.search_moves(pos, &moves, node, alpha, beta);
+        let (best_score, best_move) =
+            self.search_moves(pos, &mut moves, first.is_some(), node, alpha, beta);
         self.path.pop();
         self.lists[ply] = moves;
         if self.stopped {
@@ -588,7 +589,8 @@ impl Searcher<'_> {
     fn search_moves<R: Rules>(
         &mut self,
         pos: &R,
-        moves: &[Move],
+        moves: &mut [Move],
+        table_move_first: bool,
         node: Node,
         mut alpha: i32,
         beta: i32,
@@ -599,7 +601,14 @@ impl Searcher<'_> {
         let mut quiets = std::mem::take(&mut self.quiets[ply]);
         quiets.clear();
         let prunable = R::PRUNE_QUIET_MOVES && !pv && !node.in_check;
-        for (i, m) in moves.iter().enumerate() {
+        let previous = self.previous(ply);
+        for i in 0..moves.len() {
+            // The moves after the table's are ordered once it has failed to cut off.
+            let unordered = usize::from(table_move_first);
+            if i == unordered {
+                self.order(pos, &mut moves[i..], None, ply, previous, true);
+            }
+            let m = &{ moves[i] };
             let quiet = is_quiet(pos, m);
             let killer = self.killers[ply].contains(&Some(*m));
             // Only once a move has been found that does not lose by force.
@@ -748,7 +757,11 @@ impl Searcher<'_> {
                 return s;
             }
         }
-        self.order(pos, &mut moves, None, ply.min(MAX_PLY), None, false);
+        if in_check {
+            self.order(pos, &mut moves, None, ply.min(MAX_PLY), None, false);
+        } else {
+            order_captures(pos, &mut moves, &mut self.keyed);
+        }
         let mut best = if in_check { -score::INFINITY } else { alpha };
         for m in &moves {
             // A capture the exchange on its cell loses is not worth a search.
@@ -840,6 +853,36 @@ impl Searcher<'_> {
         for (slot, (_, m)) in moves.iter_mut().zip(keyed.iter()) {
             *slot = *m;
         }
+    }
+}
+
+/// Quiescence's order out of check: captures first, the most valuable victim by the least
+/// valuable attacker, and the other moves after them as listed. Most of those are quiet
+/// and only played to see what they did, so they are not worth a history look-up.
+fn order_captures<R: Rules>(
+    pos: &R,
+    moves: &mut [Move],
+    keyed: &mut Vec<(std::cmp::Reverse<i32>, Move)>,
+) {
+    let side = pos.side_to_move();
+    let key = |m: &Move| -> i32 {
+        let victim = m
+            .to()
+            .and_then(|c| pos.piece_at(c))
+            .filter(|p| p.color != side);
+        victim.map_or(0, |v| {
+            let attacker = m
+                .from()
+                .and_then(|c| pos.piece_at(c))
+                .map_or(0, |p| eval::value(p.role));
+            1 + 10 * eval::value(v.role) - attacker / 10
+        })
+    };
+    keyed.clear();
+    keyed.extend(moves.iter().map(|m| (std::cmp::Reverse(key(m)), *m)));
+    keyed.sort_by_key(|&(k, _)| k);
+    for (slot, (_, m)) in moves.iter_mut().zip(keyed.iter()) {
+        *slot = *m;
     }
 }
 
