@@ -606,7 +606,7 @@ impl Searcher<'_> {
             // The moves after the table's are ordered once it has failed to cut off.
             let unordered = usize::from(table_move_first);
             if i == unordered {
-                self.order(pos, &mut moves[i..], None, ply, previous, true);
+                self.order(pos, &mut moves[i..], ply, previous, true);
             }
             let m = &{ moves[i] };
             let quiet = is_quiet(pos, m);
@@ -758,7 +758,7 @@ impl Searcher<'_> {
             }
         }
         if in_check {
-            self.order(pos, &mut moves, None, ply.min(MAX_PLY), None, false);
+            self.order(pos, &mut moves, ply.min(MAX_PLY), None, false);
         } else {
             order_captures(pos, &mut moves, &mut self.keyed);
         }
@@ -797,15 +797,14 @@ impl Searcher<'_> {
         best
     }
 
-    /// Sorts `moves` best first: the table's move, captures of the most valuable piece by
-    /// the least valuable, the killers, the counter-move to `previous` (the move that led
+    /// Sorts `moves` best first (the table's move, searched before, is not among them):
+    /// captures of the most valuable piece by the least valuable, the killers, the counter-move to `previous` (the move that led
     /// here, if known), then by history; with `exchanges`, a capture that loses its
     /// exchange comes last.
     fn order<R: Rules>(
         &mut self,
         pos: &R,
         moves: &mut [Move],
-        best: Option<Move>,
         ply: usize,
         previous: Option<Move>,
         exchanges: bool,
@@ -816,19 +815,7 @@ impl Searcher<'_> {
         let scratch = &mut self.exchange;
         let counter = history.counter(previous);
         let mut key = |m: &Move| -> i32 {
-            if Some(*m) == best {
-                return 4_000_000;
-            }
-            let victim = m
-                .to()
-                .and_then(|c| pos.piece_at(c))
-                .filter(|p| p.color != side);
-            if let Some(v) = victim {
-                let attacker = m
-                    .from()
-                    .and_then(|c| pos.piece_at(c))
-                    .map_or(0, |p| eval::value(p.role));
-                let by_value = 10 * eval::value(v.role) - attacker / 10;
+            if let Some(by_value) = by_value(pos, m, side) {
                 if exchanges && exchange::loses(pos, m, scratch) {
                     return -3_000_000 + by_value;
                 }
@@ -856,6 +843,20 @@ impl Searcher<'_> {
     }
 }
 
+/// A capture's place among captures, `side` taking: the most valuable victim first, and
+/// of those the least valuable attacker; `None` for a move onto no enemy piece.
+fn by_value<R: Rules>(pos: &R, m: &Move, side: Color) -> Option<i32> {
+    let victim = m
+        .to()
+        .and_then(|c| pos.piece_at(c))
+        .filter(|p| p.color != side)?;
+    let attacker = m
+        .from()
+        .and_then(|c| pos.piece_at(c))
+        .map_or(0, |p| eval::value(p.role));
+    Some(10 * eval::value(victim.role) - attacker / 10)
+}
+
 /// Quiescence's order out of check: captures first, the most valuable victim by the least
 /// valuable attacker, and the other moves after them as listed. Most of those are quiet
 /// and only played to see what they did, so they are not worth a history look-up.
@@ -865,19 +866,7 @@ fn order_captures<R: Rules>(
     keyed: &mut Vec<(std::cmp::Reverse<i32>, Move)>,
 ) {
     let side = pos.side_to_move();
-    let key = |m: &Move| -> i32 {
-        let victim = m
-            .to()
-            .and_then(|c| pos.piece_at(c))
-            .filter(|p| p.color != side);
-        victim.map_or(0, |v| {
-            let attacker = m
-                .from()
-                .and_then(|c| pos.piece_at(c))
-                .map_or(0, |p| eval::value(p.role));
-            1 + 10 * eval::value(v.role) - attacker / 10
-        })
-    };
+    let key = |m: &Move| by_value(pos, m, side).map_or(0, |k| 1 + k);
     keyed.clear();
     keyed.extend(moves.iter().map(|m| (std::cmp::Reverse(key(m)), *m)));
     keyed.sort_by_key(|&(k, _)| k);
