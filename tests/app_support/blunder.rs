@@ -6,6 +6,9 @@ use ferry::engine::search::table::Table as SearchTable;
 use ferry::engine::search::Limits;
 use ferry::engine::{self, Game, MoveList};
 
+/// How far into Ferry's own game a blunder is looked for.
+const PLIES: usize = 60;
+
 /// The first move, from the start or after Ferry's own moves, that leaves a piece to a
 /// capture losing the mover a blunder's worth on the variant's scale: the game up to
 /// and including the capture that punishes it.
@@ -18,7 +21,9 @@ pub fn game_with_a_blunder(variant: &'static engine::Variant) -> Game {
         ..Limits::default()
     };
     let mut table = SearchTable::new(4);
-    for _ in 0..30 {
+    // Within 60 plies: in a slow game (Shatranj) the search's line may shuffle for a while
+    // where nothing but a Rook can be left, which its scale counts as less than a blunder.
+    for _ in 0..PLIES {
         let p = game.position().boxed_clone();
         let here = analysis::search_at(&game, game.plies().len(), depth(3), &mut table);
         // The mover's chance with Ferry's move here.
@@ -45,5 +50,5 @@ pub fn game_with_a_blunder(variant: &'static engine::Variant) -> Game {
         // No blunder here: go on with Ferry's move, which keeps the game even.
         game.play(here.best().unwrap()).unwrap();
     }
-    panic!("{}: no blunder found in 30 plies", variant.id);
+    panic!("{}: no blunder found in {PLIES} plies", variant.id);
 }

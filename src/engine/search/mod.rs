@@ -844,7 +844,8 @@ impl Searcher<'_> {
 }
 
 /// A capture's place among captures, `side` taking: the most valuable victim first, and
-/// of those the least valuable attacker; `None` for a move onto no enemy piece.
+/// of those the least valuable attacker, by the variant's own values (a defined variant's
+/// pieces have no shared value); `None` for a move onto no enemy piece.
 fn by_value<R: Rules>(pos: &R, m: &Move, side: Color) -> Option<i32> {
     let victim = m
         .to()
@@ -853,8 +854,8 @@ fn by_value<R: Rules>(pos: &R, m: &Move, side: Color) -> Option<i32> {
     let attacker = m
         .from()
         .and_then(|c| pos.piece_at(c))
-        .map_or(0, |p| eval::value(p.role));
-    Some(10 * eval::value(victim.role) - attacker / 10)
+        .map_or(0, |p| pos.piece_value(p.role));
+    Some(10 * pos.piece_value(victim.role) - attacker / 10)
 }
 
 /// Quiescence's order out of check: captures first, the most valuable victim by the least
