@@ -300,6 +300,74 @@ fn the_console_loads_the_shipped_puzzles_and_solves_one() {
     assert_eq!(total as usize, shipped_puzzles().len());
 }
 
+#[test]
+fn a_puzzle_no_longer_shipped_is_retired_at_start_and_comes_back_when_shipped_again() {
+    let dir = app_support::TempDir::new("puzzle-retired");
+    // A stored puzzle Ferry does not ship (as one dropped after a search change), rated
+    // 1500 so that it would be the first a new member gets.
+    let shipped = shipped_puzzles()
+        .iter()
+        .find(|p| p.variant == "amalgamated")
+        .unwrap();
+    let mut gone = shipped.clone();
+    gone.id = "000000000000".to_string();
+    gone.rating.rating = 1500.0;
+    let mut store = ferry::store::Store::open(dir.db()).unwrap();
+    assert_eq!(store.load_puzzles(std::slice::from_ref(&gone)).unwrap(), 1);
+    drop(store);
+
+    let args: Vec<String> = vec!["--db".into(), dir.db().display().to_string()];
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = ferry::console::run(
+        &args,
+        &mut "/puzzle amalgamated\n".as_bytes(),
+        &mut out,
+        &mut err,
+    );
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    assert!(out.contains("Puzzle "), "{out}");
+    assert!(
+        !out.contains(&gone.id),
+        "a retired puzzle is offered: {out}"
+    );
+
+    let mut store = ferry::store::Store::open(dir.db()).unwrap();
+    let offered = store.offered_puzzle_ids().unwrap();
+    assert_eq!(offered.len(), shipped_puzzles().len());
+    assert!(!offered.contains(&gone.id));
+    // Its row stays, for the tries that name it.
+    assert!(store.puzzle(&gone.id).unwrap().is_some());
+    // Shipped again, it is offered again, with the rating it had.
+    assert_eq!(store.load_puzzles(std::slice::from_ref(&gone)).unwrap(), 1);
+    assert_eq!(store.load_puzzles(std::slice::from_ref(&gone)).unwrap(), 0);
+    assert!(store.offered_puzzle_ids().unwrap().contains(&gone.id));
+    assert_eq!(
+        store.puzzle(&gone.id).unwrap().unwrap().rating.rating,
+        1500.0
+    );
+}
+
+#[test]
+fn retiring_puzzles_keeps_their_rows_and_loading_them_again_offers_them() {
+    each("puzzles-retire", |db| {
+        let rows: Vec<PuzzleRow> = shipped_puzzles().iter().take(2).cloned().collect();
+        let (kept, gone) = (rows[0].id.as_str(), rows[1].id.as_str());
+        let mut store = db.open();
+        assert_eq!(store.load_puzzles(&rows).unwrap(), 2);
+        assert_eq!(store.retire_puzzles_except(&[kept], 100).unwrap(), 1);
+        assert_eq!(store.retire_puzzles_except(&[kept], 200).unwrap(), 0);
+        assert_eq!(store.offered_puzzle_ids().unwrap(), vec![kept.to_string()]);
+        let counted: i64 = store.puzzle_counts().unwrap().iter().map(|(_, n)| n).sum();
+        assert_eq!(counted, 1);
+        assert!(store.puzzle(gone).unwrap().is_some());
+        assert_eq!(store.load_puzzles(&rows).unwrap(), 1);
+        let mut both = vec![kept.to_string(), gone.to_string()];
+        both.sort();
+        assert_eq!(store.offered_puzzle_ids().unwrap(), both);
+    });
+}
+
 /// The shipped puzzles of one variant, loaded into the table's database.
 fn load_variant(t: &Table, variant: &str) -> Vec<PuzzleRow> {
     let rows: Vec<PuzzleRow> = shipped_puzzles()

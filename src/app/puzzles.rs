@@ -170,14 +170,19 @@ fn themes_text(p: &Puzzle) -> String {
 }
 
 impl App {
-    /// Adds the shipped puzzles the database lacks; returns how many it added.
+    /// Makes the offered puzzles the shipped ones: adds those the database lacks and
+    /// retires those Ferry no longer ships (a search change can drop a puzzle whose move
+    /// is no longer the only one). Returns how many it added.
     pub fn load_puzzles(&mut self) -> Result<u64, AppError> {
         let rows = shipped();
-        let stored: i64 = self.store.puzzle_counts()?.iter().map(|(_, n)| n).sum();
-        if stored >= rows.len() as i64 {
+        let mut ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+        ids.sort_unstable();
+        if self.store.offered_puzzle_ids()? == ids {
             return Ok(0);
         }
-        Ok(self.store.load_puzzles(rows)?)
+        let added = self.store.load_puzzles(rows)?;
+        self.store.retire_puzzles_except(&ids, self.clock.now())?;
+        Ok(added)
     }
 
     pub(super) fn puzzle(&mut self, cmd: &Command, ask: &PuzzleAsk) -> Out {

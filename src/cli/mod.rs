@@ -392,6 +392,25 @@ enum PuzzlesCommand {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Searches every puzzle of puzzle files again at its depth with this build's search,
+    /// and names each whose solver's moves are no longer the only ones
+    #[command(
+        after_help = "Run it after a change to the search or the evaluation: a shipped \
+                            puzzle must still have its only move at its depth. Exit status 1 \
+                            when a puzzle does not hold (and --drop was not given).\n\n\
+                            Example:\n  ferry puzzles verify puzzles/*.txt --jobs 2"
+    )]
+    Verify {
+        /// The puzzle files, as `ferry puzzles generate` writes them
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+        /// Puzzles searched at once, 1 to the number of CPUs [default: 1]
+        #[arg(long, value_name = "N", value_parser = parse_jobs)]
+        jobs: Option<u32>,
+        /// Rewrite each file without the puzzles that do not hold
+        #[arg(long)]
+        drop: bool,
+    },
 }
 
 #[derive(Args)]
@@ -805,6 +824,9 @@ fn dispatch(
             };
             puzzles::generate(&plan, out, err)
         }
+        Some(Command::Puzzles {
+            action: PuzzlesCommand::Verify { files, jobs, drop },
+        }) => puzzles::verify(&files, jobs.unwrap_or(1), drop, out),
         Some(Command::Render(r)) => position::render(&r, out),
         Some(Command::Migrate { from, to }) => migrate(&from, &to, out),
         Some(Command::Completions { shell }) => {

@@ -240,3 +240,109 @@ fn stored_games(plan: &Plan, location: &str) -> Result<Vec<Game>, Failure> {
     }
     Ok(games)
 }
+
+/// `ferry puzzles verify`: searches every puzzle of `files` again at its depth with this
+/// build's search (`puzzles::verify`), on `jobs` threads; names each one that no longer
+/// holds and why, and a line per file. With `drop`, rewrites each file without those.
+/// Exit status 1 when any puzzle failed and was kept.
+pub(super) fn verify(
+    files: &[PathBuf],
+    jobs: u32,
+    drop: bool,
+    out: &mut dyn Write,
+) -> Result<i32, Failure> {
+    let mut failed_kept = false;
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|e| Failure {
+            message: format!("cannot read {}: {e}", path.display()),
+            code: 1,
+        })?;
+        let mut parsed = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let p = Puzzle::from_line(line)
+                .map_err(|e| Failure::bad(format!("{} line {}: {e}", path.display(), n + 1)))?;
+            parsed.push((line, p));
+        }
+        let started = Instant::now();
+        let verdicts = verify_all(&parsed, jobs as usize);
+        let mut failed = Vec::new();
+        for ((_, p), verdict) in parsed.iter().zip(&verdicts) {
+            if let Err(e) = verdict {
+                writeln!(out, "{} {}: {e}", path.display(), p.id()).map_err(io)?;
+                failed.push(p.id());
+            }
+        }
+        writeln!(
+            out,
+            "{}: {} of {} puzzles hold, {} do not, in {:.0} s",
+            path.display(),
+            parsed.len() - failed.len(),
+            parsed.len(),
+            failed.len(),
+            started.elapsed().as_secs_f64()
+        )
+        .map_err(io)?;
+        if failed.is_empty() {
+            continue;
+        }
+        if !drop {
+            failed_kept = true;
+            continue;
+        }
+        let mut kept = String::new();
+        let mut puzzles = parsed.iter().zip(&verdicts);
+        for line in text.lines() {
+            let is_puzzle = !(line.starts_with('#') || line.trim().is_empty());
+            if is_puzzle && puzzles.next().is_some_and(|(_, v)| v.is_err()) {
+                continue;
+            }
+            kept.push_str(line);
+            kept.push('\n');
+        }
+        write_whole(path, &kept)?;
+        writeln!(out, "{}: dropped {}", path.display(), failed.join(" ")).map_err(io)?;
+    }
+    Ok(i32::from(failed_kept))
+}
+
+/// Each puzzle's verdict, in order, `jobs` at a time.
+fn verify_all(parsed: &[(&str, Puzzle)], jobs: usize) -> Vec<Result<(), puzzles::BadLine>> {
+    let jobs = jobs.clamp(1, parsed.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut verdicts: Vec<Option<Result<(), puzzles::BadLine>>> = vec![None; parsed.len()];
+    let found = std::sync::Mutex::new(&mut verdicts);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((_, p)) = parsed.get(i) else {
+                    return;
+                };
+                let verdict = puzzles::verify(p);
+                if let Ok(mut v) = found.lock() {
+                    v[i] = Some(verdict);
+                }
+            });
+        }
+    });
+    verdicts
+        .into_iter()
+        .map(|v| v.unwrap_or_else(|| Err(puzzles::BadLine("not searched".to_string()))))
+        .collect()
+}
+
+/// Writes `text` to `path` whole or not at all: a temporary file beside it, renamed over.
+fn write_whole(path: &std::path::Path, text: &str) -> Result<(), Failure> {
+    let cannot = |e: std::io::Error| Failure {
+        message: format!("cannot write {}: {e}", path.display()),
+        code: 1,
+    };
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".new");
+    let temporary = PathBuf::from(temporary);
+    std::fs::write(&temporary, text).map_err(cannot)?;
+    std::fs::rename(&temporary, path).map_err(cannot)
+}

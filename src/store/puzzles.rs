@@ -155,8 +155,9 @@ fn rating_row(r: &mut Row) -> Result<PuzzleRating> {
 }
 
 impl Store {
-    /// Adds the puzzles not stored yet (by id); the ones stored keep their ratings.
-    /// Returns how many were added.
+    /// Adds the puzzles not stored yet (by id), and offers again any of them that was
+    /// retired; the ones stored keep their ratings. Returns how many were added or
+    /// brought back.
     pub fn load_puzzles(&mut self, puzzles: &[PuzzleRow]) -> Result<u64> {
         self.db.write(|db| {
             let mut added = 0;
@@ -165,7 +166,8 @@ impl Store {
                     "INSERT INTO puzzles (id, variant, options, before, setup, line, themes,
                          depth, rating, deviation, volatility)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-                     ON CONFLICT (id) DO NOTHING",
+                     ON CONFLICT (id) DO UPDATE SET retired_at = NULL
+                     WHERE puzzles.retired_at IS NOT NULL",
                     args![
                         p.id.as_str(),
                         p.variant.as_str(),
@@ -185,10 +187,41 @@ impl Store {
         })
     }
 
-    /// How many puzzles of each variant are stored.
+    /// Retires every offered puzzle whose id is not in `shipped`, at `now`: it is offered
+    /// no more, and its row stays for the tries that name it. Returns how many it retired.
+    pub fn retire_puzzles_except(&mut self, shipped: &[&str], now: i64) -> Result<u64> {
+        let keep: std::collections::HashSet<&str> = shipped.iter().copied().collect();
+        self.db.write(|db| {
+            let offered: Vec<String> = db.query_all(
+                "SELECT id FROM puzzles WHERE retired_at IS NULL",
+                args![],
+                |r| r.get(0),
+            )?;
+            let mut retired = 0;
+            for id in offered.iter().filter(|id| !keep.contains(id.as_str())) {
+                retired += db.execute(
+                    "UPDATE puzzles SET retired_at = ?2 WHERE id = ?1 AND retired_at IS NULL",
+                    args![id.as_str(), now],
+                )?;
+            }
+            Ok(retired)
+        })
+    }
+
+    /// The ids of the puzzles offered (not retired), sorted.
+    pub fn offered_puzzle_ids(&self) -> Result<Vec<String>> {
+        self.db.query_all(
+            "SELECT id FROM puzzles WHERE retired_at IS NULL ORDER BY id",
+            args![],
+            |r| r.get(0),
+        )
+    }
+
+    /// How many puzzles of each variant are offered (retired ones left out).
     pub fn puzzle_counts(&self) -> Result<Vec<(String, i64)>> {
         self.db.query_all(
-            "SELECT variant, COUNT(*) FROM puzzles GROUP BY variant ORDER BY variant",
+            "SELECT variant, COUNT(*) FROM puzzles WHERE retired_at IS NULL
+             GROUP BY variant ORDER BY variant",
             args![],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
@@ -202,7 +235,7 @@ impl Store {
         )
     }
 
-    /// The puzzle of `variant` that `member` has not tried, rated nearest `near`.
+    /// The offered puzzle of `variant` that `member` has not tried, rated nearest `near`.
     pub fn unseen_puzzle(
         &self,
         variant: &str,
@@ -213,7 +246,7 @@ impl Store {
             concat!(
                 "SELECT ",
                 puzzle_columns!(),
-                " FROM puzzles p WHERE variant = ?1 AND NOT EXISTS
+                " FROM puzzles p WHERE variant = ?1 AND retired_at IS NULL AND NOT EXISTS
                    (SELECT 1 FROM puzzle_tries t WHERE t.member = ?2 AND t.puzzle = p.id)
                  ORDER BY ABS(rating - ?3), id LIMIT 1"
             ),

@@ -42,6 +42,7 @@ pub const MIGRATIONS: &[Migration] = &[
     migration!(10, "0010_puzzles.sql"),
     migration!(11, "0011_daily_puzzles.sql"),
     migration!(12, "0012_server_variants.sql"),
+    migration!(13, "0013_retired_puzzles.sql"),
 ];
 
 /// How long a writer waits for another (thread or process) to finish before giving up.

@@ -311,21 +311,93 @@ fn search(game: &Game, depth: u32, only: Option<Vec<Move>>) -> Option<(Report, u
 /// `Thresholds::win`, and the second best at most `Thresholds::second`), else a later one
 /// (a mate no other move gives, or `Thresholds::win` better than the second).
 pub fn only_move(game: &Game, depth: u32, first: bool) -> Option<(Move, u32)> {
-    let t = Thresholds::of(game.variant().id);
+    let a = assess(game, depth)?;
+    a.is_only(Thresholds::of(game.variant().id), first)
+        .then_some((a.best, a.seen_at))
+}
+
+/// A position's best move at a depth, and how it stands against the second best.
+struct Assessment {
+    best: Move,
+    /// The first depth from which the best move stayed the best.
+    seen_at: u32,
+    score: i32,
+    second: i32,
+}
+
+impl Assessment {
+    /// Whether the best move is the only decisive one, by `only_move`'s rules.
+    fn is_only(&self, t: Thresholds, first: bool) -> bool {
+        if self.score < t.win {
+            false
+        } else if first {
+            self.second <= t.second
+        } else if self.score >= score::MATE_BOUND {
+            self.second < score::MATE_BOUND
+        } else {
+            self.second <= self.score - t.win
+        }
+    }
+}
+
+/// The best move of `game`'s position searched to `depth`, and the second best searched
+/// among the others alone; `None` when the search gives no move.
+fn assess(game: &Game, depth: u32) -> Option<Assessment> {
     let (best, seen_at) = search(game, depth, None)?;
     let m = *best.pv.first()?;
-    if best.score < t.win {
-        return None;
-    }
     let second = second_best(game, depth, m)?;
-    let only = if first {
-        second <= t.second
-    } else if best.score >= score::MATE_BOUND {
-        second < score::MATE_BOUND
-    } else {
-        second <= best.score - t.win
-    };
-    only.then_some((m, seen_at))
+    Some(Assessment {
+        best: m,
+        seen_at,
+        score: best.score,
+        second,
+    })
+}
+
+/// Searches `puzzle` again at its depth, as `cut` did: each of the solver's moves must
+/// still be the only one (the first by the first move's thresholds), and be the line's.
+/// The replies are not searched again: the line plays the stored ones. `Err` says which
+/// move no longer holds and what the search found instead.
+pub fn verify(puzzle: &Puzzle) -> Result<(), BadLine> {
+    let t = Thresholds::of(puzzle.variant.id);
+    let mut game = puzzle.game()?;
+    for (i, text) in puzzle.line.iter().enumerate() {
+        if i % 2 == 0 {
+            let first = i == 0;
+            let a = assess(&game, puzzle.depth).ok_or_else(|| {
+                BadLine(format!(
+                    "move {} of the line: the search gives no move",
+                    i + 1
+                ))
+            })?;
+            let found = game.position().move_text(&a.best);
+            if found != *text {
+                return Err(BadLine(format!(
+                    "move {} of the line: the best move is now {found} ({}), not {text} (the others at most {})",
+                    i + 1,
+                    a.score,
+                    a.second
+                )));
+            }
+            if !a.is_only(t, first) {
+                let need = match (first, a.score >= score::MATE_BOUND) {
+                    (true, _) => format!("at least {} and the others at most {}", t.win, t.second),
+                    (false, true) => "a mate no other move gives".to_string(),
+                    (false, false) => format!("{} better than the others", t.win),
+                };
+                return Err(BadLine(format!(
+                    "move {} of the line: {text} scores {} and the others at most {} at depth {}, where an only move needs {need}",
+                    i + 1,
+                    a.score,
+                    a.second,
+                    puzzle.depth
+                )));
+            }
+        }
+        game.play(text)
+            .map_err(|e| BadLine(format!("the move {text} of the line is refused: {e}")))?;
+    }
+    Ok(())
 }
 
 /// Whether a search two plies shallower than `depth` finds a first move near enough to

@@ -155,8 +155,8 @@ impl Store {
         )
     }
 
-    /// A puzzle of `variant` never posted as the server's daily puzzle, rated nearest
-    /// `near` (ties by id, so every process picks the same one).
+    /// An offered puzzle of `variant` never posted as the server's daily puzzle, rated
+    /// nearest `near` (ties by id, so every process picks the same one).
     pub fn fresh_daily_puzzle(
         &self,
         server: &str,
@@ -167,7 +167,7 @@ impl Store {
             concat!(
                 "SELECT ",
                 puzzle_columns!(),
-                " FROM puzzles p WHERE variant = ?1 AND NOT EXISTS
+                " FROM puzzles p WHERE variant = ?1 AND retired_at IS NULL AND NOT EXISTS
                    (SELECT 1 FROM puzzle_dailies d WHERE d.server = ?2 AND d.puzzle = p.id)
                  ORDER BY ABS(rating - ?3), id LIMIT 1"
             ),
