@@ -1511,3 +1511,86 @@ fn puzzles_generate_writes_puzzles_that_replay_and_the_same_file_from_the_same_s
         stderr(&o)
     );
 }
+
+#[test]
+fn puzzles_verify_names_a_puzzle_that_no_longer_holds_and_drop_rewrites_the_file() {
+    use ferry::engine::search::puzzles::Puzzle;
+    use ferry::engine::MoveList;
+    let lines: Vec<&str> = ferry::app::shipped_puzzle_lines()
+        .filter(|l| l.contains("\tamalgamated\t"))
+        .collect();
+    let good = lines[0];
+    // A one-move puzzle whose move is swapped for another legal one: it still replays,
+    // but its move is not the search's.
+    let mut bad = lines
+        .iter()
+        .map(|l| Puzzle::from_line(l).unwrap())
+        .find(|p| p.line.len() == 1)
+        .unwrap();
+    let g = bad.game().unwrap();
+    let mut list = MoveList::new();
+    g.position().legal_moves(&mut list);
+    let other = list
+        .iter()
+        .map(|m| g.position().move_text(m))
+        .find(|t| *t != bad.line[0])
+        .unwrap();
+    bad.line = vec![other];
+    let dir = std::env::temp_dir().join(format!("ferry-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("set.txt");
+    let text = format!("# a set\n{good}\n{}\n", bad.to_line());
+    std::fs::write(&file, &text).unwrap();
+    let path = file.to_str().unwrap();
+
+    let o = ferry(&["puzzles", "verify", path], "");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!(
+            "{} {}: move 1 of the line: the best move is now",
+            path,
+            bad.id()
+        )),
+        "{out}"
+    );
+    assert!(out.contains(": 1 of 2 puzzles hold, 1 do not"), "{out}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+
+    let o = ferry(&["puzzles", "verify", path, "--drop", "--jobs", "2"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("dropped {}", bad.id())),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        format!("# a set\n{good}\n")
+    );
+    let o = ferry(&["puzzles", "verify", path], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(": 1 of 1 puzzles hold, 0 do not"),
+        "{}",
+        stdout(&o)
+    );
+
+    // A line that is no puzzle, and a file that is not there: refused, nothing searched.
+    std::fs::write(&file, format!("{good}\nnot a puzzle\n")).unwrap();
+    let o = ferry(&["puzzles", "verify", path], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("line 2: a puzzle line has 9 fields separated by tabs, not 1"),
+        "{}",
+        stderr(&o)
+    );
+    let o = ferry(&["puzzles", "verify", "/nonexistent/set.txt"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot read /nonexistent/set.txt"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
