@@ -96,7 +96,7 @@ impl Table {
                 self.channel,
                 "challenge",
                 json!([
-                    {"name": "variant", "type": 4, "value": self.variant},
+                    {"name": "variant", "type": 3, "value": self.variant},
                     opt::user("opponent", b),
                     {"name": "color", "type": 4, "value": self.white},
                 ]),

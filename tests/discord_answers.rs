@@ -204,6 +204,30 @@ async fn stale_choices_and_commands_get_an_answer() {
         "{}",
         wrong.content()
     );
+    // The variant, which Ferry now takes as text suggested as one types, sent as an older
+    // registration's numbered choice.
+    let t = fake
+        .slash(
+            &ann,
+            CHANNEL,
+            "challenge",
+            json!([
+                {"name": "variant", "type": 4, "value": 2},
+                opt::user("opponent", &ann),
+                {"name": "color", "type": 4, "value": 0},
+            ]),
+        )
+        .await;
+    let numbered = fake.answer(&t, WAIT).await.unwrap();
+    private_refusal(&numbered);
+    assert!(
+        numbered
+            .content()
+            .starts_with("/challenge: its options do not fit the command as Ferry has it now")
+            && numbered.content().contains("an older form of the command"),
+        "{}",
+        numbered.content()
+    );
     // A command Ferry does not have any more.
     let t = fake.slash(&ann, CHANNEL, "oldgame", json!([])).await;
     let unknown = fake.answer(&t, WAIT).await.unwrap();
