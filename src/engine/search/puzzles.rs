@@ -311,9 +311,9 @@ fn search(game: &Game, depth: u32, only: Option<Vec<Move>>) -> Option<(Report, u
 /// `Thresholds::win`, and the second best at most `Thresholds::second`), else a later one
 /// (a mate no other move gives, or `Thresholds::win` better than the second).
 pub fn only_move(game: &Game, depth: u32, first: bool) -> Option<(Move, u32)> {
-    let a = assess(game, depth)?;
-    a.is_only(Thresholds::of(game.variant().id), first)
-        .then_some((a.best, a.seen_at))
+    let t = Thresholds::of(game.variant().id);
+    let a = assess(game, depth, Some(t.win))?;
+    a.is_only(t, first).then_some((a.best, a.seen_at))
 }
 
 /// A position's best move at a depth, and how it stands against the second best.
@@ -341,11 +341,16 @@ impl Assessment {
 }
 
 /// The best move of `game`'s position searched to `depth`, and the second best searched
-/// among the others alone; `None` when the search gives no move.
-fn assess(game: &Game, depth: u32) -> Option<Assessment> {
+/// among the others alone; `None` when the search gives no move. Below `floor` the best
+/// move cannot be an only one, so the second is not searched (it is scored the worst).
+fn assess(game: &Game, depth: u32, floor: Option<i32>) -> Option<Assessment> {
     let (best, seen_at) = search(game, depth, None)?;
     let m = *best.pv.first()?;
-    let second = second_best(game, depth, m)?;
+    let second = if floor.is_some_and(|f| best.score < f) {
+        -score::INFINITY
+    } else {
+        second_best(game, depth, m)?
+    };
     Some(Assessment {
         best: m,
         seen_at,
@@ -364,7 +369,7 @@ pub fn verify(puzzle: &Puzzle) -> Result<(), BadLine> {
     for (i, text) in puzzle.line.iter().enumerate() {
         if i % 2 == 0 {
             let first = i == 0;
-            let a = assess(&game, puzzle.depth).ok_or_else(|| {
+            let a = assess(&game, puzzle.depth, None).ok_or_else(|| {
                 BadLine(format!(
                     "move {} of the line: the search gives no move",
                     i + 1
