@@ -290,6 +290,15 @@ fn giving_up_shows_the_solution_and_a_second_puzzle_waits_for_the_first() {
     assert!(why.contains("That puzzle is over"), "{why}");
 }
 
+/// What the console prints for `script`, run on `dir`'s database; it must exit with 0.
+fn console(dir: &app_support::TempDir, script: &str) -> String {
+    let args: Vec<String> = vec!["--db".into(), dir.db().display().to_string()];
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = ferry::console::run(&args, &mut script.as_bytes(), &mut out, &mut err);
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    String::from_utf8(out).unwrap()
+}
+
 #[test]
 fn the_console_loads_the_shipped_puzzles_and_solves_one() {
     let dir = app_support::TempDir::new("puzzle-console");
@@ -307,11 +316,7 @@ fn the_console_loads_the_shipped_puzzles_and_solves_one() {
         script.push_str(&format!("/puzzle move:{m}\n"));
     }
     script.push_str("/profile\n");
-    let args: Vec<String> = vec!["--db".into(), dir.db().display().to_string()];
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = ferry::console::run(&args, &mut script.as_bytes(), &mut out, &mut err);
-    let out = String::from_utf8(out).unwrap();
-    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    let out = console(&dir, &script);
     assert!(out.contains(&format!("Puzzle {}", p.id)), "{out}");
     assert!(out.contains("Solved!"), "{out}");
     assert!(out.contains("Puzzles"), "{out}");
@@ -336,16 +341,7 @@ fn a_puzzle_no_longer_shipped_is_retired_at_start_and_comes_back_when_shipped_ag
     assert_eq!(store.load_puzzles(std::slice::from_ref(&gone)).unwrap(), 1);
     drop(store);
 
-    let args: Vec<String> = vec!["--db".into(), dir.db().display().to_string()];
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = ferry::console::run(
-        &args,
-        &mut "/puzzle amalgamated\n".as_bytes(),
-        &mut out,
-        &mut err,
-    );
-    let out = String::from_utf8(out).unwrap();
-    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    let out = console(&dir, "/puzzle amalgamated\n");
     assert!(out.contains("Puzzle "), "{out}");
     assert!(
         !out.contains(&gone.id),

@@ -72,7 +72,7 @@ pub fn shipped_lines() -> impl Iterator<Item = &'static str> {
     SHIPPED
         .iter()
         .flat_map(|f| f.lines())
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter(|l| crate::engine::search::puzzles::is_puzzle_line(l))
 }
 
 /// A data line's fields as the store keeps them, at the puzzle's starting rating

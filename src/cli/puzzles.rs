@@ -259,7 +259,7 @@ pub(super) fn verify(
         })?;
         let mut parsed = Vec::new();
         for (n, line) in text.lines().enumerate() {
-            if line.starts_with('#') || line.trim().is_empty() {
+            if !puzzles::is_puzzle_line(line) {
                 continue;
             }
             let p = Puzzle::from_line(line)
@@ -295,8 +295,7 @@ pub(super) fn verify(
         let mut kept = String::new();
         let mut puzzles = parsed.iter().zip(&verdicts);
         for line in text.lines() {
-            let is_puzzle = !(line.starts_with('#') || line.trim().is_empty());
-            if is_puzzle && puzzles.next().is_some_and(|(_, v)| v.is_err()) {
+            if puzzles::is_puzzle_line(line) && puzzles.next().is_some_and(|(_, v)| v.is_err()) {
                 continue;
             }
             kept.push_str(line);

@@ -120,6 +120,11 @@ impl Theme {
     }
 }
 
+/// Whether a line of a puzzle file holds a puzzle: not blank, and not a `#` comment.
+pub fn is_puzzle_line(line: &str) -> bool {
+    !line.trim().is_empty() && !line.starts_with('#')
+}
+
 /// One puzzle: the position before the setup move, the setup move, and the line.
 #[derive(Clone, Debug)]
 pub struct Puzzle {
