@@ -9,7 +9,7 @@ mod app_support;
 use app_support::databases::each;
 use app_support::game::Table;
 use ferry::app::{shipped_puzzle_lines, shipped_puzzles};
-use ferry::engine::search::puzzles::{verify, Puzzle};
+use ferry::engine::search::puzzles::{verify_all, Puzzle};
 use ferry::engine::MoveList;
 use ferry::store::PuzzleRow;
 use std::collections::BTreeMap;
@@ -71,28 +71,11 @@ fn every_shipped_puzzle_reads_and_replays_and_each_set_has_enough() {
 fn every_shipped_puzzle_is_verified_again_at_its_depth() {
     let all = shipped_parsed();
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let failed: Vec<String> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..jobs)
-            .map(|job| {
-                let all = &all;
-                scope.spawn(move || {
-                    all.iter()
-                        .skip(job)
-                        .step_by(jobs)
-                        .filter_map(|p| {
-                            verify(p)
-                                .err()
-                                .map(|e| format!("{}: {} {e}", set_of(p), p.id()))
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
-    });
+    let failed: Vec<String> = all
+        .iter()
+        .zip(verify_all(&all, jobs))
+        .filter_map(|(p, v)| v.err().map(|e| format!("{}: {} {e}", set_of(p), p.id())))
+        .collect();
     assert!(
         failed.is_empty(),
         "{} of {} do not hold:\n{}",

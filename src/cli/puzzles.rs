@@ -264,12 +264,12 @@ pub(super) fn verify(
             }
             let p = Puzzle::from_line(line)
                 .map_err(|e| Failure::bad(format!("{} line {}: {e}", path.display(), n + 1)))?;
-            parsed.push((line, p));
+            parsed.push(p);
         }
         let started = Instant::now();
-        let verdicts = verify_all(&parsed, jobs as usize);
+        let verdicts = puzzles::verify_all(&parsed, jobs as usize);
         let mut failed = Vec::new();
-        for ((_, p), verdict) in parsed.iter().zip(&verdicts) {
+        for (p, verdict) in parsed.iter().zip(&verdicts) {
             if let Err(e) = verdict {
                 writeln!(out, "{} {}: {e}", path.display(), p.id()).map_err(io)?;
                 failed.push(p.id());
@@ -293,9 +293,9 @@ pub(super) fn verify(
             continue;
         }
         let mut kept = String::new();
-        let mut puzzles = parsed.iter().zip(&verdicts);
+        let mut verdict = verdicts.iter();
         for line in text.lines() {
-            if puzzles::is_puzzle_line(line) && puzzles.next().is_some_and(|(_, v)| v.is_err()) {
+            if puzzles::is_puzzle_line(line) && verdict.next().is_some_and(Result::is_err) {
                 continue;
             }
             kept.push_str(line);
@@ -305,32 +305,6 @@ pub(super) fn verify(
         writeln!(out, "{}: dropped {}", path.display(), failed.join(" ")).map_err(io)?;
     }
     Ok(i32::from(failed_kept))
-}
-
-/// Each puzzle's verdict, in order, `jobs` at a time.
-fn verify_all(parsed: &[(&str, Puzzle)], jobs: usize) -> Vec<Result<(), puzzles::BadLine>> {
-    let jobs = jobs.clamp(1, parsed.len().max(1));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut verdicts: Vec<Option<Result<(), puzzles::BadLine>>> = vec![None; parsed.len()];
-    let found = std::sync::Mutex::new(&mut verdicts);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((_, p)) = parsed.get(i) else {
-                    return;
-                };
-                let verdict = puzzles::verify(p);
-                if let Ok(mut v) = found.lock() {
-                    v[i] = Some(verdict);
-                }
-            });
-        }
-    });
-    verdicts
-        .into_iter()
-        .map(|v| v.unwrap_or_else(|| Err(puzzles::BadLine("not searched".to_string()))))
-        .collect()
 }
 
 /// Writes `text` to `path` whole or not at all: a temporary file beside it, renamed over.

@@ -798,9 +798,9 @@ impl Searcher<'_> {
     }
 
     /// Sorts `moves` best first (the table's move, searched before, is not among them):
-    /// captures of the most valuable piece by the least valuable, the killers, the counter-move to `previous` (the move that led
-    /// here, if known), then by history; with `exchanges`, a capture that loses its
-    /// exchange comes last.
+    /// captures of the most valuable piece by the least valuable, the killers, the
+    /// counter-move to `previous` (the move that led here, if known), then by history;
+    /// with `exchanges`, a capture that loses its exchange comes last.
     fn order<R: Rules>(
         &mut self,
         pos: &R,

@@ -410,6 +410,37 @@ pub fn verify(puzzle: &Puzzle) -> Result<(), BadLine> {
     Ok(())
 }
 
+/// `verify` for each of `puzzles`, in order, `jobs` searched at once (each thread takes
+/// the next puzzle not taken, since their costs differ).
+pub fn verify_all(puzzles: &[Puzzle], jobs: usize) -> Vec<Result<(), BadLine>> {
+    let jobs = jobs.clamp(1, puzzles.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut verdicts = vec![Ok(()); puzzles.len()];
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(p) = puzzles.get(i) else {
+                            return mine;
+                        };
+                        mine.push((i, verify(p)));
+                    }
+                })
+            })
+            .collect();
+        for thread in threads {
+            match thread.join() {
+                Ok(mine) => mine.into_iter().for_each(|(i, v)| verdicts[i] = v),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    });
+    verdicts
+}
+
 /// Whether a search two plies shallower than `depth` finds a first move near enough to
 /// decisive and only: most candidates fail here, at a tenth of the cost.
 fn promising(game: &Game, depth: u32) -> bool {
