@@ -11,6 +11,10 @@
 //! side moves first or not at all, but enough to prefer open lines and to keep one's own
 //! pieces off the enemy's.
 //!
+//! **The mover's threats.** The side to move takes what it threatens if it likes; the
+//! other side must first answer. So the threats of the side to move are counted again on
+//! their own, with a weight of their own (0 before any fit).
+//!
 //! **Room.** A player with no legal move loses, and a King never captures: every empty
 //! square beside it is a way out, 6 cp each.
 
@@ -37,6 +41,7 @@ pub(super) fn weights() -> &'static Weights {
             &[
                 ("threatened_value", TERM_UNIT / THREAT_SHARE),
                 ("king_room", ROOM * TERM_UNIT),
+                ("mover_threatened_value", 0),
             ],
             include_str!("weights.txt"),
         )
@@ -46,8 +51,15 @@ pub(super) fn weights() -> &'static Weights {
 impl FluidityPosition {
     pub(super) fn terms(&self) -> Terms {
         let mut t = Terms::default();
-        t.counts[0] = self.threatened_value(Color::White) - self.threatened_value(Color::Black);
+        let white = self.threatened_value(Color::White);
+        let black = self.threatened_value(Color::Black);
+        t.counts[0] = white - black;
         t.counts[1] = self.room(Color::White) - self.room(Color::Black);
+        // As every count, White's less Black's: the side to move's threats, for its side.
+        t.counts[2] = match self.side {
+            Color::White => white,
+            Color::Black => -black,
+        };
         t
     }
 
