@@ -1594,3 +1594,90 @@ fn puzzles_verify_names_a_puzzle_that_no_longer_holds_and_drop_rewrites_the_file
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn book_builds_the_same_book_from_the_same_seed_and_refuses_bad_counts() {
+    let args = [
+        "book", "fluidity", "--games", "12", "--plies", "1", "--depth", "2", "--margin", "1000",
+        "--most", "1", "--nodes", "200",
+    ];
+    let a = ferry(&args, "");
+    assert!(a.status.success(), "{}", stderr(&a));
+    let text = stdout(&a);
+    assert!(
+        text.starts_with(
+            "# Fluidity Chess opening book for level 8, written by: ferry book fluidity \
+             --games 12 --plies 1 --depth 2 --margin 1000 --most 1 --nodes 200 --seed 1\n"
+        ),
+        "{text}"
+    );
+    // One candidate, the best move, played in all 12 games: the start and its move.
+    assert!(
+        stderr(&a).contains("positions 1\nmoves 1\ngames 12 ("),
+        "{}",
+        stderr(&a)
+    );
+    assert!(
+        text.contains("\nposition rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq\nmove ")
+            && text.contains(" games 12 score "),
+        "{text}"
+    );
+    let two_jobs = ferry(&[&args[..], &["--jobs", "2"]].concat(), "");
+    assert_eq!(
+        a.stdout, two_jobs.stdout,
+        "the same seed builds the same book"
+    );
+    for (bad, said) in [
+        (
+            ["--plies", "0"],
+            "--plies '0' must be a whole number from 1 to 8",
+        ),
+        (
+            ["--margin", "1001"],
+            "--margin '1001' must be a whole number of centipawns from 0 to 1000",
+        ),
+        (
+            ["--most", "11"],
+            "--most '11' must be a whole number from 1 to 10",
+        ),
+        (
+            ["--depth", "13"],
+            "--depth '13' must be a whole number from 1 to 12",
+        ),
+    ] {
+        let o = ferry(&[&["book", "fluidity"][..], &bad[..]].concat(), "");
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains(said), "{}", stderr(&o));
+    }
+    let defined = ferry(&["book", "makruk", "--games", "1"], "");
+    assert_eq!(defined.status.code(), Some(2));
+    assert!(
+        stderr(&defined).contains("makruk is a defined variant: level 8 opens from a book"),
+        "{}",
+        stderr(&defined)
+    );
+}
+
+#[test]
+fn think_at_level_8_opens_from_the_book_only_under_the_default_options() {
+    let book = ferry(&["think", "fluidity", "--level", "8"], "");
+    assert!(book.status.success(), "{}", stderr(&book));
+    let said = stdout(&book);
+    assert!(
+        said.starts_with("info level 8 score cp ") && said.contains(" book\nbestmove "),
+        "{said}"
+    );
+    let other = ferry(
+        &[
+            "think",
+            "fluidity",
+            "--level",
+            "8",
+            "--set",
+            "bishop_limit=1",
+        ],
+        "",
+    );
+    assert!(other.status.success(), "{}", stderr(&other));
+    assert!(!stdout(&other).contains("book"), "{}", stdout(&other));
+}

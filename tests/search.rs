@@ -262,13 +262,68 @@ fn the_evaluation_tells_a_piece_up_from_a_piece_down() {
 
 /// Level 8 varies its first moves among near-equal ones (each game its own seed).
 #[test]
-fn level_8_opens_in_more_than_one_way() {
+fn level_8_opens_from_its_book_in_more_than_one_way() {
+    use ferry::engine::playout::Xorshift;
+    use ferry::engine::search::{book, level};
+    use std::collections::BTreeSet;
+    for &v in builtin_variants() {
+        let options = v.default_options();
+        let start = v.start(&options);
+        let play = level::Play::in_game(level::MAX, v, &options);
+        assert!(play.book, "{} has a book", v.id);
+        // Level 8 plays a book move from the start at once, with its book's score.
+        let chosen = start
+            .choose_move(
+                &[],
+                play,
+                Limits::default(),
+                &mut Table::new(1),
+                &mut Xorshift::new(1),
+                &mut |_| {},
+            )
+            .expect("a move from the start");
+        assert!(chosen.book, "{}", v.id);
+        // The book's lines over the first four plies: more than one, each a legal game.
+        let mut lines = BTreeSet::new();
+        for seed in 1..=32u64 {
+            let mut random = Xorshift::new(seed * 7919);
+            let mut p = start.clone();
+            let mut line = Vec::new();
+            while line.len() < 4 {
+                let Some((m, _)) = book::pick(p.as_ref(), &mut random, None) else {
+                    break;
+                };
+                p.check_move(&m).expect("a book move is legal");
+                line.push(p.move_text(&m));
+                p.play(&m);
+            }
+            assert!(!line.is_empty(), "{}: the start is in the book", v.id);
+            lines.insert(line);
+        }
+        assert!(lines.len() >= 2, "{}: always {lines:?}", v.id);
+    }
+}
+
+#[test]
+fn level_8_opens_a_variant_without_a_book_in_more_than_one_way() {
     use ferry::engine::playout::Xorshift;
     use ferry::engine::search::level;
     use std::collections::BTreeSet;
     use std::time::Duration;
-    for v in variants() {
-        let start = v.start(&v.default_options());
+    let defined: Vec<&Variant> = variants()
+        .iter()
+        .copied()
+        .filter(|v| v.definition().is_some())
+        .collect();
+    assert!(!defined.is_empty(), "Ferry ships defined variants");
+    for v in defined {
+        let options = v.default_options();
+        assert!(
+            !level::Play::in_game(level::MAX, v, &options).book,
+            "{}",
+            v.id
+        );
+        let start = v.start(&options);
         let mut chosen = BTreeSet::new();
         for seed in 1..=8u64 {
             // Bound by depth, not time, so that a busy machine plays the same moves; the
@@ -294,5 +349,36 @@ fn level_8_opens_in_more_than_one_way() {
             chosen.insert(start.move_text(&c.mv));
         }
         assert!(chosen.len() >= 2, "{}: always {chosen:?}", v.id);
+    }
+}
+
+#[test]
+fn level_8_leaves_the_book_under_other_options_and_below_level_8() {
+    use ferry::engine::playout::Xorshift;
+    use ferry::engine::search::level;
+    let v = ferry::engine::variant("fluidity").unwrap();
+    let options = v.options(&["bishop_limit=1"]).unwrap();
+    assert!(!level::Play::in_game(level::MAX, v, &options).book);
+    let start = v.start(&v.default_options());
+    let within = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    for level in [1, 7] {
+        let play = level::Play {
+            book: true,
+            ..level::Play::at(level)
+        };
+        let c = start
+            .choose_move(
+                &[],
+                play,
+                within.clone(),
+                &mut Table::new(1),
+                &mut Xorshift::new(3),
+                &mut |_| {},
+            )
+            .expect("a move");
+        assert!(!c.book, "level {level} errs on its own, from no book");
     }
 }

@@ -14,8 +14,8 @@ use super::terms::ChallengeTerms;
 use super::text::{count_text, mention};
 use super::{refuse, App, AppError, Command, Fail, Out, Reply};
 use crate::engine::playout::Xorshift;
-use crate::engine::search::level;
 use crate::engine::search::table::Table;
+use crate::engine::search::{book, level};
 use crate::engine::search::{Limits, Seen};
 use crate::engine::{Action, Color, Game, GameResult, MoveList, Outcome, Position};
 use crate::store::{Computer, GameRow, GameStatus, NewGame};
@@ -66,6 +66,8 @@ pub struct Turn {
     draw_on_points: Option<Outcome>,
     /// Moves played in the game so far (plies).
     plies: u32,
+    /// Whether the game's options are those its variant's opening book was built for.
+    book: bool,
 }
 
 impl Turn {
@@ -103,7 +105,10 @@ impl Turn {
                 let seed = (self.game as u64) << 20 ^ u64::from(self.seq);
                 p.choose_move(
                     &self.earlier,
-                    level::Play::at(self.level),
+                    level::Play {
+                        book: self.book,
+                        ..level::Play::at(self.level)
+                    },
                     Limits::default(),
                     &mut table,
                     &mut Xorshift::new(seed | 1),
@@ -353,6 +358,7 @@ impl App {
             draw_offered,
             draw_on_points: draw_on_points(&g),
             plies: g.plies().len() as u32,
+            book: book::applies(g.variant(), g.options()),
         });
         self.keep(&row, g);
         Ok(turn)
@@ -584,6 +590,7 @@ mod tests {
             draw_offered: true,
             draw_on_points: None,
             plies,
+            book: false,
         }
     }
 

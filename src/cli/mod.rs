@@ -14,7 +14,7 @@
 //!   `result:` lines
 //! - `ferry play VARIANT [--fen TEXT] [--set KEY=VALUE]...` (a game at the terminal)
 //! - `ferry match VARIANT --white SPEC --black SPEC --games N [--set KEY=VALUE]... [--budget
-//!   MS | --clock BASE+INC] [--play-out] [--white-opt NAME=VALUE]... [--black-opt NAME=VALUE]...
+//!   MS | --clock BASE+INC] [--play-out] [--random-plies N] [--white-opt NAME=VALUE]... [--black-opt NAME=VALUE]...
 //!   [--white-position fen|moves] [--black-position fen|moves] [--jobs N] [--seed N]`
 //!   (SPEC `random`, `level:N`, `material:N` or `uci:CMD`): a line per game in game order,
 //!   then `A vs B: W wins, D draws, L losses; score S%`
@@ -32,6 +32,7 @@
 //! exit status 1. Help and the version go to stdout with exit status 0.
 
 mod analyse;
+mod book;
 mod engine_process;
 mod failure;
 mod matches;
@@ -177,6 +178,10 @@ enum Command {
         /// Plays every game to its end, never adjudicating one both searches call decided
         #[arg(long)]
         play_out: bool,
+        /// Plies of random moves each pair of games opens with, 0 to 20; with 0 every game
+        /// starts from the start position and level 8 opens from its book
+        #[arg(long, value_name = "N", default_value = "2", value_parser = parse_random_plies)]
+        random_plies: usize,
         /// An option for the first player's engine (uci:CMD), sent as `setoption name NAME
         /// value VALUE`; repeat for more
         #[arg(long, value_name = "NAME=VALUE", value_parser = parse_white_opt)]
@@ -266,6 +271,53 @@ enum Command {
         #[arg(long, value_name = "N", value_parser = parse_jobs)]
         jobs: Option<u32>,
         /// Where the weights file goes [default: standard output]
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Builds a variant's opening book for level 8 from Ferry's games against itself
+    #[command(
+        after_help = "Plays --games games. In each of their first --plies plies every \
+                            legal move is searched --depth plies deep, and the game plays one \
+                            of the --most best moves within --margin centipawns of the best (a \
+                            King or General move only where it is the best); the rest of each \
+                            game is played as `ferry tune` plays it (--nodes a move, --seed). \
+                            A position keeps the candidates that scored close to the best of \
+                            them there, once each was played in enough games to judge. The \
+                            same arguments give the same book on any machine. The book (the \
+                            variant's books/VARIANT.txt) goes to --out, else to standard \
+                            output; progress goes to standard error.\n\n\
+                            Example:\n  ferry book fluidity --games 400 --jobs 2 --out \
+                            books/fluidity.txt"
+    )]
+    Book {
+        /// The variant: little-river, river, amalgamated, fluidity or continental
+        #[arg(value_name = "VARIANT", ignore_case = true, value_parser = setup::variant_parser(), hide_possible_values = true)]
+        variant: &'static crate::engine::Variant,
+        /// Games to play, 1 to 100000
+        #[arg(long, value_name = "N", default_value = "400", value_parser = parse_tune_games)]
+        games: u32,
+        /// Plies of each game played from the candidates, 1 to 8
+        #[arg(long, value_name = "N", default_value = "3", value_parser = parse_book_plies)]
+        plies: usize,
+        /// How deep each candidate is searched, 1 to 12
+        #[arg(long, value_name = "N", default_value = "5", value_parser = parse_book_depth)]
+        depth: u32,
+        /// Candidates lie within this many centipawns of the best move, 0 to 1000
+        #[arg(long, value_name = "CP", default_value = "100", value_parser = parse_book_margin)]
+        margin: i32,
+        /// Candidates a position has at most, 1 to 10
+        #[arg(long, value_name = "N", default_value = "3", value_parser = parse_book_most)]
+        most: usize,
+        /// Nodes each later move's search may visit, 100 to 10000000
+        #[arg(long, value_name = "N", default_value = "5000", value_parser = parse_tune_nodes)]
+        nodes: u64,
+        /// The seed of the games
+        #[arg(long, value_name = "N", default_value = "1", value_parser = parse_seed)]
+        seed: u64,
+        /// Games played at once, 1 to the number of CPUs [default: 1]
+        #[arg(long, value_name = "N", value_parser = parse_jobs)]
+        jobs: Option<u32>,
+        /// Where the book goes [default: standard output]
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
@@ -504,7 +556,7 @@ fn match_help() -> String {
     use arena::Adjudication;
     format!(
         "Colours alternate from game to game, and each pair of games starts from its own \
-         random opening. The totals count for the --white player. A game between two \
+         random opening (--random-plies). The totals count for the --white player. A game between two \
          levels ends, adjudicated, once both searches have put the same side {} centipawns \
          or more ahead for {} moves each (--play-out plays it to the end); so does a game \
          against a UCI engine when both players report their scores.\n\n\
@@ -545,6 +597,26 @@ fn parse_tune_games(text: &str) -> Result<u32, String> {
 
 fn parse_tune_nodes(text: &str) -> Result<u64, String> {
     whole_in(text, "--nodes", 100, 10_000_000, "")
+}
+
+fn parse_random_plies(text: &str) -> Result<usize, String> {
+    whole_in(text, "--random-plies", 0, 20, "")
+}
+
+fn parse_book_plies(text: &str) -> Result<usize, String> {
+    whole_in(text, "--plies", 1, 8, "")
+}
+
+fn parse_book_depth(text: &str) -> Result<u32, String> {
+    whole_in(text, "--depth", 1, 12, "")
+}
+
+fn parse_book_margin(text: &str) -> Result<i32, String> {
+    whole_in(text, "--margin", 0, 1_000, " of centipawns")
+}
+
+fn parse_book_most(text: &str) -> Result<usize, String> {
+    whole_in(text, "--most", 1, 10, "")
 }
 
 fn parse_puzzle_count(text: &str) -> Result<u32, String> {
@@ -713,6 +785,7 @@ fn dispatch(
             budget,
             clock,
             play_out,
+            random_plies,
             white_opt,
             black_opt,
             white_position,
@@ -727,7 +800,10 @@ fn dispatch(
                 games,
                 jobs: jobs.unwrap_or(1),
                 seed,
-                conditions: match_conditions(budget, clock, play_out),
+                conditions: arena::Conditions {
+                    random_plies,
+                    ..match_conditions(budget, clock, play_out)
+                },
             };
             matches::play_match(&setup, &plan, out)
         }
@@ -769,6 +845,36 @@ fn dispatch(
                 command: tune_command(variant, &sets, games, nodes, seed, epochs),
             };
             tune::tune(&plan, out, err)
+        }
+        Some(Command::Book {
+            variant,
+            games,
+            plies,
+            depth,
+            margin,
+            most,
+            nodes,
+            seed,
+            jobs,
+            out: file,
+        }) => {
+            let plan = crate::engine::search::book::Plan {
+                variant,
+                games,
+                plies,
+                depth,
+                margin,
+                most,
+                nodes,
+                seed,
+                jobs: jobs.unwrap_or(1),
+            };
+            let command = format!(
+                "ferry book {} --games {games} --plies {plies} --depth {depth} --margin \
+                 {margin} --most {most} --nodes {nodes} --seed {seed}",
+                variant.id
+            );
+            book::build(&plan, &command, file, out, err)
         }
         Some(Command::Variant {
             action: VariantCommand::Check { file },
@@ -847,6 +953,7 @@ fn match_conditions(
     arena::Conditions {
         timing: clock.unwrap_or(arena::Timing::PerMove(budget)),
         adjudicate: !play_out,
+        ..arena::Conditions::default()
     }
 }
 

@@ -48,7 +48,8 @@ pub(super) fn think(
 }
 
 /// `ferry think --level N`: the move level N plays here in a game (its random choice
-/// among near-best moves seeded by the clock), after one `info level` line.
+/// among near-best moves, or from its book, seeded by the clock), after one `info level`
+/// line (ending in `book` for a book move).
 pub(super) fn think_at_level(
     setup: &Setup,
     level: u8,
@@ -61,7 +62,7 @@ pub(super) fn think_at_level(
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64);
     let mut table = Table::new(THINK_TABLE_MB);
-    let play = level::Play::at(level);
+    let play = level::Play::in_game(level, s.variant, &s.options);
     match s.position.choose_move(
         &[],
         play,
@@ -71,7 +72,13 @@ pub(super) fn think_at_level(
         &mut |_| {},
     ) {
         Some(c) => {
-            writeln!(out, "info level {level} score {}", score::uci_text(c.score)).map_err(io)?;
+            let book = if c.book { " book" } else { "" };
+            writeln!(
+                out,
+                "info level {level} score {}{book}",
+                score::uci_text(c.score)
+            )
+            .map_err(io)?;
             writeln!(out, "bestmove {}", s.position.move_text(&c.mv)).map_err(io)?;
             Ok(0)
         }

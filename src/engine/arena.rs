@@ -9,7 +9,7 @@ use crate::engine::search::clock::Clock;
 use crate::engine::search::eval::Evaluation;
 use crate::engine::search::table::Table;
 use crate::engine::search::Seen;
-use crate::engine::search::{level, Limits};
+use crate::engine::search::{book, level, Limits};
 use crate::engine::{Color, Game, GameResult, Move, MoveList, Options, Position, Variant};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -62,8 +62,9 @@ impl fmt::Display for Player {
 /// lets a game run this long without a counter ending it, so it marks a defect).
 pub const MAX_PLIES: usize = 1_000;
 
-/// Plies of random opening moves before the players take over: different games, the
-/// same opening for both colour assignments of a pair.
+/// Plies of random opening moves before the players take over, unless a match says
+/// otherwise (`Conditions::random_plies`): different games, the same opening for both
+/// colour assignments of a pair.
 pub const OPENING_PLIES: usize = 2;
 
 /// How a match plays its games.
@@ -72,6 +73,9 @@ pub struct Conditions {
     pub timing: Timing,
     /// Whether a game both players' searches call decided ends there (`Adjudication`).
     pub adjudicate: bool,
+    /// Plies of random moves each game opens with; with none, every game starts from
+    /// the start position and level 8 opens from its book.
+    pub random_plies: usize,
 }
 
 impl Default for Conditions {
@@ -79,6 +83,7 @@ impl Default for Conditions {
         Conditions {
             timing: Timing::PerMove(level::FULL_BUDGET),
             adjudicate: true,
+            random_plies: OPENING_PLIES,
         }
     }
 }
@@ -264,6 +269,7 @@ impl Sides<'_> {
                     level: *n,
                     evaluation: *evaluation,
                     budget,
+                    book: book::applies(game.variant(), game.options()),
                 };
                 let table = &mut self.tables[side.index()];
                 let chosen = position.choose_move(
@@ -366,7 +372,7 @@ pub fn play<'a>(
         }
         let side = position.side_to_move();
         let forfeit = |why| Some(Forfeit { loser: side, why });
-        let chosen = if ply < OPENING_PLIES {
+        let chosen = if ply < conditions.random_plies {
             moves[sides.opening.below(moves.len())]
         } else {
             let asked = Instant::now();
@@ -543,6 +549,36 @@ mod tests {
         );
     }
 
+    #[test]
+    fn without_random_plies_the_players_open_from_the_start_position() {
+        let (v, options) = fluidity();
+        let (mut a, mut b) = (
+            Scripted {
+                moves: 3,
+                score: None,
+            },
+            Scripted {
+                moves: 3,
+                score: None,
+            },
+        );
+        let sides = (
+            Side::Outside(&mut a as &mut dyn Outside),
+            Side::Outside(&mut b as &mut dyn Outside),
+        );
+        let conditions = Conditions {
+            random_plies: 0,
+            ..Conditions::default()
+        };
+        let played = play(v, &options, sides, conditions, 17, 1);
+        let mut legal = MoveList::new();
+        let start = v.start(&options);
+        start.legal_moves(&mut legal);
+        // White's script played the start's first legal move; the fourth White move failed.
+        assert_eq!(played.game.plies()[0].text, start.move_text(&legal[0]));
+        assert_eq!(played.game.plies().len(), 6, "{}", played.result_text());
+    }
+
     /// An outside player that thinks `delay` over every move, then plays the first.
     struct Slow {
         delay: Duration,
@@ -571,6 +607,7 @@ mod tests {
                 increment: Duration::from_millis(increment_ms),
             },
             adjudicate: false,
+            ..Conditions::default()
         }
     }
 

@@ -54,8 +54,35 @@ pub struct Labelled {
     pub scores: Vec<Option<i32>>,
 }
 
-/// Plays one game of `variant` under `options` from `seed`, each move a search of `nodes`.
+/// How a game's first plies are chosen: the move for ply `ply` of `position`, drawing on
+/// the game's own generator, or `None` to hand the ply to the search (and its slips).
+pub type Opening<'a> = &'a (dyn Fn(&dyn Position, usize, &mut Xorshift) -> Option<Move> + Sync);
+
+/// The first `OPENING_PLIES` plies at random: `ferry tune`'s and the puzzles' opening.
+pub fn random_opening(position: &dyn Position, ply: usize, random: &mut Xorshift) -> Option<Move> {
+    if ply >= OPENING_PLIES {
+        return None;
+    }
+    let mut moves = MoveList::new();
+    position.legal_moves(&mut moves);
+    (!moves.is_empty()).then(|| moves[random.below(moves.len())])
+}
+
+/// Plays one game of `variant` under `options` from `seed`, each move a search of `nodes`,
+/// from a random opening.
 pub fn game(variant: &'static Variant, options: &Options, seed: u64, nodes: u64) -> Labelled {
+    game_from(variant, options, seed, nodes, &random_opening)
+}
+
+/// `game` with its first plies chosen by `opening` (the opening book's builder plays the
+/// candidates it is weighing there).
+pub fn game_from(
+    variant: &'static Variant,
+    options: &Options,
+    seed: u64,
+    nodes: u64,
+    opening: Opening,
+) -> Labelled {
     let start = variant.start(&by_seed(variant, options, seed));
     let mut game = Game::new(variant, options.clone(), start);
     let mut random = Xorshift::new(seed);
@@ -77,7 +104,10 @@ pub fn game(variant: &'static Variant, options: &Options, seed: u64, nodes: u64)
         if moves.is_empty() {
             break;
         }
-        let chosen = if ply < OPENING_PLIES || random.below(RANDOM_ONE_IN) == 0 {
+        let chosen = if let Some(m) = opening(position.as_ref(), ply, &mut random) {
+            searched.push(None);
+            m
+        } else if random.below(RANDOM_ONE_IN) == 0 {
             searched.push(None);
             moves[random.below(moves.len())]
         } else {

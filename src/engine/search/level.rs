@@ -5,12 +5,15 @@
 //! moves within a margin of the best, the better ones more often. A human player errs
 //! the same way: mostly a slightly worse move, sometimes a real mistake, rarely the worst.
 //! The margin shrinks as the level rises, and level 8 plays its best move once past the
-//! first plies, where it varies among near-equal moves.
+//! first plies: there it plays from its variant's opening book (`book`), and off the book
+//! varies among near-equal moves.
 
-use super::{eval::Evaluation, score, table::Table, think, Limits, Report, Seen};
+use super::{book, eval::Evaluation, score, table::Table, think, Limits, Report, Seen};
 use crate::engine::moves::{Move, MoveList};
+use crate::engine::options::Options;
 use crate::engine::playout::Xorshift;
 use crate::engine::plug::{legal_moves, Rules};
+use crate::engine::variant::{Position, Variant};
 use std::time::Duration;
 
 /// The plies of a game in which level 8 still varies its play: it picks among the moves
@@ -64,22 +67,36 @@ pub fn style_within(level: u8, budget: Duration) -> Option<Style> {
     })
 }
 
-/// How Ferry plays one side: its level, the evaluation it stands on, and level 8's budget
-/// a move (the other levels take their share of it).
+/// How Ferry plays one side: its level, the evaluation it stands on, level 8's budget a
+/// move (the other levels take their share of it), and whether level 8 opens from the
+/// variant's book (`book`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Play {
     pub level: u8,
     pub evaluation: Evaluation,
     pub budget: Duration,
+    /// Whether the game is under the options its variant's book was built for
+    /// (`book::applies`): level 8 then plays a book move wherever the book has one.
+    pub book: bool,
 }
 
 impl Play {
-    /// `level` with the variant's own evaluation and the full budget: Ferry in a game.
+    /// `level` with the variant's own evaluation and the full budget, without the book.
     pub fn at(level: u8) -> Play {
         Play {
             level,
             evaluation: Evaluation::Full,
             budget: FULL_BUDGET,
+            book: false,
+        }
+    }
+
+    /// `level` as Ferry plays it in a game of `variant` under `options`: with the
+    /// variant's book where the options are those it was built for.
+    pub fn in_game(level: u8, variant: &Variant, options: &Options) -> Play {
+        Play {
+            book: book::applies(variant, options),
+            ..Play::at(level)
         }
     }
 }
@@ -90,6 +107,9 @@ impl Play {
 pub struct Chosen {
     pub mv: Move,
     pub score: i32,
+    /// Whether the move came from the opening book (its score is then the one the book
+    /// was built with).
+    pub book: bool,
 }
 
 /// The tighter of two optional caps: either when only one is given.
@@ -144,6 +164,15 @@ pub fn choose<R: Rules>(
     let started = std::time::Instant::now();
     let evaluation = play.evaluation;
     let style = style_within(play.level.clamp(MIN, MAX), play.budget)?;
+    if play.book && style.margin == 0 && earlier.len() < OPENING_PLIES {
+        if let Some((mv, score)) = book::pick(root, random, within.root_moves.as_deref()) {
+            return Some(Chosen {
+                mv,
+                score,
+                book: true,
+            });
+        }
+    }
     let total = tighter(Some(style.time), within.time).unwrap_or(style.time);
     // In the opening level 8 too chooses among the moves near its best.
     let margin = if style.margin == 0 && earlier.len() < OPENING_PLIES {
@@ -175,6 +204,7 @@ pub fn choose<R: Rules>(
         return Some(Chosen {
             mv: best.pv[0],
             score: best.score,
+            book: false,
         });
     }
     // Each move scored one ply less deep than the search: cheap next to it, and enough
@@ -199,21 +229,14 @@ pub fn choose<R: Rules>(
     path.push(Seen::of(root));
     let mut scored: Vec<(Move, i32)> = Vec::with_capacity(moves.len());
     for m in &moves {
-        let mut child = root.clone();
-        child.make(m);
-        let s = match think(&child, &path, one.clone(), table, |_| {}) {
-            Some(r) => -r.score,
-            // No reply: the game is over after this move.
-            None => child
-                .outcome(None)
-                .map_or(0, |o| -score::of_outcome(&o, child.side_to_move(), 1)),
-        };
+        let s = score_move(root, m, &path, one.clone(), table);
         // Past the budget (a move list so long, or nodes so dear, that the scoring
         // overran it: a defined variant's board full of riders), the best is played.
         if stopped() || std::time::Instant::now() >= deadline {
             return Some(Chosen {
                 mv: best.pv[0],
                 score: best.score,
+                book: false,
             });
         }
         scored.push((*m, s));
@@ -222,14 +245,11 @@ pub fn choose<R: Rules>(
     let top = scored[0].1;
     let best_move = scored[0].0;
     // Level 8's variety never walks the royal piece: only its best move may.
-    let royal = |m: &Move| {
-        m.from()
-            .and_then(|c| root.piece_at(c))
-            .is_some_and(|p| root.variant().is_royal(p.role))
-    };
     let candidates: Vec<(Move, i32)> = scored
         .into_iter()
-        .filter(|&(m, s)| s >= top - margin && (m == best_move || style.margin > 0 || !royal(&m)))
+        .filter(|&(m, s)| {
+            s >= top - margin && (m == best_move || style.margin > 0 || !moves_royal(root, &m))
+        })
         .collect();
     // Weight by closeness to the best: the best move margin+1 times as likely as one at
     // the edge of the margin.
@@ -250,5 +270,33 @@ pub fn choose<R: Rules>(
     Some(Chosen {
         mv,
         score: best.score,
+        book: false,
     })
+}
+
+/// `m`'s score for the side playing it: a search of the position after it within
+/// `limits` (`path`: the game's positions up to `root`, for repetitions), or how the game
+/// ends there when it has no reply.
+pub fn score_move(
+    root: &dyn Position,
+    m: &Move,
+    path: &[Seen],
+    limits: Limits,
+    table: &mut Table,
+) -> i32 {
+    let mut child = root.boxed_clone();
+    child.play(m);
+    match child.think(path, limits, table, &mut |_| {}) {
+        Some(r) => -r.score,
+        None => child
+            .outcome(None)
+            .map_or(0, |o| -score::of_outcome(&o, child.side_to_move(), 1)),
+    }
+}
+
+/// Whether `m` moves the side's King or General (a defined variant's royal piece).
+pub fn moves_royal(root: &dyn Position, m: &Move) -> bool {
+    m.from()
+        .and_then(|c| root.piece_at(c))
+        .is_some_and(|p| root.variant().is_royal(p.role))
 }

@@ -12,6 +12,7 @@
 //! points decide it, so the search never walks into a draw the points lose.
 
 pub mod analysis;
+pub mod book;
 pub mod clock;
 pub mod eval;
 pub mod exchange;
