@@ -214,3 +214,23 @@ fn a_random_side_against_ferry_is_drawn_for_a_discord_length_id() {
         start.text
     );
 }
+
+#[test]
+fn ferry_at_level_8_opens_a_game_from_its_book() {
+    let mut t = table("ferry-book");
+    let start = t.ok("alice", "/challenge fluidity @ferry level:8 color:black");
+    assert!(start.text.contains("Game 1 starts"), "{}", start.text);
+    let id = t.game_row().id;
+    let n = ferry_moves(&mut t, id);
+    let v = ferry::engine::variant("fluidity").unwrap();
+    let first = v.start(&v.default_options());
+    let book = ferry::engine::search::book::of("fluidity").expect("Fluidity's book");
+    let moves = &book.positions[&first.repetition_key()];
+    assert!(
+        moves
+            .iter()
+            .any(|m| n.reply.text.contains(&format!("(White) played {}", m.text))),
+        "{} is none of the book's {moves:?}",
+        n.reply.text
+    );
+}

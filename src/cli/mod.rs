@@ -303,7 +303,7 @@ enum Command {
         #[arg(long, value_name = "N", default_value = "5", value_parser = parse_book_depth)]
         depth: u32,
         /// Candidates lie within this many centipawns of the best move, 0 to 1000
-        #[arg(long, value_name = "CP", default_value = "100", value_parser = parse_book_margin)]
+        #[arg(long, value_name = "CP", default_value = "50", value_parser = parse_book_margin)]
         margin: i32,
         /// Candidates a position has at most, 1 to 10
         #[arg(long, value_name = "N", default_value = "3", value_parser = parse_book_most)]
