@@ -1,8 +1,8 @@
-//! `ferry book`: builds a variant's opening book for level 8 (`engine::search::book`) from
+//! `ferry book`: builds a variant's opening book for level 8 (`engine::book_building`) from
 //! Ferry's games against itself. The same arguments give the same file on any machine.
 
 use super::failure::{io, Failure};
-use crate::engine::search::book::{self, Plan};
+use crate::engine::book_building::{self as book, Plan};
 use std::io::Write;
 use std::path::PathBuf;
 

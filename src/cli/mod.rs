@@ -858,7 +858,7 @@ fn dispatch(
             jobs,
             out: file,
         }) => {
-            let plan = crate::engine::search::book::Plan {
+            let plan = crate::engine::book_building::Plan {
                 variant,
                 games,
                 plies,

@@ -9,6 +9,7 @@
 
 pub mod arena;
 pub mod board;
+pub mod book_building;
 pub mod castling;
 pub mod errors;
 pub mod game;
