@@ -11,7 +11,7 @@
 
 use crate::engine::moves::Move;
 use crate::engine::playout::Xorshift;
-use crate::engine::search::level::{moves_royal, score_move};
+use crate::engine::search::level::{near_best, score_move};
 use crate::engine::search::table::Table;
 use crate::engine::search::Limits;
 use crate::engine::selfplay;
@@ -65,20 +65,14 @@ pub fn candidates(p: &dyn Position, depth: u32, margin: i32, most: usize) -> Can
         ..Limits::default()
     };
     let path = [p.seen()];
-    let mut scored: Candidates = moves
+    let scored: Candidates = moves
         .iter()
         .map(|m| (*m, score_move(p, m, &path, limits.clone(), &mut table)))
         .collect();
     // Best first; equal scores in the generator's order, so the choice is reproducible.
-    scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-    let Some(&(best, top)) = scored.first() else {
-        return Vec::new();
-    };
-    scored
-        .into_iter()
-        .filter(|&(m, s)| s >= top - margin && (m == best || !moves_royal(p, &m)))
-        .take(most)
-        .collect()
+    let mut near = near_best(p, scored, margin, false);
+    near.truncate(most);
+    near
 }
 
 /// One game's opening (each ply's position key, side to move and move text), White's
@@ -93,10 +87,16 @@ struct Tally {
     cp: i32,
 }
 
+impl Tally {
+    /// The share of the points its side took.
+    fn share(&self) -> f64 {
+        self.points / f64::from(self.games)
+    }
+}
+
 /// How much less of the points `t`'s side took than `top`'s.
 fn worse_by(top: &Tally, t: &Tally) -> f64 {
-    let share = |t: &Tally| t.points / f64::from(t.games);
-    share(top) - share(t)
+    top.share() - t.share()
 }
 
 /// The standard error of the gap between two candidates' scores, each taken as a coin's
@@ -237,10 +237,9 @@ fn write(
         if judged.iter().any(|(_, _, t)| t.games < MIN_GAMES) {
             continue;
         }
-        let share = |t: &Tally| t.points / f64::from(t.games);
         let Some((_, _, top)) = judged
             .iter()
-            .max_by(|a, b| share(&a.2).total_cmp(&share(&b.2)))
+            .max_by(|a, b| a.2.share().total_cmp(&b.2.share()))
         else {
             continue;
         };
@@ -256,7 +255,7 @@ fn write(
                 if kept { "" } else { "# not kept: " },
                 t.cp,
                 t.games,
-                100.0 * share(t)
+                100.0 * t.share()
             );
             if kept {
                 moves += 1;
@@ -278,6 +277,7 @@ fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::search::level::moves_royal;
     use crate::engine::variant;
 
     #[test]

@@ -26,6 +26,20 @@ impl Xorshift {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n.max(1) as u64) as usize
     }
+
+    /// An index into `weights`, each as likely as its weight; `None` when they sum to 0.
+    pub fn weighted(&mut self, weights: &[u64]) -> Option<usize> {
+        let total: u64 = weights.iter().sum();
+        if total == 0 {
+            return None;
+        }
+        let mut at = self.below(total as usize) as u64;
+        weights.iter().position(|&w| {
+            let here = at < w;
+            at = at.saturating_sub(w);
+            here
+        })
+    }
 }
 
 /// `variant`'s game from its start with default options, `plies` legal moves chosen by a

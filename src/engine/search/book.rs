@@ -99,18 +99,9 @@ fn pick_from(
 
 /// One of `moves`, each as likely as its share of their games.
 fn choose(moves: &[(Move, &Entry)], random: &mut Xorshift) -> Option<(Move, i32)> {
-    let total: u64 = moves.iter().map(|(_, e)| u64::from(e.games)).sum();
-    if total == 0 {
-        return None;
-    }
-    let mut at = random.below(total as usize) as u64;
-    for (m, e) in moves {
-        if at < u64::from(e.games) {
-            return Some((*m, e.cp));
-        }
-        at -= u64::from(e.games);
-    }
-    None
+    let games: Vec<u64> = moves.iter().map(|(_, e)| u64::from(e.games)).collect();
+    let (m, e) = moves[random.weighted(&games)?];
+    Some((m, e.cp))
 }
 
 /// Reads a book file: `#` comments, then for each position a `position KEY` line and one

@@ -241,32 +241,16 @@ pub fn choose<R: Rules>(
         }
         scored.push((*m, s));
     }
-    scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-    let top = scored[0].1;
-    let best_move = scored[0].0;
     // Level 8's variety never walks the royal piece: only its best move may.
-    let candidates: Vec<(Move, i32)> = scored
-        .into_iter()
-        .filter(|&(m, s)| {
-            s >= top - margin && (m == best_move || style.margin > 0 || !moves_royal(root, &m))
-        })
-        .collect();
+    let candidates = near_best(root, scored, margin, style.margin > 0);
+    let top = candidates[0].1;
     // Weight by closeness to the best: the best move margin+1 times as likely as one at
     // the edge of the margin.
     let weights: Vec<u64> = candidates
         .iter()
         .map(|&(_, s)| (margin - (top - s).max(0) + 1) as u64)
         .collect();
-    let total: u64 = weights.iter().sum();
-    let mut pick = random.below(total as usize) as u64;
-    let mut mv = candidates[0].0;
-    for (i, w) in weights.iter().enumerate() {
-        if pick < *w {
-            mv = candidates[i].0;
-            break;
-        }
-        pick -= w;
-    }
+    let mv = candidates[random.weighted(&weights).unwrap_or(0)].0;
     Some(Chosen {
         mv,
         score: best.score,
@@ -292,6 +276,25 @@ pub fn score_move(
             .outcome(None)
             .map_or(0, |o| -score::of_outcome(&o, child.side_to_move(), 1)),
     }
+}
+
+/// The moves of `scored` within `margin` of the best, best first (equal scores in their
+/// given order); a King or General move only where it is the best, unless `royal_walks`.
+/// Empty only when `scored` is.
+pub fn near_best(
+    root: &dyn Position,
+    mut scored: Vec<(Move, i32)>,
+    margin: i32,
+    royal_walks: bool,
+) -> Vec<(Move, i32)> {
+    scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+    let Some(&(best, top)) = scored.first() else {
+        return scored;
+    };
+    scored
+        .into_iter()
+        .filter(|&(m, s)| s >= top - margin && (m == best || royal_walks || !moves_royal(root, &m)))
+        .collect()
 }
 
 /// Whether `m` moves the side's King or General (a defined variant's royal piece).
