@@ -284,10 +284,16 @@ fn level_8_opens_from_its_book_in_more_than_one_way() {
             .expect("a move from the start");
         assert!(chosen.book, "{}", v.id);
         // Level 8's first plies, book and near-equal choice together (bound by depth, not
-        // time, so that a busy machine plays the same moves): games do not all open alike.
+        // time, so that a busy machine plays the same moves; the budget only keeps a stuck
+        // search from running for ever): games do not all open alike. Five plies, since
+        // Fluidity's line after its book is sharp: four see one move only, each time.
         let within = Limits {
-            depth: Some(3),
+            depth: Some(5),
             ..Limits::default()
+        };
+        let play = level::Play {
+            budget: std::time::Duration::from_secs(60),
+            ..play
         };
         let mut lines = BTreeSet::new();
         for seed in 1..=6u64 {
@@ -295,7 +301,7 @@ fn level_8_opens_from_its_book_in_more_than_one_way() {
             let mut p = start.clone();
             let mut earlier = Vec::new();
             let mut line = Vec::new();
-            for _ in 0..6 {
+            for _ in 0..level::OPENING_PLIES {
                 let in_book = book::pick(p.as_ref(), &mut Xorshift::new(1), None).is_some();
                 let c = p
                     .choose_move(

@@ -16,9 +16,9 @@ use crate::engine::plug::{legal_moves, Rules};
 use crate::engine::variant::{Position, Variant};
 use std::time::Duration;
 
-/// The plies of a game in which level 8 still varies its play: it picks among the moves
-/// within `OPENING_MARGIN` centipawns of its best, the better ones more often, so that
-/// players meet different openings; past them it plays its best.
+/// The plies of a game in which level 8 still varies its play: off its book it picks
+/// among the moves within `OPENING_MARGIN` centipawns of its best (`near_equal`), so
+/// that players meet different openings; past them it plays its best.
 pub const OPENING_PLIES: usize = 8;
 pub const OPENING_MARGIN: i32 = 15;
 
@@ -164,7 +164,10 @@ pub fn choose<R: Rules>(
     let started = std::time::Instant::now();
     let evaluation = play.evaluation;
     let style = style_within(play.level.clamp(MIN, MAX), play.budget)?;
-    if play.book && style.margin == 0 && earlier.len() < OPENING_PLIES {
+    // In the opening level 8 too varies its play: from the book, else among the moves
+    // near its best.
+    let opening = style.margin == 0 && earlier.len() < OPENING_PLIES;
+    if play.book && opening {
         if let Some((mv, score)) = book::pick(root, random, within.root_moves.as_deref()) {
             return Some(Chosen {
                 mv,
@@ -174,21 +177,20 @@ pub fn choose<R: Rules>(
         }
     }
     let total = tighter(Some(style.time), within.time).unwrap_or(style.time);
-    // In the opening level 8 too chooses among the moves near its best.
-    let margin = if style.margin == 0 && earlier.len() < OPENING_PLIES {
-        OPENING_MARGIN
-    } else {
-        style.margin
+    // Level 8 spends its whole budget on one search, but in the opening a quarter of it
+    // goes to finding the moves near its best; a level that errs spends half on the
+    // search and half on scoring each move. Neither runs over the budget.
+    let search_time = match (style.margin, opening) {
+        (0, false) => total,
+        (0, true) => total * 3 / 4,
+        _ => total / 2,
     };
-    // Level 8 spends its whole budget on one search; a level that chooses among moves
-    // half on the search and half on scoring each move, so that neither runs over the
-    // budget.
-    let search_time = if margin == 0 { total } else { total / 2 };
     let limits = Limits {
         depth: tighter(style.depth, within.depth),
         time: Some(search_time),
         // Only a clock sets a soft limit: a fixed budget is spent whole.
         soft: within.soft.map(|s| s.min(search_time)),
+        nodes: within.nodes.map(|n| if opening { n / 4 * 3 } else { n }),
         evaluation,
         ..within.clone()
     };
@@ -199,14 +201,24 @@ pub fn choose<R: Rules>(
             .as_ref()
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
     };
-    if margin == 0 || score::is_mate(best.score) && best.score > 0 || stopped() {
+    let best_move = Chosen {
+        mv: best.pv[0],
+        score: best.score,
+        book: false,
+    };
+    if style.margin == 0 && !opening || score::is_mate(best.score) && best.score > 0 || stopped() {
         // Level 8 plays its best, and every level takes a forced win it has seen.
+        return Some(best_move);
+    }
+    let deadline = started + total;
+    if opening {
+        let near = near_equal(root, earlier, &best, deadline, &within, evaluation, table);
         return Some(Chosen {
-            mv: best.pv[0],
-            score: best.score,
-            book: false,
+            mv: near[random.below(near.len())],
+            ..best_move
         });
     }
+    let margin = style.margin;
     // Each move scored one ply less deep than the search: cheap next to it, and enough
     // to tell a slip from a blunder.
     let mut moves = MoveList::new();
@@ -215,7 +227,6 @@ pub fn choose<R: Rules>(
         moves.retain(|m| only.contains(m));
     }
     let count = (moves.len() as u32).max(1);
-    let deadline = started + total;
     let one = Limits {
         depth: Some(best.depth.saturating_sub(1).max(1)),
         time: Some(deadline.saturating_duration_since(std::time::Instant::now()) / count),
@@ -233,16 +244,11 @@ pub fn choose<R: Rules>(
         // Past the budget (a move list so long, or nodes so dear, that the scoring
         // overran it: a defined variant's board full of riders), the best is played.
         if stopped() || std::time::Instant::now() >= deadline {
-            return Some(Chosen {
-                mv: best.pv[0],
-                score: best.score,
-                book: false,
-            });
+            return Some(best_move);
         }
         scored.push((*m, s));
     }
-    // Level 8's variety never walks the royal piece: only its best move may.
-    let candidates = near_best(root, scored, margin, style.margin > 0);
+    let candidates = near_best(root, scored, margin, true);
     let top = candidates[0].1;
     // Weight by closeness to the best: the best move margin+1 times as likely as one at
     // the edge of the margin.
@@ -251,11 +257,62 @@ pub fn choose<R: Rules>(
         .map(|&(_, s)| (margin - (top - s).max(0) + 1) as u64)
         .collect();
     let mv = candidates[random.weighted(&weights).unwrap_or(0)].0;
-    Some(Chosen {
-        mv,
-        score: best.score,
-        book: false,
-    })
+    Some(Chosen { mv, ..best_move })
+}
+
+/// Level 8's choice in the opening: its best move, twice, and every other move that the
+/// search finds within `OPENING_MARGIN` of it by `deadline`, once each. Never a walk of
+/// the King or General unless it is the best: a player would see no cause for it.
+fn near_equal<R: Rules>(
+    root: &R,
+    earlier: &[Seen],
+    best: &Report,
+    deadline: std::time::Instant,
+    within: &Limits,
+    evaluation: Evaluation,
+    table: &mut Table,
+) -> Vec<Move> {
+    let first = best.pv[0];
+    let mut moves = MoveList::new();
+    legal_moves(root, &mut moves);
+    moves.retain(|m| {
+        *m != first
+            && within
+                .root_moves
+                .as_ref()
+                .is_none_or(|only| only.contains(m))
+            && !moves_royal(root, m)
+    });
+    // The likeliest first, by what the search left in the table of the position after
+    // each (for its side to move: lower is better for the mover here), so that a budget
+    // run out has tried them.
+    moves.sort_by_cached_key(|m| {
+        let mut child = root.clone();
+        child.make(m);
+        table.probe(child.hash()).map_or(i32::MAX, |e| e.score)
+    });
+    let floor = best.score - OPENING_MARGIN;
+    let count = (moves.len() as u64).max(1);
+    let mut near = vec![first, first];
+    for m in moves {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        let limits = Limits {
+            time: Some(left),
+            nodes: within.nodes.map(|n| (n / 4 / count).max(1)),
+            stop: within.stop.clone(),
+            evaluation,
+            ..Limits::default()
+        };
+        match super::reaches(root, earlier, m, floor, best.depth, &limits, table) {
+            Some(true) => near.push(m),
+            Some(false) => {}
+            None => break,
+        }
+    }
+    near
 }
 
 /// `m`'s score for the side playing it: a search of the position after it within
