@@ -377,6 +377,44 @@ fn level_8_opens_a_variant_without_a_book_in_more_than_one_way() {
     }
 }
 
+/// Off its book, level 8's opening choice (the search, then which moves come near its
+/// best) spends about its budget and never much more.
+#[test]
+fn level_8_keeps_its_budget_while_it_chooses_in_the_opening() {
+    use ferry::engine::playout::Xorshift;
+    use ferry::engine::search::level;
+    use std::time::{Duration, Instant};
+    let budget = Duration::from_millis(300);
+    for &v in builtin_variants() {
+        let start = v.start(&v.default_options());
+        let play = level::Play {
+            budget,
+            ..level::Play::at(level::MAX)
+        };
+        let began = Instant::now();
+        let c = start
+            .choose_move(
+                &[],
+                play,
+                Limits::default(),
+                &mut Table::new(4),
+                &mut Xorshift::new(5),
+                &mut |_| {},
+            )
+            .expect("a move from the start");
+        let took = began.elapsed();
+        start.check_move(&c.mv).expect("level 8's move is legal");
+        assert!(!c.book, "{}", v.id);
+        // The budget plus 50 ms, and slack for a busy machine.
+        assert!(
+            took < budget + Duration::from_millis(50 + 250),
+            "{}: {took:?}",
+            v.id
+        );
+        assert!(took >= budget * 3 / 4, "{}: {took:?}", v.id);
+    }
+}
+
 #[test]
 fn level_8_leaves_the_book_under_other_options_and_below_level_8() {
     use ferry::engine::playout::Xorshift;
