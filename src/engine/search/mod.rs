@@ -507,8 +507,6 @@ impl Searcher<'_> {
         }
         let pv = beta - alpha > 1;
         let entry = self.table.probe(hash);
-        // The table's score for a root searched over some of its moves is another
-        // position's: the whole root's.
         if !pv {
             if let Some(s) = entry.and_then(|e| table_score(&e, depth, ply, alpha, beta)) {
                 self.lists[ply] = moves;
