@@ -226,8 +226,9 @@ pub fn think<R: Rules>(
 /// `depth` plies deep in a window of two around `floor`; `None` when `limits` (time,
 /// nodes, stop) ran out first. Telling a near-equal move from a worse one needs no more,
 /// and after the search that found the best the table settles most moves at once. The
-/// window is a principal variation's, pruned as the best move's own score was: a null
-/// window, pruned harder, scores a move up to 75 cp lower at 3 plies.
+/// window is a principal variation's, pruned as the best move's own score was (a null
+/// window, pruned harder, scores a move up to 75 cp lower at 3 plies), and never cut by
+/// the table's score for the root, which is the whole position's, not the move's.
 pub fn reaches<R: Rules>(
     root: &R,
     earlier: &[Seen],
