@@ -212,6 +212,9 @@ pub fn choose<R: Rules>(
     }
     let deadline = started + total;
     if opening {
+        // A third of what the search spent: under a clock it may have stopped at its soft
+        // limit, long before the move's hard one.
+        let deadline = deadline.min(std::time::Instant::now() + started.elapsed() / 3);
         let near = near_equal(root, earlier, &best, deadline, &within, evaluation, table);
         return Some(Chosen {
             mv: near[random.below(near.len())],
