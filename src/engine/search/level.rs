@@ -212,9 +212,12 @@ pub fn choose<R: Rules>(
     }
     let deadline = started + total;
     if opening {
-        // A third of what the search spent: under a clock it may have stopped at its soft
-        // limit, long before the move's hard one.
-        let deadline = deadline.min(std::time::Instant::now() + started.elapsed() / 3);
+        // Under a clock the search may have stopped at its soft limit, long before the
+        // move's hard one: the check then gets a third of what the search spent.
+        let deadline = match within.soft {
+            Some(_) => deadline.min(std::time::Instant::now() + started.elapsed() / 3),
+            None => deadline,
+        };
         let near = near_equal(root, earlier, &best, deadline, &within, evaluation, table);
         return Some(Chosen {
             mv: near[random.below(near.len())],
